@@ -1,0 +1,35 @@
+# Every target creates .venv when missing and installs what it needs,
+# so each works as the first command on a fresh machine.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test bench screenshots lint clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/gateway-tui --demo
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+screenshots: $(STAMP)
+	$(BIN)/python -m gateway_tui.screenshots screenshots
+
+lint: $(STAMP)
+	$(BIN)/ruff check gateway_tui tests bench
+	$(BIN)/ruff format --check gateway_tui tests bench
+
+clean:
+	rm -rf $(VENV)

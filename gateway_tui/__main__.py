@@ -1,0 +1,3 @@
+from gateway_tui.cli import main
+
+raise SystemExit(main())
