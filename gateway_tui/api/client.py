@@ -1,0 +1,395 @@
+"""The async gateway client: one method per endpoint; typed models in, models or errors out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from gateway_tui.api import validation
+from gateway_tui.api.errors import (
+    GatewayError,
+    GatewayTimeout,
+    GatewayUnreachable,
+    InvalidRequest,
+    InvalidResponse,
+    Problem,
+    error_for_response,
+)
+from gateway_tui.api.events import CallEvent
+from gateway_tui.api.models import (
+    GROUP_LIST,
+    INSTANCE_LIST,
+    ArchiveResult,
+    BusinessProfile,
+    ConnectionState,
+    DeleteResult,
+    GroupInviteResult,
+    GroupSummary,
+    Instance,
+    InstanceEnvelope,
+    InstanceSettings,
+    InviteCode,
+    LogoutResult,
+    MessageKey,
+    Participant,
+    ParticipantList,
+    RevokeResult,
+    SendListRequest,
+    SentMessage,
+    SettingsSetResult,
+    SubjectUpdateResult,
+)
+
+CallListener = Callable[[CallEvent], None]
+_M = TypeVar("_M", bound=BaseModel)
+_T = TypeVar("_T")
+
+DEFAULT_TIMEOUT = 15.0
+# Backoff before each retry of a GET that failed in transport (never for writes).
+GET_RETRY_DELAYS = (0.2, 0.6)
+# Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
+# stalled server would otherwise hold the user three times as long.
+_RETRYABLE = (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+
+
+class GatewayClient:
+    """Async client for one gateway. Use ``async with GatewayClient(url, key) as client``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        retry_delays: tuple[float, ...] = GET_RETRY_DELAYS,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.timeout = timeout
+        self._retry_delays = retry_delays
+        self._listeners: list[CallListener] = []
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            headers={"apikey": api_key, "accept": "application/json"},
+            timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+            transport=transport,
+        )
+
+    async def __aenter__(self) -> GatewayClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        await self._http.aclose()
+
+    def __repr__(self) -> str:  # the key stays out of any repr or log line
+        return f"GatewayClient({self.base_url!r})"
+
+    # --- listeners ---------------------------------------------------------------------------
+
+    def subscribe(self, listener: CallListener) -> Callable[[], None]:
+        """Call ``listener`` after every call; returns a function that unsubscribes it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def _emit(self, event: CallEvent) -> None:
+        for listener in list(self._listeners):
+            try:
+                listener(event)
+            except Exception:  # noqa: BLE001 - a broken listener must not break the call
+                pass
+
+    # --- transport -----------------------------------------------------------------------------
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: dict[str, str] | None = None,
+        body: Any = None,
+        call_timeout: float | None = None,
+    ) -> httpx.Response:
+        """Send once (GETs: retry transport failures); return a 2xx response or raise."""
+        extra: dict[str, Any] = {}
+        if call_timeout is not None:
+            extra["timeout"] = httpx.Timeout(call_timeout, connect=min(call_timeout, 5.0))
+        # A fresh id per call lets a server (and our tests) tell a repeated write from a new one.
+        request = self._http.build_request(
+            method,
+            path,
+            params=params,
+            json=body,
+            headers={"x-request-id": uuid.uuid4().hex},
+            **extra,
+        )
+        is_write = method != "GET"
+        delays = () if is_write else self._retry_delays
+        attempt = 0
+        while True:
+            attempt += 1
+            started = datetime.now()
+            t0 = time.perf_counter()
+            try:
+                response = await self._http.send(request)
+            except httpx.HTTPError as exc:
+                error = _transport_error(exc, method, path, is_write)
+                self._emit(_event(request, path, started, t0, attempt, body, error=error))
+                if attempt <= len(delays) and isinstance(exc, _RETRYABLE):
+                    await asyncio.sleep(delays[attempt - 1])
+                    continue
+                raise error from None
+            if response.is_success:
+                self._emit(_event(request, path, started, t0, attempt, body, response=response))
+                return response
+            error = _status_error(response, method, path)
+            self._emit(_event(request, path, started, t0, attempt, body, response, error))
+            raise error
+
+    async def _model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
+        response = await self._call(method, path, **kw)
+        return _parse(response, method, path, model.model_validate_json)
+
+    async def _optional_model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
+        """For endpoints the interface documents with an empty body: empty means defaults."""
+        response = await self._call(method, path, **kw)
+        if not response.content.strip():
+            return model()
+        return _parse(response, method, path, model.model_validate_json)
+
+    # --- instances ----------------------------------------------------------------------------
+
+    async def fetch_instances(self, name: str | None = None) -> list[Instance]:
+        """All instances, or the one named (a real server then answers one object, not a list)."""
+        params = {"instanceName": name} if name else None
+        response = await self._call("GET", "/instance/fetchInstances", params=params)
+        path = "/instance/fetchInstances"
+        content = response.content.lstrip()
+        if content.startswith(b"{"):
+            envelope = _parse(response, "GET", path, _single_instance)
+            return [envelope]
+        envelopes = _parse(response, "GET", path, INSTANCE_LIST.validate_json)
+        return [e.instance for e in envelopes]
+
+    async def delete_instance(self, instance: str) -> DeleteResult:
+        return await self._model(DeleteResult, "DELETE", f"/instance/delete/{_seg(instance)}")
+
+    async def logout_instance(self, instance: str) -> LogoutResult:
+        """Optional extra: disconnect an instance (needed before deleting an open one)."""
+        path = f"/instance/logout/{_seg(instance)}"
+        return await self._optional_model(LogoutResult, "DELETE", path)
+
+    async def connection_state(self, instance: str) -> ConnectionState:
+        """Optional extra."""
+        path = f"/instance/connectionState/{_seg(instance)}"
+        return await self._model(ConnectionState, "GET", path)
+
+    # --- settings -----------------------------------------------------------------------------
+
+    async def find_settings(self, instance: str) -> InstanceSettings:
+        return await self._model(InstanceSettings, "GET", f"/settings/find/{_seg(instance)}")
+
+    async def set_settings(self, instance: str, settings: InstanceSettings) -> SettingsSetResult:
+        """Optional extra: a server without it answers 404 (see ``NotFound.route_missing``)."""
+        path = f"/settings/set/{_seg(instance)}"
+        return await self._model(SettingsSetResult, "POST", path, body=settings.to_json())
+
+    # --- groups -------------------------------------------------------------------------------
+
+    async def fetch_all_groups(self, instance: str) -> list[GroupSummary]:
+        """Optional extra: a server without it answers 404."""
+        path = f"/group/fetchAllGroups/{_seg(instance)}"
+        response = await self._call("GET", path, params={"getParticipants": "false"})
+        return _parse(response, "GET", path, GROUP_LIST.validate_json)
+
+    async def group_participants(self, instance: str, group_jid: str) -> list[Participant]:
+        path = f"/group/participants/{_seg(instance)}"
+        params = {"groupJid": _group(group_jid, "GET", path)}
+        result = await self._model(ParticipantList, "GET", path, params=params)
+        return result.participants
+
+    async def group_invite_code(self, instance: str, group_jid: str) -> InviteCode:
+        path = f"/group/inviteCode/{_seg(instance)}"
+        params = {"groupJid": _group(group_jid, "GET", path)}
+        return await self._model(InviteCode, "GET", path, params=params)
+
+    async def revoke_group_invite_code(self, instance: str, group_jid: str) -> RevokeResult:
+        path = f"/group/revokeInviteCode/{_seg(instance)}"
+        params = {"groupJid": _group(group_jid, "PUT", path)}
+        return await self._optional_model(RevokeResult, "PUT", path, params=params)
+
+    async def update_group_subject(
+        self, instance: str, group_jid: str, subject: str
+    ) -> SubjectUpdateResult:
+        path = f"/group/updateGroupSubject/{_seg(instance)}"
+        params = {"groupJid": _group(group_jid, "PUT", path)}
+        _require(validation.check_subject(subject), "PUT", path)
+        # The interface calls subject an object; a real server wants a plain string.
+        body = {"subject": subject}
+        return await self._optional_model(
+            SubjectUpdateResult, "PUT", path, params=params, body=body
+        )
+
+    async def send_group_invite(
+        self, instance: str, group_jid: str, numbers: list[str], description: str = ""
+    ) -> GroupInviteResult:
+        path = f"/group/sendInvite/{_seg(instance)}"
+        jid = _group(group_jid, "POST", path)
+        _require(validation.check_invite_numbers(numbers), "POST", path)
+        body = {"groupJid": jid, "numbers": numbers, "description": description}
+        return await self._model(GroupInviteResult, "POST", path, body=body)
+
+    # --- messages and chats -------------------------------------------------------------------
+
+    async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
+        path = f"/message/sendList/{_seg(instance)}"
+        check = validation.check_list_message(request.list_message)
+        problems = validation.check_recipient(request.number) + check.errors
+        if request.options and request.options.presence:
+            problems += validation.check_presence(request.options.presence)
+        _require(problems, "POST", path)
+        # The server holds the request open for the whole delay before it answers.
+        timeout = self.timeout + request.delay_ms / 1000
+        return await self._model(
+            SentMessage, "POST", path, body=request.to_json(), call_timeout=timeout
+        )
+
+    async def archive_chat(self, instance: str, key: MessageKey, archive: bool) -> ArchiveResult:
+        """Archive or unarchive the chat of ``key``. A real server always says archived=true."""
+        path = f"/chat/archiveChat/{_seg(instance)}"
+        body = {"lastMessage": {"key": key.to_json()}, "archive": archive}
+        return await self._model(ArchiveResult, "PUT", path, body=body)
+
+    async def update_message(
+        self, instance: str, key: MessageKey, text: str, number: str | None = None
+    ) -> dict[str, Any] | None:
+        """Edit a sent message. ``number`` defaults to the chat of ``key``."""
+        path = f"/chat/updateMessage/{_seg(instance)}"
+        chat = validation.normalise_number(number or key.remote_jid)
+        problems = []
+        if not text.strip():
+            problems.append(Problem("text", "the new text cannot be empty"))
+        if not chat:
+            problems.append(Problem("number", "the chat number is missing"))
+        _require(problems, "PUT", path)
+        # Declared an integer by the interface text; a real server requires a string.
+        body = {"number": chat, "text": text, "key": key.to_json()}
+        response = await self._call("PUT", path, body=body)
+        return _parse(response, "PUT", path, _json_or_none)
+
+    async def fetch_profile(self, instance: str, number: str) -> BusinessProfile:
+        path = f"/chat/fetchProfile/{_seg(instance)}"
+        _require(validation.check_recipient(number), "POST", path)
+        body = {"number": validation.normalise_number(number)}
+        return await self._optional_model(BusinessProfile, "POST", path, body=body)
+
+
+# --- helpers ----------------------------------------------------------------------------------
+
+
+def _seg(instance: str) -> str:
+    """An instance name as one path segment (names may hold spaces or slashes)."""
+    return quote(instance, safe="")
+
+
+def _require(problems: list[Problem], method: str, path: str) -> None:
+    if problems:
+        raise InvalidRequest(problems, method=method, path=path)
+
+
+def _group(raw: str, method: str, path: str) -> str:
+    _require(validation.check_group_jid(raw), method, path)
+    return validation.group_jid_from(raw)
+
+
+def _single_instance(content: bytes) -> Instance:
+    data = json.loads(content)
+    if isinstance(data, dict) and "instance" not in data and "instanceName" in data:
+        return Instance.model_validate(data)  # liberal: an unwrapped instance
+    return InstanceEnvelope.model_validate(data).instance
+
+
+def _json_or_none(content: bytes) -> Any:
+    return json.loads(content) if content.strip() else None
+
+
+def _parse(response: httpx.Response, method: str, path: str, parse: Callable[[bytes], _T]) -> _T:
+    try:
+        return parse(response.content)
+    except ValidationError as exc:
+        lines = [_describe(err) for err in exc.errors(include_url=False)[:5]]
+        raise InvalidResponse(
+            messages=lines, method=method, path=path, status=response.status_code
+        ) from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidResponse(
+            messages=[f"not JSON: {exc}"], method=method, path=path, status=response.status_code
+        ) from None
+
+
+def _describe(err: Any) -> str:
+    where = ".".join(str(p) for p in err.get("loc", ()))
+    return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
+
+
+def _status_error(response: httpx.Response, method: str, path: str) -> GatewayError:
+    try:
+        body = json.loads(response.content) if response.content.strip() else None
+        raw = ""
+    except (ValueError, UnicodeDecodeError):
+        body, raw = None, response.text
+    return error_for_response(response.status_code, body, method=method, path=path, raw_text=raw)
+
+
+def _transport_error(exc: httpx.HTTPError, method: str, path: str, is_write: bool) -> GatewayError:
+    where = {"method": method, "path": path}
+    detail = [str(exc) or type(exc).__name__]
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        return GatewayUnreachable(messages=detail, **where)
+    if isinstance(exc, httpx.TimeoutException):
+        return GatewayTimeout(write=is_write, messages=detail, **where)
+    if is_write:
+        # The request may have reached the server before the connection broke.
+        return GatewayUnreachable(
+            "The connection broke — outcome unknown, check before retrying",
+            messages=detail,
+            outcome_unknown=True,
+            **where,
+        )
+    return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
+
+
+def _event(
+    request: httpx.Request,
+    path: str,
+    started: datetime,
+    t0: float,
+    attempt: int,
+    body: Any,
+    response: httpx.Response | None = None,
+    error: GatewayError | None = None,
+) -> CallEvent:
+    return CallEvent(
+        method=request.method,
+        path=path,
+        url=str(request.url),
+        started_at=started,
+        elapsed_ms=(time.perf_counter() - t0) * 1000,
+        status=response.status_code if response is not None else None,
+        error=error.title if error else None,
+        error_lines=tuple(error.messages) if error else (),
+        request_body=body,
+        request_id=request.headers.get("x-request-id", ""),
+        attempt=attempt,
+    )

@@ -1,0 +1,256 @@
+"""One error hierarchy for everything that can go wrong talking to a gateway.
+
+Every error carries the method and path of the call (never the key) and ``messages``: the
+server's ``response.message`` flattened into readable lines, whatever shape it came in.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+# How a real 1.7.1 gateway reports an instance that is not connected: internal exception text.
+_NOT_CONNECTED_MARKERS = (
+    "cannot read properties of undefined",
+    "cannot read property",
+    "typeerror",
+    "connection closed",
+    "not connected",
+    "disconnected",
+)
+NOT_CONNECTED_HINT = "The instance is probably not connected (its status is not open)."
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One reason a request is refused, tied to the field it is about ("" when general)."""
+
+    field: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.field}: {self.message}" if self.field else self.message
+
+
+def _flatten(message: Any) -> Iterable[str]:
+    """Yield readable lines from each `response.message` shape the behaviour spec lists."""
+    if message is None:
+        return
+    if isinstance(message, str):
+        if message.strip():
+            yield message
+        return
+    if isinstance(message, list):
+        for item in message:
+            yield from _flatten(item)
+        return
+    if isinstance(message, dict):
+        if message.get("exists") is False:  # sendList / fetchProfile to a number not on WhatsApp
+            who = message.get("number") or message.get("jid") or "the number"
+            yield f"{who} is not on WhatsApp"
+            return
+        if "property" in message:  # group endpoint validation
+            text = message.get("message")
+            lines = list(_flatten(text)) or ["is invalid"]
+            for line in lines:
+                yield f"{message['property']}: {line}"
+            return
+        if "message" in message:  # archiveChat failure: {"archived": false, "message": [...]}
+            yield from _flatten(message["message"])
+            return
+    # Anything else is shown as compact JSON rather than dropped.
+    yield json.dumps(message, ensure_ascii=False, separators=(",", ": "))
+
+
+def normalise_messages(message: Any) -> list[str]:
+    """Turn any `response.message` value into a list of human-readable lines."""
+    return list(_flatten(message))
+
+
+def field_problems(message: Any) -> list[Problem]:
+    """Field-tied problems from the property-shaped validation errors of group endpoints."""
+    if not isinstance(message, list):
+        return []
+    return [
+        Problem(str(item["property"]), "; ".join(_flatten(item.get("message"))) or "is invalid")
+        for item in message
+        if isinstance(item, dict) and "property" in item
+    ]
+
+
+def numbers_not_on_whatsapp(message: Any) -> list[str]:
+    """The numbers a sendList / fetchProfile error says are not on WhatsApp."""
+    if not isinstance(message, list):
+        return []
+    return [
+        str(item.get("number") or item.get("jid") or "")
+        for item in message
+        if isinstance(item, dict) and item.get("exists") is False
+    ]
+
+
+class GatewayError(Exception):
+    """Base of every error the client raises."""
+
+    default_title = "The gateway call failed"
+
+    def __init__(
+        self,
+        title: str | None = None,
+        *,
+        method: str = "",
+        path: str = "",
+        status: int | None = None,
+        reason: str | None = None,
+        messages: list[str] | None = None,
+        problems: list[Problem] | None = None,
+        not_on_whatsapp: list[str] | None = None,
+        outcome_unknown: bool = False,
+    ) -> None:
+        self.title = title or self.default_title
+        self.method = method
+        self.path = path
+        self.status = status
+        self.reason = reason
+        self.messages = messages or []
+        self.problems = problems or []
+        self.not_on_whatsapp = not_on_whatsapp or []
+        # True for a write whose fate is unknown (timeout, broken connection): never retry blindly.
+        self.outcome_unknown = outcome_unknown
+        super().__init__(self.summary)
+
+    @property
+    def instance_not_connected(self) -> bool:
+        text = " ".join(self.messages).lower()
+        return any(marker in text for marker in _NOT_CONNECTED_MARKERS)
+
+    @property
+    def hint(self) -> str | None:
+        """One plain-words sentence on what to do, when there is one to say."""
+        if self.instance_not_connected:
+            return NOT_CONNECTED_HINT
+        return None
+
+    @property
+    def where(self) -> str:
+        return f"{self.method} {self.path}".strip()
+
+    @property
+    def summary(self) -> str:
+        """The title and the server's first line, for a notification."""
+        first = self.messages[0] if self.messages else None
+        return f"{self.title}: {first}" if first else self.title
+
+    def details(self) -> list[str]:
+        """Everything known, line by line, for a "show the server's lines" panel."""
+        lines = [self.title]
+        if self.where:
+            status = f" → {self.status}" if self.status is not None else ""
+            lines.append(f"{self.where}{status}")
+        lines.extend(self.messages)
+        if self.hint:
+            lines.append(self.hint)
+        return lines
+
+
+class BadRequest(GatewayError):
+    default_title = "The gateway refused the request"
+
+
+class Unauthorized(GatewayError):
+    default_title = "The API key was not accepted — check your API key"
+
+
+class Forbidden(GatewayError):
+    default_title = "The API key is missing or not allowed here — check your API key"
+
+
+class NotFound(GatewayError):
+    default_title = "Not found"
+
+    @property
+    def route_missing(self) -> bool:
+        """True when the server does not have this route at all (an optional endpoint)."""
+        return any(line.startswith("Cannot ") for line in self.messages)
+
+
+class ServerError(GatewayError):
+    default_title = "The gateway had an internal error"
+
+
+class GatewayUnreachable(GatewayError):
+    default_title = "The gateway cannot be reached"
+
+
+class GatewayTimeout(GatewayError):
+    default_title = "The gateway did not answer in time"
+
+    def __init__(self, title: str | None = None, *, write: bool = False, **kwargs: Any) -> None:
+        if write and title is None:
+            # A write may have happened on the server: the user must look before trying again.
+            title = "No answer in time — outcome unknown, check before retrying"
+        super().__init__(title, outcome_unknown=write, **kwargs)
+
+
+class InvalidResponse(GatewayError):
+    default_title = "The gateway sent an answer that could not be read"
+
+
+class InvalidRequest(GatewayError):
+    """Refused before sending: the server is known to reject this request."""
+
+    default_title = "Not sent: the request is not valid"
+
+    def __init__(self, problems: list[Problem], **kwargs: Any) -> None:
+        super().__init__(problems=problems, messages=[str(p) for p in problems], **kwargs)
+
+
+_ERROR_BY_STATUS: dict[int, type[GatewayError]] = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+}
+
+
+def error_for_response(
+    status: int, body: Any, *, method: str, path: str, raw_text: str = ""
+) -> GatewayError:
+    """Build the typed error for an HTTP error status and its (already decoded) body."""
+    cls = _ERROR_BY_STATUS.get(status) or (ServerError if status >= 500 else GatewayError)
+    reason = None
+    message: Any = None
+    if isinstance(body, dict):
+        reason = body.get("error") if isinstance(body.get("error"), str) else None
+        response = body.get("response")
+        message = response.get("message") if isinstance(response, dict) else body.get("message")
+    elif body is None and raw_text:
+        # Not JSON: an HTML error page from a proxy, say. Show its first meaningful line only.
+        message = _first_text_line(raw_text)
+    elif body is not None:
+        message = body
+    title = None
+    if cls is GatewayError:
+        title = f"The gateway answered {status}" + (f" {reason}" if reason else "")
+    return cls(
+        title,
+        method=method,
+        path=path,
+        status=status,
+        reason=reason,
+        messages=normalise_messages(message),
+        problems=field_problems(message),
+        not_on_whatsapp=numbers_not_on_whatsapp(message),
+    )
+
+
+def _first_text_line(raw: str, limit: int = 200) -> str:
+    text = re.sub(r"<[^>]+>", " ", raw)
+    for line in text.splitlines():
+        line = " ".join(line.split())
+        if line:
+            return line[:limit]
+    return ""

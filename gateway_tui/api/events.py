@@ -1,0 +1,46 @@
+"""What the client tells its listeners after every call (the request log is built on it)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+KEY_PLACEHOLDER = "$GATEWAY_API_KEY"
+
+
+@dataclass(frozen=True, slots=True)
+class CallEvent:
+    """One finished call. Holds no secret: the key lives only in the client's headers."""
+
+    method: str
+    path: str
+    url: str
+    started_at: datetime
+    elapsed_ms: float
+    status: int | None = None
+    error: str | None = None
+    error_lines: tuple[str, ...] = ()
+    request_body: Any = field(default=None, repr=False)
+    request_id: str = ""
+    attempt: int = 1
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def unreachable(self) -> bool:
+        return self.status is None and self.error is not None
+
+    def as_curl(self) -> str:
+        """The call as a curl command that reads the key from the environment."""
+        parts = ["curl", "-sS", "-X", self.method, shlex.quote(self.url)]
+        # Double quotes so the shell expands the variable; the key itself is never written here.
+        parts += ["-H", f'"apikey: {KEY_PLACEHOLDER}"']
+        if self.request_body is not None:
+            parts += ["-H", shlex.quote("Content-Type: application/json")]
+            parts += ["--data", shlex.quote(json.dumps(self.request_body, ensure_ascii=False))]
+        return " ".join(parts)

@@ -1,0 +1,377 @@
+"""pydantic models for every request and response of the gateway interface 1.7.1.
+
+Responses are liberal: extra fields are kept, optional fields may be absent, and enum-like values
+(instance status, message status, listType, admin role) stay plain strings — an unknown value is
+kept and shown, never an error. The ``*_kind`` properties map them onto our enums.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, field_validator
+
+
+class InstanceStatus(StrEnum):
+    OPEN = "open"
+    CONNECTING = "connecting"
+    CLOSE = "close"
+    REFUSED = "refused"
+    UNKNOWN = "unknown"
+
+
+class MessageStatus(StrEnum):
+    ERROR = "ERROR"
+    PENDING = "PENDING"
+    SERVER_ACK = "SERVER_ACK"
+    DELIVERY_ACK = "DELIVERY_ACK"
+    READ = "READ"
+    DELETED = "DELETED"
+    PLAYED = "PLAYED"
+    UNKNOWN = "UNKNOWN"
+
+
+class ParticipantRole(StrEnum):
+    SUPERADMIN = "superadmin"
+    ADMIN = "admin"
+    MEMBER = "member"
+    UNKNOWN = "unknown"
+
+
+class Presence(StrEnum):
+    UNAVAILABLE = "unavailable"
+    AVAILABLE = "available"
+    COMPOSING = "composing"
+    RECORDING = "recording"
+    PAUSED = "paused"
+
+
+_E = TypeVar("_E", bound=StrEnum)
+
+
+def _kind(enum: type[_E], raw: str | None, unknown: _E) -> _E:
+    try:
+        return enum(raw)
+    except ValueError:
+        return unknown
+
+
+_JID_USER = re.compile(r"^(\d+)")
+
+
+def jid_number(jid: str | None) -> str:
+    """The digits of a ``<number>@domain`` JID ("" when there are none)."""
+    match = _JID_USER.match(jid or "")
+    return match.group(1) if match else ""
+
+
+class _Response(BaseModel):
+    """Base of response models: keep unknown fields, accept camelCase or our names."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True, frozen=True)
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+# --- shared ---------------------------------------------------------------------------------------
+
+
+class MessageKey(_Response):
+    remote_jid: str = Field(alias="remoteJid")
+    from_me: bool = Field(default=False, alias="fromMe")
+    id: str
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(by_alias=True, include={"remote_jid", "from_me", "id"})
+
+
+# --- instances ------------------------------------------------------------------------------------
+
+
+class Integration(_Response):
+    integration: str | None = None
+    # The instance's token is a secret like the key: hidden from repr and from any dump we log.
+    token: SecretStr | None = Field(default=None, repr=False)
+    webhook_wa_business: str | None = None
+
+
+class Instance(_Response):
+    instance_name: str = Field(alias="instanceName")
+    instance_id: str | None = Field(default=None, alias="instanceId")
+    status: str = "unknown"
+    owner: str | None = None
+    profile_name: str | None = Field(default=None, alias="profileName")
+    profile_picture_url: str | None = Field(default=None, alias="profilePictureUrl")
+    profile_status: str | None = Field(default=None, alias="profileStatus")
+    server_url: str | None = Field(default=None, alias="serverUrl")
+    apikey: SecretStr | None = Field(default=None, repr=False)
+    integration: Integration | None = None
+
+    @property
+    def status_kind(self) -> InstanceStatus:
+        return _kind(InstanceStatus, self.status, InstanceStatus.UNKNOWN)
+
+    @property
+    def owner_number(self) -> str:
+        return jid_number(self.owner)
+
+    @property
+    def integration_name(self) -> str | None:
+        return self.integration.integration if self.integration else None
+
+    @property
+    def webhook_url(self) -> str | None:
+        return self.integration.webhook_wa_business if self.integration else None
+
+
+class InstanceEnvelope(_Response):
+    """fetchInstances wraps each instance in an object with one property, ``instance``."""
+
+    instance: Instance
+
+
+class DeleteResult(_Response):
+    status: str | None = None
+    error: bool | None = None
+    response: dict[str, Any] | None = None
+
+    @property
+    def message(self) -> str:
+        msg = (self.response or {}).get("message")
+        return msg if isinstance(msg, str) else "Instance deleted"
+
+
+class LogoutResult(_Response):
+    status: str | None = None
+    error: bool | None = None
+    response: dict[str, Any] | None = None
+
+
+class ConnectionState(_Response):
+    instance: dict[str, Any] | None = None
+
+    @property
+    def state(self) -> str | None:
+        return (self.instance or {}).get("state")
+
+
+# --- settings -------------------------------------------------------------------------------------
+
+SETTING_LABELS: dict[str, str] = {
+    "reject_call": "Reject incoming calls",
+    "groups_ignore": "Ignore group messages",
+    "always_online": "Always online",
+    "read_messages": "Mark messages as read",
+    "read_status": "Read status updates",
+    "sync_full_history": "Sync full history",
+}
+
+
+class InstanceSettings(_Response):
+    reject_call: bool = False
+    groups_ignore: bool = False
+    always_online: bool = False
+    read_messages: bool = False
+    read_status: bool = False
+    sync_full_history: bool = False
+    msg_call: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return self.model_dump(include={*SETTING_LABELS, "msg_call"}, exclude_none=True)
+
+
+class SettingsSetResult(_Response):
+    settings: dict[str, Any] | None = None
+
+    @property
+    def applied(self) -> InstanceSettings | None:
+        inner = (self.settings or {}).get("settings")
+        return InstanceSettings.model_validate(inner) if isinstance(inner, dict) else None
+
+
+# --- groups ---------------------------------------------------------------------------------------
+
+
+class Participant(_Response):
+    id: str
+    admin: str | None = None
+    name: str | None = None
+
+    @property
+    def role(self) -> ParticipantRole:
+        if self.admin is None or self.admin == "":
+            return ParticipantRole.MEMBER
+        return _kind(ParticipantRole, self.admin, ParticipantRole.UNKNOWN)
+
+    @property
+    def number(self) -> str:
+        return jid_number(self.id)
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role in (ParticipantRole.ADMIN, ParticipantRole.SUPERADMIN)
+
+
+class ParticipantList(_Response):
+    participants: list[Participant] = Field(default_factory=list)
+
+
+class InviteCode(_Response):
+    invite_url: str | None = Field(default=None, alias="inviteUrl")
+    invite_code: str | None = Field(default=None, alias="inviteCode")
+
+    @property
+    def url(self) -> str:
+        if self.invite_url:
+            return self.invite_url
+        return f"https://chat.whatsapp.com/{self.invite_code}" if self.invite_code else ""
+
+
+class RevokeResult(_Response):
+    revoked: bool | None = None
+    invite_code: str | None = Field(default=None, alias="inviteCode")
+
+
+class GroupInviteResult(_Response):
+    send: bool | None = None
+    invite_url: str | None = Field(default=None, alias="inviteUrl")
+
+
+class SubjectUpdateResult(_Response):
+    update: str | None = None
+
+
+class GroupSummary(_Response):
+    id: str
+    subject: str | None = None
+    size: int | None = None
+    owner: str | None = None
+    desc: str | None = None
+    creation: int | None = None
+
+    @field_validator("size", "creation", mode="before")
+    @classmethod
+    def _int_or_none(cls, value: Any) -> Any:
+        # Servers send these as numbers or numeric strings; anything else is unknown, not an error.
+        if isinstance(value, bool):
+            return None
+        if isinstance(value, int | None):
+            return value
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            return None
+
+
+# --- messages -------------------------------------------------------------------------------------
+
+
+class ListRow(_Request):
+    title: str
+    description: str = ""
+    row_id: str = Field(alias="rowId")
+
+
+class ListSection(_Request):
+    title: str
+    rows: list[ListRow]
+
+
+class ListMessage(_Request):
+    title: str
+    description: str
+    button_text: str = Field(alias="buttonText")
+    footer_text: str | None = Field(default=None, alias="footerText")
+    sections: list[ListSection]
+
+
+class SendListOptions(_Request):
+    delay: int | None = None
+    presence: Presence | None = None
+
+
+class SendListRequest(_Request):
+    number: str
+    list_message: ListMessage = Field(alias="listMessage")
+    options: SendListOptions | None = None
+
+    @property
+    def delay_ms(self) -> int:
+        return (self.options.delay or 0) if self.options else 0
+
+
+class SentListContent(_Response):
+    title: str | None = None
+    description: str | None = None
+    button_text: str | None = Field(default=None, alias="buttonText")
+    footer_text: str | None = Field(default=None, alias="footerText")
+    list_type: str | None = Field(default=None, alias="listType")
+    sections: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class SentMessageContent(_Response):
+    list_message: SentListContent | None = Field(default=None, alias="listMessage")
+
+
+class SentMessage(_Response):
+    key: MessageKey | None = None
+    message: SentMessageContent = Field(default_factory=SentMessageContent)
+    message_timestamp: str | None = Field(default=None, alias="messageTimestamp")
+    status: str | None = None
+
+    @field_validator("message_timestamp", mode="before")
+    @classmethod
+    def _timestamp_text(cls, value: Any) -> Any:
+        # Documented as numeric text; some servers send a number. Keep it as text either way.
+        return (
+            str(value) if isinstance(value, int | float) and not isinstance(value, bool) else value
+        )
+
+    @property
+    def status_kind(self) -> MessageStatus:
+        return _kind(MessageStatus, self.status, MessageStatus.UNKNOWN)
+
+
+class ArchiveResult(_Response):
+    chat_id: str | None = Field(default=None, alias="chatId")
+    archived: bool | None = None
+
+
+class BusinessProfile(_Response):
+    wuid: str | None = None
+    name: str | None = None
+    number_exists: bool | None = Field(default=None, alias="numberExists")
+    picture: str | None = None
+    status: Any = None
+    is_business: bool | None = Field(default=None, alias="isBusiness")
+    email: str | None = None
+    description: str | None = None
+    website: Any = None
+
+    @property
+    def status_text(self) -> str | None:
+        # Seen as a string and as {"status": "...", "setAt": ...}.
+        if isinstance(self.status, dict):
+            inner = self.status.get("status")
+            return inner if isinstance(inner, str) else None
+        return self.status if isinstance(self.status, str) else None
+
+    @property
+    def websites(self) -> list[str]:
+        if isinstance(self.website, str):
+            return [self.website] if self.website else []
+        if isinstance(self.website, list):
+            return [w for w in self.website if isinstance(w, str) and w]
+        return []
+
+
+# Built once at import: validating straight from bytes is the fast path for large lists.
+INSTANCE_LIST = TypeAdapter(list[InstanceEnvelope])
+GROUP_LIST = TypeAdapter(list[GroupSummary])

@@ -1,0 +1,230 @@
+"""The server's known rules, checked before a request is sent.
+
+Each check returns a list of ``Problem`` (empty when fine) so forms can show the reason next to
+the field; the client raises ``InvalidRequest`` with them instead of sending.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from gateway_tui.api.errors import Problem
+from gateway_tui.api.models import ListMessage, Presence
+
+JID_SUFFIXES = ("@s.whatsapp.net", "@g.us", "@lid", "@broadcast")
+GROUP_JID = re.compile(r"^\d+(-\d+)?@g\.us$")
+_BARE_GROUP_ID = re.compile(r"^\d+(-\d+)?$")
+# Characters a real server strips from a number before using it.
+_NUMBER_NOISE = re.compile(r"[+\s()\-]")
+MIN_INVITE_DIGITS = 10
+
+# What WhatsApp clients display; past these the composer warns but still sends.
+BUTTON_TEXT_LIMIT = 20
+TITLE_LIMIT = 24
+ROW_DESCRIPTION_LIMIT = 72
+TOTAL_ROWS_LIMIT = 10
+
+
+def normalise_number(raw: str) -> str:
+    """Digits of a phone number as the server reads it; a full JID passes unchanged."""
+    value = raw.strip()
+    if value.endswith(JID_SUFFIXES):
+        return value
+    return _NUMBER_NOISE.sub("", value)
+
+
+def check_recipient(raw: str, field_name: str = "number") -> list[Problem]:
+    """A recipient: international digits, or a JID the server passes through."""
+    value = normalise_number(raw)
+    if not value:
+        return [Problem(field_name, "enter a number with its country code, or a group JID")]
+    if value.endswith("@g.us"):
+        return check_group_jid(value, field_name)
+    if value.endswith(JID_SUFFIXES):
+        return []
+    if not value.isdigit():
+        return [Problem(field_name, "a number has digits only (spaces, +, ( ) and - are fine)")]
+    if len(value) < 8:
+        return [Problem(field_name, "too short for an international number with country code")]
+    return []
+
+
+def group_jid_from(raw: str) -> str:
+    """The JID a real server would use for this input: a bare id gets ``@g.us`` appended."""
+    value = raw.strip()
+    if _BARE_GROUP_ID.match(value):
+        return f"{value}@g.us"
+    return value
+
+
+def check_group_jid(raw: str, field_name: str = "groupJid") -> list[Problem]:
+    value = group_jid_from(raw)
+    if not value:
+        return [Problem(field_name, "enter a group id or a group JID (digits@g.us)")]
+    if not GROUP_JID.match(value):
+        return [
+            Problem(
+                field_name,
+                "a group JID is digits, optionally -digits, then @g.us "
+                "(e.g. 120363012345678901@g.us)",
+            )
+        ]
+    return []
+
+
+def check_subject(subject: str) -> list[Problem]:
+    if not subject.strip():
+        return [Problem("subject", "the subject cannot be empty")]
+    return []
+
+
+@dataclass(frozen=True)
+class InviteNumbers:
+    """The result of reading invite numbers typed one per line or comma-separated."""
+
+    numbers: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    duplicates_removed: int = 0
+
+
+def parse_invite_numbers(text: str) -> InviteNumbers:
+    """Normalise to digits, drop duplicates, and list each invalid entry by its line."""
+    numbers: list[str] = []
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    duplicates = 0
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        for entry in line.split(","):
+            if not entry.strip():
+                continue
+            digits = _NUMBER_NOISE.sub("", entry)
+            where = f"line {line_no}"
+            if not digits.isdigit():
+                problems.append(Problem(where, f"{entry.strip()!r} is not a number"))
+            elif len(digits) < MIN_INVITE_DIGITS:
+                problems.append(
+                    Problem(where, f"{entry.strip()!r} has fewer than {MIN_INVITE_DIGITS} digits")
+                )
+            elif digits in seen:
+                duplicates += 1
+            else:
+                seen.add(digits)
+                numbers.append(digits)
+    if not numbers and not problems:
+        problems.append(Problem("numbers", "enter at least one number"))
+    return InviteNumbers(numbers, problems, duplicates)
+
+
+def check_invite_numbers(numbers: Iterable[str]) -> list[Problem]:
+    """The server's rule for ``sendInvite.numbers``: >= 1, each >= 10 digits, no duplicates."""
+    problems: list[Problem] = []
+    listed = list(numbers)
+    if not listed:
+        return [Problem("numbers", "enter at least one number")]
+    seen: set[str] = set()
+    for index, number in enumerate(listed):
+        where = f"numbers[{index}]"
+        if not number.isdigit() or len(number) < MIN_INVITE_DIGITS:
+            problems.append(Problem(where, f"{number!r} must be at least 10 digits"))
+        elif number in seen:
+            problems.append(Problem(where, f"{number} is listed twice"))
+        seen.add(number)
+    return problems
+
+
+def parse_delay(text: str) -> tuple[int | None, list[Problem]]:
+    """Delay in whole milliseconds; empty means none. The server rejects floats and text."""
+    value = text.strip()
+    if not value:
+        return None, []
+    if not value.isdigit():
+        return None, [Problem("delay", "a whole number of milliseconds (e.g. 1200)")]
+    return int(value), []
+
+
+def check_presence(value: str | None) -> list[Problem]:
+    if value in (None, ""):
+        return []
+    allowed = [p.value for p in Presence]
+    if value not in allowed:
+        return [Problem("presence", f"one of {', '.join(allowed)}")]
+    return []
+
+
+@dataclass(frozen=True)
+class ListCheck:
+    errors: list[Problem]
+    warnings: list[Problem]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def _shows_at_most(limit: int) -> str:
+    return f"WhatsApp shows at most {limit} characters"
+
+
+def check_list_message(message: ListMessage) -> ListCheck:
+    """The server's list-message rules (errors) and WhatsApp's display limits (warnings)."""
+    errors: list[Problem] = []
+    warnings: list[Problem] = []
+    for name, value in (
+        ("title", message.title),
+        ("description", message.description),
+        ("buttonText", message.button_text),
+    ):
+        if not value.strip():
+            errors.append(Problem(name, "cannot be empty"))
+    if len(message.button_text) > BUTTON_TEXT_LIMIT:
+        warnings.append(Problem("buttonText", _shows_at_most(BUTTON_TEXT_LIMIT)))
+    if not message.sections:
+        errors.append(Problem("sections", "add at least one section"))
+    seen_sections: set[str] = set()
+    # A reply names the chosen row by rowId, so a rowId must be unique in the whole message.
+    seen_ids: set[str] = set()
+    total_rows = 0
+    for s_index, section in enumerate(message.sections):
+        where = f"sections[{s_index}]"
+        if not section.title.strip():
+            errors.append(Problem(f"{where}.title", "a section needs a title"))
+        if len(section.title) > TITLE_LIMIT:
+            warnings.append(Problem(f"{where}.title", _shows_at_most(TITLE_LIMIT)))
+        section_key = section.model_dump_json()
+        if section_key in seen_sections:
+            errors.append(Problem(where, "is identical to an earlier section"))
+        seen_sections.add(section_key)
+        if not section.rows:
+            errors.append(Problem(f"{where}.rows", "a section needs at least one row"))
+        seen_rows: set[tuple[str, str, str]] = set()
+        for r_index, row in enumerate(section.rows):
+            total_rows += 1
+            row_where = f"{where}.rows[{r_index}]"
+            if not row.title.strip():
+                errors.append(Problem(f"{row_where}.title", "a row needs a title"))
+            if not row.row_id.strip():
+                errors.append(Problem(f"{row_where}.rowId", "a row needs a rowId"))
+            elif row.row_id in seen_ids:
+                errors.append(Problem(f"{row_where}.rowId", f"rowId {row.row_id!r} is used twice"))
+            seen_ids.add(row.row_id)
+            row_key = (row.title, row.description, row.row_id)
+            if row_key in seen_rows:
+                errors.append(Problem(row_where, "is identical to an earlier row"))
+            seen_rows.add(row_key)
+            if len(row.title) > TITLE_LIMIT:
+                warnings.append(
+                    Problem(
+                        f"{row_where}.title", f"WhatsApp shows at most {TITLE_LIMIT} characters"
+                    )
+                )
+            if len(row.description) > ROW_DESCRIPTION_LIMIT:
+                warnings.append(
+                    Problem(f"{row_where}.description", _shows_at_most(ROW_DESCRIPTION_LIMIT))
+                )
+    if total_rows > TOTAL_ROWS_LIMIT:
+        warnings.append(
+            Problem("sections", f"{total_rows} rows: WhatsApp shows at most {TOTAL_ROWS_LIMIT}")
+        )
+    return ListCheck(errors, warnings)
