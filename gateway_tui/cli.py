@@ -1,0 +1,161 @@
+"""The ``gateway-tui`` command line.
+
+Only argparse and the config module are imported up front: ``--help`` and ``config path`` must
+stay fast and must not pull in Textual or the HTTP stack, so those are imported where used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from typing import Any
+
+from gateway_tui import __version__
+from gateway_tui.config import ResolvedConfig, config_path, load_config, validate_gateway_url
+
+DEFAULT_DEMO_PORT = 8080
+
+
+def _argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
+    """Make ``convert``'s ValueError message argparse's error message, instead of argparse's
+    generic "invalid value" (which would also echo the input)."""
+
+    def argument(text: str) -> Any:
+        try:
+            return convert(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    argument.__name__ = convert.__name__
+    return argument
+
+
+def _whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number from ``minimum`` (to ``maximum``)."""
+
+    def whole_number(text: str) -> int:
+        try:
+            number = int(text)
+        except ValueError:
+            number = minimum - 1
+        if number < minimum or (maximum is not None and number > maximum):
+            upper = f" to {maximum}" if maximum is not None else " or more"
+            raise ValueError(f"expected a whole number from {minimum}{upper}, got {text!r}")
+        return number
+
+    return _argument_type(whole_number)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="gateway-tui",
+        description="A keyboard-first terminal client for Evolution-API-style messaging gateways.",
+        epilog=(
+            "Settings come from flags, then GATEWAY_URL / GATEWAY_API_KEY / GATEWAY_PROFILE, "
+            "then the profiles in the config file (see: gateway-tui config path)."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--url",
+        type=_argument_type(validate_gateway_url),
+        help="gateway URL, e.g. https://gw.example.com",
+    )
+    parser.add_argument(
+        "--api-key",
+        metavar="KEY",
+        help="gateway API key (other users can see it in the process list: "
+        "prefer GATEWAY_API_KEY or a profile's api_key_env)",
+    )
+    parser.add_argument("--profile", metavar="NAME", help="use this profile of the config file")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="run against an embedded demo gateway (ignores --url, --api-key and profiles)",
+    )
+    parser.add_argument(
+        "--demo-instances",
+        metavar="N",
+        type=_whole_number(0),
+        help="number of instances in the demo gateway (with --demo)",
+    )
+
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    config_parser = commands.add_parser("config", help="about the config file")
+    config_commands = config_parser.add_subparsers(
+        dest="config_command", metavar="SUBCOMMAND", required=True
+    )
+    config_commands.add_parser("path", help="print the config file's path")
+
+    demo_parser = commands.add_parser("demo-server", help="serve the demo gateway over HTTP")
+    demo_parser.add_argument(
+        "--port",
+        type=_whole_number(1, 65535),
+        default=DEFAULT_DEMO_PORT,
+        help="port to listen on (default: %(default)s)",
+    )
+    demo_parser.add_argument(
+        "--instances", metavar="N", type=_whole_number(0), help="number of demo instances"
+    )
+    demo_parser.add_argument(
+        "--latency-ms", metavar="N", type=_whole_number(0), help="delay added to every response"
+    )
+    return parser
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The options that were given, so the demo module keeps its own defaults for the rest."""
+    return {name: value for name, value in options.items() if value is not None}
+
+
+def _fail(message: str) -> int:
+    print(f"gateway-tui: error: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # on bad input: usage + a plain message, exit status 2
+    if args.demo_instances is not None and not args.demo:
+        parser.error("--demo-instances needs --demo")
+    try:
+        if args.command == "config":
+            print(config_path())
+            return 0
+        if args.command == "demo-server":
+            return _serve_demo(args)
+        config = load_config(
+            url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
+        )
+        if args.demo:
+            return _run_demo(config, instances=args.demo_instances)
+        from gateway_tui.app import run_app
+
+        return run_app(config)
+    except KeyboardInterrupt:
+        return 130
+
+
+def _serve_demo(args: argparse.Namespace) -> int:
+    from gateway_tui.demo.server import serve
+
+    options = _given(instances=args.instances, latency_ms=args.latency_ms)
+    try:
+        return serve(args.port, **options)
+    except OSError as exc:  # e.g. the port is taken: say so without a traceback
+        return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
+
+
+def _run_demo(config: ResolvedConfig, *, instances: int | None) -> int:
+    from gateway_tui.app import run_app
+    from gateway_tui.demo.server import DemoServer
+
+    # Only the server's start-up errors get the short message; the app's keep their traceback.
+    with ExitStack() as stack:
+        try:
+            server = stack.enter_context(DemoServer(**_given(instances=instances)))
+        except OSError as exc:
+            return _fail(f"cannot start the demo gateway: {exc.strerror or exc}")
+        return run_app(config.with_gateway(server.url, server.api_key))
