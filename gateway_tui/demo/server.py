@@ -1,0 +1,179 @@
+"""Run the demo gateway on loopback: in a background thread (``DemoServer``) or in the
+foreground (``serve``, for ``gateway-tui demo-server``)."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from types import TracebackType
+from typing import Self
+
+import uvicorn
+
+from gateway_tui.demo.app import DemoGateway
+from gateway_tui.demo.data import (
+    DEFAULT_INSTANCE_COUNT,
+    DEFAULT_SEED,
+    DEMO_API_KEY,
+    DemoState,
+    build_state,
+)
+from gateway_tui.demo.faults import FaultInjector
+
+__all__ = ["DEMO_API_KEY", "DemoServer", "serve"]
+
+HOST = "127.0.0.1"
+_START_TIMEOUT = 10.0
+_STOP_TIMEOUT = 5.0
+
+
+class DemoServer:
+    """The demo gateway served by uvicorn in a daemon thread with its own event loop.
+
+    The world (``state``) is built at construction, so it can be inspected before ``start()``.
+    Tests add fault rules (``faults``) and read ``state`` from their own thread while it runs.
+    """
+
+    def __init__(
+        self,
+        instances: int = DEFAULT_INSTANCE_COUNT,
+        latency_ms: int = 0,
+        port: int = 0,
+        api_key: str = DEMO_API_KEY,
+        seed: int = DEFAULT_SEED,
+    ) -> None:
+        self.api_key = api_key
+        self.seed = seed
+        self._instance_count = instances
+        self._initial_latency_ms = latency_ms
+        self.faults = FaultInjector(seed=seed)
+        self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
+        self._requested_port = port
+        self._port: int | None = None
+        self._server: uvicorn.Server | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def state(self) -> DemoState:
+        return self._gateway.state
+
+    @property
+    def latency_ms(self) -> int:
+        return self._gateway.latency_ms
+
+    @latency_ms.setter
+    def latency_ms(self, value: int) -> None:
+        self._gateway.latency_ms = value
+
+    @property
+    def port(self) -> int:
+        if self._port is None:
+            raise RuntimeError("the demo server is not started")
+        return self._port
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def start(self) -> Self:
+        """Listen on 127.0.0.1 (a free port when port is 0) and return once serving."""
+        if self.running:
+            return self
+        # proto=IPPROTO_TCP matters: asyncio turns off Nagle's algorithm only on sockets that
+        # say so, and with Nagle on each keep-alive response waits ~40 ms for a delayed ACK.
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((HOST, self._requested_port))
+        except OSError:
+            sock.close()
+            raise
+        self._port = sock.getsockname()[1]
+        self.state.server_url = self.url
+        self._gateway.closing.clear()
+        config = uvicorn.Config(
+            self._gateway,
+            log_config=None,  # leave the host program's logging alone (the TUI owns the terminal)
+            log_level="warning",
+            access_log=False,
+            lifespan="off",
+            timeout_graceful_shutdown=1,
+        )
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(
+            target=self._server.run, kwargs={"sockets": [sock]}, name="demo-gateway", daemon=True
+        )
+        self._thread.start()
+        deadline = time.monotonic() + _START_TIMEOUT
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                sock.close()
+                raise RuntimeError(f"the demo gateway did not start on {self.url}")
+            time.sleep(0.005)
+        return self
+
+    def reset(self) -> None:
+        """Back to the seeded world: fresh state, no fault rules, the initial latency."""
+        state = self._fresh_state()
+        state.server_url = self.state.server_url
+        self._gateway.state = state
+        self._gateway.latency_ms = self._initial_latency_ms
+        self.faults.clear()
+
+    def _fresh_state(self) -> DemoState:
+        return build_state(self._instance_count, seed=self.seed, api_key=self.api_key)
+
+    def stop(self) -> None:
+        """Shut down; stalled requests are released so this takes well under a second."""
+        if self._server is None or self._thread is None:
+            return
+        self._gateway.closing.set()
+        self._server.should_exit = True
+        self._thread.join(_STOP_TIMEOUT)
+        if self._thread.is_alive():
+            self._server.force_exit = True
+            self._thread.join(_STOP_TIMEOUT)
+        self._server = None
+        self._thread = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def serve(port: int, *, instances: int = DEFAULT_INSTANCE_COUNT, latency_ms: int = 0) -> int:
+    """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
+    server = DemoServer(instances=instances, latency_ms=latency_ms, port=port)
+    try:
+        server.start()
+    except OSError as exc:
+        print(f"demo-server: cannot listen on {HOST}:{port}: {exc.strerror}", file=sys.stderr)
+        return 1
+    print(f"Demo gateway (interface 1.7.1) listening on {server.url}")
+    print(f"Global API key: {server.api_key}")
+    print(
+        f"{len(server.state.instances)} instances, {latency_ms} ms added latency. Ctrl-C to stop."
+    )
+    print(f"Try: curl -H 'apikey: {server.api_key}' {server.url}/instance/fetchInstances")
+    sys.stdout.flush()
+    try:
+        while server.running:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0

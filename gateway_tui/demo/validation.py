@@ -1,0 +1,251 @@
+"""Request validation the way a 1.7.1 gateway does it, with the same error texts.
+
+The real server validates bodies with JSON Schema and reports each failure as the validator's
+"stack" text (``listMessage requires property "title"``) or, when the failing schema node has
+a ``description``, that description. ``schema_errors`` implements the small subset of JSON
+Schema the gateway's schemas use; ``notEmpty`` stands for the gateway's ``isNotEmpty`` helper.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from gateway_tui.demo.data import GROUP_DOMAIN, PERSON_DOMAIN, SETTING_FLAGS
+
+
+class SchemaError(NamedTuple):
+    property: str  # "numbers[0]", "listMessage.title", or "instance" for the body itself
+    message: str
+
+
+_ROOT = "instance"
+
+_TYPE_CHECKS = {
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    # JavaScript cannot tell 5.0 from 5, so neither does the real server.
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool))
+        or (isinstance(v, float) and v.is_integer())
+    ),
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+}
+
+
+def _display(path: str) -> str:
+    return path.removeprefix(_ROOT + ".")
+
+
+def schema_errors(value: Any, schema: dict[str, Any], path: str = _ROOT) -> list[SchemaError]:
+    """Every way ``value`` fails ``schema``, in the order the real validator reports them."""
+
+    def fail(detail: str) -> list[SchemaError]:
+        return [
+            SchemaError(_display(path), schema.get("description") or f"{_display(path)} {detail}")
+        ]
+
+    expected = schema.get("type")
+    if expected and not _TYPE_CHECKS[expected](value):
+        return fail(f"is not of a type(s) {expected}")
+    errors: list[SchemaError] = []
+    if isinstance(value, str):
+        if "enum" in schema and value not in schema["enum"]:
+            errors += fail(f"is not one of enum values: {','.join(schema['enum'])}")
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            errors += fail(f'does not match pattern "{schema["pattern"]}"')
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            errors += fail(f"does not meet minimum length of {schema['minItems']}")
+        if schema.get("uniqueItems") and _has_duplicates(value):
+            errors += fail("contains duplicate item")
+        if "items" in schema:
+            for index, item in enumerate(value):
+                errors += schema_errors(item, schema["items"], f"{path}[{index}]")
+    if isinstance(value, dict):
+        for name in schema.get("required", ()):
+            if name not in value:
+                errors.append(
+                    SchemaError(_display(path), f'{_display(path)} requires property "{name}"')
+                )
+        for name, child in schema.get("properties", {}).items():
+            if name in value:
+                errors += schema_errors(value[name], child, f"{path}.{name}")
+        for name in schema.get("notEmpty", ()):
+            if value.get(name) == "":
+                errors.append(
+                    SchemaError(_display(f"{path}.{name}"), f'The "{name}" cannot be empty')
+                )
+    return errors
+
+
+def _has_duplicates(items: list[Any]) -> bool:
+    canonical = [json.dumps(item, sort_keys=True) for item in items]
+    return len(set(canonical)) != len(canonical)
+
+
+# ---------------------------------------------------------------- schemas
+
+_STRING = {"type": "string"}
+_BOOLEAN = {"type": "boolean"}
+
+_MESSAGE_KEY = {
+    "type": "object",
+    "properties": {"id": _STRING, "remoteJid": _STRING, "fromMe": _BOOLEAN},
+    "required": ["id", "fromMe", "remoteJid"],
+    "notEmpty": ["id", "remoteJid"],
+}
+
+PRESENCES = ["unavailable", "available", "composing", "recording", "paused"]
+
+SEND_LIST = {
+    "type": "object",
+    "properties": {
+        "number": {"type": "string", "description": "Invalid format"},
+        "options": {
+            "type": "object",
+            "properties": {
+                "delay": {"type": "integer", "description": "Enter a value in milliseconds"},
+                "presence": {"type": "string", "enum": PRESENCES},
+            },
+        },
+        "listMessage": {
+            "type": "object",
+            "properties": {
+                "title": _STRING,
+                "description": _STRING,
+                "footerText": _STRING,
+                "buttonText": _STRING,
+                "sections": {
+                    "type": "array",
+                    "minItems": 1,
+                    "uniqueItems": True,
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "title": _STRING,
+                            "rows": {
+                                "type": "array",
+                                "minItems": 1,
+                                "uniqueItems": True,
+                                "items": {
+                                    "type": "object",
+                                    "properties": {
+                                        "title": _STRING,
+                                        "description": _STRING,
+                                        "rowId": _STRING,
+                                    },
+                                    "required": ["title", "rowId"],
+                                    "notEmpty": ["title"],
+                                },
+                            },
+                        },
+                        "required": ["title", "rows"],
+                        "notEmpty": ["title"],
+                    },
+                },
+            },
+            "required": ["title", "description", "buttonText", "sections"],
+            "notEmpty": ["title", "description", "buttonText"],
+        },
+    },
+    "required": ["number", "listMessage"],
+}
+
+ARCHIVE_CHAT = {
+    "type": "object",
+    "properties": {
+        "chat": _STRING,
+        "lastMessage": {
+            "type": "object",
+            "properties": {"key": _MESSAGE_KEY, "messageTimestamp": {"type": "integer"}},
+            "required": ["key"],
+        },
+        "archive": _BOOLEAN,
+    },
+    "required": ["archive"],
+}
+
+UPDATE_MESSAGE = {
+    "type": "object",
+    "properties": {"number": _STRING, "text": _STRING, "key": _MESSAGE_KEY},
+    "required": ["number", "text", "key"],
+    "notEmpty": ["number", "text"],
+}
+
+FETCH_PROFILE = {"type": "object", "properties": {"number": _STRING}}
+
+SETTINGS = {
+    "type": "object",
+    "properties": {**dict.fromkeys(SETTING_FLAGS, _BOOLEAN), "msg_call": _STRING},
+    "required": list(SETTING_FLAGS),
+}
+
+CREATE_INSTANCE = {
+    "type": "object",
+    "properties": {
+        "instanceName": _STRING,
+        "token": _STRING,
+        "qrcode": _BOOLEAN,
+        "integration": {"type": "string", "enum": ["WHATSAPP-BAILEYS", "WHATSAPP-BUSINESS"]},
+    },
+    "required": ["instanceName"],
+    "notEmpty": ["instanceName"],
+}
+
+# Group endpoints: errors are reported per property ([{"property", "message"}]).
+GROUP_JID_PATTERN = r"^\d+(-\d+)?@g\.us$"
+_GROUP_JID = {"type": "string", "pattern": GROUP_JID_PATTERN}
+
+GROUP_ONLY = {"type": "object", "properties": {"groupJid": _GROUP_JID}, "required": ["groupJid"]}
+
+UPDATE_GROUP_SUBJECT = {
+    "type": "object",
+    "properties": {"groupJid": _GROUP_JID, "subject": _STRING},
+    "required": ["groupJid", "subject"],
+    "notEmpty": ["subject"],
+}
+
+SEND_INVITE = {
+    "type": "object",
+    "properties": {
+        "groupJid": _GROUP_JID,
+        "description": _STRING,
+        "numbers": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {
+                "type": "string",
+                # At least 10 digits; "+", spaces, "()" and "-" may surround them.
+                "pattern": r"^[+\s()-]*(\d[\s()-]*){10,}$",
+                "description": "Each number must be a string of at least 10 digits",
+            },
+        },
+    },
+    "required": ["groupJid", "numbers"],
+}
+
+
+# ---------------------------------------------------------------- numbers and JIDs
+
+_JID_SUFFIXES = (PERSON_DOMAIN, GROUP_DOMAIN, "@lid", "@broadcast")
+
+
+def create_jid(number: str) -> str:
+    """Turn a number as sent by a client into a JID, as the real server's ``createJid`` does."""
+    if any(suffix in number for suffix in _JID_SUFFIXES):
+        return number
+    number = re.sub(r"[\s+()]", "", number).split(":")[0].split("@")[0]
+    if "-" in number and len(number) >= 24:
+        return re.sub(r"[^\d-]", "", number) + GROUP_DOMAIN
+    digits = re.sub(r"\D", "", number)
+    # Long digit strings are old-style group ids.
+    return digits + (GROUP_DOMAIN if len(digits) >= 18 else PERSON_DOMAIN)
+
+
+def normalize_group_jid(value: str) -> str:
+    """The server appends "@g.us" to a group id given without it."""
+    return value if value.endswith(GROUP_DOMAIN) else value + GROUP_DOMAIN
