@@ -1,0 +1,10 @@
+"""Everything the app does to a gateway: call the client, then update the state."""
+
+from gateway_tui.actions.instances import InstanceActions
+
+
+class Actions(InstanceActions):
+    """All actions, one object the screens reach as ``app.actions``."""
+
+
+__all__ = ["Actions"]

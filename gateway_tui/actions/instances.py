@@ -1,0 +1,73 @@
+"""Instances and their settings."""
+
+from __future__ import annotations
+
+from gateway_tui.actions.base import ActionsBase
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
+from gateway_tui.state import Topic
+
+
+class InstanceActions(ActionsBase):
+    async def refresh_instances(self) -> list[Instance]:
+        return await self._load(
+            self.state.instances, Topic.INSTANCES, self.client.fetch_instances()
+        )
+
+    async def refresh_instance(self, name: str) -> Instance | None:
+        """Re-read one instance by name and put it in place in the list."""
+        found = await self.client.fetch_instances(name)
+        fresh = found[0] if found else None
+        current = self.state.instances.value
+        if fresh is not None and current is not None:
+            self.state.instances.value = [
+                fresh if item.instance_name == name else item for item in current
+            ]
+            self.state.notify(Topic.INSTANCES)
+        return fresh
+
+    def select(self, name: str | None) -> None:
+        if self.state.selected != name:
+            self.state.selected = name
+            self.state.notify(Topic.SELECTED)
+
+    async def delete_instance(self, name: str) -> DeleteResult:
+        """Delete; on success the row leaves the state at once, without a refetch."""
+        result = await self.client.delete_instance(name)
+        self._drop_instance(name)
+        return result
+
+    def _drop_instance(self, name: str) -> None:
+        current = self.state.instances.value
+        if current is not None:
+            self.state.instances.value = [i for i in current if i.instance_name != name]
+        self.state.settings.pop(name, None)
+        if self.state.selected == name:
+            self.state.selected = None
+            self.state.notify(Topic.SELECTED)
+        self.state.notify(Topic.INSTANCES)
+
+    async def logout_instance(self, name: str) -> None:
+        """Disconnect (an optional endpoint), then show the instance's new status."""
+        await self.client.logout_instance(name)
+        try:
+            await self.refresh_instance(name)
+        except GatewayError:
+            self._set_status(name, InstanceStatus.CLOSE)
+
+    def _set_status(self, name: str, status: InstanceStatus) -> None:
+        current = self.state.instances.value or []
+        self.state.instances.value = [
+            item.model_copy(update={"status": status.value}) if item.instance_name == name else item
+            for item in current
+        ]
+        self.state.notify(Topic.INSTANCES)
+
+    async def load_settings(self, name: str) -> InstanceSettings:
+        loadable = self.state.settings_of(name)
+        return await self._load(loadable, Topic.SETTINGS, self.client.find_settings(name))
+
+    async def save_settings(self, name: str, settings: InstanceSettings) -> InstanceSettings:
+        """Write through the optional settings/set, then re-read what the server holds."""
+        await self.client.set_settings(name, settings)
+        return await self.load_settings(name)

@@ -1,0 +1,241 @@
+"""The application shell: one client, one state, the screens, the palette and the keys."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from functools import partial
+
+import httpx
+from pydantic import SecretStr
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.screen import Screen
+from textual.signal import Signal
+
+from gateway_tui.actions import Actions
+from gateway_tui.api.client import GatewayClient
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.config import ResolvedConfig, insecure_url_warning, mask_key
+from gateway_tui.state import AppState, Topic
+
+DARK_THEME = "textual-dark"
+LIGHT_THEME = "textual-light"
+
+
+class InstanceCommands(Provider):
+    """Palette: "open instance <name>" for every instance the state knows."""
+
+    async def search(self, query: str) -> Hits:
+        app: GatewayApp = self.app  # type: ignore[assignment]
+        matcher = self.matcher(query)
+        for instance in app.state.instances.value or ():
+            name = instance.instance_name
+            label = f"Open instance {name}"
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), partial(app.open_instance, name))
+
+    async def discover(self) -> Hits:
+        app: GatewayApp = self.app  # type: ignore[assignment]
+        for instance in (app.state.instances.value or [])[:20]:
+            name = instance.instance_name
+            yield Hit(1, f"Open instance {name}", partial(app.open_instance, name))
+
+
+class GatewayApp(App[int]):
+    TITLE = "gateway-tui"
+    CSS_PATH = "app.tcss"
+    COMMANDS = App.COMMANDS | {InstanceCommands}
+
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit_now", show=False, priority=True),
+        Binding("question_mark", "help", "Keys", id="app.help"),
+        Binding("f12", "request_log", "Request log", id="app.request_log"),
+        Binding("ctrl+t", "toggle_theme", "Theme", id="app.toggle_theme", show=False),
+    ]
+
+    def __init__(
+        self,
+        config: ResolvedConfig,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], datetime] = datetime.now,
+    ) -> None:
+        super().__init__()
+        self.config = config
+        self._transport = transport
+        self.state = AppState(clock)
+        self.state_changed: Signal[Topic] = Signal(self, "state-changed")
+        self.state.subscribe(self.state_changed.publish)
+        self.client = self._new_client()
+        self.actions = Actions(self.client, self.state)
+        if config.theme:
+            self.theme = config.theme
+
+    # --- gateway ---------------------------------------------------------------------------------
+
+    def _new_client(self) -> GatewayClient:
+        key = self.config.api_key.get_secret_value() if self.config.api_key else ""
+        client = GatewayClient(
+            self.config.url or "http://127.0.0.1", key, transport=self._transport
+        )
+        client.subscribe(self.state.record_call)
+        return client
+
+    @property
+    def gateway_url(self) -> str | None:
+        return self.config.url
+
+    @property
+    def masked_key(self) -> str:
+        return mask_key(self.config.api_key)
+
+    def connect(self, url: str, api_key: str) -> None:
+        """Point the app at another gateway (from the connect screen)."""
+        self._switch(self.config.with_gateway(url, SecretStr(api_key)))
+
+    def switch_profile(self, name: str) -> None:
+        self._switch(self.config.switch_profile(name))
+
+    def _switch(self, config: ResolvedConfig) -> None:
+        old = self.client
+        self.config = config
+        self.client = self._new_client()
+        self.actions.client = self.client
+        self.state.reset()
+        self.run_worker(old.aclose(), exit_on_error=False)
+        self._show_home()
+
+    def _show_home(self) -> None:
+        from gateway_tui.screens.connect import ConnectScreen
+        from gateway_tui.screens.instances import InstancesScreen
+
+        home: Screen = InstancesScreen() if self.config.is_complete else ConnectScreen()
+        # Back to Textual's default screen, then the home of the gateway now in use on top.
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.push_screen(home)
+        self._warn_insecure()
+
+    def _warn_insecure(self) -> None:
+        warning = insecure_url_warning(self.config.url) if self.config.url else None
+        if warning:
+            self.notify(warning, title="Insecure URL", severity="warning", timeout=10, markup=False)
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
+        for problem in self.config.problems:
+            self.notify(problem, title="Configuration", severity="warning", markup=False)
+        self._show_home()
+
+    async def on_unmount(self) -> None:
+        await self.client.aclose()
+
+    # --- navigation ------------------------------------------------------------------------------
+
+    def open_instance(self, name: str) -> None:
+        from gateway_tui.screens.instance import InstanceScreen
+
+        self.actions.select(name)
+        self.push_screen(InstanceScreen(name))
+
+    def instance_sections_hint(self) -> str:
+        """The ways in from the instance view."""
+        return "g groups · m compose a list message · t chats · r refresh · esc back · ? keys"
+
+    def open_groups(self, instance: str) -> None:
+        from gateway_tui.screens.groups import GroupPickerScreen
+
+        self.push_screen(GroupPickerScreen(instance))
+
+    def open_composer(self, instance: str) -> None:
+        from gateway_tui.screens.composer import ComposerScreen
+
+        self.push_screen(ComposerScreen(instance))
+
+    def open_chats(self, instance: str) -> None:
+        from gateway_tui.screens.chats import ChatsScreen
+
+        self.push_screen(ChatsScreen(instance))
+
+    def action_request_log(self) -> None:
+        from gateway_tui.screens.request_log import RequestLogScreen
+
+        if not isinstance(self.screen, RequestLogScreen):
+            self.push_screen(RequestLogScreen())
+
+    def action_help(self) -> None:
+        from gateway_tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
+
+    def action_refresh_instances(self) -> None:
+        self.run_worker(self._refresh_all(), group="instances", exit_on_error=False)
+
+    async def _refresh_all(self) -> None:
+        try:
+            await self.actions.refresh_instances()
+        except GatewayError as error:
+            self.report_error(error, "Refreshing instances")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        yield SystemCommand(
+            "Refresh instances", "Fetch the instance list again", self.action_refresh_instances
+        )
+        yield SystemCommand(
+            "Request log", "Every call made, with timing and errors (F12)", self.action_request_log
+        )
+        yield SystemCommand(
+            "Toggle theme", "Switch between dark and light", self.action_toggle_theme
+        )
+        yield SystemCommand("Keys of this screen", "What each key does here (?)", self.action_help)
+        for name in sorted(self.config.profiles):
+            if name != self.config.profile:
+                yield SystemCommand(
+                    f"Switch profile: {name}",
+                    f"Use the gateway of profile {name}",
+                    partial(self.switch_profile, name),
+                )
+        yield SystemCommand("Connect to another gateway", "Enter a URL and key", self._open_connect)
+
+    def _open_connect(self) -> None:
+        from gateway_tui.screens.connect import ConnectScreen
+
+        self.push_screen(ConnectScreen())
+
+    # --- reporting -------------------------------------------------------------------------------
+
+    def report_error(self, error: GatewayError, what: str) -> None:
+        """Tell the user a call failed, in plain words; server text is never markup."""
+        lines = [error.summary]
+        if error.hint:
+            lines.append(error.hint)
+        self.notify(
+            "\n".join(lines), title=f"{what} failed", severity="error", timeout=8, markup=False
+        )
+
+    def report_unexpected(self, error: BaseException, what: str | None) -> None:
+        """A bug of ours: say it without a traceback, and keep running."""
+        self.notify(
+            f"{type(error).__name__}: {error}",
+            title=f"Unexpected error{f' in {what}' if what else ''}",
+            severity="error",
+            timeout=10,
+            markup=False,
+        )
+
+
+def run_app(config: ResolvedConfig) -> int:
+    GatewayApp(config).run()
+    return 0

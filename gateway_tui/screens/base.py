@@ -1,0 +1,91 @@
+"""The pattern every screen follows: read the state, run calls in workers, report errors."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.state import Topic
+
+if TYPE_CHECKING:
+    from gateway_tui.actions import Actions
+    from gateway_tui.app import GatewayApp
+    from gateway_tui.state import AppState
+
+
+class GatewayScreen(Screen):
+    """A screen that observes the app state and talks to the gateway only through actions."""
+
+    # Which state changes make this screen redraw.
+    TOPICS: ClassVar[frozenset[Topic]] = frozenset()
+
+    @property
+    def gateway_app(self) -> GatewayApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def state(self) -> AppState:
+        return self.gateway_app.state
+
+    @property
+    def actions(self) -> Actions:
+        return self.gateway_app.actions
+
+    def on_mount(self) -> None:
+        # Textual calls this after a subclass's own on_mount (handlers run for each class in
+        # the MRO), so subclasses must not call super().on_mount() again.
+        self.gateway_app.state_changed.subscribe(self, self._state_changed)
+        self.refresh_from_state()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_from_state()
+
+    def _state_changed(self, topic: Topic) -> None:
+        if topic in self.TOPICS and self.is_attached:
+            self.refresh_from_state()
+
+    def refresh_from_state(self) -> None:
+        """Redraw from the state. Screens override this."""
+
+    def call(
+        self,
+        work: Awaitable[Any],
+        *,
+        what: str,
+        done: str | None = None,
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[GatewayError], bool | None] | None = None,
+        group: str = "call",
+        exclusive: bool = False,
+    ) -> Worker:
+        """Run a gateway call in a worker; announce success, and any failure, in plain words.
+
+        ``on_error`` may return True to say it told the user itself; otherwise the app reports.
+        """
+
+        async def run() -> Any:
+            try:
+                result = await work
+            except GatewayError as error:
+                handled = on_error(error) if on_error is not None else False
+                if not handled:
+                    self.gateway_app.report_error(error, what)
+                return None
+            if done:
+                self.notify(done, markup=False)
+            if on_done is not None:
+                on_done(result)
+            return result
+
+        return self.run_worker(
+            run(), name=what, group=group, exclusive=exclusive, exit_on_error=False
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Anything that is not a GatewayError is a bug of ours: say so, keep the app running.
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.gateway_app.report_unexpected(event.worker.error, event.worker.name)

@@ -1,0 +1,45 @@
+"""A yes/no modal that names what it is about."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Dismisses with True on confirm, False on cancel. Text parts are data, never markup."""
+
+    BINDINGS = [
+        Binding("y", "confirm", "Yes", id="confirm.yes"),
+        Binding("n,escape", "cancel", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, title: str, body: Text | str, *, confirm_label: str = "Yes") -> None:
+        super().__init__()
+        self._title = title
+        self._body = body if isinstance(body, Text) else Text(body)
+        self._confirm_label = confirm_label
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-dialog", classes="dialog"):
+            yield Static(Text(self._title, style="bold"), classes="dialog-title")
+            yield Static(self._body, classes="dialog-body")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(f"{self._confirm_label} (y)", variant="error", id="confirm-yes")
+                yield Button("Cancel (n)", id="confirm-no")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_confirm(self) -> None:
+        self.dismiss(True)
+
+    def action_cancel(self) -> None:
+        self.dismiss(False)

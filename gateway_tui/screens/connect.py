@@ -1,0 +1,118 @@
+"""First run, or no gateway configured: ask for the URL and key, test them, save a profile."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from gateway_tui.actions.connect import probe_gateway
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.config import Profile, insecure_url_warning, save_profile, validate_gateway_url
+from gateway_tui.screens.base import GatewayScreen
+from gateway_tui.widgets.status_panel import error_advice
+
+
+class ConnectScreen(GatewayScreen):
+    HELP_TITLE = "Connect"
+
+    BINDINGS = [
+        Binding("ctrl+r", "test", "Test connection", id="connect.test", priority=True),
+        Binding("ctrl+s", "save", "Save as profile", id="connect.save", priority=True),
+        Binding("ctrl+o", "connect", "Connect", id="connect.connect", priority=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        config = self.gateway_app.config
+        with VerticalScroll(id="connect-body", classes="form"):
+            yield Static(Text("Connect to a gateway", style="bold"), classes="title")
+            yield Static(
+                Text(
+                    "Enter the gateway's base URL and its global API key. "
+                    "Nothing is sent until you test or connect."
+                ),
+                classes="summary",
+            )
+            if config.problems:
+                yield Static(
+                    Text("\n".join(config.problems), style="yellow"), id="connect-problems"
+                )
+            yield Label("Gateway URL")
+            yield Input(value=config.url or "", placeholder="https://gateway.example.com", id="url")
+            yield Static(id="url-error", classes="field-error")
+            yield Label("API key")
+            yield Input(password=True, placeholder="global API key", id="api-key")
+            yield Static(id="key-error", classes="field-error")
+            yield Label("Profile name (to save this gateway)")
+            yield Input(value=config.profile or "default", id="profile-name")
+            with Horizontal(classes="buttons"):
+                yield Button("Test connection (ctrl+r)", id="test")
+                yield Button("Save as profile (ctrl+s)", id="save")
+                yield Button("Connect (ctrl+o)", variant="primary", id="connect")
+            yield Static(id="connect-result", classes="result")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#url", Input).focus()
+
+    def _read_form(self) -> tuple[str, str] | None:
+        """The URL and key, or None after showing the reason next to each bad field."""
+        url_error = self.query_one("#url-error", Static)
+        key_error = self.query_one("#key-error", Static)
+        url_error.update("")
+        key_error.update("")
+        url = None
+        try:
+            url = validate_gateway_url(self.query_one("#url", Input).value)
+        except ValueError as problem:
+            url_error.update(Text(str(problem), style="red"))
+        key = self.query_one("#api-key", Input).value.strip()
+        if not key:
+            key_error.update(Text("Enter the API key.", style="red"))
+        if url and (warning := insecure_url_warning(url)):
+            url_error.update(Text(warning, style="yellow"))
+        return (url, key) if url and key else None
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.query_one("#connect-result", Static).update(Text(text, style=style))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {"test": self.action_test, "save": self.action_save, "connect": self.action_connect}[
+            event.button.id or "test"
+        ]()
+
+    def action_test(self) -> None:
+        form = self._read_form()
+        if form is None:
+            return
+        self._say("Testing…")
+        self.run_worker(self._test(*form), group="probe", exclusive=True, exit_on_error=False)
+
+    async def _test(self, url: str, key: str) -> None:
+        try:
+            count = await probe_gateway(url, key)
+        except GatewayError as error:
+            title, advice = error_advice(error, url)
+            self._say(f"✕ {title}. {advice}", "red")
+            return
+        self._say(f"✓ Connected: the gateway lists {count} instance(s).", "green")
+
+    def action_save(self) -> None:
+        form = self._read_form()
+        if form is None:
+            return
+        name = self.query_one("#profile-name", Input).value.strip() or "default"
+        url, key = form
+        try:
+            save_profile(name, Profile(url=url, api_key=key), make_default=True)
+        except OSError as problem:
+            self._say(f"✕ Could not save the profile: {problem}", "red")
+            return
+        self._say(f"✓ Saved profile “{name}” in {self.gateway_app.config.path}", "green")
+
+    def action_connect(self) -> None:
+        form = self._read_form()
+        if form is not None:
+            self.gateway_app.connect(*form)

@@ -1,0 +1,309 @@
+"""Home: every instance of the gateway, filterable, sortable, one key from each action."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Input, Static
+
+from gateway_tui.api.errors import BadRequest, GatewayError, NotFound
+from gateway_tui.api.models import Instance, InstanceStatus
+from gateway_tui.formatting import clock, format_number, status_cell, status_style
+from gateway_tui.screens.base import GatewayScreen
+from gateway_tui.screens.confirm import ConfirmScreen
+from gateway_tui.state import Topic
+from gateway_tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.widgets.record_table import Column, RecordTable
+from gateway_tui.widgets.status_panel import StatusPanel
+
+# The status filter cycles through these; None shows every instance.
+STATUS_FILTERS: list[InstanceStatus | None] = [None, *InstanceStatus]
+
+INSTANCE_COLUMNS: list[Column[Instance]] = [
+    Column("name", "Name", lambda i: i.instance_name, max_width=32),
+    Column(
+        "status",
+        "Status",
+        lambda i: status_cell(i.status, i.status_kind),
+        style=lambda i: status_style(i.status_kind),
+        sort_key=lambda i: (list(InstanceStatus).index(i.status_kind), i.status),
+        width=14,
+    ),
+    Column(
+        "owner",
+        "Owner",
+        lambda i: format_number(i.owner_number) if i.owner_number else "—",
+        sort_key=lambda i: i.owner_number,
+        max_width=22,
+    ),
+    Column("profile", "Profile name", lambda i: i.profile_name or "—", max_width=28),
+    Column("integration", "Integration", lambda i: i.integration_name or "—", max_width=20),
+]
+
+
+def instance_search_text(instance: Instance) -> str:
+    """What `/` matches: name, owner (digits and formatted) and profile name."""
+    return " ".join(
+        (
+            instance.instance_name,
+            instance.owner_number,
+            format_number(instance.owner_number),
+            instance.profile_name or "",
+        )
+    )
+
+
+class InstancesScreen(GatewayScreen):
+    HELP_TITLE = "Instances"
+    TOPICS = frozenset({Topic.INSTANCES})
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="instances.open", show=True),
+        Binding("slash", "filter", "Filter", id="instances.filter"),
+        Binding("f", "status_filter", "Status filter", id="instances.status_filter"),
+        Binding("r", "refresh", "Refresh", id="instances.refresh"),
+        Binding("s", "sort", "Sort", id="instances.sort"),
+        Binding("c", "copy_name", "Copy name", id="instances.copy_name"),
+        Binding("y", "copy_id", "Copy id", id="instances.copy_id"),
+        Binding("ctrl+d", "delete", "Delete", id="instances.delete"),
+        Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._status_filter: InstanceStatus | None = None
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Vertical(id="instances-body"):
+            yield Static(id="instances-summary", classes="summary")
+            yield Static(id="instances-stale", classes="stale-banner")
+            yield StatusPanel(id="instances-panel")
+            yield RecordTable(
+                INSTANCE_COLUMNS,
+                row_key=lambda i: i.instance_name,
+                search_text=instance_search_text,
+                id="instances-table",
+            )
+            yield Input(placeholder="filter by name, owner or profile", id="instances-filter")
+        yield Footer()
+
+    @property
+    def table(self) -> RecordTable[Instance]:
+        return self.query_one("#instances-table", RecordTable)
+
+    def on_mount(self) -> None:
+        self.query_one("#instances-filter", Input).display = False
+        self.table.focus()
+        if self.state.instances.value is None and not self.state.instances.loading:
+            self.action_refresh()
+        interval = self.gateway_app.config.refresh_interval
+        if interval and interval > 0:
+            self.set_interval(interval, self._refresh_on_interval, name="auto-refresh")
+
+    # --- drawing from state ----------------------------------------------------------------------
+
+    def refresh_from_state(self) -> None:
+        loadable = self.state.instances
+        table, panel = self.table, self.query_one("#instances-panel", StatusPanel)
+        stale = self.query_one("#instances-stale", Static)
+        if loadable.value is None:
+            table.display = False
+            panel.display = True
+            if loadable.error is not None:
+                panel.show_error(loadable.error, self.gateway_app.gateway_url)
+            else:
+                panel.show_message("Loading instances…", "Asking the gateway for its instances.")
+            stale.display = False
+        elif not loadable.value:
+            table.display = False
+            panel.display = True
+            panel.show_message(
+                "No instances on this gateway",
+                "Create one with the gateway's manager or POST /instance/create, then press r.",
+            )
+            stale.display = bool(loadable.error)
+        else:
+            panel.display = False
+            table.display = True
+            table.set_rows(loadable.value)
+        stale.display = loadable.stale
+        if loadable.stale and loadable.error is not None:
+            stale.update(
+                Text(
+                    f"⚠ Showing data from {clock(loadable.updated_at)} — refresh failed: "
+                    f"{loadable.error.summary} (r retries)"
+                )
+            )
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        loadable = self.state.instances
+        total = len(loadable.value or ())
+        shown = self.table.visible_count if loadable.value else 0
+        parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
+        if self._status_filter is not None:
+            parts.append(f"status: {self._status_filter.value}")
+        if self.table.filter_text:
+            parts.append(f"filter: “{self.table.filter_text}”")
+        if self.table.sort_column:
+            arrow = "▼" if self.table.sort_reverse else "▲"
+            parts.append(f"sort: {self.table.sort_column} {arrow}")
+        if loadable.loading:
+            parts.append("refreshing…")
+        else:
+            parts.append(f"updated {clock(loadable.updated_at)}")
+        self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        self.call(
+            self.actions.refresh_instances(),
+            what="Refreshing instances",
+            group="instances",
+            exclusive=True,
+        )
+
+    def _refresh_on_interval(self) -> None:
+        if self.state.instances.loading or not self.is_current:
+            return
+        # Quiet on failure: the stale banner says it, a toast every interval would not help.
+        self.run_worker(
+            self._quiet_refresh(), group="instances", exclusive=True, exit_on_error=False
+        )
+
+    async def _quiet_refresh(self) -> None:
+        try:
+            await self.actions.refresh_instances()
+        except GatewayError:
+            pass
+
+    def action_open(self) -> None:
+        instance = self.table.cursor_row
+        if instance is not None:
+            self.gateway_app.open_instance(instance.instance_name)
+
+    def on_record_table_row_selected(self, event: RecordTable.RowSelected) -> None:
+        event.stop()
+        self.gateway_app.open_instance(event.key)
+
+    def action_filter(self) -> None:
+        field = self.query_one("#instances-filter", Input)
+        field.display = True
+        field.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "instances-filter":
+            self.table.set_filter(event.value)
+            self._update_summary()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "instances-filter":
+            self.table.focus()
+
+    def action_clear_filter(self) -> None:
+        field = self.query_one("#instances-filter", Input)
+        if field.value or field.display:
+            field.value = ""
+            field.display = False
+            self.table.set_filter("")
+            self.table.focus()
+            self._update_summary()
+
+    def action_status_filter(self) -> None:
+        position = STATUS_FILTERS.index(self._status_filter)
+        self._status_filter = STATUS_FILTERS[(position + 1) % len(STATUS_FILTERS)]
+        wanted = self._status_filter
+        self.table.set_predicate(None if wanted is None else lambda i: i.status_kind == wanted)
+        self._update_summary()
+
+    def action_sort(self) -> None:
+        """Cycle the sort column; pressing on the last column goes back to the first, reversed."""
+        keys = [column.key for column in INSTANCE_COLUMNS]
+        current = self.table.sort_column
+        if current is None:
+            self.table.sort_by(keys[0], reverse=False)
+        elif not self.table.sort_reverse:
+            self.table.sort_by(current, reverse=True)
+        else:
+            self.table.sort_by(keys[(keys.index(current) + 1) % len(keys)], reverse=False)
+        self._update_summary()
+
+    def action_copy_name(self) -> None:
+        self._copy(lambda i: i.instance_name, "name")
+
+    def action_copy_id(self) -> None:
+        self._copy(lambda i: i.instance_id or "", "id")
+
+    def _copy(self, pick, what: str) -> None:
+        instance = self.table.cursor_row
+        if instance is None or not pick(instance):
+            self.notify(f"Nothing to copy: no {what} here", severity="warning", markup=False)
+            return
+        self.app.copy_to_clipboard(pick(instance))
+        self.notify(f"Copied {what}: {pick(instance)}", markup=False)
+
+    def action_delete(self) -> None:
+        instance = self.table.cursor_row
+        if instance is None:
+            return
+        name = instance.instance_name
+        if instance.status_kind == InstanceStatus.OPEN:
+            self._offer_logout(name)
+            return
+        body = Text("Delete instance ")
+        body.append(name, style="bold")
+        body.append("? The gateway removes it for good.")
+        self.app.push_screen(
+            ConfirmScreen("Delete instance", body, confirm_label="Delete"),
+            lambda yes: self._delete(name) if yes else None,
+        )
+
+    def _delete(self, name: str) -> None:
+        def refused(error: GatewayError) -> bool:
+            # Our list said it was not open, but the gateway says it is connected now.
+            if isinstance(error, BadRequest) and "disconnected" in " ".join(error.messages):
+                self._offer_logout(name)
+                return True
+            return False
+
+        self.call(
+            self.actions.delete_instance(name),
+            what=f"Deleting {name}",
+            done=f"Deleted {name}",
+            on_error=refused,
+        )
+
+    def _offer_logout(self, name: str) -> None:
+        body = Text()
+        body.append(name, style="bold")
+        body.append(
+            " is connected (open). A gateway refuses to delete a connected instance: "
+            "it must be logged out first. Log it out now? You can delete it afterwards."
+        )
+        self.app.push_screen(
+            ConfirmScreen("Log out first", body, confirm_label="Log out"),
+            lambda yes: self._logout(name) if yes else None,
+        )
+
+    def _logout(self, name: str) -> None:
+        def unsupported(error: GatewayError) -> bool:
+            if not (isinstance(error, NotFound) and error.route_missing):
+                return False
+            self.notify(
+                "This gateway has no logout endpoint: disconnect the instance "
+                "from its manager, then delete it.",
+                severity="warning",
+                markup=False,
+            )
+            return True
+
+        self.call(
+            self.actions.logout_instance(name),
+            what=f"Logging out {name}",
+            done=f"Logged out {name}; ctrl+d deletes it now",
+            on_error=unsupported,
+        )

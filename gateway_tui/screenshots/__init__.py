@@ -1,0 +1,11 @@
+"""Screenshot scenarios of every screen (run by `make screenshots`, checked by snapshot tests)."""
+
+from __future__ import annotations
+
+from gateway_tui.screenshots.base import Scenario
+
+
+def all_scenarios() -> list[Scenario]:
+    from gateway_tui.screenshots import shell
+
+    return [*shell.SCENARIOS]

@@ -1,0 +1,91 @@
+"""How a screenshot scenario runs: a fresh demo gateway, the app on it, keys, then a picture.
+
+The same scenarios drive the snapshot tests (tests/test_snapshots.py) and `make screenshots`.
+The app is shown a fixed loopback URL and a fixed clock so pictures do not change from run to
+run, while every call still goes over real HTTP to the demo gateway's actual port.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+import httpx
+from textual.pilot import Pilot
+
+from gateway_tui.app import GatewayApp
+from gateway_tui.config import load_config
+
+DISPLAY_URL = "http://127.0.0.1:8080"
+FIXED_NOW = datetime(2026, 11, 21, 9, 30, 0)
+
+Steps = Callable[[Pilot], Awaitable[None]]
+
+
+class RedirectTransport(httpx.AsyncBaseTransport):
+    """Sends every request to the demo gateway's real port, whatever URL the app shows."""
+
+    def __init__(self, port: int) -> None:
+        self._port = port
+        self._inner = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        # A new request: the original keeps the URL the app shows (the request log reads it).
+        redirected = httpx.Request(
+            request.method,
+            request.url.copy_with(scheme="http", host="127.0.0.1", port=self._port),
+            headers=request.headers,
+            stream=request.stream,
+            extensions=request.extensions,
+        )
+        return await self._inner.handle_async_request(redirected)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    steps: Steps
+    size: tuple[int, int] = (120, 34)
+    connected: bool = True  # False: nothing configured (the connect screen)
+    server_options: dict[str, Any] = field(default_factory=dict)
+
+
+def build_app(server: Any, scenario: Scenario) -> GatewayApp:
+    if scenario.connected:
+        config = load_config(url=DISPLAY_URL, api_key=server.api_key)
+    else:
+        config = load_config()
+    config.refresh_interval = 0
+    server.state.server_url = DISPLAY_URL  # what the gateway says of itself, in every picture
+    port = int(server.url.rsplit(":", 1)[1])
+    return GatewayApp(config, transport=RedirectTransport(port), clock=lambda: FIXED_NOW)
+
+
+async def wait_until(pilot: Pilot, condition: Callable[[], bool], within: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds: calls finish in their own time."""
+    try:
+        async with asyncio.timeout(within):
+            while not condition():
+                await pilot.pause(0.02)
+    except TimeoutError:
+        raise TimeoutError(f"condition not met within {within}s") from None
+    await pilot.pause()
+
+
+def steady_request_log(app: GatewayApp) -> None:
+    """Give logged calls fixed times and durations, so a picture of the log is repeatable."""
+    calls = list(app.state.calls)
+    app.state.calls.clear()
+    for index, event in enumerate(calls):
+        at = FIXED_NOW + timedelta(milliseconds=137 * index)
+        steady = replace(event, started_at=at, elapsed_ms=3.0 + index, request_id=f"{index:08x}")
+        app.state.calls.append(steady)
+    from gateway_tui.state import Topic
+
+    app.state.notify(Topic.CALLS)

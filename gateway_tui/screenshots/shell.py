@@ -1,0 +1,65 @@
+"""Scenarios of the shell: instances, instance view, help, confirm, request log, connect."""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from gateway_tui.screenshots.base import Scenario, steady_request_log, wait_until
+from gateway_tui.widgets.record_table import RecordTable
+
+
+def _app(pilot: Pilot):
+    return pilot.app
+
+
+async def instances_loaded(pilot: Pilot) -> None:
+    app = _app(pilot)
+    await wait_until(pilot, lambda: bool(app.state.instances.value))
+
+
+async def _instances(pilot: Pilot) -> None:
+    await instances_loaded(pilot)
+
+
+async def _instance_view(pilot: Pilot) -> None:
+    app = _app(pilot)
+    await instances_loaded(pilot)
+    app.open_instance("sales-eu")
+    await wait_until(pilot, lambda: app.state.settings_of("sales-eu").value is not None)
+
+
+async def _help(pilot: Pilot) -> None:
+    await instances_loaded(pilot)
+    await pilot.press("question_mark")
+    await pilot.pause()
+
+
+async def _confirm_delete(pilot: Pilot) -> None:
+    app = _app(pilot)
+    await instances_loaded(pilot)
+    app.screen.query_one("#instances-table", RecordTable).move_cursor_to_key("onboarding")
+    await pilot.press("ctrl+d")
+    await pilot.pause()
+
+
+async def _request_log(pilot: Pilot) -> None:
+    app = _app(pilot)
+    await _instance_view(pilot)
+    await pilot.press("f12")
+    await pilot.pause()
+    steady_request_log(app)
+    await pilot.pause()
+
+
+async def _connect(pilot: Pilot) -> None:
+    await pilot.pause()
+
+
+SCENARIOS = [
+    Scenario("instances", _instances),
+    Scenario("instance-settings", _instance_view),
+    Scenario("help", _help),
+    Scenario("confirm-delete", _confirm_delete),
+    Scenario("request-log", _request_log, size=(140, 34)),
+    Scenario("connect", _connect, connected=False),
+]

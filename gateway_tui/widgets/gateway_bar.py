@@ -1,0 +1,92 @@
+"""The header: which gateway, the masked key, connection health and the selected instance."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.widget import Widget
+
+from gateway_tui.state import Health, Topic
+
+if TYPE_CHECKING:
+    from gateway_tui.app import GatewayApp
+
+HEALTH_MARK = {
+    Health.UNKNOWN: ("○", "dim", "not checked yet"),
+    Health.OK: ("●", "green", "ok"),
+    Health.FAILING: ("●", "yellow", "failing"),
+    Health.UNREACHABLE: ("●", "red", "unreachable"),
+}
+
+
+class GatewayBar(Widget):
+    """One line, docked at the top. Built from Text, never markup: URLs and names are data."""
+
+    DEFAULT_CSS = """
+    GatewayBar {
+        dock: top;
+        height: 1;
+        background: $panel;
+        color: $text;
+    }
+    """
+
+    def __init__(self) -> None:
+        super().__init__(id="gateway-bar")
+        self._text = Text("gateway-tui")
+
+    def on_mount(self) -> None:
+        app: GatewayApp = self.app  # type: ignore[assignment]
+        app.state_changed.subscribe(self, self._state_changed)
+        self.update_from_app()
+
+    def _state_changed(self, topic: Topic) -> None:
+        if topic in (Topic.CALLS, Topic.SELECTED, Topic.INSTANCES):
+            self.update_from_app()
+
+    def update_from_app(self) -> None:
+        from gateway_tui.config import insecure_url_warning
+
+        app: GatewayApp = self.app  # type: ignore[assignment]
+        url = app.gateway_url
+        self.show(
+            url=url,
+            masked_key=app.masked_key,
+            health=app.state.health,
+            selected=app.state.selected,
+            profile=app.config.profile,
+            insecure=bool(url and insecure_url_warning(url)),
+        )
+
+    def show(
+        self,
+        *,
+        url: str | None,
+        masked_key: str,
+        health: Health,
+        selected: str | None,
+        profile: str | None,
+        insecure: bool,
+    ) -> None:
+        mark, style, words = HEALTH_MARK[health]
+        text = Text()
+        text.append(" gateway-tui ", style="bold reverse")
+        text.append(" ")
+        text.append(url or "not connected", style="bold")
+        if profile:
+            text.append(f" ({profile})", style="dim")
+        text.append("  key ", style="dim")
+        text.append(masked_key)
+        text.append("  ")
+        text.append(f"{mark} {words}", style=style)
+        if selected:
+            text.append("  instance ", style="dim")
+            text.append(selected, style="bold")
+        if insecure:
+            text.append("  ⚠ key sent in clear (http)", style="bold red")
+        self._text = text
+        self.refresh()
+
+    def render(self) -> Text:
+        return self._text

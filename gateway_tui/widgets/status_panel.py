@@ -1,0 +1,64 @@
+"""A helpful panel for the states that are not a table: loading, empty, refused, unreachable."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from gateway_tui.api.errors import (
+    Forbidden,
+    GatewayError,
+    GatewayTimeout,
+    GatewayUnreachable,
+    Unauthorized,
+)
+
+
+def error_advice(error: GatewayError, url: str | None = None) -> tuple[str, str]:
+    """A title and one plain-words suggestion for an error that left nothing to show."""
+    if isinstance(error, Unauthorized | Forbidden):
+        return (
+            "The gateway refused the API key",
+            "Check your API key (--api-key, GATEWAY_API_KEY or the profile), then press r.",
+        )
+    if isinstance(error, GatewayUnreachable):
+        where = url or "the gateway"
+        return (
+            f"Cannot reach {where}",
+            "Is the gateway running and the URL right? Press r to try again.",
+        )
+    if isinstance(error, GatewayTimeout):
+        return ("The gateway did not answer in time", "It may be overloaded. Press r to retry.")
+    return (error.title, error.hint or "Press r to try again.")
+
+
+class StatusPanel(Static):
+    """Centered message: a title, a line of advice, and optionally the server's lines."""
+
+    DEFAULT_CSS = """
+    StatusPanel {
+        width: 1fr;
+        height: auto;
+        padding: 1 2;
+        margin: 1 2;
+        border: round $primary;
+        content-align: center middle;
+    }
+    StatusPanel.-error { border: round $error; }
+    """
+
+    def show_message(self, title: str, advice: str = "", lines: list[str] | None = None) -> None:
+        text = Text(title, style="bold")
+        if advice:
+            text.append("\n")
+            text.append(advice)
+        for line in lines or ():
+            text.append("\n")
+            text.append(line, style="dim")
+        self.remove_class("-error")
+        self.update(text)
+
+    def show_error(self, error: GatewayError, url: str | None = None) -> None:
+        title, advice = error_advice(error, url)
+        self.show_message(title, advice, error.messages[:5])
+        self.add_class("-error")

@@ -1,0 +1,45 @@
+"""Helpers the test modules share (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+from rich.console import Console
+
+from gateway_tui.app import GatewayApp
+from gateway_tui.config import ResolvedConfig, load_config
+from gateway_tui.screenshots.base import wait_until as wait_for
+
+
+def make_config(server: Any, **overrides: Any) -> ResolvedConfig:
+    """Config for the demo ``server``; auto-refresh off unless a test asks for it."""
+    url = overrides.pop("url", server.url)
+    api_key = overrides.pop("api_key", server.api_key)
+    config = load_config(url=url, api_key=api_key)
+    config.refresh_interval = overrides.pop("refresh_interval", 0)
+    for name, value in overrides.items():
+        setattr(config, name, value)
+    return config
+
+
+def make_app(config: ResolvedConfig) -> GatewayApp:
+    return GatewayApp(config)
+
+
+def screen_text(app: GatewayApp) -> str:
+    """What the terminal shows, as plain text (for "is it on screen" and "is it NOT" checks).
+
+    Rendered the way ``App.export_screenshot`` does, but exported as text instead of SVG.
+    """
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), force_terminal=True, record=True
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return console.export_text()
+
+
+__all__ = ["make_app", "make_config", "screen_text", "wait_for"]
