@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import uuid
 from collections.abc import Callable
@@ -59,6 +60,7 @@ GET_RETRY_DELAYS = (0.2, 0.6)
 # Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
 # stalled server would otherwise hold the user three times as long.
 _RETRYABLE = (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
+_PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]*")
 
 
 class GatewayClient:
@@ -77,9 +79,20 @@ class GatewayClient:
         self.timeout = timeout
         self._retry_delays = retry_delays
         self._listeners: list[CallListener] = []
+        # A pasted key often ends in a newline. Anything else outside printable ASCII cannot go
+        # in a header, and httpx / h11 would put the whole key in their error text.
+        key = api_key.strip()
+        if not _PRINTABLE_ASCII.fullmatch(key):
+            raise InvalidRequest(
+                [Problem("api_key", "an API key holds printable ASCII characters only")]
+            )
+        self._secret = key
+        headers = {"accept": "application/json"}
+        if key:  # an empty key sends no header at all (the server's "missing key" case)
+            headers["apikey"] = key
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
-            headers={"apikey": api_key, "accept": "application/json"},
+            headers=headers,
             timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
             transport=transport,
         )
@@ -116,12 +129,17 @@ class GatewayClient:
         self,
         method: str,
         path: str,
+        parse: Callable[[httpx.Response], _T],
         *,
         params: dict[str, str] | None = None,
         body: Any = None,
         call_timeout: float | None = None,
-    ) -> httpx.Response:
-        """Send once (GETs: retry transport failures); return a 2xx response or raise."""
+    ) -> _T:
+        """Send once (GETs: retry transport failures); parse a 2xx response or raise.
+
+        One event per attempt, emitted once the outcome is known: an answer that cannot be read
+        is a failed call in the log too, not a success.
+        """
         extra: dict[str, Any] = {}
         if call_timeout is not None:
             extra["timeout"] = httpx.Timeout(call_timeout, connect=min(call_timeout, 5.0))
@@ -144,119 +162,152 @@ class GatewayClient:
             try:
                 response = await self._http.send(request)
             except httpx.HTTPError as exc:
-                error = _transport_error(exc, method, path, is_write)
-                self._emit(_event(request, path, started, t0, attempt, body, error=error))
+                error = _transport_error(exc, method, path, is_write, self._secret)
+                elapsed = _ms_since(t0)
+                self._emit(_event(request, path, started, elapsed, attempt, body, error=error))
                 if attempt <= len(delays) and isinstance(exc, _RETRYABLE):
                     await asyncio.sleep(delays[attempt - 1])
                     continue
                 raise error from None
-            if response.is_success:
-                self._emit(_event(request, path, started, t0, attempt, body, response=response))
-                return response
-            error = _status_error(response, method, path)
-            self._emit(_event(request, path, started, t0, attempt, body, response, error))
-            raise error
+            elapsed = _ms_since(t0)
+            if not response.is_success:
+                error = _status_error(response, method, path)
+                self._emit(_event(request, path, started, elapsed, attempt, body, response, error))
+                raise error
+            try:
+                result = parse(response)
+            except InvalidResponse as error:
+                self._emit(_event(request, path, started, elapsed, attempt, body, response, error))
+                raise
+            self._emit(_event(request, path, started, elapsed, attempt, body, response))
+            return result
 
     async def _model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
-        response = await self._call(method, path, **kw)
-        return _parse(response, method, path, model.model_validate_json)
+        def parse(response: httpx.Response) -> _M:
+            return _parse(response, method, path, model.model_validate_json)
+
+        return await self._call(method, path, parse, **kw)
 
     async def _optional_model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
         """For endpoints the interface documents with an empty body: empty means defaults."""
-        response = await self._call(method, path, **kw)
-        if not response.content.strip():
-            return model()
-        return _parse(response, method, path, model.model_validate_json)
+
+        def parse(response: httpx.Response) -> _M:
+            if not response.content.strip():
+                return model()
+            return _parse(response, method, path, model.model_validate_json)
+
+        return await self._call(method, path, parse, **kw)
 
     # --- instances ----------------------------------------------------------------------------
 
     async def fetch_instances(self, name: str | None = None) -> list[Instance]:
         """All instances, or the one named (a real server then answers one object, not a list)."""
         params = {"instanceName": name} if name else None
-        response = await self._call("GET", "/instance/fetchInstances", params=params)
         path = "/instance/fetchInstances"
-        content = response.content.lstrip()
-        if content.startswith(b"{"):
-            envelope = _parse(response, "GET", path, _single_instance)
-            return [envelope]
-        envelopes = _parse(response, "GET", path, INSTANCE_LIST.validate_json)
-        return [e.instance for e in envelopes]
+
+        def parse(response: httpx.Response) -> list[Instance]:
+            if response.content.lstrip().startswith(b"{"):
+                return [_parse(response, "GET", path, _single_instance)]
+            envelopes = _parse(response, "GET", path, INSTANCE_LIST.validate_json)
+            return [e.instance for e in envelopes]
+
+        return await self._call("GET", path, parse, params=params)
 
     async def delete_instance(self, instance: str) -> DeleteResult:
-        return await self._model(DeleteResult, "DELETE", f"/instance/delete/{_seg(instance)}")
+        path = _instance_path("/instance/delete/", instance, "DELETE")
+        return await self._model(DeleteResult, "DELETE", path)
 
     async def logout_instance(self, instance: str) -> LogoutResult:
         """Optional extra: disconnect an instance (needed before deleting an open one)."""
-        path = f"/instance/logout/{_seg(instance)}"
+        path = _instance_path("/instance/logout/", instance, "DELETE")
         return await self._optional_model(LogoutResult, "DELETE", path)
 
     async def connection_state(self, instance: str) -> ConnectionState:
         """Optional extra."""
-        path = f"/instance/connectionState/{_seg(instance)}"
+        path = _instance_path("/instance/connectionState/", instance, "GET")
         return await self._model(ConnectionState, "GET", path)
 
     # --- settings -----------------------------------------------------------------------------
 
     async def find_settings(self, instance: str) -> InstanceSettings:
-        return await self._model(InstanceSettings, "GET", f"/settings/find/{_seg(instance)}")
+        path = _instance_path("/settings/find/", instance, "GET")
+        return await self._model(InstanceSettings, "GET", path)
 
     async def set_settings(self, instance: str, settings: InstanceSettings) -> SettingsSetResult:
         """Optional extra: a server without it answers 404 (see ``NotFound.route_missing``)."""
-        path = f"/settings/set/{_seg(instance)}"
+        path = _instance_path("/settings/set/", instance, "POST")
         return await self._model(SettingsSetResult, "POST", path, body=settings.to_json())
 
     # --- groups -------------------------------------------------------------------------------
 
     async def fetch_all_groups(self, instance: str) -> list[GroupSummary]:
         """Optional extra: a server without it answers 404."""
-        path = f"/group/fetchAllGroups/{_seg(instance)}"
-        response = await self._call("GET", path, params={"getParticipants": "false"})
-        return _parse(response, "GET", path, GROUP_LIST.validate_json)
+        path = _instance_path("/group/fetchAllGroups/", instance, "GET")
+
+        def parse(response: httpx.Response) -> list[GroupSummary]:
+            return _parse(response, "GET", path, GROUP_LIST.validate_json)
+
+        return await self._call("GET", path, parse, params={"getParticipants": "false"})
 
     async def group_participants(self, instance: str, group_jid: str) -> list[Participant]:
-        path = f"/group/participants/{_seg(instance)}"
-        params = {"groupJid": _group(group_jid, "GET", path)}
+        path, jid = _group_call("/group/participants/", instance, group_jid, "GET")
+        params = {"groupJid": jid}
         result = await self._model(ParticipantList, "GET", path, params=params)
         return result.participants
 
     async def group_invite_code(self, instance: str, group_jid: str) -> InviteCode:
-        path = f"/group/inviteCode/{_seg(instance)}"
-        params = {"groupJid": _group(group_jid, "GET", path)}
-        return await self._model(InviteCode, "GET", path, params=params)
+        path, jid = _group_call("/group/inviteCode/", instance, group_jid, "GET")
+        return await self._model(InviteCode, "GET", path, params={"groupJid": jid})
 
     async def revoke_group_invite_code(self, instance: str, group_jid: str) -> RevokeResult:
-        path = f"/group/revokeInviteCode/{_seg(instance)}"
-        params = {"groupJid": _group(group_jid, "PUT", path)}
-        return await self._optional_model(RevokeResult, "PUT", path, params=params)
+        path, jid = _group_call("/group/revokeInviteCode/", instance, group_jid, "PUT")
+        return await self._optional_model(RevokeResult, "PUT", path, params={"groupJid": jid})
 
     async def update_group_subject(
         self, instance: str, group_jid: str, subject: str
     ) -> SubjectUpdateResult:
-        path = f"/group/updateGroupSubject/{_seg(instance)}"
-        params = {"groupJid": _group(group_jid, "PUT", path)}
-        _require(validation.check_subject(subject), "PUT", path)
+        path, jid = _group_call(
+            "/group/updateGroupSubject/",
+            instance,
+            group_jid,
+            "PUT",
+            validation.check_subject(subject),
+        )
         # The interface calls subject an object; a real server wants a plain string.
         body = {"subject": subject}
         return await self._optional_model(
-            SubjectUpdateResult, "PUT", path, params=params, body=body
+            SubjectUpdateResult, "PUT", path, params={"groupJid": jid}, body=body
         )
 
     async def send_group_invite(
         self, instance: str, group_jid: str, numbers: list[str], description: str = ""
     ) -> GroupInviteResult:
-        path = f"/group/sendInvite/{_seg(instance)}"
-        jid = _group(group_jid, "POST", path)
-        _require(validation.check_invite_numbers(numbers), "POST", path)
-        body = {"groupJid": jid, "numbers": numbers, "description": description}
+        path, jid = _group_call(
+            "/group/sendInvite/",
+            instance,
+            group_jid,
+            "POST",
+            validation.check_invite_numbers(numbers),
+        )
+        body = {
+            "groupJid": jid,
+            "numbers": validation.normalise_invite_numbers(numbers),
+            "description": description,
+        }
         return await self._model(GroupInviteResult, "POST", path, body=body)
 
     # --- messages and chats -------------------------------------------------------------------
 
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
-        path = f"/message/sendList/{_seg(instance)}"
+        path = _seg_path("/message/sendList/", instance)
         check = validation.check_list_message(request.list_message)
-        problems = validation.check_recipient(request.number) + check.errors
-        if request.options and request.options.presence:
+        problems = (
+            validation.check_instance_name(instance)
+            + validation.check_recipient(request.number)
+            + check.errors
+        )
+        if request.options:
+            problems += validation.check_delay(request.options.delay)
             problems += validation.check_presence(request.options.presence)
         _require(problems, "POST", path)
         # The server holds the request open for the whole delay before it answers.
@@ -267,7 +318,9 @@ class GatewayClient:
 
     async def archive_chat(self, instance: str, key: MessageKey, archive: bool) -> ArchiveResult:
         """Archive or unarchive the chat of ``key``. A real server always says archived=true."""
-        path = f"/chat/archiveChat/{_seg(instance)}"
+        path = _seg_path("/chat/archiveChat/", instance)
+        problems = validation.check_instance_name(instance) + validation.check_message_key(key)
+        _require(problems, "PUT", path)
         body = {"lastMessage": {"key": key.to_json()}, "archive": archive}
         return await self._model(ArchiveResult, "PUT", path, body=body)
 
@@ -275,22 +328,28 @@ class GatewayClient:
         self, instance: str, key: MessageKey, text: str, number: str | None = None
     ) -> dict[str, Any] | None:
         """Edit a sent message. ``number`` defaults to the chat of ``key``."""
-        path = f"/chat/updateMessage/{_seg(instance)}"
+        path = _seg_path("/chat/updateMessage/", instance)
         chat = validation.normalise_number(number or key.remote_jid)
-        problems = []
+        problems = validation.check_instance_name(instance) + validation.check_message_key(key)
         if not text.strip():
             problems.append(Problem("text", "the new text cannot be empty"))
         if not chat:
             problems.append(Problem("number", "the chat number is missing"))
+        else:
+            problems += validation.check_recipient(chat)
         _require(problems, "PUT", path)
         # Declared an integer by the interface text; a real server requires a string.
         body = {"number": chat, "text": text, "key": key.to_json()}
-        response = await self._call("PUT", path, body=body)
-        return _parse(response, "PUT", path, _json_or_none)
+
+        def parse(response: httpx.Response) -> dict[str, Any] | None:
+            return _parse(response, "PUT", path, _json_object_or_none)
+
+        return await self._call("PUT", path, parse, body=body)
 
     async def fetch_profile(self, instance: str, number: str) -> BusinessProfile:
-        path = f"/chat/fetchProfile/{_seg(instance)}"
-        _require(validation.check_recipient(number), "POST", path)
+        path = _seg_path("/chat/fetchProfile/", instance)
+        problems = validation.check_instance_name(instance) + validation.check_recipient(number)
+        _require(problems, "POST", path)
         body = {"number": validation.normalise_number(number)}
         return await self._optional_model(BusinessProfile, "POST", path, body=body)
 
@@ -300,7 +359,21 @@ class GatewayClient:
 
 def _seg(instance: str) -> str:
     """An instance name as one path segment (names may hold spaces or slashes)."""
-    return quote(instance, safe="")
+    segment = quote(instance, safe="")
+    if segment in (".", ".."):
+        # Left as is, URL normalisation would turn "/settings/find/.." into "/settings/".
+        segment = segment.replace(".", "%2E")
+    return segment
+
+
+def _seg_path(prefix: str, instance: str) -> str:
+    return prefix + _seg(instance)
+
+
+def _instance_path(prefix: str, instance: str, method: str) -> str:
+    path = _seg_path(prefix, instance)
+    _require(validation.check_instance_name(instance), method, path)
+    return path
 
 
 def _require(problems: list[Problem], method: str, path: str) -> None:
@@ -308,20 +381,37 @@ def _require(problems: list[Problem], method: str, path: str) -> None:
         raise InvalidRequest(problems, method=method, path=path)
 
 
-def _group(raw: str, method: str, path: str) -> str:
-    _require(validation.check_group_jid(raw), method, path)
-    return validation.group_jid_from(raw)
+def _group_call(
+    prefix: str,
+    instance: str,
+    group_jid: str,
+    method: str,
+    more: list[Problem] | None = None,
+) -> tuple[str, str]:
+    """Path and group JID of a group call, or every problem of its arguments at once."""
+    path = _seg_path(prefix, instance)
+    problems = (
+        validation.check_instance_name(instance)
+        + validation.check_group_jid(group_jid)
+        + (more or [])
+    )
+    _require(problems, method, path)
+    return path, validation.group_jid_from(group_jid)
 
 
 def _single_instance(content: bytes) -> Instance:
+    # The envelope also accepts an unwrapped instance object (liberal).
+    return InstanceEnvelope.model_validate_json(content).instance
+
+
+def _json_object_or_none(content: bytes) -> dict[str, Any] | None:
+    """updateMessage: documented as empty; a real server sends the edit object (kept)."""
+    if not content.strip():
+        return None
     data = json.loads(content)
-    if isinstance(data, dict) and "instance" not in data and "instanceName" in data:
-        return Instance.model_validate(data)  # liberal: an unwrapped instance
-    return InstanceEnvelope.model_validate(data).instance
-
-
-def _json_or_none(content: bytes) -> Any:
-    return json.loads(content) if content.strip() else None
+    if not isinstance(data, dict):
+        raise ValueError(f"expected an object, got {type(data).__name__}")
+    return data
 
 
 def _parse(response: httpx.Response, method: str, path: str, parse: Callable[[bytes], _T]) -> _T:
@@ -332,9 +422,16 @@ def _parse(response: httpx.Response, method: str, path: str, parse: Callable[[by
         raise InvalidResponse(
             messages=lines, method=method, path=path, status=response.status_code
         ) from None
-    except (ValueError, UnicodeDecodeError) as exc:
+    except json.JSONDecodeError as exc:
         raise InvalidResponse(
             messages=[f"not JSON: {exc}"], method=method, path=path, status=response.status_code
+        ) from None
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+        raise InvalidResponse(
+            messages=[str(exc) or type(exc).__name__],
+            method=method,
+            path=path,
+            status=response.status_code,
         ) from None
 
 
@@ -347,14 +444,19 @@ def _status_error(response: httpx.Response, method: str, path: str) -> GatewayEr
     try:
         body = json.loads(response.content) if response.content.strip() else None
         raw = ""
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         body, raw = None, response.text
     return error_for_response(response.status_code, body, method=method, path=path, raw_text=raw)
 
 
-def _transport_error(exc: httpx.HTTPError, method: str, path: str, is_write: bool) -> GatewayError:
+def _transport_error(
+    exc: httpx.HTTPError, method: str, path: str, is_write: bool, secret: str = ""
+) -> GatewayError:
     where = {"method": method, "path": path}
-    detail = [str(exc) or type(exc).__name__]
+    text = str(exc) or type(exc).__name__
+    if secret:
+        text = text.replace(secret, "***")
+    detail = [text]
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):
@@ -370,11 +472,15 @@ def _transport_error(exc: httpx.HTTPError, method: str, path: str, is_write: boo
     return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
 
 
+def _ms_since(t0: float) -> float:
+    return (time.perf_counter() - t0) * 1000
+
+
 def _event(
     request: httpx.Request,
     path: str,
     started: datetime,
-    t0: float,
+    elapsed_ms: float,
     attempt: int,
     body: Any,
     response: httpx.Response | None = None,
@@ -385,7 +491,7 @@ def _event(
         path=path,
         url=str(request.url),
         started_at=started,
-        elapsed_ms=(time.perf_counter() - t0) * 1000,
+        elapsed_ms=elapsed_ms,
         status=response.status_code if response is not None else None,
         error=error.title if error else None,
         error_lines=tuple(error.messages) if error else (),

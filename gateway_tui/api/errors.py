@@ -6,6 +6,7 @@ server's ``response.message`` flattened into readable lines, whatever shape it c
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Iterable
@@ -13,14 +14,18 @@ from dataclasses import dataclass
 from typing import Any
 
 # How a real 1.7.1 gateway reports an instance that is not connected: internal exception text.
-_NOT_CONNECTED_MARKERS = (
-    "cannot read properties of undefined",
-    "cannot read property",
-    "typeerror",
-    "connection closed",
-    "not connected",
-    "disconnected",
+# Not a bare "disconnected": deleting an *open* instance answers that it "needs to be
+# disconnected", which is the opposite case.
+_NOT_CONNECTED = re.compile(
+    r"cannot read propert(y|ies)\b"
+    r"|typeerror"
+    r"|connection closed"
+    r"|not connected"
+    r"|(?<!to be )(?<!must be )\bdisconnected\b",
+    re.IGNORECASE,
 )
+# Deeper than this, a `response.message` is shown as one compact line instead of being walked.
+_MAX_DEPTH = 8
 NOT_CONNECTED_HINT = "The instance is probably not connected (its status is not open)."
 
 
@@ -35,9 +40,12 @@ class Problem:
         return f"{self.field}: {self.message}" if self.field else self.message
 
 
-def _flatten(message: Any) -> Iterable[str]:
+def _flatten(message: Any, depth: int = 0) -> Iterable[str]:
     """Yield readable lines from each `response.message` shape the behaviour spec lists."""
     if message is None:
+        return
+    if depth > _MAX_DEPTH:
+        yield _compact(message)
         return
     if isinstance(message, str):
         if message.strip():
@@ -45,24 +53,36 @@ def _flatten(message: Any) -> Iterable[str]:
         return
     if isinstance(message, list):
         for item in message:
-            yield from _flatten(item)
+            yield from _flatten(item, depth + 1)
         return
     if isinstance(message, dict):
         if message.get("exists") is False:  # sendList / fetchProfile to a number not on WhatsApp
             who = message.get("number") or message.get("jid") or "the number"
-            yield f"{who} is not on WhatsApp"
+            yield f"{_text(who)} is not on WhatsApp"
             return
         if "property" in message:  # group endpoint validation
             text = message.get("message")
-            lines = list(_flatten(text)) or ["is invalid"]
+            lines = list(_flatten(text, depth + 1)) or ["is invalid"]
             for line in lines:
-                yield f"{message['property']}: {line}"
+                yield f"{_text(message['property'])}: {line}"
             return
         if "message" in message:  # archiveChat failure: {"archived": false, "message": [...]}
-            yield from _flatten(message["message"])
+            yield from _flatten(message["message"], depth + 1)
             return
     # Anything else is shown as compact JSON rather than dropped.
-    yield json.dumps(message, ensure_ascii=False, separators=(",", ": "))
+    yield _compact(message)
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else _compact(value)
+
+
+def _compact(value: Any, limit: int = 500) -> str:
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ": "))
+    except (TypeError, ValueError, RecursionError):
+        text = f"({type(value).__name__} too deep to show)"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def normalise_messages(message: Any) -> list[str]:
@@ -75,7 +95,7 @@ def field_problems(message: Any) -> list[Problem]:
     if not isinstance(message, list):
         return []
     return [
-        Problem(str(item["property"]), "; ".join(_flatten(item.get("message"))) or "is invalid")
+        Problem(_text(item["property"]), "; ".join(_flatten(item.get("message"))) or "is invalid")
         for item in message
         if isinstance(item, dict) and "property" in item
     ]
@@ -86,7 +106,7 @@ def numbers_not_on_whatsapp(message: Any) -> list[str]:
     if not isinstance(message, list):
         return []
     return [
-        str(item.get("number") or item.get("jid") or "")
+        _text(item.get("number") or item.get("jid") or "")
         for item in message
         if isinstance(item, dict) and item.get("exists") is False
     ]
@@ -124,8 +144,14 @@ class GatewayError(Exception):
 
     @property
     def instance_not_connected(self) -> bool:
-        text = " ".join(self.messages).lower()
-        return any(marker in text for marker in _NOT_CONNECTED_MARKERS)
+        """The server's text shows an instance that is not connected.
+
+        Only for an answer from the server: a transport error such as "Server disconnected"
+        is about the gateway, not about the instance.
+        """
+        if self.status is None:
+            return False
+        return any(_NOT_CONNECTED.search(line) for line in self.messages)
 
     @property
     def hint(self) -> str | None:
@@ -248,9 +274,20 @@ def error_for_response(
 
 
 def _first_text_line(raw: str, limit: int = 200) -> str:
-    text = re.sub(r"<[^>]+>", " ", raw)
+    """The one line worth showing from a page that is not JSON (an HTML error page, say)."""
+    # A proxy's error page names the error in its title or first heading.
+    for tag in ("title", "h1"):
+        match = re.search(rf"<{tag}[^>]*>(.*?)</{tag}\s*>", raw, re.IGNORECASE | re.DOTALL)
+        if match and (text := _plain(match.group(1))):
+            return text[:limit]
+    text = re.sub(r"<(script|style)\b.*?</\1\s*>", " ", raw, flags=re.IGNORECASE | re.DOTALL)
+    text = re.sub(r"<[^>]+>", " ", text)
     for line in text.splitlines():
-        line = " ".join(line.split())
-        if line:
+        if line := _plain(line):
             return line[:limit]
     return ""
+
+
+def _plain(fragment: str) -> str:
+    """Text of an HTML fragment on one line: tags dropped, entities decoded, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())

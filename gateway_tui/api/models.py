@@ -9,9 +9,18 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, TypeAdapter, field_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    SecretStr,
+    TypeAdapter,
+    field_validator,
+    model_validator,
+)
 
 
 class InstanceStatus(StrEnum):
@@ -58,7 +67,20 @@ def _kind(enum: type[_E], raw: str | None, unknown: _E) -> _E:
         return unknown
 
 
-_JID_USER = re.compile(r"^(\d+)")
+_JID_USER = re.compile(r"^([0-9]+)")
+
+
+def _scalar_as_text(value: Any) -> Any:
+    """An enum-like value seen as a number (or true/false) is kept as text, not refused."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    return value
+
+
+# A string field fed by a server that is not always consistent about its type.
+Text = Annotated[str, BeforeValidator(_scalar_as_text)]
 
 
 def jid_number(jid: str | None) -> str:
@@ -105,7 +127,7 @@ class Integration(_Response):
 class Instance(_Response):
     instance_name: str = Field(alias="instanceName")
     instance_id: str | None = Field(default=None, alias="instanceId")
-    status: str = "unknown"
+    status: Text = "unknown"
     owner: str | None = None
     profile_name: str | None = Field(default=None, alias="profileName")
     profile_picture_url: str | None = Field(default=None, alias="profilePictureUrl")
@@ -113,6 +135,11 @@ class Instance(_Response):
     server_url: str | None = Field(default=None, alias="serverUrl")
     apikey: SecretStr | None = Field(default=None, repr=False)
     integration: Integration | None = None
+
+    @field_validator("status", mode="before")
+    @classmethod
+    def _status_or_unknown(cls, value: Any) -> Any:
+        return "unknown" if value is None else value
 
     @property
     def status_kind(self) -> InstanceStatus:
@@ -135,6 +162,14 @@ class InstanceEnvelope(_Response):
     """fetchInstances wraps each instance in an object with one property, ``instance``."""
 
     instance: Instance
+
+    @model_validator(mode="before")
+    @classmethod
+    def _wrap_bare_instance(cls, data: Any) -> Any:
+        # Liberal: some servers list the instance objects without the envelope.
+        if isinstance(data, dict) and "instance" not in data and "instanceName" in data:
+            return {"instance": data}
+        return data
 
 
 class DeleteResult(_Response):
@@ -201,7 +236,7 @@ class SettingsSetResult(_Response):
 
 class Participant(_Response):
     id: str
-    admin: str | None = None
+    admin: Text | None = None
     name: str | None = None
 
     @property
@@ -266,7 +301,7 @@ class GroupSummary(_Response):
             return value
         try:
             return int(value)
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):  # OverflowError: a JSON 1e400 is inf
             return None
 
 
@@ -312,7 +347,7 @@ class SentListContent(_Response):
     description: str | None = None
     button_text: str | None = Field(default=None, alias="buttonText")
     footer_text: str | None = Field(default=None, alias="footerText")
-    list_type: str | None = Field(default=None, alias="listType")
+    list_type: Text | None = Field(default=None, alias="listType")
     sections: list[dict[str, Any]] = Field(default_factory=list)
 
 
@@ -324,7 +359,7 @@ class SentMessage(_Response):
     key: MessageKey | None = None
     message: SentMessageContent = Field(default_factory=SentMessageContent)
     message_timestamp: str | None = Field(default=None, alias="messageTimestamp")
-    status: str | None = None
+    status: Text | None = None
 
     @field_validator("message_timestamp", mode="before")
     @classmethod

@@ -11,11 +11,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from gateway_tui.api.errors import Problem
-from gateway_tui.api.models import ListMessage, Presence
+from gateway_tui.api.models import ListMessage, MessageKey, Presence
 
 JID_SUFFIXES = ("@s.whatsapp.net", "@g.us", "@lid", "@broadcast")
-GROUP_JID = re.compile(r"^\d+(-\d+)?@g\.us$")
-_BARE_GROUP_ID = re.compile(r"^\d+(-\d+)?$")
+# [0-9], not \d: \d also matches other scripts' digits ("١٢٣", "²"), which the server rejects.
+GROUP_JID = re.compile(r"[0-9]+(-[0-9]+)?@g\.us")
+_BARE_GROUP_ID = re.compile(r"[0-9]+(-[0-9]+)?")
+_DIGITS = re.compile(r"[0-9]+")
 # Characters a real server strips from a number before using it.
 _NUMBER_NOISE = re.compile(r"[+\s()\-]")
 MIN_INVITE_DIGITS = 10
@@ -25,6 +27,17 @@ BUTTON_TEXT_LIMIT = 20
 TITLE_LIMIT = 24
 ROW_DESCRIPTION_LIMIT = 72
 TOTAL_ROWS_LIMIT = 10
+
+
+def is_digits(value: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also accepts "²" and other scripts' digits)."""
+    return _DIGITS.fullmatch(value) is not None
+
+
+def check_instance_name(name: str) -> list[Problem]:
+    if not name.strip():
+        return [Problem("instance", "choose an instance")]
+    return []
 
 
 def normalise_number(raw: str) -> str:
@@ -44,7 +57,7 @@ def check_recipient(raw: str, field_name: str = "number") -> list[Problem]:
         return check_group_jid(value, field_name)
     if value.endswith(JID_SUFFIXES):
         return []
-    if not value.isdigit():
+    if not is_digits(value):
         return [Problem(field_name, "a number has digits only (spaces, +, ( ) and - are fine)")]
     if len(value) < 8:
         return [Problem(field_name, "too short for an international number with country code")]
@@ -54,7 +67,7 @@ def check_recipient(raw: str, field_name: str = "number") -> list[Problem]:
 def group_jid_from(raw: str) -> str:
     """The JID a real server would use for this input: a bare id gets ``@g.us`` appended."""
     value = raw.strip()
-    if _BARE_GROUP_ID.match(value):
+    if _BARE_GROUP_ID.fullmatch(value):
         return f"{value}@g.us"
     return value
 
@@ -63,7 +76,7 @@ def check_group_jid(raw: str, field_name: str = "groupJid") -> list[Problem]:
     value = group_jid_from(raw)
     if not value:
         return [Problem(field_name, "enter a group id or a group JID (digits@g.us)")]
-    if not GROUP_JID.match(value):
+    if not GROUP_JID.fullmatch(value):
         return [
             Problem(
                 field_name,
@@ -101,7 +114,7 @@ def parse_invite_numbers(text: str) -> InviteNumbers:
                 continue
             digits = _NUMBER_NOISE.sub("", entry)
             where = f"line {line_no}"
-            if not digits.isdigit():
+            if not is_digits(digits):
                 problems.append(Problem(where, f"{entry.strip()!r} is not a number"))
             elif len(digits) < MIN_INVITE_DIGITS:
                 problems.append(
@@ -117,17 +130,27 @@ def parse_invite_numbers(text: str) -> InviteNumbers:
     return InviteNumbers(numbers, problems, duplicates)
 
 
+def normalise_invite_numbers(numbers: Iterable[str]) -> list[str]:
+    """Invite numbers as the server reads them: +, spaces, ( ) and - stripped."""
+    return [_NUMBER_NOISE.sub("", number) for number in numbers]
+
+
 def check_invite_numbers(numbers: Iterable[str]) -> list[Problem]:
-    """The server's rule for ``sendInvite.numbers``: >= 1, each >= 10 digits, no duplicates."""
+    """The server's rule for ``sendInvite.numbers``: >= 1, each >= 10 digits, no duplicates.
+
+    Numbers are compared as the server reads them, so "+55 11 91234-5678" and "5511912345678"
+    are the same number.
+    """
     problems: list[Problem] = []
     listed = list(numbers)
     if not listed:
         return [Problem("numbers", "enter at least one number")]
     seen: set[str] = set()
-    for index, number in enumerate(listed):
+    normalised = normalise_invite_numbers(listed)
+    for index, (raw, number) in enumerate(zip(listed, normalised, strict=True)):
         where = f"numbers[{index}]"
-        if not number.isdigit() or len(number) < MIN_INVITE_DIGITS:
-            problems.append(Problem(where, f"{number!r} must be at least 10 digits"))
+        if not is_digits(number) or len(number) < MIN_INVITE_DIGITS:
+            problems.append(Problem(where, f"{raw!r} must be at least 10 digits"))
         elif number in seen:
             problems.append(Problem(where, f"{number} is listed twice"))
         seen.add(number)
@@ -139,9 +162,30 @@ def parse_delay(text: str) -> tuple[int | None, list[Problem]]:
     value = text.strip()
     if not value:
         return None, []
-    if not value.isdigit():
+    if not is_digits(value):
         return None, [Problem("delay", "a whole number of milliseconds (e.g. 1200)")]
     return int(value), []
+
+
+def check_delay(value: object) -> list[Problem]:
+    """``options.delay``: whole milliseconds; the server rejects a float or a string."""
+    if value is None:
+        return []
+    if isinstance(value, bool) or not isinstance(value, int):
+        return [Problem("delay", "a whole number of milliseconds (e.g. 1200)")]
+    if value < 0:
+        return [Problem("delay", "cannot be negative")]
+    return []
+
+
+def check_message_key(key: MessageKey) -> list[Problem]:
+    """A message key the server accepts: ``id`` and ``remoteJid`` present and not empty."""
+    problems: list[Problem] = []
+    if not key.remote_jid.strip():
+        problems.append(Problem("key.remoteJid", "the chat of the message is missing"))
+    if not key.id.strip():
+        problems.append(Problem("key.id", "the message id is missing"))
+    return problems
 
 
 def check_presence(value: str | None) -> list[Problem]:
@@ -183,7 +227,7 @@ def check_list_message(message: ListMessage) -> ListCheck:
     if not message.sections:
         errors.append(Problem("sections", "add at least one section"))
     seen_sections: set[str] = set()
-    # A reply names the chosen row by rowId, so a rowId must be unique in the whole message.
+    # A reply names the chosen row by rowId, so a rowId should be unique in the whole message.
     seen_ids: set[str] = set()
     total_rows = 0
     for s_index, section in enumerate(message.sections):
@@ -204,10 +248,16 @@ def check_list_message(message: ListMessage) -> ListCheck:
             row_where = f"{where}.rows[{r_index}]"
             if not row.title.strip():
                 errors.append(Problem(f"{row_where}.title", "a row needs a title"))
+            # The server accepts both (it only requires the field and refuses identical rows),
+            # but a reply could not be told apart: warnings, not errors.
             if not row.row_id.strip():
-                errors.append(Problem(f"{row_where}.rowId", "a row needs a rowId"))
+                warnings.append(
+                    Problem(f"{row_where}.rowId", "without a rowId, a reply cannot name this row")
+                )
             elif row.row_id in seen_ids:
-                errors.append(Problem(f"{row_where}.rowId", f"rowId {row.row_id!r} is used twice"))
+                warnings.append(
+                    Problem(f"{row_where}.rowId", f"rowId {row.row_id!r} is used twice")
+                )
             seen_ids.add(row.row_id)
             row_key = (row.title, row.description, row.row_id)
             if row_key in seen_rows:
