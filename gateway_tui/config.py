@@ -35,6 +35,7 @@ from gateway_tui import storage
 
 CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
+DEFAULT_REQUEST_TIMEOUT = 15.0
 MASK = "••••"
 
 
@@ -188,6 +189,7 @@ class ConfigFile(BaseModel):
 
     default_profile: str | None = None
     refresh_interval: float = Field(default=DEFAULT_REFRESH_INTERVAL, ge=0)  # 0 disables
+    request_timeout: float = Field(default=DEFAULT_REQUEST_TIMEOUT, gt=0)  # seconds per call
     theme: str | None = None
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
@@ -222,6 +224,7 @@ class ResolvedConfig:
     profile: str | None = None  # the profile whose URL is in use, if any
     demo: bool = False
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
     theme: str | None = None
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
@@ -445,6 +448,7 @@ def load_config(
     base = ResolvedConfig(
         demo=demo,
         refresh_interval=config_file.refresh_interval,
+        request_timeout=config_file.request_timeout,
         theme=config_file.theme,
         keys=keys,
         profiles=dict(config_file.profiles),

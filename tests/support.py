@@ -14,7 +14,7 @@ from gateway_tui.screenshots.base import wait_until as wait_for
 
 def make_config(server: Any, **overrides: Any) -> ResolvedConfig:
     """Config for the demo ``server``; auto-refresh off unless a test asks for it."""
-    url = overrides.pop("url", server.url)
+    url = overrides.pop("url") if "url" in overrides else server.url
     api_key = overrides.pop("api_key", server.api_key)
     config = load_config(url=url, api_key=api_key)
     config.refresh_interval = overrides.pop("refresh_interval", 0)
@@ -42,4 +42,9 @@ def screen_text(app: GatewayApp) -> str:
     return console.export_text()
 
 
-__all__ = ["make_app", "make_config", "screen_text", "wait_for"]
+def notices(app: GatewayApp) -> list[str]:
+    """Every notification still shown, as "title: message" lines."""
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+__all__ = ["make_app", "make_config", "notices", "screen_text", "wait_for"]

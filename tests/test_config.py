@@ -27,6 +27,7 @@ from gateway_tui.config import (
 FILE = """\
 default_profile = "prod"
 refresh_interval = 12.5
+request_timeout = 4.5
 theme = "textual-light"
 
 [keys]
@@ -82,6 +83,7 @@ def test_file_settings_and_default_profile_are_used(monkeypatch):
     assert config.url == "https://gw.example.com"  # trailing slash stripped
     assert key_of(config) == "prod-env-key"
     assert config.refresh_interval == 12.5
+    assert config.request_timeout == 4.5
     assert config.theme == "textual-light"
     assert config.keys == {"instances.delete": "ctrl+x"}
     assert set(config.profiles) == {"prod", "local"}
