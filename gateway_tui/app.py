@@ -7,6 +7,7 @@ import ssl
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
+from pathlib import Path
 
 import httpx
 from pydantic import SecretStr
@@ -48,7 +49,8 @@ class InstanceCommands(Provider):
 
 class GatewayApp(App[int]):
     TITLE = "gateway-tui"
-    CSS_PATH = "app.tcss"
+    # Absolute, so subclasses in other modules (tests, benchmarks) find it too.
+    CSS_PATH = Path(__file__).parent / "app.tcss"
     COMMANDS = App.COMMANDS | {InstanceCommands}
 
     BINDINGS = [
@@ -127,8 +129,9 @@ class GatewayApp(App[int]):
         # Back to Textual's default screen, then the home of the gateway now in use on top.
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        self.push_screen(home)
+        # The warning is queued first, so it is shown before the home screen makes a call.
         self._warn_insecure()
+        self.call_later(self.push_screen, home)
 
     def _warn_insecure(self) -> None:
         warning = insecure_url_warning(self.config.url) if self.config.url else None
@@ -141,7 +144,8 @@ class GatewayApp(App[int]):
         # Ask for the instances before the first screen is built: the answer travels while
         # Textual composes and paints, and the first frame often has the rows already. The
         # instances screen sees the load under way and does not start another.
-        if self.config.is_complete:
+        # Not for plain http to another host: the user is warned before the first call.
+        if self.config.is_complete and not insecure_url_warning(self.config.url):
             self.action_refresh_instances()
 
     def on_mount(self) -> None:
