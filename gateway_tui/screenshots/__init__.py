@@ -6,6 +6,6 @@ from gateway_tui.screenshots.base import Scenario
 
 
 def all_scenarios() -> list[Scenario]:
-    from gateway_tui.screenshots import shell
+    from gateway_tui.screenshots import groups, shell
 
-    return [*shell.SCENARIOS]
+    return [*shell.SCENARIOS, *groups.SCENARIOS]
