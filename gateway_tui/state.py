@@ -124,6 +124,9 @@ class ChatRecord:
     archived: bool = False
     # Texts of messages by id, so an edit can be prefilled and its result shown.
     texts: dict[str, str] = field(default_factory=dict)
+    # When the last known message was sent, and the status the gateway gave it.
+    last_at: datetime | None = None
+    last_status: str | None = None
 
 
 class AppState:

@@ -2,9 +2,10 @@
 
 from gateway_tui.actions.groups import GroupActions
 from gateway_tui.actions.instances import InstanceActions
+from gateway_tui.actions.messages import MessageActions
 
 
-class Actions(InstanceActions, GroupActions):
+class Actions(InstanceActions, GroupActions, MessageActions):
     """All actions, one object the screens reach as ``app.actions``."""
 
 

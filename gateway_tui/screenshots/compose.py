@@ -1,0 +1,185 @@
+"""Scenarios of the composer and the chat list: preview, opened list, JSON, chats, edit, profile.
+
+Each scenario keeps its drafts and history in a throwaway directory, so a picture never shows
+(or overwrites) a draft of the person running ``make screenshots``.
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from gateway_tui.api.models import ListMessage, ListRow, ListSection, SendListRequest
+from gateway_tui.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.screenshots.base import Scenario, wait_until
+
+INSTANCE = "sales-eu"
+SIZE = (140, 46)
+
+# What the scenarios type: a lunch menu of 2 sections × 3 rows.
+MENU_FIELDS = (
+    "4915112340001",
+    "Lunch menu",
+    "Today's dishes, ready at noon",
+    "See the menu",
+    "Order by 11:30",
+)
+MENU_SECTIONS = (
+    (
+        "Pizzas",
+        (
+            ("Margherita", "Tomato, mozzarella, basil"),
+            ("Funghi", "Mushrooms and thyme"),
+            (
+                "Diavola",
+                "Spicy salami, chili oil, fresh basil and a long list of toppings nobody reads",
+            ),
+        ),
+    ),
+    (
+        "Drinks",
+        (
+            ("Lemonade", "Fresh, homemade"),
+            ("Espresso", ""),
+            ("Sparkling water", "0.5 l"),
+        ),
+    ),
+)
+
+
+def _store(app) -> ComposeStore:
+    root = Path(tempfile.mkdtemp(prefix="gateway-tui-shot-"))
+    atexit.register(shutil.rmtree, root, True)
+    return ComposeStore(app.gateway_url, INSTANCE, root=root)
+
+
+async def _instances(pilot: Pilot) -> None:
+    app = pilot.app
+    await wait_until(pilot, lambda: bool(app.state.instances.value))
+
+
+def menu_draft() -> Draft:
+    """The lunch menu as the composer keeps it (2 sections × 3 rows)."""
+    recipient, title, description, button, footer = MENU_FIELDS
+    return Draft(
+        recipient=recipient,
+        title=title,
+        description=description,
+        button_text=button,
+        footer=footer,
+        sections=[
+            DraftSection(name, [DraftRow(t, d) for t, d in rows]) for name, rows in MENU_SECTIONS
+        ],
+    )
+
+
+async def open_composer(pilot: Pilot):
+    """The composer on the lunch menu, the cursor on the last row's title.
+
+    The menu comes back as a saved draft: typing it key by key is what the tests do
+    (tests/test_composer.py); a picture only needs the result.
+    """
+    from gateway_tui.screens.composer import ComposerScreen
+
+    app = pilot.app
+    await _instances(pilot)
+    app.open_instance(INSTANCE)
+    await pilot.pause()
+    store = _store(app)
+    store.save_draft(menu_draft())
+    screen = ComposerScreen(INSTANCE, store=store)
+    app.push_screen(screen)
+    await pilot.pause()
+    last = screen.draft.sections[-1].rows[-1]
+    screen.query_one(f"#row-{last.uid}-title").focus()
+    app.clear_notifications()  # "Draft restored" would cover the preview
+    await pilot.pause()
+    return screen
+
+
+async def _composer(pilot: Pilot) -> None:
+    await open_composer(pilot)
+
+
+async def _opened_list(pilot: Pilot) -> None:
+    await open_composer(pilot)
+    await pilot.press("shift+tab")  # the cursor on a row: the list shows it highlighted
+    await pilot.press("f3")
+    await pilot.pause()
+
+
+async def _json(pilot: Pilot) -> None:
+    await open_composer(pilot)
+    await pilot.press("f2")
+    await pilot.pause()
+
+
+def _request(number: str, title: str, rows: tuple[str, ...]) -> SendListRequest:
+    return SendListRequest(
+        number=number,
+        list_message=ListMessage(
+            title=title,
+            description="Pick one",
+            button_text="Options",
+            sections=[
+                ListSection(
+                    title="Choices",
+                    rows=[ListRow(title=row, row_id=row.lower()) for row in rows],
+                )
+            ],
+        ),
+    )
+
+
+async def open_chats(pilot: Pilot):
+    """Three list messages sent (two chats), one chat archived, then the chat list."""
+    from gateway_tui.screens.chats import ChatsScreen
+
+    app = pilot.app
+    await _instances(pilot)
+    app.open_instance(INSTANCE)
+    await pilot.pause()
+    actions = app.actions
+    await actions.send_list(INSTANCE, _request("4915112340001", "Lunch menu", ("Pizza", "Soup")))
+    await actions.send_list(INSTANCE, _request("5511912345678", "Pedido de pães", ("12", "24")))
+    await actions.send_list(INSTANCE, _request("4915112340001", "Delivery slot", ("9-12", "12-15")))
+    await actions.set_archived(INSTANCE, "5511912345678@s.whatsapp.net", True)
+    screen = ChatsScreen(INSTANCE, store=_store(app))
+    app.push_screen(screen)
+    await pilot.pause()
+    return screen
+
+
+async def _chats(pilot: Pilot) -> None:
+    await open_chats(pilot)
+
+
+async def _edit(pilot: Pilot) -> None:
+    await open_chats(pilot)
+    await pilot.press("e")  # Jonas's chat has two messages: pick the older one
+    await pilot.pause()
+    await pilot.press("down", "enter")
+    await pilot.pause()
+
+
+async def _profile(pilot: Pilot) -> None:
+    app = pilot.app
+    await open_chats(pilot)
+    await pilot.press("down")  # the bakery's chat: a business profile
+    await pilot.press("p")
+    await pilot.pause()
+    await wait_until(pilot, lambda: not getattr(app.screen, "busy", False))
+
+
+SCENARIOS = [
+    Scenario("compose", _composer, size=SIZE),
+    Scenario("compose-opened-list", _opened_list, size=SIZE),
+    Scenario("compose-json", _json, size=SIZE),
+    Scenario("chats", _chats, size=(140, 34)),
+    Scenario("chat-edit", _edit, size=(140, 34)),
+    Scenario("profile-card", _profile, size=(140, 34)),
+]
