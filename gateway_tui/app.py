@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import gc
 import ssl
 from collections.abc import Callable, Iterable
 from datetime import datetime
@@ -86,14 +87,18 @@ class GatewayApp(App[int]):
         url = self.config.url or "http://127.0.0.1"
         transport = self._transport or _transport_for(url)
         try:
-            client = GatewayClient(url, key, timeout=self.config.request_timeout, transport=transport)
+            client = GatewayClient(
+                url, key, timeout=self.config.request_timeout, transport=transport
+            )
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
             problem = f"The API key cannot be used: {error.summary}"
             self.config = dataclasses.replace(
                 self.config, api_key=None, problems=[*self.config.problems, problem]
             )
-            client = GatewayClient(url, "", timeout=self.config.request_timeout, transport=transport)
+            client = GatewayClient(
+                url, "", timeout=self.config.request_timeout, transport=transport
+            )
         client.subscribe(self.state.record_call)
         return client
 
@@ -141,6 +146,7 @@ class GatewayApp(App[int]):
     # --- lifecycle -------------------------------------------------------------------------------
 
     def on_load(self) -> None:
+        _freeze_startup_heap()
         # Ask for the instances before the first screen is built: the answer travels while
         # Textual composes and paints, and the first frame often has the rows already. The
         # instances screen sees the load under way and does not start another.
@@ -255,6 +261,23 @@ class GatewayApp(App[int]):
             timeout=10,
             markup=False,
         )
+
+
+_startup_heap_frozen = False
+
+
+def _freeze_startup_heap() -> None:
+    """Take what the imports built out of the garbage collector's sight, once per process.
+
+    A full collection scans every tracked object, and the tens of thousands the imported modules
+    made live as long as the process: each collection scanned them again, 50-90 ms pauses while
+    10,000 instances or 1,024 participants were loading. Frozen, they are never scanned again
+    (cyclic garbage among them would never be freed; at this point there is next to none).
+    """
+    global _startup_heap_frozen
+    if not _startup_heap_frozen:
+        _startup_heap_frozen = True
+        gc.freeze()
 
 
 def _transport_for(url: str) -> httpx.AsyncBaseTransport | None:

@@ -241,7 +241,9 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         # `_visible` before they recompute it, so this is how they find the cursor row again.
         self._last_cursor_key: str | None = None
         self._widths = [column.measure_width(()) for column in self._columns]
-        # Bumped whenever what a body line shows may change; part of every cached strip's key.
+        # Bumped when the rows or the column widths change; part of every cached strip's key. A
+        # row's line does not depend on where it shows, so filtering, sorting and scrolling
+        # reuse the strips already made (typing a filter mostly redraws rows seen a key ago).
         self._generation = 0
         self._line_cache: LRUCache[tuple[Any, ...], Strip] = LRUCache(1024)
 
@@ -304,6 +306,7 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._widths = [
             column.measure_width(self._rows[:WIDTH_SAMPLE_ROWS]) for column in self._columns
         ]
+        self._generation += 1
         self._update_visible(keep_cursor_key=True)
 
     def set_filter(self, text: str) -> None:
@@ -346,6 +349,7 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
             for row_key, index in self._index_by_key.items()
             if index != removed
         }
+        self._generation += 1  # the rows after it moved up: their cached lines are keyed wrong
         self._update_visible(keep_cursor_key=False)
 
     def move_cursor_to_key(self, key: str) -> bool:
@@ -409,7 +413,6 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         """Recompute the visible rows after a model change and redraw, keeping the cursor put."""
         screen_line = self._cursor - self.scroll_offset.y
         self._visible = self._compute_visible()
-        self._generation += 1
         # One line for the header, and at least one for the rows or the "No rows" message.
         self.virtual_size = Size(self._total_width, 1 + max(1, len(self._visible)))
         position = self._visible_position(self._last_cursor_key) if keep_cursor_key else None
@@ -539,16 +542,18 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         width = self.size.width
         if y == 0:
-            return self._cached_line(("header",), self._header_cells, scroll_x, width)
+            header = ("header", self._sort_column, self._sort_reverse)
+            return self._cached_line(header, self._header_cells, scroll_x, width)
         if not self._visible:
             return self._render_empty(width) if y == 1 else Strip.blank(width, self.rich_style)
         index = scroll_y + y - 1
         if index >= len(self._visible):
             return Strip.blank(width, self.rich_style)
-        row = self._rows[self._visible[index]]
+        row_index = self._visible[index]
+        row = self._rows[row_index]
         is_cursor = index == self._cursor
         return self._cached_line(
-            ("row", index, is_cursor), lambda: self._row_cells(row, is_cursor), scroll_x, width
+            ("row", row_index, is_cursor), lambda: self._row_cells(row, is_cursor), scroll_x, width
         )
 
     def _cached_line(

@@ -1,0 +1,68 @@
+"""``python -m bench`` (``make bench``): every figure beside a floor measured in the same run.
+
+1. Start (bench/start.py): ``gateway-tui`` launched as a whole process on a pty, to the first
+   frame with instances, against a demo gateway with 100 instances in a process of its own;
+   floor: a bare Textual app (Header + DataTable + Footer) to its first frame.
+2. Instances at 10,000 (bench/tables.py): response bytes → table interactive, one filter
+   keystroke → frame, a page down → frame, peak RSS.
+3. Participants at 1,024 (bench/tables.py): response bytes → table interactive, and from opening
+   the screen; filter keystroke → frame.
+4. Client overhead (bench/client.py): GatewayClient call → model against a bare httpx GET of the
+   same URL (p50, p99); floor: a raw socket request.
+
+The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
+(``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
+table is printed and written to bench/RESULTS.md with the date, machine and versions. Nothing here
+is a test, and the test suite has no timed assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from bench import client, start, tables
+from bench._proc import DemoGatewayProcess
+from bench.report import Report
+
+SECTIONS = ("start", "instances", "participants", "client")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs per figure (at least 5)")
+    parser.add_argument(
+        "--only",
+        metavar="SECTION",
+        action="append",
+        choices=SECTIONS,
+        help=f"run only these sections ({', '.join(SECTIONS)}); RESULTS.md is then not written",
+    )
+    args = parser.parse_args(argv)
+    if args.runs < 5:
+        parser.error("--runs must be at least 5")
+    sections = args.only or list(SECTIONS)
+    report = Report()
+    began = time.monotonic()
+    print(f"gateway-tui benchmarks: {args.runs} runs per figure; figure | floor, ratio, target\n")
+    with DemoGatewayProcess(instances=100) as demo:
+        if "start" in sections:
+            start.run(report, args.runs, demo.url, demo.api_key)
+        if "instances" in sections:
+            with DemoGatewayProcess(instances=10_000) as big:
+                tables.run_instances(report, args.runs, big.url, big.api_key)
+        if "participants" in sections:
+            tables.run_participants(report, args.runs, demo.url, demo.api_key)
+        if "client" in sections:
+            client.run(report, demo.url, demo.api_key)
+    print(f"\n{time.monotonic() - began:.0f} s")
+    if args.only:
+        print("(a partial run: bench/RESULTS.md left as it was)")
+    else:
+        report.write(args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

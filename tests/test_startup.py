@@ -1,0 +1,70 @@
+"""Start-up: what importing the app pulls in, and the work done before the first frame.
+
+Only what happens is checked here, never how long it takes: speed is measured in bench/.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import httpx
+
+from gateway_tui.app import _transport_for
+from gateway_tui.screens.instances import InstancesScreen
+from tests.support import wait_for
+
+# Not needed for the first frame of the app, so not imported by `import gateway_tui.app`.
+NOT_AT_START = (
+    "starlette",
+    "uvicorn",
+    "gateway_tui.demo",
+    "gateway_tui.screens.groups",
+    "gateway_tui.screens.participants",
+    "gateway_tui.screens.instance",
+)
+
+
+def imported_by(code: str, tmp_path) -> set[str]:
+    script = f"{code}\nimport sys\nprint('\\n'.join(sorted(sys.modules)))"
+    env = {**os.environ, "GATEWAY_TUI_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
+def heavy(modules: set[str]) -> list[str]:
+    return sorted(
+        name for name in modules if any(name == m or name.startswith(m + ".") for m in NOT_AT_START)
+    )
+
+
+def test_importing_the_app_leaves_out_what_the_first_frame_does_not_need(tmp_path):
+    modules = imported_by("import gateway_tui.app, gateway_tui.screens.instances", tmp_path)
+    assert "textual.app" in modules and "httpx" in modules  # the check sees real imports
+    assert heavy(modules) == []
+
+
+def test_the_import_check_can_fail(tmp_path):
+    """Guards the check above: it does notice an unwanted import."""
+    assert heavy(imported_by("import gateway_tui.app, gateway_tui.demo.server", tmp_path))
+
+
+async def test_the_instances_are_asked_for_once_at_start(app_for):
+    """The app asks before its first screen is built; the screen does not ask again."""
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, InstancesScreen) and app.state.instances.value
+        )
+        await pilot.pause(0.2)
+        fetches = [e for e in app.state.calls if e.path == "/instance/fetchInstances"]
+        assert len(fetches) == 1
+
+
+def test_only_plain_http_gateways_skip_loading_the_certificates():
+    assert _transport_for("https://gw.example.com") is None  # httpx's default: verified TLS
+    assert isinstance(_transport_for("http://127.0.0.1:8080"), httpx.AsyncHTTPTransport)
