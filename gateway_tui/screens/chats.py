@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from gateway_tui.actions.messages import sent_text
 from gateway_tui.api.models import MessageKey, jid_number
@@ -29,6 +29,7 @@ from gateway_tui.state import ChatRecord, Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
+from gateway_tui.widgets.table_filter import TableFilter
 
 
 def chat_name(chat: ChatRecord) -> str:
@@ -95,7 +96,9 @@ class ChatsScreen(GatewayScreen):
                 id="chats-table",
             )
             yield Static(id="chat-details")
-            yield Input(placeholder="filter by number, JID or text", id="chats-filter")
+            yield TableFilter(
+                "chats-table", placeholder="filter by number, JID or text", id="chats-filter"
+            )
         yield Footer()
 
     @property
@@ -103,7 +106,6 @@ class ChatsScreen(GatewayScreen):
         return self.query_one("#chats-table", RecordTable)
 
     def on_mount(self) -> None:
-        self.query_one("#chats-filter", Input).display = False
         self.table.focus()
         if self.store is None:
             self.store = ComposeStore(self.gateway_app.gateway_url, self.instance)
@@ -272,26 +274,11 @@ class ChatsScreen(GatewayScreen):
         self.app.push_screen(ComposerScreen(self.instance, recipient=recipient, store=self.store))
 
     def action_filter(self) -> None:
-        field = self.query_one("#chats-filter", Input)
-        field.display = True
-        field.focus()
+        self.query_one(TableFilter).open()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "chats-filter":
-            self.table.set_filter(event.value)
-            self.refresh_from_state()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "chats-filter":
-            self.table.focus()
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self.refresh_from_state()
 
     def action_back(self) -> None:
-        field = self.query_one("#chats-filter", Input)
-        if field.display or field.value:
-            field.value = ""
-            field.display = False
-            self.table.set_filter("")
-            self.table.focus()
-            self.refresh_from_state()
-            return
-        self.app.pop_screen()
+        if not self.query_one(TableFilter).close():
+            self.app.pop_screen()

@@ -24,6 +24,7 @@ from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
+from gateway_tui.widgets.table_filter import TableFilter
 
 _NOT_RECENT = 1_000_000
 
@@ -138,7 +139,9 @@ class GroupPickerScreen(GatewayScreen):
                     placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input"
                 )
                 yield Static(id="jid-preview", classes="field-error")
-            yield Input(placeholder="filter by subject or JID", id="groups-filter")
+            yield TableFilter(
+                "groups-table", placeholder="filter by subject or JID", id="groups-filter"
+            )
         yield Footer()
 
     @property
@@ -150,7 +153,6 @@ class GroupPickerScreen(GatewayScreen):
         return self.query_one("#jid-entry", Vertical)
 
     def on_mount(self) -> None:
-        self.query_one("#groups-filter", Input).display = False
         self.jid_entry.display = False
         self._recents = load_recent(self.instance)
         self.table.focus()
@@ -299,32 +301,25 @@ class GroupPickerScreen(GatewayScreen):
             self._open(jid)
 
     def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "groups-filter":
-            self.table.set_filter(event.value)
-            self._update_summary()
-        elif event.input.id == "jid-input":
+        if event.input.id == "jid-input":
             self._show_preview()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.input.id == "groups-filter":
-            self.table.focus()
-        elif event.input.id == "jid-input":
+        if event.input.id == "jid-input":
             self._submit_jid()
 
     def action_filter(self) -> None:
-        field = self.query_one("#groups-filter", Input)
-        field.display = True
-        field.focus()
+        self.query_one(TableFilter).open()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
+
+    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
+        self._update_summary()
 
     def action_back(self) -> None:
-        field = self.query_one("#groups-filter", Input)
-        if field.display or field.value:
-            field.value = ""
-            field.display = False
-            self.table.set_filter("")
-            self.table.focus()
-            self._update_summary()
+        if self.query_one(TableFilter).close():
             return
         if self.jid_entry.display and not self._entry_mode:
             self.jid_entry.display = False
@@ -333,15 +328,7 @@ class GroupPickerScreen(GatewayScreen):
         self.app.pop_screen()
 
     def action_sort(self) -> None:
-        keys = [column.key for column in GROUP_COLUMNS]
-        current = self.table.sort_column
-        if current is None:
-            self.table.sort_by(keys[0], reverse=False)
-        elif not self.table.sort_reverse:
-            self.table.sort_by(current, reverse=True)
-        else:
-            self.table.sort_by(keys[(keys.index(current) + 1) % len(keys)], reverse=False)
-        self._update_summary()
+        self.table.cycle_sort()
 
     def action_copy_jid(self) -> None:
         row = self.table.cursor_row

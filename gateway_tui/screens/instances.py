@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import BadRequest, GatewayError, NotFound
 from gateway_tui.api.models import Instance, InstanceStatus
@@ -17,6 +17,7 @@ from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
+from gateway_tui.widgets.table_filter import TableFilter
 
 # The status filter cycles through these; None shows every instance.
 STATUS_FILTERS: list[InstanceStatus | None] = [None, *InstanceStatus]
@@ -87,7 +88,11 @@ class InstancesScreen(GatewayScreen):
                 search_text=instance_search_text,
                 id="instances-table",
             )
-            yield Input(placeholder="filter by name, owner or profile", id="instances-filter")
+            yield TableFilter(
+                "instances-table",
+                placeholder="filter by name, owner or profile",
+                id="instances-filter",
+            )
         yield Footer()
 
     @property
@@ -95,7 +100,6 @@ class InstancesScreen(GatewayScreen):
         return self.query_one("#instances-table", RecordTable)
 
     def on_mount(self) -> None:
-        self.query_one("#instances-filter", Input).display = False
         self.table.focus()
         if self.state.instances.value is None and not self.state.instances.loading:
             self.action_refresh()
@@ -191,27 +195,16 @@ class InstancesScreen(GatewayScreen):
         self.gateway_app.open_instance(event.key)
 
     def action_filter(self) -> None:
-        field = self.query_one("#instances-filter", Input)
-        field.display = True
-        field.focus()
-
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "instances-filter":
-            self.table.set_filter(event.value)
-            self._update_summary()
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "instances-filter":
-            self.table.focus()
+        self.query_one(TableFilter).open()
 
     def action_clear_filter(self) -> None:
-        field = self.query_one("#instances-filter", Input)
-        if field.value or field.display:
-            field.value = ""
-            field.display = False
-            self.table.set_filter("")
-            self.table.focus()
-            self._update_summary()
+        self.query_one(TableFilter).close()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
+
+    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
+        self._update_summary()
 
     def action_status_filter(self) -> None:
         position = STATUS_FILTERS.index(self._status_filter)
@@ -221,16 +214,7 @@ class InstancesScreen(GatewayScreen):
         self._update_summary()
 
     def action_sort(self) -> None:
-        """Cycle the sort column; pressing on the last column goes back to the first, reversed."""
-        keys = [column.key for column in INSTANCE_COLUMNS]
-        current = self.table.sort_column
-        if current is None:
-            self.table.sort_by(keys[0], reverse=False)
-        elif not self.table.sort_reverse:
-            self.table.sort_by(current, reverse=True)
-        else:
-            self.table.sort_by(keys[(keys.index(current) + 1) % len(keys)], reverse=False)
-        self._update_summary()
+        self.table.cycle_sort()
 
     def action_copy_name(self) -> None:
         self._copy(lambda i: i.instance_name, "name")

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import Participant, ParticipantRole
@@ -30,6 +30,7 @@ from gateway_tui.state import InviteState, Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
+from gateway_tui.widgets.table_filter import TableFilter
 
 ROLE_LOOK: dict[ParticipantRole, tuple[str, str]] = {
     ParticipantRole.SUPERADMIN: ("★", "bold yellow"),
@@ -166,7 +167,11 @@ class ParticipantsScreen(GatewayScreen):
                 id="participants-table",
             )
             yield Static(id="participants-lines", classes="details")
-            yield Input(placeholder="filter by number, name, JID or role", id="participants-filter")
+            yield TableFilter(
+                "participants-table",
+                placeholder="filter by number, name, JID or role",
+                id="participants-filter",
+            )
         yield Footer()
 
     @property
@@ -183,7 +188,6 @@ class ParticipantsScreen(GatewayScreen):
         return self.state.subject_of(self.instance, self.group_jid) or self._remembered_subject
 
     def on_mount(self) -> None:
-        self.query_one("#participants-filter", Input).display = False
         self.query_one("#participants-lines", Static).display = False
         self.table.focus()
         recent = next((r for r in load_recent(self.instance) if r.jid == self.group_jid), None)
@@ -354,41 +358,20 @@ class ParticipantsScreen(GatewayScreen):
             self._load_invite_code()
 
     def action_back(self) -> None:
-        field = self.query_one("#participants-filter", Input)
-        if field.display or field.value:
-            field.value = ""
-            field.display = False
-            self.table.set_filter("")
-            self.table.focus()
-            self._update_summary()
-            return
-        self.app.pop_screen()
+        if not self.query_one(TableFilter).close():
+            self.app.pop_screen()
 
     def action_filter(self) -> None:
-        field = self.query_one("#participants-filter", Input)
-        field.display = True
-        field.focus()
+        self.query_one(TableFilter).open()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "participants-filter":
-            self.table.set_filter(event.value)
-            self._update_summary()
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "participants-filter":
-            self.table.focus()
+    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
+        self._update_summary()
 
     def action_sort(self) -> None:
-        """Cycle: each column ascending, then descending, then the next column."""
-        keys = [column.key for column in PARTICIPANT_COLUMNS]
-        current = self.table.sort_column
-        if current is None:
-            self.table.sort_by(keys[0], reverse=False)
-        elif not self.table.sort_reverse:
-            self.table.sort_by(current, reverse=True)
-        else:
-            self.table.sort_by(keys[(keys.index(current) + 1) % len(keys)], reverse=False)
-        self._update_summary()
+        self.table.cycle_sort()
 
     def action_copy_number(self) -> None:
         participant = self.table.cursor_row if self.table.display else None

@@ -190,6 +190,17 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         def control(self) -> RecordTable[Any]:
             return self.table
 
+    class Sorted(Message):
+        """The sort column or direction changed (by a key or a click on the header)."""
+
+        def __init__(self, table: RecordTable[Any]) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> RecordTable[Any]:
+            return self.table
+
     class CursorMoved(Message):
         """The cursor is on a different row (row and key are None when no row is visible)."""
 
@@ -332,6 +343,18 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._sort_column, self._sort_reverse = column_key, reverse
         self._sorted_indices = None
         self._update_visible(keep_cursor_key=True)
+        self.post_message(self.Sorted(self))
+
+    def cycle_sort(self) -> None:
+        """One key for every order: each column ascending, then descending, then the next."""
+        keys = [column.key for column in self._columns]
+        current = self._sort_column
+        if current is None:
+            self.sort_by(keys[0], reverse=False)
+        elif not self._sort_reverse:
+            self.sort_by(current, reverse=True)
+        else:
+            self.sort_by(keys[(keys.index(current) + 1) % len(keys)], reverse=False)
 
     def remove_key(self, key: str) -> None:
         """Drop one row; the cursor stays at the same index (clamped)."""
