@@ -57,6 +57,18 @@ def test_html_error_pages(server: DemoServer, client: httpx.Client, kind, option
         response.json()
 
 
+def test_missing_route_answers_like_a_server_without_that_endpoint(
+    server: DemoServer, client: httpx.Client
+) -> None:
+    server.faults.add("missing_route", method="POST", path_prefix="/settings/set")
+    faked = client.post(f"/settings/set/{OPEN}", json={})
+    real = client.post("/settings/nowhere/x", json={})  # a route the demo really lacks
+    assert faked.status_code == real.status_code == 404
+    assert message_of(faked) == [f"Cannot POST /settings/set/{OPEN}"]
+    assert faked.json().keys() == real.json().keys()
+    assert message_of(real) == ["Cannot POST /settings/nowhere/x"]
+
+
 def test_malformed_json_is_200_with_a_truncated_document(
     server: DemoServer, client: httpx.Client
 ) -> None:

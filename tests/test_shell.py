@@ -11,7 +11,7 @@ from gateway_tui.screens.help import HelpScreen
 from gateway_tui.screens.instance import InstanceScreen
 from gateway_tui.screens.instances import InstancesScreen
 from gateway_tui.screens.request_log import RequestLogScreen
-from tests.support import screen_text, wait_for
+from tests.support import notices, screen_text, wait_for
 
 
 def loaded(app) -> bool:
@@ -167,3 +167,36 @@ async def test_toggle_setting_writes_and_rereads(app_for, demo_server):
         await wait_for(
             pilot, lambda: app.state.settings_of("sales-eu").value.reject_call is (not before)
         )
+
+
+async def test_settings_write_reads_not_supported_on_a_gateway_without_it(app_for, demo_server):
+    demo_server.faults.add("missing_route", method="POST", path_prefix="/settings/set")
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: loaded(app))
+        app.open_instance("sales-eu")
+        await wait_for(pilot, lambda: app.state.settings_of("sales-eu").value is not None)
+        await pilot.press("space")
+        await pilot.pause()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "editing not supported here" in screen_text(app))
+        assert any("Not supported here" in line for line in notices(app))
+        assert not any("failed" in line for line in notices(app))  # not reported as an error
+        await pilot.press("space")  # asks no more: says it is not supported
+        await pilot.pause()
+        assert isinstance(app.screen, InstanceScreen)
+
+
+async def test_leaving_a_screen_cancels_its_call(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: loaded(app))
+        demo_server.faults.add("stall", seconds=30, path_prefix="/settings/find")
+        app.open_instance("sales-eu")
+        await wait_for(pilot, lambda: app.state.settings_of("sales-eu").loading)
+        screen = app.screen
+        assert any(not w.is_finished for w in screen.workers)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.state.settings_of("sales-eu").loading, within=3)
+        assert isinstance(app.screen, InstancesScreen)
+        assert all(w.is_cancelled or w.is_finished for w in screen.workers)

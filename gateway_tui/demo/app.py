@@ -578,4 +578,4 @@ class DemoGateway:
         elif rule.kind == "drop_connection":
             await drop_connection(send)
         else:
-            await send_response(send, *canned_response(rule))
+            await send_response(send, *canned_response(rule, method, path))

@@ -19,7 +19,15 @@ from typing import Any
 from gateway_tui.demo.errors import error_body
 
 FAULT_KINDS = frozenset(
-    {"status", "malformed_json", "html_error", "drop_connection", "stall", "unauthorized"}
+    {
+        "status",
+        "malformed_json",
+        "html_error",
+        "drop_connection",
+        "stall",
+        "unauthorized",
+        "missing_route",  # a server without this (optional) endpoint, as Express answers it
+    }
 )
 
 # A JSON document cut off mid-string, as a broken proxy or a killed worker would leave it.
@@ -139,8 +147,10 @@ def _json(payload: Any) -> bytes:
     return json.dumps(payload).encode()
 
 
-def canned_response(rule: FaultRule) -> tuple[int, str, bytes]:
+def canned_response(rule: FaultRule, method: str, path: str) -> tuple[int, str, bytes]:
     """Status, content type and body of a fault that replaces the answer."""
+    if rule.kind == "missing_route":
+        return 404, "application/json", _json(error_body(404, [f"Cannot {method} {path}"]))
     if rule.kind in ("status", "html_error"):
         if rule.html:
             return rule.status, "text/html; charset=utf-8", _html_page(rule.status)
