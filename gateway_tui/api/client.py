@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import time
 import uuid
 from collections.abc import Callable
@@ -60,7 +59,6 @@ GET_RETRY_DELAYS = (0.2, 0.6)
 # Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
 # stalled server would otherwise hold the user three times as long.
 _RETRYABLE = (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
-_PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]*")
 
 
 class GatewayClient:
@@ -82,10 +80,8 @@ class GatewayClient:
         # A pasted key often ends in a newline. Anything else outside printable ASCII cannot go
         # in a header, and httpx / h11 would put the whole key in their error text.
         key = api_key.strip()
-        if not _PRINTABLE_ASCII.fullmatch(key):
-            raise InvalidRequest(
-                [Problem("api_key", "an API key holds printable ASCII characters only")]
-            )
+        if problems := validation.check_api_key(key):
+            raise InvalidRequest(problems)
         self._secret = key
         headers = {"accept": "application/json"}
         if key:  # an empty key sends no header at all (the server's "missing key" case)

@@ -34,6 +34,16 @@ def is_digits(value: str) -> bool:
     return _DIGITS.fullmatch(value) is not None
 
 
+_PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]*")
+
+
+def check_api_key(key: str) -> list[Problem]:
+    """A key travels in a header: printable ASCII only (surrounding spaces are dropped)."""
+    if not _PRINTABLE_ASCII.fullmatch(key.strip()):
+        return [Problem("api_key", "an API key holds printable ASCII characters only")]
+    return []
+
+
 def check_instance_name(name: str) -> list[Problem]:
     if not name.strip():
         return [Problem("instance", "choose an instance")]

@@ -10,6 +10,7 @@ from textual.widgets import Button, Footer, Input, Label, Static
 
 from gateway_tui.actions.connect import probe_gateway
 from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.validation import check_api_key
 from gateway_tui.config import Profile, insecure_url_warning, save_profile, validate_gateway_url
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.widgets.status_panel import error_advice
@@ -71,6 +72,9 @@ class ConnectScreen(GatewayScreen):
         key = self.query_one("#api-key", Input).value.strip()
         if not key:
             key_error.update(Text("Enter the API key.", style="red"))
+        elif problems := check_api_key(key):
+            key_error.update(Text(f"The key cannot be sent: {problems[0].message}.", style="red"))
+            key = ""
         if url and (warning := insecure_url_warning(url)):
             url_error.update(Text(warning, style="yellow"))
         return (url, key) if url and key else None

@@ -58,6 +58,12 @@ def explain_group_error(
     url: str | None = None,
 ) -> tuple[str, str]:
     """A plain-words title and advice for a failed group call (the server's lines come apart)."""
+    if error.outcome_unknown:
+        # A write that timed out or lost its connection may have happened all the same.
+        return (
+            f"{OPERATIONS.get(operation, 'The call')}: no answer — outcome unknown",
+            "The gateway may have done it: check before retrying (nothing is resent on its own).",
+        )
     lines = " ".join(error.messages)
     lowered = lines.casefold()
     if error.instance_not_connected:
@@ -242,6 +248,15 @@ class SubjectScreen(GroupModal[str | None]):
         )
 
 
+# The numbers box may hold anything pasted: the dialog lists a few problems, each on one line.
+INVITE_PROBLEMS_SHOWN = 6
+INVITE_LINE_WIDTH = 90
+
+
+def _clip(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
 def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
     """What the numbers box holds: the numbers ready to send and every invalid line."""
     text = Text()
@@ -251,10 +266,14 @@ def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
         text.append(", ".join(shown) + (" …" if len(parsed.numbers) > 6 else ""))
     if parsed.duplicates_removed:
         text.append(f"\n{parsed.duplicates_removed} duplicate(s) removed", style="dim")
-    for problem in parsed.problems:
+    for problem in parsed.problems[:INVITE_PROBLEMS_SHOWN]:
         # Before a send attempt an empty box is a hint, not an error.
         style = "red" if attempted or problem.field != "numbers" else "dim"
-        text.append(f"\n✕ {problem}" if style == "red" else f"\n{problem.message}", style=style)
+        line = _clip(f"✕ {problem}" if style == "red" else problem.message, INVITE_LINE_WIDTH)
+        text.append(f"\n{line}", style=style)
+    if len(parsed.problems) > INVITE_PROBLEMS_SHOWN:
+        more = len(parsed.problems) - INVITE_PROBLEMS_SHOWN
+        text.append(f"\n… and {more} more line(s) to fix", style="red" if attempted else "dim")
     if attempted and parsed.problems:
         text.append("\nFix the lines above: nothing was sent.", style="bold red")
     return text
@@ -371,6 +390,25 @@ def resolve_export_path(raw: str, cwd: Path | None = None) -> Path:
     return path if path.is_absolute() else (cwd or Path.cwd()) / path
 
 
+def _path_problem(path: Path, *, folder: bool = True) -> str | None:
+    """Why no file can be written at ``path`` (None when it can be tried); with ``folder``
+    False, a folder that does not exist (yet: the user may be typing its name) is no problem.
+
+    Typed names may hold anything: a NUL byte or a name longer than the file system allows
+    makes the checks themselves fail, and that must read as a reason, not stop the app.
+    """
+    try:
+        if path.is_dir():
+            return "that is a folder: add a file name"
+        if folder and not path.parent.is_dir():
+            return f"the folder {path.parent} does not exist"
+    except ValueError:  # a NUL byte
+        return "a file name cannot hold that character (NUL)"
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
 class ExportScreen(ModalScreen[Path | None]):
     """Asks where to write the CSV; never overwrites a file without asking first.
 
@@ -418,9 +456,10 @@ class ExportScreen(ModalScreen[Path | None]):
             return
         path = resolve_export_path(self.raw_path)
         text = Text("Writes ")
-        text.append(str(path), style="bold")
-        if path.is_dir():
-            text.append("\n✕ that is a folder: add a file name", style="red")
+        text.append(_clip(str(path), 200), style="bold")
+        problem = _path_problem(path, folder=False)
+        if problem is not None:
+            text.append(f"\n✕ {problem}", style="red")
         elif path.exists():
             text.append("\n⚠ the file exists: you will be asked before it is replaced", "yellow")
         self._say(text)
@@ -448,10 +487,9 @@ class ExportScreen(ModalScreen[Path | None]):
             self._say(Text("✕ Enter a file name.", style="red"))
             return
         path = resolve_export_path(self.raw_path)
-        if path.is_dir():
-            self._say(Text("✕ That is a folder: add a file name.", style="red"))
-        elif not path.parent.is_dir():
-            self._say(Text(f"✕ The folder {path.parent} does not exist.", style="red"))
+        problem = _path_problem(path)
+        if problem is not None:
+            self._say(Text(_clip(f"✕ {problem[:1].upper()}{problem[1:]}.", 300), style="red"))
         elif path.exists():
             self._ask_overwrite(path)
         else:
@@ -472,7 +510,8 @@ class ExportScreen(ModalScreen[Path | None]):
         except FileExistsError:  # created since we looked: ask, never replace silently
             self._ask_overwrite(path)
             return
-        except OSError as error:
-            self._say(Text(f"✕ Could not write {path}: {error.strerror or error}", style="red"))
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            self._say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
             return
         self.dismiss(path)
