@@ -18,8 +18,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 demo: $(STAMP)
 	$(BIN)/gateway-tui --demo
 
+# Two workers: the machines have two cores, and the Pilot tests mostly wait on I/O.
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
