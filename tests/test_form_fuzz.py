@@ -258,6 +258,26 @@ async def test_connect_form_takes_anything(monkeypatch, capsys):
 FORM = {"url": "https://gw.example.com", "api-key": "k-123", "profile-name": "p"}
 
 
+async def test_connect_save_on_a_corrupt_config_file_says_why():
+    """The app starts on the connect screen over a corrupt config; saving must not crash."""
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('default_profile = "prod"\nrefresh_interval = = 3\n')
+    app = GatewayApp(load_config())
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ConnectScreen)
+        for name, value in FORM.items():
+            screen.query_one(f"#{name}", Input).value = value
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.is_running and app._exception is None
+        result = said(screen.query_one("#connect-result", Static))
+        assert "✕ Could not save the profile" in result and "line 2" in result
+    assert path.read_text().endswith("= = 3\n")  # left as it was, for the user to repair
+
+
 def refused_here(line: Static) -> bool:
     """A reason next to the field (the connect form words them without ✕)."""
     return bool(said(line))

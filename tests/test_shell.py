@@ -200,3 +200,15 @@ async def test_leaving_a_screen_cancels_its_call(app_for, demo_server):
         await wait_for(pilot, lambda: not app.state.settings_of("sales-eu").loading, within=3)
         assert isinstance(app.screen, InstancesScreen)
         assert all(w.is_cancelled or w.is_finished for w in screen.workers)
+
+
+async def test_the_connect_screen_from_the_palette_has_a_way_back(app_for):
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: loaded(app))
+        app._open_connect()
+        await pilot.pause()
+        assert isinstance(app.screen, ConnectScreen)
+        await pilot.press("escape")  # the URL field has focus; escape still goes back
+        await pilot.pause()
+        assert isinstance(app.screen, InstancesScreen)

@@ -23,6 +23,7 @@ class ConnectScreen(GatewayScreen):
         Binding("ctrl+r", "test", "Test connection", id="connect.test", priority=True),
         Binding("ctrl+s", "save", "Save as profile", id="connect.save", priority=True),
         Binding("ctrl+o", "connect", "Connect", id="connect.connect", priority=True),
+        Binding("escape", "back", "Back", id="connect.back"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -111,10 +112,19 @@ class ConnectScreen(GatewayScreen):
         url, key = form
         try:
             save_profile(name, Profile(url=url, api_key=key), make_default=True)
-        except OSError as problem:
+        except (OSError, ValueError) as problem:  # ValueError: a corrupt config file
             self._say(f"✕ Could not save the profile: {problem}", "red")
             return
         self._say(f"✓ Saved profile “{name}” in {self.gateway_app.config.path}", "green")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # "Back" exists only when opened from the palette over another screen, not as the home.
+        if action == "back":
+            return len(self.app.screen_stack) > 2
+        return True
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
 
     def action_connect(self) -> None:
         form = self._read_form()
