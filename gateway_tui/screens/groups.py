@@ -244,10 +244,7 @@ class GroupPickerScreen(GatewayScreen):
         recent = sum(1 for row in table.rows if row.recent)
         if recent:
             parts.append(f"{recent} recent")
-        if table.filter_text:
-            parts.append(f"filter: “{table.filter_text}”")
-        if table.sort_column:
-            parts.append(f"sort: {table.sort_column} {'▼' if table.sort_reverse else '▲'}")
+        parts += table.view_summary()
         if loadable.loading:
             parts.append("loading…")
         elif loadable.updated_at is not None:

@@ -150,11 +150,7 @@ class InstancesScreen(GatewayScreen):
         parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
         if self._status_filter is not None:
             parts.append(f"status: {self._status_filter.value}")
-        if self.table.filter_text:
-            parts.append(f"filter: “{self.table.filter_text}”")
-        if self.table.sort_column:
-            arrow = "▼" if self.table.sort_reverse else "▲"
-            parts.append(f"sort: {self.table.sort_column} {arrow}")
+        parts += self.table.view_summary()
         if loadable.loading:
             parts.append("refreshing…")
         else:

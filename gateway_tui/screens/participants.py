@@ -328,11 +328,7 @@ class ParticipantsScreen(GatewayScreen):
         parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
         if rows and self.table.visible_count != len(rows):
             parts.append(f"showing {self.table.visible_count:,}")
-        if self.table.filter_text:
-            parts.append(f"filter: “{self.table.filter_text}”")
-        if self.table.sort_column:
-            arrow = "▼" if self.table.sort_reverse else "▲"
-            parts.append(f"sort: {self.table.sort_column} {arrow}")
+        parts += self.table.view_summary()
         if participants.loading:
             parts.append("loading…")
         elif participants.updated_at is not None:

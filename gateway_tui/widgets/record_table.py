@@ -345,6 +345,15 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._update_visible(keep_cursor_key=True)
         self.post_message(self.Sorted(self))
 
+    def view_summary(self) -> list[str]:
+        """How the rows are narrowed and ordered, for a screen's summary line."""
+        parts = []
+        if self._filter_text:
+            parts.append(f"filter: “{self._filter_text}”")
+        if self._sort_column:
+            parts.append(f"sort: {self._sort_column} {'▼' if self._sort_reverse else '▲'}")
+        return parts
+
     def cycle_sort(self) -> None:
         """One key for every order: each column ascending, then descending, then the next."""
         keys = [column.key for column in self._columns]
