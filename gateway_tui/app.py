@@ -107,6 +107,11 @@ class GatewayApp(App[int]):
         return self.config.url
 
     @property
+    def gateway_identity(self) -> str | None:
+        """What drafts, history and templates of this gateway are filed under."""
+        return self.config.gateway_identity
+
+    @property
     def masked_key(self) -> str:
         return mask_key(self.config.api_key)
 

@@ -158,4 +158,13 @@ def _run_demo(config: ResolvedConfig, *, instances: int | None) -> int:
             server = stack.enter_context(DemoServer(**_given(instances=instances)))
         except OSError as exc:
             return _fail(f"cannot start the demo gateway: {exc.strerror or exc}")
-        return run_app(config.with_gateway(server.url, server.api_key))
+        return run_app(demo_config(config, server))
+
+
+# The demo's drafts, history and templates are filed under this, whatever port it runs on.
+DEMO_GATEWAY_ID = "demo"
+
+
+def demo_config(config: ResolvedConfig, server) -> ResolvedConfig:
+    """``config`` pointed at a running demo gateway, with the demo's stable identity."""
+    return config.with_gateway(server.url, server.api_key, identity=DEMO_GATEWAY_ID)

@@ -223,6 +223,9 @@ class ResolvedConfig:
     api_key: SecretStr | None = None
     profile: str | None = None  # the profile whose URL is in use, if any
     demo: bool = False
+    # Where drafts, history and templates are filed, when not under the URL: the embedded demo
+    # runs on a new port each time, and its files must survive a relaunch.
+    gateway_id: str | None = None
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT
     theme: str | None = None
@@ -237,11 +240,21 @@ class ResolvedConfig:
         """Whether both the URL and the key are known, so the app can connect right away."""
         return bool(self.url and self.api_key and self.api_key.get_secret_value())
 
-    def with_gateway(self, url: str, api_key: str | SecretStr | None) -> ResolvedConfig:
-        """A copy pointed at another gateway (e.g. the embedded demo), outside any profile."""
+    @property
+    def gateway_identity(self) -> str | None:
+        """What the gateway's local files (drafts, history, templates) are filed under."""
+        return self.gateway_id or self.url
+
+    def with_gateway(
+        self, url: str, api_key: str | SecretStr | None, *, identity: str | None = None
+    ) -> ResolvedConfig:
+        """A copy pointed at another gateway (e.g. the embedded demo), outside any profile.
+
+        ``identity`` files its drafts and history under a stable name instead of the URL.
+        """
         if isinstance(api_key, str):
             api_key = SecretStr(api_key)
-        return self._retarget(url, api_key, profile=None)
+        return dataclasses.replace(self._retarget(url, api_key, profile=None), gateway_id=identity)
 
     def switch_profile(self, name: str, environ: Mapping[str, str] | None = None) -> ResolvedConfig:
         """A copy using profile ``name``'s URL and key. Raises KeyError for an unknown name."""
@@ -261,6 +274,7 @@ class ResolvedConfig:
             url=url,
             api_key=api_key,
             profile=profile,
+            gateway_id=None,
             keys=dict(self.keys),
             profiles=dict(self.profiles),
             problems=list(self.problems),

@@ -446,10 +446,11 @@ class StoredChats:
 class ComposeStore:
     """The draft and history of one instance of one gateway (and the shared templates)."""
 
-    def __init__(self, gateway_url: str | None, instance: str, root: Path | None = None) -> None:
+    def __init__(self, gateway: str | None, instance: str, root: Path | None = None) -> None:
+        """``gateway``: the gateway's identity (its URL, or a stable name such as the demo's)."""
         self.instance = instance
         self.root = root if root is not None else compose_dir()
-        self.dir = self.root / gateway_dir_name(gateway_url) / instance_dir_name(instance)
+        self.dir = self.root / gateway_dir_name(gateway) / instance_dir_name(instance)
 
     @property
     def draft_path(self) -> Path:

@@ -108,7 +108,7 @@ class ChatsScreen(GatewayScreen):
     def on_mount(self) -> None:
         self.table.focus()
         if self.store is None:
-            self.store = ComposeStore(self.gateway_app.gateway_url, self.instance)
+            self.store = ComposeStore(self.gateway_app.gateway_identity, self.instance)
         try:
             stored = self.store.stored_chats()
         except OSError as problem:

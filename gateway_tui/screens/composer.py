@@ -115,7 +115,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
 
     def _load_draft(self) -> None:
         if self.store is None:
-            self.store = ComposeStore(self.gateway_app.gateway_url, self.instance)
+            self.store = ComposeStore(self.gateway_app.gateway_identity, self.instance)
         try:
             stored = self.store.load_draft()
         except OSError as problem:
