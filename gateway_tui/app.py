@@ -12,6 +12,7 @@ from pathlib import Path
 
 import httpx
 from pydantic import SecretStr
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import Hit, Hits, Provider
@@ -23,6 +24,7 @@ from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.config import ResolvedConfig, insecure_url_warning, mask_key
 from gateway_tui.state import AppState, Topic
+from gateway_tui.type_ahead import TypeAhead
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -77,6 +79,7 @@ class GatewayApp(App[int]):
         self.state.subscribe(self.state_changed.publish)
         self.client = self._new_client()
         self.actions = Actions(self.client, self.state)
+        self.type_ahead = TypeAhead(self, self._deliver_key)
         if config.theme:
             self.theme = config.theme
 
@@ -168,6 +171,32 @@ class GatewayApp(App[int]):
 
     async def on_unmount(self) -> None:
         await self.client.aclose()
+
+    # --- type-ahead (gateway_tui/type_ahead.py) --------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.type_ahead.admit(event)
+            return
+        await super().on_event(event)
+
+    async def _deliver_key(self, event: events.Key) -> None:
+        await super().on_event(event)
+
+    def push_screen(self, screen, callback=None, wait_for_dismiss=False, *, mode=None):  # type: ignore[override]
+        result = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+        self.type_ahead.hold_for_screen(self.screen)
+        return result
+
+    def pop_screen(self):  # type: ignore[override]
+        result = super().pop_screen()
+        self.type_ahead.hold_for_screen(self.screen)
+        return result
+
+    def switch_screen(self, screen):  # type: ignore[override]
+        result = super().switch_screen(screen)
+        self.type_ahead.hold_for_screen(self.screen)
+        return result
 
     # --- navigation ------------------------------------------------------------------------------
 

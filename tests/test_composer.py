@@ -429,7 +429,7 @@ async def test_a_delayed_send_counts_down_and_outlasts_the_normal_timeout(app_fo
         await pilot.press("escape")  # leaving now would lose the answer: refused
         await pilot.pause()
         assert app.screen is screen
-        await wait_for(pilot, lambda: screen.last_result is not None, within=15)
+        await wait_for(pilot, lambda: screen.last_result is not None)
         assert "✓ Sent" in status()
     sends = [e for e in app.state.calls if e.path.startswith("/message/sendList/")]
     assert [e.status for e in sends] == [201]

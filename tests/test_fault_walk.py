@@ -2,7 +2,7 @@
 a demo gateway that fails every way it can, then the app's state checked against the gateway's.
 
 The gateway adds latency, answers 5xx (JSON and HTML pages), malformed JSON, drops connections,
-stalls for 30 s (the app's ``request_timeout`` is 1 s, so a stall ends as a timeout) and refuses
+stalls for 30 s (the app's ``request_timeout`` is 3 s, so a stall ends as a timeout) and refuses
 the key in the middle of the session. Phase by phase, the walk presses keys the current screen
 binds (printable characters when a text field has focus) and runs the flows a user runs: delete,
 revoke, send a list message, edit, archive, change a subject, send an invite.
@@ -441,7 +441,7 @@ class Walk:
             await wait_for(
                 self.pilot,
                 lambda s=screen: not any(w.is_running for w in app.workers if w.node is s),
-                within=20,
+                within=60,
             )
             if isinstance(screen, ComposerScreen):
                 screen.save_draft_now()
@@ -460,7 +460,7 @@ class Walk:
 
     async def settle(self) -> None:
         await wait_for(
-            self.pilot, lambda: not any(w.is_running for w in self.app.workers), within=20
+            self.pilot, lambda: not any(w.is_running for w in self.app.workers), within=60
         )
 
     async def after(self, prefix: str, method: str, *keys: str) -> None:
@@ -469,7 +469,7 @@ class Walk:
         await self.press(*keys)
         if isinstance(self.app.screen, ConfirmScreen):  # "outcome unknown" / "send again": yes
             await self.press("y")
-        await wait_for(self.pilot, lambda: self.finished(prefix, method) > before, within=15)
+        await wait_for(self.pilot, lambda: self.finished(prefix, method) > before, within=60)
 
     # --- navigation --------------------------------------------------------------------------
 
@@ -487,7 +487,7 @@ class Walk:
         await self.pilot.pause()
         picker = app.screen
         assert isinstance(picker, GroupPickerScreen)
-        await wait_for(self.pilot, lambda: not app.state.groups_of(INSTANCE).loading, within=15)
+        await wait_for(self.pilot, lambda: not app.state.groups_of(INSTANCE).loading, within=60)
         if picker.table.display and picker.table.move_cursor_to_key(jid):
             await self.press("enter")
         else:  # no list (it failed to load): type the JID, as a user would
@@ -498,7 +498,7 @@ class Walk:
         await wait_for(
             self.pilot,
             lambda: not app.state.participants_of(INSTANCE, jid).loading,
-            within=15,
+            within=60,
         )
         return screen
 
@@ -641,8 +641,8 @@ class Walk:
         await self.press("ctrl+s")
         if isinstance(app.screen, ConfirmScreen):
             await self.press("y")
-        await wait_for(pilot, lambda: len(self.server.state.writes) > writes, within=10)
-        await wait_for(pilot, lambda: rule.hits == 1, within=10)
+        await wait_for(pilot, lambda: len(self.server.state.writes) > writes, within=60)
+        await wait_for(pilot, lambda: rule.hits == 1, within=60)
         assert composer.sending
 
         def pending() -> bool:
@@ -707,7 +707,7 @@ async def test_fault_walk(demo_server, tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("HOME", str(tmp_path))
     server = demo_server
     server.latency_ms = 5
-    app = make_app(make_config(server, request_timeout=1.0))
+    app = make_app(make_config(server, request_timeout=3.0))
     ledger = Ledger()
     install_recorders(monkeypatch, app, ledger)
     async with app.run_test(size=SIZE) as pilot:
@@ -767,7 +767,7 @@ async def test_fault_walk(demo_server, tmp_path, monkeypatch, capsys):
         # On top of the composer that still waits: the revoke times out, and so do reads.
         await w.group_visit(w.flow_revoke, walk=14)
         await w.segment("instance", 14)
-        await wait_for(pilot, lambda: not composer.sending, within=20)
+        await wait_for(pilot, lambda: not composer.sending, within=60)
         await w.back_to(2)
 
         # 7. The key is refused in the middle of the session, then accepted again.

@@ -77,10 +77,10 @@ async def test_keys_are_answered_while_a_request_stalls(app_for, demo_server):
 
 
 async def test_a_timed_out_write_is_reported_as_unknown_and_never_repeated(demo_server):
-    app = make_app(make_config(demo_server, request_timeout=0.5))
+    app = make_app(make_config(demo_server, request_timeout=2.0))
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        demo_server.faults.add("stall", seconds=3, method="DELETE", times=1)
+        demo_server.faults.add("stall", seconds=8, method="DELETE", times=1)
         table = app.screen.query_one("#instances-table")
         assert table.move_cursor_to_key("onboarding")
         await pilot.press("ctrl+d")

@@ -197,7 +197,7 @@ async def test_leaving_a_screen_cancels_its_call(app_for, demo_server):
         screen = app.screen
         assert any(not w.is_finished for w in screen.workers)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: not app.state.settings_of("sales-eu").loading, within=3)
+        await wait_for(pilot, lambda: not app.state.settings_of("sales-eu").loading)
         assert isinstance(app.screen, InstancesScreen)
         assert all(w.is_cancelled or w.is_finished for w in screen.workers)
 
