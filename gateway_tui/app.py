@@ -60,8 +60,10 @@ class GatewayApp(App[int]):
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit_now", show=False, priority=True),
         Binding("question_mark", "help", "Keys", id="app.help"),
+        # f1 also in a text field, where ? is a character to type.
+        Binding("f1", "help", "Keys", id="app.help_f1", show=False),
         Binding("f12", "request_log", "Request log", id="app.request_log"),
-        Binding("ctrl+t", "toggle_theme", "Theme", id="app.toggle_theme", show=False),
+        Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
     ]
 
     def __init__(
@@ -250,25 +252,51 @@ class GatewayApp(App[int]):
             self.report_error(error, "Refreshing instances")
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
-        yield SystemCommand(
-            "Refresh instances", "Fetch the instance list again", self.action_refresh_instances
+        """The palette: every action of ``screen`` (its bindings), then the app's, once each."""
+        from gateway_tui.screens.help import APP, SCREEN, key_rows
+
+        rows = key_rows(screen)
+        titles: set[str] = set()
+
+        def once(command: SystemCommand) -> Iterable[SystemCommand]:
+            if command.title not in titles:
+                titles.add(command.title)
+                yield command
+
+        for group, namespace in ((SCREEN, screen), (APP, self)):
+            # One command per action: "Quit" is q and ctrl+q, "Keys" is ? and f1.
+            by_title: dict[str, list] = {}
+            for row in rows:
+                if row.group == group and row.action != "command_palette":
+                    by_title.setdefault(row.description, []).append(row)
+            for title, same in by_title.items():
+                run = partial(self._run_from_palette, namespace, same[0].action)
+                yield from once(SystemCommand(title, _palette_help(same), run))
+        yield from once(
+            SystemCommand(
+                "Refresh instances", "Fetch the instance list again", self.action_refresh_instances
+            )
         )
-        yield SystemCommand(
-            "Request log", "Every call made, with timing and errors (F12)", self.action_request_log
+        yield from once(SystemCommand("Change theme", "Pick any theme", self.action_change_theme))
+        yield from once(
+            SystemCommand("Screenshot", "Save an SVG of the screen", self.deliver_screenshot)
         )
-        yield SystemCommand(
-            "Toggle theme", "Switch between dark and light", self.action_toggle_theme
-        )
-        yield SystemCommand("Keys of this screen", "What each key does here (?)", self.action_help)
         for name in sorted(self.config.profiles):
             if name != self.config.profile:
-                yield SystemCommand(
-                    f"Switch profile: {name}",
-                    f"Use the gateway of profile {name}",
-                    partial(self.switch_profile, name),
+                yield from once(
+                    SystemCommand(
+                        f"Switch profile: {name}",
+                        f"Use the gateway of profile {name}",
+                        partial(self.switch_profile, name),
+                    )
                 )
-        yield SystemCommand("Connect to another gateway", "Enter a URL and key", self._open_connect)
+        yield from once(
+            SystemCommand("Connect to another gateway", "Enter a URL and key", self._open_connect)
+        )
+
+    def _run_from_palette(self, namespace, action: str) -> None:
+        # After the palette has closed, so the action sees its own screen on top.
+        self.call_later(self.run_action, action, namespace)
 
     def _open_connect(self) -> None:
         from gateway_tui.screens.connect import ConnectScreen
@@ -295,6 +323,12 @@ class GatewayApp(App[int]):
             timeout=10,
             markup=False,
         )
+
+
+def _palette_help(rows: list) -> str:
+    """The palette's second line for an action: its keys and binding ids (for `[keys]`)."""
+    keys = " / ".join(row.keys for row in rows)
+    return f"{keys} · {', '.join(row.binding_id for row in rows)}"
 
 
 _startup_heap_frozen = False
