@@ -3,15 +3,11 @@
 from __future__ import annotations
 
 from datetime import datetime
+from functools import lru_cache
 
 from rich.text import Text
 
 from gateway_tui.api.models import InstanceStatus
-
-# ITU zones whose country codes have three digits (e.g. 351 Portugal, 971 UAE).
-_THREE_DIGIT_ZONES = frozenset(
-    "21 22 23 24 25 26 29 35 37 38 42 50 59 67 68 69 80 85 87 88 96 97 99".split()
-)
 
 STATUS_LOOK: dict[InstanceStatus, tuple[str, str]] = {
     InstanceStatus.OPEN: ("●", "green"),
@@ -22,26 +18,25 @@ STATUS_LOOK: dict[InstanceStatus, tuple[str, str]] = {
 }
 
 
+@lru_cache(maxsize=4096)
 def format_number(digits: str) -> str:
-    """International digits for reading: "5511999887766" → "+55 119 9988 7766"."""
+    """International digits for reading, the way the country writes them (libphonenumber):
+    "447700900123" → "+44 7700 900123", "5511999999999" → "+55 11 99999-9999".
+
+    Anything that is not a possible number is shown as it came (with a "+" when all digits).
+    """
     if not digits.isdigit() or len(digits) < 8:
         return digits
-    if digits[0] in "17":
-        cc_len = 1
-    elif digits[:2] in _THREE_DIGIT_ZONES:
-        cc_len = 3
-    else:
-        cc_len = 2
-    country, rest = digits[:cc_len], digits[cc_len:]
-    return f"+{country} " + " ".join(p for p in _group_national(rest) if p)
+    # Imported on first use: the first frame is drawn before any number is.
+    import phonenumbers
 
-
-def _group_national(rest: str) -> list[str]:
-    if len(rest) == 9:
-        return [rest[:3], rest[3:6], rest[6:]]
-    if len(rest) == 10:
-        return [rest[:3], rest[3:6], rest[6:]]
-    return [rest[:-8], rest[-8:-4], rest[-4:]]
+    try:
+        number = phonenumbers.parse("+" + digits)
+    except phonenumbers.NumberParseException:
+        return "+" + digits
+    if not phonenumbers.is_possible_number(number):
+        return "+" + digits
+    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
 
 
 def status_cell(raw: str, kind: InstanceStatus) -> str:

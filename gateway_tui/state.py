@@ -213,6 +213,11 @@ class AppState:
             self.health, self.last_error = Health.OK, None
         self.notify(Topic.CALLS)
 
+    def clear_calls(self) -> None:
+        """Empty the request log (the connection health stays as the last call left it)."""
+        self.calls.clear()
+        self.notify(Topic.CALLS)
+
     def reset(self) -> None:
         """Forget all server data (another gateway was chosen); keep observers."""
         listeners = self._listeners

@@ -153,3 +153,19 @@ def test_chat_of_a_recipient(recipient, jid):
     assert chat_jid(recipient) == jid
     record = sent("A", jid, "x", 0)
     assert record_jid(record) == jid
+
+
+@pytest.mark.parametrize(
+    ("digits", "shown"),
+    [
+        ("447700900123", "+44 7700 900123"),  # was "+44 770 090 0123"
+        ("5511999999999", "+55 11 99999-9999"),  # was "+55 119 9999 9999"
+        ("4915112340001", "+49 1511 2340001"),
+        ("12025550123", "+1 202-555-0123"),
+        ("12345", "12345"),  # too short to be a number: as it came
+    ],
+)
+def test_numbers_read_the_way_their_country_writes_them(digits: str, shown: str) -> None:
+    from gateway_tui.formatting import format_number
+
+    assert format_number(digits) == shown

@@ -611,6 +611,9 @@ async def test_templates_are_saved_loaded_and_deleted(app_for, demo_server):
         await pilot.pause()
         await pilot.press("d")
         await pilot.pause()
+        assert store_for(demo_server).templates() != {}  # asked first
+        await pilot.press("y")
+        await pilot.pause()
         assert store_for(demo_server).templates() == {}
         assert "No templates yet" in screen_text(app)
 

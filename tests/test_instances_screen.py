@@ -30,7 +30,7 @@ async def test_lists_every_instance_with_status_and_owner(app_for, demo_server):
         assert names == set(demo_server.state.instances)
         text = screen_text(app)
         assert "sales-eu" in text and "● open" in text and "✕ refused" in text
-        assert "+49 151 2345 6701" in text  # sales-eu's owner, formatted for reading
+        assert "+49 1512 3456701" in text  # sales-eu's owner, formatted for reading
 
 
 async def test_filter_narrows_live_and_escape_clears(app_for):

@@ -54,7 +54,7 @@ async def test_request_log_lists_calls_without_the_key(app_for, demo_server):
         text = screen_text(app)
         assert "/instance/fetchInstances" in text and "200" in text
         assert demo_server.api_key not in text
-        await pilot.press("c")
+        await pilot.press("Y")
         curl = app.clipboard
         assert curl.startswith("curl ") and KEY_PLACEHOLDER in curl
         assert demo_server.url + "/instance/fetchInstances" in curl

@@ -24,7 +24,7 @@ from gateway_tui.api.errors import (
     Problem,
     error_for_response,
 )
-from gateway_tui.api.events import CallEvent
+from gateway_tui.api.events import CallEvent, capped_body, redacted_headers
 from gateway_tui.api.models import (
     GROUP_LIST,
     INSTANCE_LIST,
@@ -494,4 +494,8 @@ def _event(
         request_body=body,
         request_id=request.headers.get("x-request-id", ""),
         attempt=attempt,
+        request_headers=redacted_headers(request.headers),
+        response_headers=redacted_headers(response.headers) if response is not None else (),
+        response_body=capped_body(response.content) if response is not None else None,
+        response_size=len(response.content) if response is not None else 0,
     )

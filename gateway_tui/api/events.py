@@ -9,6 +9,31 @@ from datetime import datetime
 from typing import Any
 
 KEY_PLACEHOLDER = "$GATEWAY_API_KEY"
+# Headers whose value is a secret: the log keeps their name only.
+SECRET_HEADERS = frozenset(
+    {"apikey", "authorization", "cookie", "set-cookie", "proxy-authorization"}
+)
+REDACTED = "•••• (redacted)"
+# How much of a response body the log keeps (the log holds hundreds of calls).
+BODY_CAP_BYTES = 16_384
+
+Headers = tuple[tuple[str, str], ...]
+
+
+def redacted_headers(headers: Any) -> Headers:
+    """``headers`` (name, value pairs) with every secret value replaced."""
+    return tuple(
+        (name, REDACTED if name.lower() in SECRET_HEADERS else value)
+        for name, value in headers.items()
+    )
+
+
+def capped_body(content: bytes) -> str:
+    """A response body as text, cut at ``BODY_CAP_BYTES`` with a note of what was left out."""
+    text = content[:BODY_CAP_BYTES].decode("utf-8", errors="replace")
+    if len(content) > BODY_CAP_BYTES:
+        text += f"\n… {len(content) - BODY_CAP_BYTES:,} more bytes not kept"
+    return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +51,10 @@ class CallEvent:
     request_body: Any = field(default=None, repr=False)
     request_id: str = ""
     attempt: int = 1
+    request_headers: Headers = field(default=(), repr=False)
+    response_headers: Headers = field(default=(), repr=False)
+    response_body: str | None = field(default=None, repr=False)  # capped_body()
+    response_size: int = 0
 
     @property
     def ok(self) -> bool:

@@ -27,6 +27,11 @@ BUTTON_TEXT_LIMIT = 20
 TITLE_LIMIT = 24
 ROW_DESCRIPTION_LIMIT = 72
 TOTAL_ROWS_LIMIT = 10
+LIST_TITLE_LIMIT = 60  # the message's header line
+LIST_DESCRIPTION_LIMIT = 1024  # the body of an interactive message
+FOOTER_LIMIT = 60
+# What WhatsApp accepts at all: a longer group subject is refused, so it is an error here.
+SUBJECT_LIMIT = 100
 
 
 def is_digits(value: str) -> bool:
@@ -100,6 +105,14 @@ def check_group_jid(raw: str, field_name: str = "groupJid") -> list[Problem]:
 def check_subject(subject: str) -> list[Problem]:
     if not subject.strip():
         return [Problem("subject", "the subject cannot be empty")]
+    if len(subject.strip()) > SUBJECT_LIMIT:
+        return [
+            Problem(
+                "subject",
+                f"WhatsApp allows at most {SUBJECT_LIMIT} characters "
+                f"(this one has {len(subject.strip())})",
+            )
+        ]
     return []
 
 
@@ -232,8 +245,14 @@ def check_list_message(message: ListMessage) -> ListCheck:
     ):
         if not value.strip():
             errors.append(Problem(name, "cannot be empty"))
-    if len(message.button_text) > BUTTON_TEXT_LIMIT:
-        warnings.append(Problem("buttonText", _shows_at_most(BUTTON_TEXT_LIMIT)))
+    for name, value, limit in (
+        ("title", message.title, LIST_TITLE_LIMIT),
+        ("description", message.description, LIST_DESCRIPTION_LIMIT),
+        ("buttonText", message.button_text, BUTTON_TEXT_LIMIT),
+        ("footerText", message.footer_text or "", FOOTER_LIMIT),
+    ):
+        if len(value) > limit:
+            warnings.append(Problem(name, _shows_at_most(limit)))
     if not message.sections:
         errors.append(Problem("sections", "add at least one section"))
     seen_sections: set[str] = set()

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.screen import Screen
+from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from gateway_tui.api.errors import GatewayError
@@ -35,9 +37,31 @@ class GatewayScreen(Screen):
     def actions(self) -> Actions:
         return self.gateway_app.actions
 
+    def key_for(self, binding_id: str) -> str | None:
+        """The key that runs binding ``binding_id`` here now (remaps included), as the footer
+        shows it; None when no binding of the screen or the app has that id. Hints name keys
+        with this, so they name the key that really works."""
+        for node in (self, self.app):
+            for bindings in node._bindings.key_to_bindings.values():
+                for binding in bindings:
+                    if binding.id == binding_id:
+                        return self.app.get_key_display(binding)
+        return None
+
+    def copy(self, text: str, what: str) -> None:
+        """Put ``text`` on the clipboard, saying honestly how: the terminal gets it (OSC 52),
+        and not every terminal passes that on — tmux by default does not."""
+        self.app.copy_to_clipboard(text)
+        how = "Sent to the terminal's clipboard (OSC 52)"
+        if os.environ.get("TMUX"):
+            how += "; tmux passes it on only with `set -g set-clipboard on`"
+        self.notify(f"{what}: {text}\n{how}.", title="Clipboard", markup=False)
+
     def on_mount(self) -> None:
         # Textual calls this after a subclass's own on_mount (handlers run for each class in
         # the MRO), so subclasses must not call super().on_mount() again.
+        for footer in self.query(Footer):
+            footer.compact = True  # more keys fit before the footer cuts the last one
         self.gateway_app.state_changed.subscribe(self, self._state_changed)
         self.refresh_from_state()
 

@@ -13,6 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from gateway_tui.screens.confirm import ConfirmScreen
+
 
 class TemplateNameScreen(ModalScreen[str | None]):
     """f6: a name for the template; dismisses with it (None on escape)."""
@@ -145,10 +147,21 @@ class LibraryScreen(ModalScreen[str | None]):
         if self._on_delete is None or options.highlighted is None or not self.items:
             return
         item = self.items[options.highlighted]
-        if self._on_delete(item.key):
-            self.items.remove(item)
-            self._fill()
-            self.notify(f"Deleted “{item.label}”", markup=False)
+        on_delete = self._on_delete
+        body = Text("Delete ")
+        body.append(item.label, style="bold")
+        body.append("? It is not kept anywhere else.")
+
+        def decided(yes: bool | None) -> None:
+            if yes and item in self.items and on_delete(item.key):
+                self.items.remove(item)
+                self._fill()
+                self.notify(f"Deleted “{item.label}”", markup=False)
+
+        # Asked first: one stray d must not lose a template.
+        self.app.push_screen(
+            ConfirmScreen(f"Delete {item.label}", body, confirm_label="Delete"), decided
+        )
 
     def action_cancel(self) -> None:
         self.dismiss(None)

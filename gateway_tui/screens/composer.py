@@ -11,6 +11,7 @@ from collections import defaultdict
 from datetime import datetime
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -25,6 +26,7 @@ from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.composer_fields import (  # noqa: F401 - re-exported for callers
     FIELD_ATTRS,
     FIELD_HINTS,
+    FIELD_LIMITS,
     HEADER_FIELDS,
     PRESENCE_NOTE,
     ROW_PARTS,
@@ -42,9 +44,13 @@ from gateway_tui.screens.composer_send import (  # noqa: F401 - re-exported for 
 )
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.widgets.length_counter import LengthCounter
 from gateway_tui.widgets.list_preview import ListPreview, PreviewMode
 
 AUTOSAVE_SECONDS = 0.5  # a keystroke reaches the disk within this (well within a second)
+# Below this many columns the preview would squeeze the form: it is stacked below the form and
+# hidden until f4 shows it.
+NARROW_WIDTH = 100
 
 
 class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
@@ -54,7 +60,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="composer.send", priority=True),
         Binding("ctrl+n", "add_row", "Add row", id="composer.add_row"),
-        Binding("ctrl+o", "add_section", "Add section", id="composer.add_section"),
+        Binding("ctrl+o", "add_section", "Add section", id="composer.add_section", show=False),
         Binding("ctrl+r", "remove", "Remove row / section", id="composer.remove"),
         Binding(
             "ctrl+up,alt+up", "move(-1)", "Move row / section up", id="composer.move_up", show=False
@@ -67,10 +73,11 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             show=False,
         ),
         Binding("f2", "toggle_json", "JSON body", id="composer.toggle_json"),
-        Binding("f3", "toggle_list", "Opened list", id="composer.toggle_list"),
-        Binding("f6", "save_template", "Save as template", id="composer.save_template"),
+        Binding("f3", "toggle_list", "Opened list", id="composer.toggle_list", show=False),
+        Binding("f4", "toggle_preview", "Preview", id="composer.toggle_preview"),
+        Binding("f6", "save_template", "Save as template", id="composer.save_template", show=False),
         Binding("f7", "templates", "Templates", id="composer.templates"),
-        Binding("f8", "history", "Sent history", id="composer.history"),
+        Binding("f8", "history", "Sent history", id="composer.history", show=False),
         Binding("f9", "new_draft", "New empty draft", id="composer.new_draft", show=False),
         Binding("escape", "back", "Back", id="composer.back"),
     ]
@@ -110,6 +117,8 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self._error_count = self._warning_count = 0
         self._send_presence: str | None = None
         self._save_failing = False
+        # None: the preview shows when the terminal is wide enough; f4 decides otherwise.
+        self._preview_wanted: bool | None = None
 
     # --- building -----------------------------------------------------------------------------
 
@@ -126,10 +135,26 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         if stored is not None and not stored.is_empty:
             self.draft = stored
             self.restored = True
-            self._reveal_all = True
+            # Problems show on the fields the user had reached (those with something in them),
+            # not on every empty field ahead: the rest appear when sending is tried.
+            self._touched = self._reached_lines(stored)
         if self._recipient:
             self.draft.recipient = self._recipient
             self._dirty = True
+
+    @staticmethod
+    def _reached_lines(draft: Draft) -> set[str]:
+        """The error lines of the fields of ``draft`` that hold something."""
+        lines = {f"err-{key}" for key, _, attr, _ in HEADER_FIELDS if getattr(draft, attr)}
+        if draft.delay or draft.presence:
+            lines.add("err-options")
+        for section in draft.sections:
+            if section.title:
+                lines.add(f"err-sec-{section.uid}")
+            for row in section.rows:
+                if row.title or row.description or row.row_id:
+                    lines.add(f"err-row-{row.uid}")
+        return lines
 
     def compose(self) -> ComposeResult:
         self._load_draft()
@@ -148,6 +173,8 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                             id=f"f-{key}",
                             compact=True,
                         )
+                        if key in FIELD_LIMITS:
+                            yield LengthCounter(FIELD_LIMITS[key], id=f"count-{key}")
                     yield Static(id=f"err-{key}", classes="field-error composer-error")
                 with Horizontal(classes="composer-field"):
                     yield Label("Delay (ms)", classes="field-label")
@@ -186,6 +213,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        self._layout(self.app.size.width)
         self.query_one("#f-recipient", Input).focus()
         self._redraw()
         if self._dirty:
@@ -320,6 +348,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self._schedule_autosave()
 
     def _redraw(self) -> None:
+        self._draw_counters()
         self._show_problems()
         self._draw_preview()
         self._draw_draft_status()
@@ -367,6 +396,11 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                 widget.update(text)
         self._error_count = len(check.errors)
         self._warning_count = len(check.warnings)
+
+    def _draw_counters(self) -> None:
+        for key, _, attr, _ in HEADER_FIELDS:
+            if key in FIELD_LIMITS:
+                self.query_one(f"#count-{key}", LengthCounter).show(getattr(self.draft, attr))
 
     def _draw_preview(self) -> None:
         note = None
@@ -441,12 +475,36 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
 
     # --- preview ------------------------------------------------------------------------------
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._layout(event.size.width)
+
+    @property
+    def preview_shown(self) -> bool:
+        return not self.has_class("-no-preview")
+
+    def _layout(self, width: int) -> None:
+        narrow = width < NARROW_WIDTH
+        self.set_class(narrow, "-narrow")
+        shown = self._preview_wanted if self._preview_wanted is not None else not narrow
+        self.set_class(not shown, "-no-preview")
+
+    def action_toggle_preview(self) -> None:
+        self._preview_wanted = not self.preview_shown
+        self._layout(self.app.size.width)
+
+    def _show_preview(self) -> None:
+        if not self.preview_shown:
+            self._preview_wanted = True
+            self._layout(self.app.size.width)
+
     def action_toggle_json(self) -> None:
         self.mode = PreviewMode.MESSAGE if self.mode == PreviewMode.JSON else PreviewMode.JSON
+        self._show_preview()
         self._draw_preview()
 
     def action_toggle_list(self) -> None:
         self.mode = PreviewMode.MESSAGE if self.mode == PreviewMode.LIST else PreviewMode.LIST
+        self._show_preview()
         self._draw_preview()
 
     # --- leaving ------------------------------------------------------------------------------

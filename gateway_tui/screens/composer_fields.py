@@ -9,6 +9,12 @@ from __future__ import annotations
 import re
 
 from gateway_tui.api.errors import GatewayError, Problem
+from gateway_tui.api.validation import (
+    BUTTON_TEXT_LIMIT,
+    FOOTER_LIMIT,
+    LIST_DESCRIPTION_LIMIT,
+    LIST_TITLE_LIMIT,
+)
 from gateway_tui.drafts import Draft
 
 # key, label, Draft attribute, placeholder
@@ -24,6 +30,13 @@ HEADER_FIELDS: tuple[tuple[str, str, str, str], ...] = (
     ("button", "Button text", "button_text", "opens the list, e.g. See the menu"),
     ("footer", "Footer", "footer", "optional small print"),
 )
+# The header fields with a WhatsApp length limit: a counter beside each.
+FIELD_LIMITS = {
+    "title": LIST_TITLE_LIMIT,
+    "description": LIST_DESCRIPTION_LIMIT,
+    "button": BUTTON_TEXT_LIMIT,
+    "footer": FOOTER_LIMIT,
+}
 FIELD_ATTRS = {key: attr for key, _, attr, _ in HEADER_FIELDS} | {"delay": "delay"}
 ROW_PARTS = {"title": "title", "desc": "description", "id": "row_id"}
 PRESENCE_NOTE = "only takes effect with a delay"
@@ -31,10 +44,11 @@ PRESENCE_NOTE = "only takes effect with a delay"
 FIELD_HINTS = {
     "recipient": "Recipient: international number with its country code (digits; + and "
     "spaces are dropped), or a group JID …@g.us",
-    "title": "Title: the bold first line of the message",
-    "description": "Description: the message text under the title",
+    "title": f"Title: the bold first line of the message (WhatsApp shows {LIST_TITLE_LIMIT})",
+    "description": "Description: the message text under the title (WhatsApp shows "
+    f"{LIST_DESCRIPTION_LIMIT})",
     "button": "Button text: the button that opens the list (WhatsApp shows 20 characters)",
-    "footer": "Footer: optional small print under the message",
+    "footer": f"Footer: optional small print under the message (WhatsApp shows {FOOTER_LIMIT})",
     "delay": "Delay: whole milliseconds the gateway waits before sending — the request "
     "stays open that long",
     "presence": "Presence: what the recipient sees during the delay — only takes effect "

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button, Input, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -43,3 +43,33 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+class PromptScreen(ModalScreen[str | None]):
+    """One line of text: dismisses with it on enter, with None on escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="prompt.cancel")]
+
+    def __init__(self, title: str, body: Text | str, value: str = "", *, placeholder: str = ""):
+        super().__init__()
+        self._title = title
+        self._body = body if isinstance(body, Text) else Text(body)
+        self._value = value
+        self._placeholder = placeholder
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="prompt-dialog", classes="dialog"):
+            yield Static(Text(self._title, style="bold"), classes="dialog-title")
+            yield Static(self._body, classes="dialog-body")
+            yield Input(self._value, placeholder=self._placeholder, id="prompt-input")
+            yield Static(Text("enter saves · esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#prompt-input", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

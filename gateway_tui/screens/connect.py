@@ -99,7 +99,7 @@ class ConnectScreen(GatewayScreen):
         try:
             count = await probe_gateway(url, key)
         except GatewayError as error:
-            title, advice = error_advice(error, url)
+            title, advice = error_advice(error, url, retry_key=self.key_for("connect.test"))
             self._say(f"✕ {title}. {advice}", "red")
             return
         self._say(f"✓ Connected: the gateway lists {count} instance(s).", "green")

@@ -25,10 +25,16 @@ from gateway_tui.api.errors import (
     ServerError,
 )
 from gateway_tui.api.models import GroupInviteResult
-from gateway_tui.api.validation import InviteNumbers, check_subject, parse_invite_numbers
+from gateway_tui.api.validation import (
+    SUBJECT_LIMIT,
+    InviteNumbers,
+    check_subject,
+    parse_invite_numbers,
+)
 from gateway_tui.formatting import format_number
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen
+from gateway_tui.widgets.length_counter import LengthCounter
 from gateway_tui.widgets.status_panel import error_advice
 
 _R = TypeVar("_R")
@@ -56,6 +62,7 @@ def explain_group_error(
     instance: str,
     instance_status: str | None = None,
     url: str | None = None,
+    retry_key: str | None = "r",
 ) -> tuple[str, str]:
     """A plain-words title and advice for a failed group call (the server's lines come apart)."""
     if error.outcome_unknown:
@@ -103,7 +110,7 @@ def explain_group_error(
         return ("Not sent: " + "; ".join(error.messages), "Nothing was sent to the gateway.")
     if operation == "subject" and isinstance(error, ServerError):
         return ("The subject was not changed", _cap(why or f"{NOT_ADMIN}, or {NOT_MEMBER}") + ".")
-    title, advice = error_advice(error, url)
+    title, advice = error_advice(error, url, retry_key=retry_key)
     return (f"{OPERATIONS.get(operation, 'The call')} failed: {title}", advice)
 
 
@@ -144,6 +151,9 @@ class GroupModal(ModalScreen[_R], GatewayScreen):
         self.group_jid = group_jid
         self.busy = False
 
+    # The binding that tries again in this dialog (its save or send), named by error advice.
+    RETRY_ID: str | None = None
+
     def _explain(self, error: GatewayError, operation: str) -> Text:
         found = self.state.instance(self.instance)
         title, advice = explain_group_error(
@@ -152,6 +162,7 @@ class GroupModal(ModalScreen[_R], GatewayScreen):
             instance=self.instance,
             instance_status=found.status if found else None,
             url=self.gateway_app.gateway_url,
+            retry_key=self.key_for(self.RETRY_ID) if self.RETRY_ID else None,
         )
         # In a dialog there is room: the server's lines are shown right away.
         return problem_text(title, advice, error, show_lines=True)
@@ -167,6 +178,7 @@ class SubjectScreen(GroupModal[str | None]):
     """`s`: the new subject, prefilled with the current one; dismisses with the new subject."""
 
     HELP_TITLE = "Change the subject"
+    RETRY_ID = "subject.save"
     BINDINGS = [
         Binding("ctrl+s", "save", "Save the subject", id="subject.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="subject.cancel"),
@@ -180,7 +192,9 @@ class SubjectScreen(GroupModal[str | None]):
         with Vertical(id="subject-dialog", classes="dialog"):
             yield Static(Text("Change the group subject", style="bold"), classes="dialog-title")
             yield Static(Text(f"{self.group_jid} on {self.instance}", style="dim"))
-            yield Label("Subject")
+            with Horizontal(classes="subject-line"):
+                yield Label("Subject")
+                yield LengthCounter(SUBJECT_LIMIT, hard=True, id="subject-count")
             yield Input(
                 value=self.current,
                 placeholder="the group's name",
@@ -194,10 +208,21 @@ class SubjectScreen(GroupModal[str | None]):
 
     def on_mount(self) -> None:
         self.query_one("#subject-input", Input).focus()
+        self.query_one("#subject-count", LengthCounter).show(self.current.strip())
 
     @property
     def value(self) -> str:
         return self.query_one("#subject-input", Input).value
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # Checked as you type: a line about the text before this keystroke must not stay.
+        event.stop()
+        self.query_one("#subject-count", LengthCounter).show(event.value.strip())
+        if self.busy:
+            return
+        # An empty field is said only when saving; a subject too long, at once.
+        problems = check_subject(event.value) if event.value.strip() else []
+        self._say(Text("✕ " + problems[0].message, style="red") if problems else Text())
 
     def _say(self, text: Text | str) -> None:
         self.query_one("#subject-error", Static).update(
@@ -283,6 +308,7 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
     """`n`: numbers (one per line or comma-separated) and a description; shows the URL sent."""
 
     HELP_TITLE = "Send the group invite"
+    RETRY_ID = "invite.send"
     BINDINGS = [
         Binding("ctrl+s", "send", "Send the invite", id="invite.send", priority=True),
         Binding("escape", "cancel", "Close", id="invite.cancel"),

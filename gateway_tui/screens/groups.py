@@ -107,8 +107,8 @@ class GroupPickerScreen(GatewayScreen):
         Binding("J", "enter_jid", "Type a JID", id="groups.enter_jid"),
         Binding("r", "refresh", "Refresh", id="groups.refresh"),
         Binding("o", "sort", "Sort", id="groups.sort"),
-        Binding("y", "copy_jid", "Copy JID", id="groups.copy_jid"),
-        Binding("d", "toggle_lines", "Gateway's lines", id="groups.lines"),
+        Binding("y", "copy_jid", "Copy JID", id="groups.copy_jid", show=False),
+        Binding("d", "toggle_lines", "Gateway's lines", id="groups.lines", show=False),
     ]
 
     def __init__(self, instance: str) -> None:
@@ -332,8 +332,7 @@ class GroupPickerScreen(GatewayScreen):
         if row is None or not self.table.display:
             self.notify("No group to copy", severity="warning", markup=False)
             return
-        self.app.copy_to_clipboard(row.jid)
-        self.notify(f"Copied {row.jid}", markup=False)
+        self.copy(row.jid, "Group JID")
 
     def action_toggle_lines(self) -> None:
         self._show_lines = not self._show_lines

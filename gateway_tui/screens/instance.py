@@ -14,7 +14,7 @@ from gateway_tui.api.errors import GatewayError, NotFound
 from gateway_tui.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.formatting import clock, format_number, status_text
 from gateway_tui.screens.base import GatewayScreen
-from gateway_tui.screens.confirm import ConfirmScreen
+from gateway_tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.status_panel import StatusPanel
@@ -43,10 +43,14 @@ def details_table(instance: Instance) -> Table:
 
 def setting_prompt(field: str, settings: InstanceSettings) -> Text:
     on = bool(getattr(settings, field))
-    text = Text("[x] " if on else "[ ] ", style="bold green" if on else "dim")
+    text = Text()  # the box alone is coloured: the name stays readable on any theme
+    text.append("[x] " if on else "[ ] ", style="bold green" if on else "dim")
     text.append(SETTING_LABELS[field])
     text.append(f"  {field}", style="dim")
     return text
+
+
+CALL_REPLY_LABEL = "Reply to rejected calls"  # the setting msg_call
 
 
 class InstanceScreen(GatewayScreen):
@@ -57,6 +61,7 @@ class InstanceScreen(GatewayScreen):
         Binding("escape", "back", "Back", id="instance.back"),
         Binding("r", "refresh", "Refresh", id="instance.refresh"),
         Binding("space", "toggle_setting", "Toggle setting", id="instance.toggle_setting"),
+        Binding("e", "edit_call_reply", "Edit call reply", id="instance.edit_call_reply"),
         Binding("g", "groups", "Groups", id="instance.groups"),
         Binding("m", "compose", "Compose list", id="instance.compose"),
         Binding("t", "chats", "Chats", id="instance.chats"),
@@ -111,7 +116,11 @@ class InstanceScreen(GatewayScreen):
             options.display = False
             panel.display = True
             if loadable.error is not None:
-                panel.show_error(loadable.error, self.gateway_app.gateway_url)
+                panel.show_error(
+                    loadable.error,
+                    self.gateway_app.gateway_url,
+                    retry_key=self.key_for("instance.refresh"),
+                )
             else:
                 panel.show_message("Loading settings…")
             note.display = False
@@ -125,7 +134,7 @@ class InstanceScreen(GatewayScreen):
         )
         options.highlighted = highlighted if highlighted is not None else 0
         parts = [
-            f"msg_call: {loadable.value.msg_call or '—'}",
+            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'} (e edits)",
             f"read {clock(loadable.updated_at)}",
         ]
         if self._settings_unsupported:
@@ -189,6 +198,29 @@ class InstanceScreen(GatewayScreen):
         self.app.push_screen(
             ConfirmScreen("Change setting", body, confirm_label="Write"),
             lambda yes: self._write_settings(changed) if yes else None,
+        )
+
+    def action_edit_call_reply(self) -> None:
+        settings = self.state.settings_of(self.instance_name).value
+        if settings is None:
+            self.notify("The settings have not been read yet.", markup=False)
+            return
+        if self._settings_unsupported:
+            self.notify("This gateway does not support editing settings.", markup=False)
+            return
+
+        def entered(text: str | None) -> None:
+            if text is None or text == (settings.msg_call or ""):
+                return
+            self._write_settings(settings.model_copy(update={"msg_call": text}))
+
+        body = Text(
+            "Sent to a caller whose call is rejected (with “Reject incoming calls” on); "
+            "empty sends nothing."
+        )
+        self.app.push_screen(
+            PromptScreen(CALL_REPLY_LABEL, body, settings.msg_call or "", placeholder="none"),
+            entered,
         )
 
     def _write_settings(self, settings: InstanceSettings) -> None:

@@ -36,7 +36,7 @@ INSTANCE_COLUMNS: list[Column[Instance]] = [
         "owner",
         "Owner",
         lambda i: format_number(i.owner_number) if i.owner_number else "—",
-        sort_key=lambda i: i.owner_number,
+        sort_key=lambda i: i.owner_number or None,
         max_width=22,
     ),
     Column("profile", "Profile name", lambda i: i.profile_name or "—", max_width=28),
@@ -67,7 +67,7 @@ class InstancesScreen(GatewayScreen):
         Binding("r", "refresh", "Refresh", id="instances.refresh"),
         Binding("s", "sort", "Sort", id="instances.sort"),
         Binding("c", "copy_name", "Copy name", id="instances.copy_name"),
-        Binding("y", "copy_id", "Copy id", id="instances.copy_id"),
+        Binding("y", "copy_id", "Copy id", id="instances.copy_id", show=False),
         Binding("ctrl+d", "delete", "Delete", id="instances.delete"),
         Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
     ]
@@ -117,7 +117,11 @@ class InstancesScreen(GatewayScreen):
             table.display = False
             panel.display = True
             if loadable.error is not None:
-                panel.show_error(loadable.error, self.gateway_app.gateway_url)
+                panel.show_error(
+                    loadable.error,
+                    self.gateway_app.gateway_url,
+                    retry_key=self.key_for("instances.refresh"),
+                )
             else:
                 panel.show_message("Loading instances…", "Asking the gateway for its instances.")
             stale.display = False
@@ -203,8 +207,11 @@ class InstancesScreen(GatewayScreen):
         self._update_summary()
 
     def action_status_filter(self) -> None:
-        position = STATUS_FILTERS.index(self._status_filter)
-        self._status_filter = STATUS_FILTERS[(position + 1) % len(STATUS_FILTERS)]
+        # Only statuses some instance has: a filter that shows nothing is a dead end.
+        present = {i.status_kind for i in self.state.instances.value or ()}
+        cycle = [s for s in STATUS_FILTERS if s is None or s in present]
+        position = cycle.index(self._status_filter) if self._status_filter in cycle else 0
+        self._status_filter = cycle[(position + 1) % len(cycle)]
         wanted = self._status_filter
         self.table.set_predicate(None if wanted is None else lambda i: i.status_kind == wanted)
         self._update_summary()
@@ -223,8 +230,7 @@ class InstancesScreen(GatewayScreen):
         if instance is None or not pick(instance):
             self.notify(f"Nothing to copy: no {what} here", severity="warning", markup=False)
             return
-        self.app.copy_to_clipboard(pick(instance))
-        self.notify(f"Copied {what}: {pick(instance)}", markup=False)
+        self.copy(pick(instance), f"Instance {what}")
 
     def action_delete(self) -> None:
         instance = self.table.cursor_row

@@ -374,8 +374,7 @@ class ParticipantsScreen(GatewayScreen):
         if participant is None or not participant.number:
             self.notify("No number to copy here", severity="warning", markup=False)
             return
-        self.app.copy_to_clipboard(participant.number)
-        self.notify(f"Copied {participant.number}", markup=False)
+        self.copy(participant.number, "Number")
 
     def action_export(self) -> None:
         rows = list(self.table.visible_rows) if self.table.display else []
@@ -425,8 +424,7 @@ class ParticipantsScreen(GatewayScreen):
         if current is None or not current.url:
             self.notify("No invite link yet: i fetches it", severity="warning", markup=False)
             return
-        self.app.copy_to_clipboard(current.url)
-        self.notify(f"Copied {current.url}", markup=False)
+        self.copy(current.url, "Invite URL")
 
     def action_revoke(self) -> None:
         current = self.invite.current

@@ -80,7 +80,7 @@ async def _invite(pilot: Pilot) -> None:
     await pilot.press("n")
     await pilot.pause()
     # One good number, a duplicate of it, and one too short: the check lists the bad line.
-    await pilot.press(*"+49 151 1234 0001", "enter", *"4915112340001, 12345")
+    await pilot.press(*"+49 1511 2340001", "enter", *"4915112340001, 12345")
     await pilot.pause()
 
 

@@ -35,6 +35,8 @@ WIDTH_SAMPLE_ROWS = 200
 SEPARATOR = " "
 ELLIPSIS = "…"
 SORT_ARROWS = {False: "▲", True: "▼"}
+# What a cell shows for "no value": such rows sort after the others, in both directions.
+MISSING_TEXTS = frozenset({"", "—"})
 # Room kept after a label for " ▲", so sorting never changes a column's width.
 SORT_ARROW_CELLS = 2
 
@@ -110,9 +112,11 @@ class Column(Generic[R]):
         return value if isinstance(value, str) else str(value)
 
     def sort_value(self, row: R) -> Any:
+        """What sorting compares; None for a missing value (sorted last either way)."""
         if self.sort_key is not None:
             return self.sort_key(row)
-        return self.text(row).casefold()
+        text = self.text(row)
+        return None if text in MISSING_TEXTS else text.casefold()
 
     def measure_width(self, sample: Sequence[R]) -> int:
         if self.width is not None:
@@ -406,9 +410,12 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
             else:
                 column = self._column_by_key[self._sort_column]
                 keys = [column.sort_value(row) for row in self._rows]
-                self._sorted_indices = sorted(
-                    indices, key=keys.__getitem__, reverse=self._sort_reverse
-                )
+                present = [index for index in indices if keys[index] is not None]
+                missing = [index for index in indices if keys[index] is None]
+                self._sorted_indices = [
+                    *sorted(present, key=keys.__getitem__, reverse=self._sort_reverse),
+                    *missing,
+                ]
         return self._sorted_indices
 
     def _haystacks(self) -> list[str]:
@@ -528,6 +535,15 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     def action_cursor_last(self) -> None:
         self._move_cursor(len(self._visible) - 1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A screen that binds enter itself ("Open") names what enter does: the table's generic
+        # "Select" then steps aside, so the footer and help show the screen's binding.
+        if action == "select_cursor" and self.is_attached:
+            screen_bindings = self.screen._bindings.key_to_bindings
+            if any(key in screen_bindings for key in ("enter",)):
+                return False
+        return True
 
     def action_select_cursor(self) -> None:
         row = self.cursor_row

@@ -14,22 +14,28 @@ from gateway_tui.api.errors import (
 )
 
 
-def error_advice(error: GatewayError, url: str | None = None) -> tuple[str, str]:
-    """A title and one plain-words suggestion for an error that left nothing to show."""
+def error_advice(
+    error: GatewayError, url: str | None = None, *, retry_key: str | None = "r"
+) -> tuple[str, str]:
+    """A title and one plain-words suggestion for an error that left nothing to show.
+
+    ``retry_key``: the key that tries again where the advice is shown (None: no key does).
+    """
+    again = f"press {retry_key} to try again" if retry_key else "try again"
     if isinstance(error, Unauthorized | Forbidden):
         return (
             "The gateway refused the API key",
-            "Check your API key (--api-key, GATEWAY_API_KEY or the profile), then press r.",
+            f"Check your API key (--api-key, GATEWAY_API_KEY or the profile), then {again}.",
         )
     if isinstance(error, GatewayUnreachable):
         where = url or "the gateway"
         return (
             f"Cannot reach {where}",
-            "Is the gateway running and the URL right? Press r to try again.",
+            f"Is the gateway running and the URL right? Then {again}.",
         )
     if isinstance(error, GatewayTimeout):
-        return ("The gateway did not answer in time", "It may be overloaded. Press r to retry.")
-    return (error.title, error.hint or "Press r to try again.")
+        return ("The gateway did not answer in time", f"It may be overloaded: {again}.")
+    return (error.title, error.hint or f"{again[0].upper()}{again[1:]}.")
 
 
 class StatusPanel(Static):
@@ -58,7 +64,9 @@ class StatusPanel(Static):
         self.remove_class("-error")
         self.update(text)
 
-    def show_error(self, error: GatewayError, url: str | None = None) -> None:
-        title, advice = error_advice(error, url)
+    def show_error(
+        self, error: GatewayError, url: str | None = None, *, retry_key: str | None = "r"
+    ) -> None:
+        title, advice = error_advice(error, url, retry_key=retry_key)
         self.show_message(title, advice, error.messages[:5])
         self.add_class("-error")

@@ -1,0 +1,169 @@
+"""Narrow terminals, hints that name keys that work, and WhatsApp's length limits."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from gateway_tui.app import GatewayApp
+from gateway_tui.config import load_config
+from gateway_tui.screens.composer import ComposerScreen
+from gateway_tui.screens.connect import ConnectScreen
+from gateway_tui.screens.group_modals import SubjectScreen
+from gateway_tui.screens.help import HelpScreen
+from gateway_tui.screens.participants import ParticipantsScreen
+from gateway_tui.widgets.length_counter import LengthCounter
+from tests.support import screen_text, wait_for
+
+INSTANCE = "sales-eu"
+
+
+async def _composer(app, pilot) -> ComposerScreen:
+    await wait_for(pilot, lambda: bool(app.state.instances.value))
+    app.open_composer(INSTANCE)
+    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+    await pilot.pause()
+    return app.screen  # type: ignore[return-value]
+
+
+# --- 3. the composer at 80 columns ------------------------------------------------------------
+
+
+async def test_at_80_columns_the_preview_steps_aside_and_f4_shows_it_below(app_for):
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _composer(app, pilot)
+        pane = screen.query_one("#composer-preview-pane")
+        assert not pane.display or pane.region.width == 0
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+        row_title = screen.query(".row-title").filter("Input").first()
+        assert row_title.region.width >= 15  # a row title is readable (it was 4 cells)
+        await pilot.press("f4")
+        await pilot.pause()
+        form = screen.query_one("#composer-form")
+        assert pane.region.width > 60 and pane.region.y > form.region.y  # under the form
+        await pilot.press("f4")
+        await pilot.pause()
+        assert pane.region.width == 0
+
+
+async def test_on_a_wide_terminal_the_preview_is_beside_the_form(app_for):
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await _composer(app, pilot)
+        pane, form = screen.query_one("#composer-preview-pane"), screen.query_one("#composer-form")
+        assert pane.region.x > form.region.x and pane.region.y == form.region.y
+        await pilot.press("f4")  # hides it: the form takes the width
+        await pilot.pause()
+        assert pane.region.width == 0 and form.region.width > 130
+
+
+# --- 8. hints name the keys that work ---------------------------------------------------------
+
+
+async def test_the_connect_screen_says_ctrl_r_tries_again():
+    app = GatewayApp(load_config())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        screen = app.screen
+        screen.query_one("#url", Input).value = "http://127.0.0.1:9"  # nothing listens there
+        screen.query_one("#api-key", Input).value = "some-key"
+        await pilot.press("ctrl+r")
+        said = screen.query_one("#connect-result", Static)
+        await wait_for(pilot, lambda: "✕" in str(said.render()))
+        text = str(said.render())
+        assert "press ^r to try again" in text
+        assert "press r " not in text.lower()
+
+
+async def test_the_instances_footer_and_help_say_enter_opens(app_for):
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await pilot.pause()
+        assert "⏎ Open" in screen_text(app).splitlines()[-1]
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = screen_text(app)
+        assert "instances.open" in text and "Select" not in text
+
+
+async def test_footers_fit_at_120_columns(app_for, demo_server):
+    group = next(iter(demo_server.state.instances[INSTANCE].groups))
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        for opener in (
+            lambda: None,
+            lambda: app.open_instance(INSTANCE),
+            lambda: app.open_groups(INSTANCE),
+            lambda: app.push_screen(ParticipantsScreen(INSTANCE, group)),
+            lambda: app.open_composer(INSTANCE),
+            app.action_request_log,
+        ):
+            opener()
+            await pilot.pause()
+            await pilot.pause()
+            footer = screen_text(app).splitlines()[-1]
+            assert "f12 Request log" in footer, (app.screen, footer)  # the last key, uncut
+
+
+# --- 9. limits, next to the field, as you type ------------------------------------------------
+
+
+async def test_a_long_list_title_is_warned_next_to_the_field_as_you_type(app_for):
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await _composer(app, pilot)
+        screen.query_one("#f-title", Input).focus()
+        await pilot.press(*("x" * 61))
+        await pilot.pause()
+        counter = screen.query_one("#count-title", LengthCounter)
+        assert "61/60" in str(counter.render()) and counter.has_class("-over")
+        assert "WhatsApp shows at most 60" in str(screen.query_one("#err-title").render())
+        await pilot.press("backspace")
+        await pilot.pause()
+        assert not counter.has_class("-over")
+        assert "at most" not in str(screen.query_one("#err-title").render())
+
+
+async def test_a_subject_over_100_characters_is_refused_live_and_never_sent(app_for, demo_server):
+    group = next(iter(demo_server.state.instances[INSTANCE].groups))
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.push_screen(ParticipantsScreen(INSTANCE, group))
+        await wait_for(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
+        await pilot.pause()
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SubjectScreen))
+        dialog = app.screen
+        error = dialog.query_one("#subject-error", Static)
+        await pilot.press("ctrl+u", "enter")  # empty: said when saving…
+        await pilot.pause()
+        assert "cannot be empty" in str(error.render())
+        await pilot.press("A")  # …and gone at the next keystroke
+        await pilot.pause()
+        assert str(error.render()) == ""
+        await pilot.press(*("b" * 100))
+        await pilot.pause()
+        assert "at most 100" in str(error.render())
+        assert "101/100" in str(dialog.query_one("#subject-count").render())
+        writes = len(demo_server.state.writes)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SubjectScreen)
+        assert len(demo_server.state.writes) == writes
+
+
+async def test_a_long_subject_keeps_the_participants_header_on_one_line(app_for, demo_server):
+    group_jid, group = next(iter(demo_server.state.instances[INSTANCE].groups.items()))
+    group.subject = "S" * 200
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.push_screen(ParticipantsScreen(INSTANCE, group_jid))
+        await wait_for(pilot, lambda: bool(app.state.participants_of(INSTANCE, group_jid).value))
+        await pilot.pause()
+        title = app.screen.query_one("#participants-title")
+        assert title.region.height == 1
