@@ -16,7 +16,6 @@ the file and the line or key), the rest falls back to defaults, and the app can 
 from __future__ import annotations
 
 import dataclasses
-import ipaddress
 import math
 import os
 import re
@@ -26,12 +25,16 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gateway_tui import storage
+from gateway_tui.urls import (  # noqa: F401 - re-exported: callers import them from here
+    insecure_url_warning,
+    is_insecure_url,
+    validate_gateway_url,
+)
 
 CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
@@ -50,97 +53,6 @@ class ConfigFileError(ValueError):
 
 # --------------------------------------------------------------------------------------------
 # URLs and keys
-
-
-_HOST_NAME = re.compile(r"[\w-]+(\.[\w-]+)*\.?")  # lenient: allows docker-style "evolution_api"
-
-
-def validate_gateway_url(text: str) -> str:
-    """``text`` as a normalised ``http(s)://host[:port][/path]`` URL without a trailing slash.
-
-    Raises ValueError with a plain reason otherwise. The reason never repeats the input, which
-    may hold a pasted secret.
-    """
-    text = text.strip()
-    if not text:
-        raise ValueError("Enter the gateway URL, for example https://gw.example.com")
-    if any(char.isspace() for char in text):
-        raise ValueError("The URL must not contain spaces")
-    try:
-        parts = urlsplit(text)
-    except ValueError:  # e.g. an unclosed "[" of an IPv6 address
-        raise ValueError("The URL's host name is not valid") from None
-    scheme = parts.scheme.lower()
-    if scheme not in ("http", "https"):
-        raise ValueError("The URL must start with http:// or https://")
-    if "@" in parts.netloc:
-        raise ValueError("The URL must not contain a user name or password; use the API key")
-    if parts.query or parts.fragment or text.endswith(("?", "#")):
-        raise ValueError("The URL must not contain '?' or '#'")
-    host = parts.hostname
-    if not host:
-        raise ValueError("The URL has no host name")
-    if not (_is_ip_address(host) or _HOST_NAME.fullmatch(host)):
-        raise ValueError("The URL's host name is not valid")
-    try:
-        port = parts.port
-    except ValueError:
-        port = 0
-    if port == 0 or (port is None and parts.netloc.endswith(":")):
-        raise ValueError("The port must be a number from 1 to 65535")
-    return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
-
-
-def _is_ip_address(host: str) -> bool:
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    return True
-
-
-def _is_loopback(host: str) -> bool:
-    if host.lower().rstrip(".") == "localhost":
-        return True
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return False
-    mapped = getattr(address, "ipv4_mapped", None)  # ::ffff:127.0.0.1 is loopback too
-    return address.is_loopback or bool(mapped and mapped.is_loopback)
-
-
-def _insecure_host(url: str | None) -> str | None:
-    """The host that a plain http:// ``url`` would send the key to in clear, unless it is
-    this machine; None otherwise."""
-    if not url:
-        return None
-    try:
-        parts = urlsplit(url.strip())
-        host = parts.hostname or ""
-    except ValueError:  # not a URL at all; validate_gateway_url reports that
-        return None
-    if parts.scheme.lower() != "http" or _is_loopback(host):
-        return None
-    return host or "the gateway"
-
-
-def is_insecure_url(url: str | None) -> bool:
-    """True for plain http:// to a host other than this machine: the key would cross a network
-    in clear. https:// and anything that is not http:// are not "insecure" in this sense."""
-    return _insecure_host(url) is not None
-
-
-def insecure_url_warning(url: str | None) -> str | None:
-    """A plain-words warning when ``url`` is insecure (see is_insecure_url), else None."""
-    host = _insecure_host(url)
-    if host is None:
-        return None
-    return (
-        f"The connection to {host} uses plain http://, so the API key travels unencrypted "
-        "and anyone on the network path can read it. Use https:// unless you trust every "
-        "network in between."
-    )
 
 
 def mask_key(secret: str | SecretStr | None) -> str:

@@ -50,6 +50,10 @@ def profile_key(instance: str, number: str) -> tuple[str, str]:
 class MessageActions(ActionsBase):
     # --- sending ---------------------------------------------------------------------------
 
+    def send_list_curl(self, instance: str, request: SendListRequest) -> str:
+        """The curl command that would send ``request`` (nothing is sent)."""
+        return self.client.send_list_curl(instance, request)
+
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
         """Send once (never retried); record the message and its chat in the state."""
         result = await self.client.send_list(instance, request)

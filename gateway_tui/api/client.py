@@ -24,7 +24,7 @@ from gateway_tui.api.errors import (
     Problem,
     error_for_response,
 )
-from gateway_tui.api.events import CallEvent, capped_body, redacted_headers
+from gateway_tui.api.events import CallEvent, capped_body, curl_command, redacted_headers
 from gateway_tui.api.models import (
     GROUP_LIST,
     INSTANCE_LIST,
@@ -311,6 +311,12 @@ class GatewayClient:
         return await self._model(
             SentMessage, "POST", path, body=request.to_json(), call_timeout=timeout
         )
+
+    def send_list_curl(self, instance: str, request: SendListRequest) -> str:
+        """The curl command that would send ``request`` (the key read from the environment)."""
+        path = _seg_path("/message/sendList/", instance)
+        url = self._http.build_request("POST", path).url
+        return curl_command("POST", str(url), request.to_json())
 
     async def archive_chat(self, instance: str, key: MessageKey, archive: bool) -> ArchiveResult:
         """Archive or unarchive the chat of ``key``. A real server always says archived=true."""

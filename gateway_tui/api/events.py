@@ -66,10 +66,15 @@ class CallEvent:
 
     def as_curl(self) -> str:
         """The call as a curl command that reads the key from the environment."""
-        parts = ["curl", "-sS", "-X", self.method, shlex.quote(self.url)]
-        # Double quotes so the shell expands the variable; the key itself is never written here.
-        parts += ["-H", f'"apikey: {KEY_PLACEHOLDER}"']
-        if self.request_body is not None:
-            parts += ["-H", shlex.quote("Content-Type: application/json")]
-            parts += ["--data", shlex.quote(json.dumps(self.request_body, ensure_ascii=False))]
-        return " ".join(parts)
+        return curl_command(self.method, self.url, self.request_body)
+
+
+def curl_command(method: str, url: str, body: Any = None) -> str:
+    """A curl command for a call; the key is read from ``$GATEWAY_API_KEY``, never written."""
+    parts = ["curl", "-sS", "-X", method, shlex.quote(url)]
+    # Double quotes so the shell expands the variable; the key itself is never written here.
+    parts += ["-H", f'"apikey: {KEY_PLACEHOLDER}"']
+    if body is not None:
+        parts += ["-H", shlex.quote("Content-Type: application/json")]
+        parts += ["--data", shlex.quote(json.dumps(body, ensure_ascii=False))]
+    return " ".join(parts)

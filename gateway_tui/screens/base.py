@@ -19,6 +19,10 @@ if TYPE_CHECKING:
     from gateway_tui.state import AppState
 
 
+# How much of a copied value the notification repeats (a JSON body can be long).
+COPY_SHOWN_CHARS = 160
+
+
 class GatewayScreen(Screen):
     """A screen that observes the app state and talks to the gateway only through actions."""
 
@@ -55,7 +59,8 @@ class GatewayScreen(Screen):
         how = "Sent to the terminal's clipboard (OSC 52)"
         if os.environ.get("TMUX"):
             how += "; tmux passes it on only with `set -g set-clipboard on`"
-        self.notify(f"{what}: {text}\n{how}.", title="Clipboard", markup=False)
+        shown = text if len(text) <= COPY_SHOWN_CHARS else text[: COPY_SHOWN_CHARS - 1] + "…"
+        self.notify(f"{what}: {shown}\n{how}.", title="Clipboard", markup=False)
 
     def on_mount(self) -> None:
         # Textual calls this after a subclass's own on_mount (handlers run for each class in

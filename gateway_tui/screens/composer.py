@@ -7,6 +7,7 @@ a worker and is never repeated on its own: a send whose outcome is unknown asks 
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from datetime import datetime
 
@@ -73,6 +74,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             show=False,
         ),
         Binding("f2", "toggle_json", "JSON body", id="composer.toggle_json"),
+        # In the JSON view (f2 puts the cursor there); in a field y and Y are letters.
+        Binding("y", "copy_body", "Copy the JSON body", id="composer.copy_body", show=False),
+        Binding("Y", "copy_curl", "Copy as curl", id="composer.copy_curl", show=False),
         Binding("f3", "toggle_list", "Opened list", id="composer.toggle_list", show=False),
         Binding("f4", "toggle_preview", "Preview", id="composer.toggle_preview"),
         Binding("f6", "save_template", "Save as template", id="composer.save_template", show=False),
@@ -119,6 +123,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self._save_failing = False
         # None: the preview shows when the terminal is wide enough; f4 decides otherwise.
         self._preview_wanted: bool | None = None
+        self._field_before_json: Widget | None = None
 
     # --- building -----------------------------------------------------------------------------
 
@@ -501,6 +506,25 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self.mode = PreviewMode.MESSAGE if self.mode == PreviewMode.JSON else PreviewMode.JSON
         self._show_preview()
         self._draw_preview()
+        pane = self.query_one("#composer-preview-pane")
+        if self.mode == PreviewMode.JSON:
+            # The cursor goes to the JSON: arrows scroll it (sideways too), y / Y copy it.
+            self._field_before_json = self.focused
+            pane.focus()
+        elif pane.has_focus:
+            back = self._field_before_json
+            (back if back is not None and back.is_attached else self._first_field()).focus()
+
+    def _first_field(self) -> Input:
+        return self.query_one("#f-recipient", Input)
+
+    def action_copy_body(self) -> None:
+        body = json.dumps(self.draft.body(), indent=2, ensure_ascii=False)
+        self.copy(body, "JSON body")
+
+    def action_copy_curl(self) -> None:
+        curl = self.actions.send_list_curl(self.instance, self.draft.request())
+        self.copy(curl, "curl (the key is read from $GATEWAY_API_KEY)")
 
     def action_toggle_list(self) -> None:
         self.mode = PreviewMode.MESSAGE if self.mode == PreviewMode.LIST else PreviewMode.LIST

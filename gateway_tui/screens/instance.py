@@ -61,7 +61,9 @@ class InstanceScreen(GatewayScreen):
         Binding("escape", "back", "Back", id="instance.back"),
         Binding("r", "refresh", "Refresh", id="instance.refresh"),
         Binding("space", "toggle_setting", "Toggle setting", id="instance.toggle_setting"),
-        Binding("e", "edit_call_reply", "Edit call reply", id="instance.edit_call_reply"),
+        Binding(
+            "e", "edit_call_reply", "Edit call reply", id="instance.edit_call_reply", show=False
+        ),
         Binding("g", "groups", "Groups", id="instance.groups"),
         Binding("m", "compose", "Compose list", id="instance.compose"),
         Binding("t", "chats", "Chats", id="instance.chats"),

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.highlighter import JSONHighlighter
 from rich.panel import Panel
@@ -130,7 +131,9 @@ def opened_list(draft: Draft, focus_uid: int | None = None, *, with_ids: bool = 
 
 def json_body(body: dict[str, Any]) -> Text:
     """The request body, indented, highlighted as JSON (still plain text: never markup)."""
-    text = Text(json.dumps(body, indent=2, ensure_ascii=False))
+    # Never wrapped: a long string is one line (the pane scrolls sideways), so the body never
+    # seems to hold line breaks it does not have.
+    text = Text(json.dumps(body, indent=2, ensure_ascii=False), no_wrap=True, overflow="ignore")
     JSONHighlighter().highlight(text)
     return text
 
@@ -142,6 +145,9 @@ class ListPreview(Static):
     ListPreview {
         height: auto;
         padding: 0 1;
+    }
+    ListPreview.-json {
+        min-width: 100%;
     }
     """
 
@@ -160,7 +166,11 @@ class ListPreview(Static):
             parts.append(Text("JSON body that will be sent", style="bold"))
             if note is not None:
                 parts.append(note)
-            parts.append(json_body(draft.body()))
+            body = json_body(draft.body())
+            parts.append(body)
+            # As wide as its longest line, so the pane scrolls sideways instead of wrapping.
+            widest = max((cell_len(line) for line in body.plain.splitlines()), default=0)
+            self.styles.width = widest + 2  # the padding
         elif mode == PreviewMode.LIST:
             parts.append(Text("Opened list — after pressing the button", style="bold"))
             parts.append(opened_list(draft, focus_uid, with_ids=True))
@@ -179,6 +189,9 @@ class ListPreview(Static):
                     style="yellow",
                 )
             )
+        self.set_class(mode == PreviewMode.JSON, "-json")
+        if mode != PreviewMode.JSON:
+            self.styles.width = None
         self.shown = Group(*parts)
         self.update(self.shown)
 
