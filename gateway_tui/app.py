@@ -1,17 +1,21 @@
-"""The application shell: one client, one state, the screens, the palette and the keys."""
+"""The application shell: one client, one state, the screens, the palette and the keys.
+
+Start-up draws first and imports after: from the command line the app is given a config
+*loader*; its first frame (``screens/starting.py``) needs Textual alone, and the config, the
+HTTP stack and pydantic are imported once that frame is on screen. Given a config (tests, the
+demo), it starts at once. So this module imports neither httpx nor pydantic at the top.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import gc
-import ssl
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
-from pydantic import SecretStr
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -19,12 +23,17 @@ from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
 from textual.signal import Signal
 
-from gateway_tui.actions import Actions
-from gateway_tui.api.client import GatewayClient
-from gateway_tui.api.errors import GatewayError
-from gateway_tui.config import ResolvedConfig, insecure_url_warning, mask_key
-from gateway_tui.state import AppState, Topic
 from gateway_tui.type_ahead import TypeAhead
+from gateway_tui.urls import insecure_url_warning
+
+if TYPE_CHECKING:
+    import httpx
+
+    from gateway_tui.actions import Actions
+    from gateway_tui.api.client import GatewayClient
+    from gateway_tui.api.errors import GatewayError
+    from gateway_tui.config import ResolvedConfig
+    from gateway_tui.state import AppState, Topic
 
 DARK_THEME = "textual-dark"
 LIGHT_THEME = "textual-light"
@@ -68,26 +77,50 @@ class GatewayApp(App[int]):
 
     def __init__(
         self,
-        config: ResolvedConfig,
+        config: ResolvedConfig | Callable[[], ResolvedConfig],
         *,
         transport: httpx.AsyncBaseTransport | None = None,
         clock: Callable[[], datetime] = datetime.now,
+        starting_url: str | None = None,
     ) -> None:
+        """``config``, or a function that loads it after the first frame (see the module doc);
+        ``starting_url`` is shown in that first frame when known."""
         super().__init__()
-        self.config = config
         self._transport = transport
-        self.state = AppState(clock)
+        self._clock = clock
+        self._starting_url = starting_url
         self.state_changed: Signal[Topic] = Signal(self, "state-changed")
+        self.type_ahead = TypeAhead(self, self._deliver_key)
+        self._config_loader: Callable[[], ResolvedConfig] | None = None
+        if callable(config):
+            self._config_loader = config
+        else:
+            self._start(config)
+
+    def _start(self, config: ResolvedConfig) -> None:
+        """Everything that needs the config: the state, the client, the actions."""
+        from gateway_tui.actions import Actions
+        from gateway_tui.state import AppState
+
+        self.config = config
+        self.state: AppState = AppState(self._clock)
         self.state.subscribe(self.state_changed.publish)
         self.client = self._new_client()
-        self.actions = Actions(self.client, self.state)
-        self.type_ahead = TypeAhead(self, self._deliver_key)
+        self.actions: Actions = Actions(self.client, self.state)
         if config.theme:
             self.theme = config.theme
+
+    @property
+    def started(self) -> bool:
+        """False while the first frame is up and the config not loaded yet."""
+        return self._config_loader is None
 
     # --- gateway ---------------------------------------------------------------------------------
 
     def _new_client(self) -> GatewayClient:
+        from gateway_tui.api.client import GatewayClient
+        from gateway_tui.api.errors import GatewayError
+
         key = self.config.api_key.get_secret_value() if self.config.api_key else ""
         url = self.config.url or "http://127.0.0.1"
         transport = self._transport or _transport_for(url)
@@ -118,11 +151,13 @@ class GatewayApp(App[int]):
 
     @property
     def masked_key(self) -> str:
+        from gateway_tui.config import mask_key
+
         return mask_key(self.config.api_key)
 
     def connect(self, url: str, api_key: str) -> None:
         """Point the app at another gateway (from the connect screen)."""
-        self._switch(self.config.with_gateway(url, SecretStr(api_key)))
+        self._switch(self.config.with_gateway(url, api_key))
 
     def switch_profile(self, name: str) -> None:
         self._switch(self.config.switch_profile(name))
@@ -156,8 +191,12 @@ class GatewayApp(App[int]):
     # --- lifecycle -------------------------------------------------------------------------------
 
     def on_load(self) -> None:
-        _freeze_startup_heap()
-        # Ask for the instances before the first screen is built: the answer travels while
+        if self.started:
+            _freeze_startup_heap()
+            self._ask_for_instances()
+
+    def _ask_for_instances(self) -> None:
+        # Ask for the instances before the home screen is built: the answer travels while
         # Textual composes and paints, and the first frame often has the rows already. The
         # instances screen sees the load under way and does not start another.
         # Not for plain http to another host: the user is warned before the first call.
@@ -165,6 +204,30 @@ class GatewayApp(App[int]):
             self.action_refresh_instances()
 
     def on_mount(self) -> None:
+        if not self.started:
+            from gateway_tui.screens.starting import StartingScreen
+
+            # Keys typed before the home screen exists wait for it (no safety release: the
+            # imports may take long on a busy machine, and the keys are meant for home).
+            token = self.type_ahead.hold(safety=False)
+            self.push_screen(
+                StartingScreen(self._starting_url, on_shown=partial(self._finish_start, token))
+            )
+            return
+        self._show_first_home()
+
+    def _finish_start(self, token: int) -> None:
+        """The first frame is on screen: load the config, import the rest, show home."""
+        loader, self._config_loader = self._config_loader, None
+        assert loader is not None
+        self._start(loader())
+        _freeze_startup_heap()
+        self._ask_for_instances()
+        self._show_first_home()
+        # After the home screen's push (queued by _show_home), which holds keys itself.
+        self.call_later(self.type_ahead.release, token)
+
+    def _show_first_home(self) -> None:
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:
@@ -172,7 +235,18 @@ class GatewayApp(App[int]):
         self._show_home()
 
     async def on_unmount(self) -> None:
-        await self.client.aclose()
+        if self.started:
+            await self.client.aclose()
+
+    def _display(self, screen: Screen, renderable) -> None:  # type: ignore[override]
+        # Textual's one place where a frame goes to the terminal: the starting screen learns
+        # here that it has been drawn, and only then does the slow part of start-up begin.
+        super()._display(screen, renderable)
+        if renderable is not None and not self._batch_count and not self.started:
+            from gateway_tui.screens.starting import StartingScreen
+
+            if isinstance(screen, StartingScreen):
+                screen.frame_drawn()
 
     # --- type-ahead (gateway_tui/type_ahead.py) --------------------------------------------------
 
@@ -246,6 +320,8 @@ class GatewayApp(App[int]):
         self.run_worker(self._refresh_all(), group="instances", exit_on_error=False)
 
     async def _refresh_all(self) -> None:
+        from gateway_tui.api.errors import GatewayError
+
         try:
             await self.actions.refresh_instances()
         except GatewayError as error:
@@ -357,9 +433,15 @@ def _transport_for(url: str) -> httpx.AsyncBaseTransport | None:
     """
     if not url.startswith("http://"):
         return None
+    import ssl
+
+    import httpx
+
     return httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
 
 
-def run_app(config: ResolvedConfig) -> int:
-    GatewayApp(config).run()
+def run_app(
+    config: ResolvedConfig | Callable[[], ResolvedConfig], *, starting_url: str | None = None
+) -> int:
+    GatewayApp(config, starting_url=starting_url).run()
     return 0

@@ -1,7 +1,7 @@
 """The ``gateway-tui`` command line.
 
-Only argparse and the config module are imported up front: ``--help`` and ``config path`` must
-stay fast and must not pull in Textual or the HTTP stack, so those are imported where used.
+Only argparse is imported up front: ``--help`` and ``config path`` must stay fast, and the app
+draws its first frame before the config (pydantic) and the HTTP stack are imported.
 """
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gateway_tui import __version__
-from gateway_tui.config import ResolvedConfig, config_path, load_config, validate_gateway_url
+from gateway_tui.urls import validate_gateway_url
+
+if TYPE_CHECKING:
+    from gateway_tui.config import ResolvedConfig
 
 DEFAULT_DEMO_PORT = 8080
 
@@ -122,18 +125,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--demo-instances needs --demo")
     try:
         if args.command == "config":
+            from gateway_tui.config import config_path
+
             print(config_path())
             return 0
         if args.command == "demo-server":
             return _serve_demo(args)
-        config = load_config(
-            url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
-        )
+
+        def load() -> ResolvedConfig:
+            from gateway_tui.config import load_config
+
+            return load_config(
+                url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
+            )
+
         if args.demo:
-            return _run_demo(config, instances=args.demo_instances)
+            return _run_demo(load(), instances=args.demo_instances)
         from gateway_tui.app import run_app
 
-        return run_app(config)
+        # The config is loaded once the first frame is drawn.
+        return run_app(load, starting_url=args.url)
     except KeyboardInterrupt:
         return 130
 

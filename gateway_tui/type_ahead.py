@@ -46,7 +46,7 @@ class TypeAhead:
     def __init__(self, app: App, deliver: Callable[[events.Key], Awaitable[None]]) -> None:
         self._app = app
         self._deliver = deliver  # hands a key to Textual as if it had just arrived
-        self._holds: dict[int, Timer] = {}
+        self._holds: dict[int, Timer | None] = {}
         self._held: deque[events.Key] = deque()
         self._tokens = itertools.count(1)
         self._delivering = False
@@ -59,11 +59,13 @@ class TypeAhead:
     def held(self) -> int:
         return len(self._held)
 
-    def hold(self) -> int:
-        """Keys wait from now until ``release(token)`` (or the safety release)."""
+    def hold(self, *, safety: bool = True) -> int:
+        """Keys wait from now until ``release(token)`` (or the safety release, if ``safety``)."""
         token = next(self._tokens)
-        self._holds[token] = self._app.set_timer(
-            SAFETY_RELEASE_SECONDS, lambda: self._release_soon(token)
+        self._holds[token] = (
+            self._app.set_timer(SAFETY_RELEASE_SECONDS, lambda: self._release_soon(token))
+            if safety
+            else None
         )
         return token
 

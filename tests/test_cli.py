@@ -18,8 +18,9 @@ class FakeApp:
         self.configs: list[ResolvedConfig] = []
         self.exit_code = exit_code
 
-    def run_app(self, config: ResolvedConfig) -> int:
-        self.configs.append(config)
+    def run_app(self, config, *, starting_url: str | None = None) -> int:
+        # The app is given a loader (it loads the config after its first frame): load it here.
+        self.configs.append(config() if callable(config) else config)
         return self.exit_code
 
 
@@ -212,7 +213,7 @@ def test_a_bad_url_with_credentials_is_not_echoed(capsys):
 
 
 def test_ctrl_c_exits_quietly(monkeypatch):
-    def interrupted(config):
+    def interrupted(config, **_options):
         raise KeyboardInterrupt
 
     module = types.ModuleType("gateway_tui.app")

@@ -48,6 +48,40 @@ def test_importing_the_app_leaves_out_what_the_first_frame_does_not_need(tmp_pat
     assert heavy(modules) == []
 
 
+def test_the_first_frame_needs_neither_the_http_stack_nor_pydantic(tmp_path):
+    """What runs before the first frame: the command line, the app and the starting screen."""
+    modules = imported_by(
+        "import gateway_tui.cli, gateway_tui.app, gateway_tui.screens.starting", tmp_path
+    )
+    assert "textual.app" in modules
+    early = ("httpx", "httpcore", "pydantic", "pydantic_settings", "gateway_tui.config")
+    assert sorted(m for m in modules if m.split(".")[0] in early or m in early) == []
+
+
+async def test_the_first_frame_shows_loading_then_the_instances(demo_server):
+    """From the command line the app is given a config loader: it draws the header and an
+    empty table saying "loading…" first, then loads the config and shows the instances."""
+    from gateway_tui.app import GatewayApp
+    from gateway_tui.config import load_config
+    from gateway_tui.screens.starting import LOADING
+    from tests.support import screen_text
+
+    shown_when_loading = []
+
+    def load():
+        # Called once the first frame is drawn, with the starting screen still up.
+        shown_when_loading.append(screen_text(app))
+        return load_config(url=demo_server.url, api_key=demo_server.api_key)
+
+    app = GatewayApp(load, starting_url=demo_server.url)
+    assert not app.started
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: "sales-eu" in screen_text(app))
+        assert app.started and isinstance(app.screen, InstancesScreen)
+    [first_frame] = shown_when_loading
+    assert LOADING in first_frame and "Name" in first_frame and demo_server.url in first_frame
+
+
 def test_the_import_check_can_fail(tmp_path):
     """Guards the check above: it does notice an unwanted import."""
     assert heavy(imported_by("import gateway_tui.app, gateway_tui.demo.server", tmp_path))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.keys import _character_to_key
-from textual.widgets import Input, TextArea
+from textual.widgets import TextArea
 
 from gateway_tui.app import GatewayApp
 from gateway_tui.config import load_config

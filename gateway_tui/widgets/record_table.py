@@ -218,6 +218,9 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         def control(self) -> RecordTable[Any]:
             return self.table
 
+    # What an empty table says (with no filter typed).
+    empty_text = "No rows"
+
     def __init__(
         self,
         columns: Sequence[Column[R]],
@@ -652,7 +655,7 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     def _render_empty(self, width: int) -> Strip:
         # Plain strings in segments: the filter text is shown as typed, never parsed as markup.
-        message = f"No rows match “{self._filter_text}”" if self._filter_text else "No rows"
+        message = f"No rows match “{self._filter_text}”" if self._filter_text else self.empty_text
         style = self.get_component_rich_style("record-table--empty")
         return Strip([Segment(fit(message, width), style)], max(0, width))
 
