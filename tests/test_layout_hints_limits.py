@@ -167,3 +167,28 @@ async def test_a_long_subject_keeps_the_participants_header_on_one_line(app_for,
         await pilot.pause()
         title = app.screen.query_one("#participants-title")
         assert title.region.height == 1
+
+
+# --- tables: low-value columns go first when narrow, columns widen when there is room ---------
+
+
+async def test_the_instances_table_drops_columns_at_80_and_widens_at_200(app_for, demo_server):
+    long_name = "Acme Sales Europe — Central and Eastern Region Desk"
+    demo_server.state.instances[INSTANCE].profile_name = long_name
+    for size, shown in (
+        ((80, 24), ["name", "status", "owner", "profile"]),  # the integration went first
+        ((120, 36), ["name", "status", "owner", "profile", "integration"]),
+        ((200, 50), ["name", "status", "owner", "profile", "integration"]),
+    ):
+        app = app_for()
+        async with app.run_test(size=size) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            await pilot.pause()
+            table = app.screen.table
+            assert table.shown_columns == shown, size
+            text = screen_text(app)
+            assert "Integration" in text if "integration" in shown else "Integration" not in text
+            if size[0] >= 120:
+                assert long_name in text  # room to spare: the column widens to show it all
+            else:
+                assert long_name not in text  # cut at the column's usual width

@@ -60,7 +60,7 @@ GROUP_COLUMNS: list[Column[GroupRow]] = [
         sort_key=lambda r: -1 if r.size is None else r.size,
         width=7,
     ),
-    Column("jid", "JID", lambda r: r.jid, max_width=40),
+    Column("jid", "JID", lambda r: r.jid, max_width=40, drop_priority=1),
 ]
 
 

@@ -39,8 +39,17 @@ INSTANCE_COLUMNS: list[Column[Instance]] = [
         sort_key=lambda i: i.owner_number or None,
         max_width=22,
     ),
-    Column("profile", "Profile name", lambda i: i.profile_name or "—", max_width=28),
-    Column("integration", "Integration", lambda i: i.integration_name or "—", max_width=20),
+    # On a narrow terminal the integration goes first, then the profile name.
+    Column(
+        "profile", "Profile name", lambda i: i.profile_name or "—", max_width=28, drop_priority=1
+    ),
+    Column(
+        "integration",
+        "Integration",
+        lambda i: i.integration_name or "—",
+        max_width=20,
+        drop_priority=2,
+    ),
 ]
 
 

@@ -64,7 +64,7 @@ PARTICIPANT_COLUMNS: list[Column[Participant]] = [
         sort_key=number_sort_key,
         max_width=22,
     ),
-    Column("jid", "JID", lambda p: p.id, max_width=36),
+    Column("jid", "JID", lambda p: p.id, max_width=36, drop_priority=1),  # the number says it
     Column(
         "role",
         "Role",

@@ -39,8 +39,16 @@ CALL_COLUMNS: list[Column[CallEvent]] = [
     Column("method", "Method", lambda e: e.method, width=6),
     Column("path", "Path", lambda e: e.path, max_width=48),
     Column("status", "Status", _status, style=_status_style, width=6),
-    Column("ms", "ms", lambda e: f"{e.elapsed_ms:.0f}", sort_key=lambda e: e.elapsed_ms, width=6),
-    Column("error", "Error", lambda e: e.error or "", max_width=60),
+    Column(
+        "ms",
+        "ms",
+        lambda e: f"{e.elapsed_ms:.0f}",
+        sort_key=lambda e: e.elapsed_ms,
+        width=6,
+        drop_priority=2,
+    ),
+    # Narrow: the error stays readable in the details under the table.
+    Column("error", "Error", lambda e: e.error or "", max_width=60, drop_priority=1),
 ]
 
 

@@ -37,6 +37,8 @@ ELLIPSIS = "…"
 SORT_ARROWS = {False: "▲", True: "▼"}
 # What a cell shows for "no value": such rows sort after the others, in both directions.
 MISSING_TEXTS = frozenset({"", "—"})
+# On a wide terminal a column may grow to this many times its max_width to show values in full.
+WIDEN_FACTOR = 2
 # Room kept after a label for " ▲", so sorting never changes a column's width.
 SORT_ARROW_CELLS = 2
 
@@ -106,6 +108,9 @@ class Column(Generic[R]):
     min_width: int = 3
     max_width: int = 40
     """Cells wider than the column are cut with "…"."""
+    drop_priority: int = 0
+    """0: always shown. Otherwise, when the table is too narrow, columns are hidden, the
+    highest priority first, until the rest fit."""
 
     def text(self, row: R) -> str:
         value = self.value(row)
@@ -119,11 +124,19 @@ class Column(Generic[R]):
         return None if text in MISSING_TEXTS else text.casefold()
 
     def measure_width(self, sample: Sequence[R]) -> int:
+        return self.measure_widths(sample)[0]
+
+    def measure_widths(self, sample: Sequence[R]) -> tuple[int, int]:
+        """The column's width from the label and ``sample``, capped at ``max_width``; and what
+        it would take on a wide terminal (up to WIDEN_FACTOR times that) to show values in full.
+        Each value is read once."""
         if self.width is not None:
-            return max(1, self.width)
-        widest = max((measure(self.text(row), self.max_width) for row in sample), default=0)
-        wanted = max(widest, measure(self.label, self.max_width) + SORT_ARROW_CELLS)
-        return max(1, self.min_width, min(wanted, self.max_width))
+            return max(1, self.width), max(1, self.width)
+        cap = self.max_width * WIDEN_FACTOR
+        widest = max((measure(self.text(row), cap) for row in sample), default=0)
+        wanted = max(widest, measure(self.label, cap) + SORT_ARROW_CELLS)
+        base = max(1, self.min_width, min(wanted, self.max_width))
+        return base, max(base, min(wanted, cap))
 
 
 class RecordTable(ScrollView, Generic[R], can_focus=True):
@@ -258,7 +271,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         # The cursor row's key as of the last change. The model changes below invalidate
         # `_visible` before they recompute it, so this is how they find the cursor row again.
         self._last_cursor_key: str | None = None
-        self._widths = [column.measure_width(()) for column in self._columns]
+        # Measured widths (capped at max_width), what each would take on a wide terminal, and
+        # the widths in use: fitted to the table's width (0 = a column dropped for room).
+        self._base_widths = [column.measure_width(()) for column in self._columns]
+        self._wanted_widths = list(self._base_widths)
+        self._widths = list(self._base_widths)
         # Bumped when the rows or the column widths change; part of every cached strip's key. A
         # row's line does not depend on where it shows, so filtering, sorting and scrolling
         # reuse the strips already made (typing a filter mostly redraws rows seen a key ago).
@@ -321,9 +338,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._rows = list(rows)
         self._index_by_key = {self._row_key(row): index for index, row in enumerate(self._rows)}
         self._sorted_indices = self._search_haystacks = self._predicate_results = None
-        self._widths = [
-            column.measure_width(self._rows[:WIDTH_SAMPLE_ROWS]) for column in self._columns
-        ]
+        sample = self._rows[:WIDTH_SAMPLE_ROWS]
+        measured = [column.measure_widths(sample) for column in self._columns]
+        self._base_widths = [base for base, _ in measured]
+        self._wanted_widths = [wanted for _, wanted in measured]
+        self._widths = self._fitted_widths()
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
 
@@ -465,7 +484,43 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     @property
     def _total_width(self) -> int:
-        return sum(self._widths) + len(SEPARATOR) * max(0, len(self._widths) - 1)
+        return _row_width(self._widths)
+
+    def _fitted_widths(self) -> list[int]:
+        """Column widths for the width the table has: low-value columns dropped when narrow,
+        columns with longer values widened when there is room."""
+        room = self.scrollable_content_region.width
+        widths = list(self._base_widths)
+        if room <= 0:  # not laid out yet
+            return widths
+        droppable = sorted(
+            (i for i, c in enumerate(self._columns) if c.drop_priority > 0),
+            key=lambda i: -self._columns[i].drop_priority,
+        )
+        while _row_width(widths) > room and droppable:
+            widths[droppable.pop(0)] = 0
+        spare = room - _row_width(widths)
+        for index, width in enumerate(widths):
+            if spare <= 0:
+                break
+            if width and self._wanted_widths[index] > width:
+                grow = min(self._wanted_widths[index] - width, spare)
+                widths[index] += grow
+                spare -= grow
+        return widths
+
+    def _refit_columns(self) -> None:
+        widths = self._fitted_widths()
+        if widths != self._widths:
+            self._widths = widths
+            self._generation += 1
+            self.virtual_size = Size(self._total_width, 1 + max(1, len(self._visible)))
+            self.refresh()
+
+    @property
+    def shown_columns(self) -> list[str]:
+        """The keys of the columns shown now (some are dropped on a narrow terminal)."""
+        return [c.key for c, w in zip(self._columns, self._widths, strict=True) if w]
 
     # --- the cursor -------------------------------------------------------------------------------
 
@@ -575,12 +630,15 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         """The column under virtual x, or None on a separator or past the last column."""
         start = 0
         for column, width in zip(self._columns, self._widths, strict=True):
+            if not width:
+                continue  # dropped for room
             if start <= x < start + width:
                 return column
             start += width + len(SEPARATOR)
         return None
 
     def _on_resize(self, _event: events.Resize) -> None:
+        self._refit_columns()
         self._scroll_cursor_into_view()
 
     def notify_style_update(self) -> None:
@@ -631,6 +689,8 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         style = self.get_component_rich_style("record-table--header")
         cells = []
         for column, width in zip(self._columns, self._widths, strict=True):
+            if not width:
+                continue
             label = column.label
             if column.key == self._sort_column and width > SORT_ARROW_CELLS:
                 if measure(label, width) > width - SORT_ARROW_CELLS:
@@ -645,6 +705,8 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         )
         cells = []
         for column, width in zip(self._columns, self._widths, strict=True):
+            if not width:
+                continue
             style = line_style
             if column.style is not None:
                 cell_style = _parse_style(column.style(row))
@@ -658,6 +720,12 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         message = f"No rows match “{self._filter_text}”" if self._filter_text else self.empty_text
         style = self.get_component_rich_style("record-table--empty")
         return Strip([Segment(fit(message, width), style)], max(0, width))
+
+
+def _row_width(widths: list[int]) -> int:
+    """Cells a line takes: the shown columns and one separator between each two."""
+    shown = [width for width in widths if width]
+    return sum(shown) + len(SEPARATOR) * max(0, len(shown) - 1)
 
 
 def _without_index(indices: list[int], removed: int) -> list[int]:
