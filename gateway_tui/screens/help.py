@@ -73,7 +73,8 @@ class HelpScreen(ModalScreen[None]):
         table = Table(show_header=True, header_style="bold", box=None, expand=True)
         table.add_column("Keys", no_wrap=True)
         table.add_column("Does")
-        table.add_column("Binding id (remap in [keys])", style="dim", no_wrap=True)
+        # A Text, not a string: Rich would read "[keys]" as markup.
+        table.add_column(Text("Binding id (remap in [keys])"), style="dim", no_wrap=True)
         group = None
         for row in self._rows:
             if row.group != group:

@@ -81,13 +81,27 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], within: float 
     await pilot.pause()
 
 
+def _steady_headers(headers: tuple[tuple[str, str], ...], request_id: str):
+    """Headers that change from run to run (the date, the request id), made fixed."""
+    fixed = {"date": FIXED_NOW.strftime("%a, %d %b %Y %H:%M:%S GMT"), "x-request-id": request_id}
+    return tuple((name, fixed.get(name.lower(), value)) for name, value in headers)
+
+
 def steady_request_log(app: GatewayApp) -> None:
     """Give logged calls fixed times and durations, so a picture of the log is repeatable."""
     calls = list(app.state.calls)
     app.state.calls.clear()
     for index, event in enumerate(calls):
         at = FIXED_NOW + timedelta(milliseconds=137 * index)
-        steady = replace(event, started_at=at, elapsed_ms=3.0 + index, request_id=f"{index:08x}")
+        request_id = f"{index:08x}"
+        steady = replace(
+            event,
+            started_at=at,
+            elapsed_ms=3.0 + index,
+            request_id=request_id,
+            request_headers=_steady_headers(event.request_headers, request_id),
+            response_headers=_steady_headers(event.response_headers, request_id),
+        )
         app.state.calls.append(steady)
     from gateway_tui.state import Topic
 

@@ -118,6 +118,24 @@ async def _json(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def _narrow(pilot: Pilot) -> None:
+    """At 80×24 the preview steps aside (f4 shows it below the form)."""
+    await open_composer(pilot)
+
+
+async def _narrow_preview(pilot: Pilot) -> None:
+    await open_composer(pilot)
+    await pilot.press("f4")
+    await pilot.pause()
+
+
+async def _help(pilot: Pilot) -> None:
+    """f1 in the composer (? types a "?" there): its own keys first, each with its id."""
+    await open_composer(pilot)
+    await pilot.press("f1")
+    await pilot.pause()
+
+
 def _request(number: str, title: str, rows: tuple[str, ...]) -> SendListRequest:
     return SendListRequest(
         number=number,
@@ -179,6 +197,9 @@ SCENARIOS = [
     Scenario("compose", _composer, size=SIZE),
     Scenario("compose-opened-list", _opened_list, size=SIZE),
     Scenario("compose-json", _json, size=SIZE),
+    Scenario("compose-80-columns", _narrow, size=(80, 24)),
+    Scenario("compose-80-columns-preview", _narrow_preview, size=(80, 24)),
+    Scenario("compose-help", _help, size=SIZE),
     Scenario("chats", _chats, size=(140, 34)),
     Scenario("chat-edit", _edit, size=(140, 34)),
     Scenario("profile-card", _profile, size=(140, 34)),

@@ -51,6 +51,17 @@ async def _request_log(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def _request_log_detail(pilot: Pilot) -> None:
+    """enter on a call: its headers (the key redacted) and its bodies."""
+    app = _app(pilot)
+    await _request_log(pilot)
+    table = app.screen.query_one("#log-table", RecordTable)
+    settings = next(e for e in table.visible_rows if "/settings/find/" in e.path)
+    table.move_cursor_to_key(f"{settings.request_id}:{settings.attempt}")
+    await pilot.press("enter")
+    await pilot.pause()
+
+
 async def _connect(pilot: Pilot) -> None:
     await pilot.pause()
 
@@ -61,5 +72,6 @@ SCENARIOS = [
     Scenario("help", _help),
     Scenario("confirm-delete", _confirm_delete),
     Scenario("request-log", _request_log, size=(140, 34)),
+    Scenario("request-log-detail", _request_log_detail, size=(140, 40)),
     Scenario("connect", _connect, connected=False),
 ]
