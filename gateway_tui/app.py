@@ -220,7 +220,16 @@ class GatewayApp(App[int]):
         """The first frame is on screen: load the config, import the rest, show home."""
         loader, self._config_loader = self._config_loader, None
         assert loader is not None
-        self._start(loader())
+        # The imports build tens of thousands of long-lived objects: collecting among them
+        # now is wasted time (they are frozen out of the collector's sight right after).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            self._start(loader())
+            import gateway_tui.screens.instances  # noqa: F401 - the home screen, next
+        finally:
+            if collecting:
+                gc.enable()
         _freeze_startup_heap()
         self._ask_for_instances()
         self._show_first_home()

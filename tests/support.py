@@ -42,9 +42,20 @@ def screen_text(app: GatewayApp) -> str:
     return console.export_text()
 
 
+async def open_composer_on(app: GatewayApp, pilot: Any, instance: str) -> Any:
+    """The composer of ``instance`` once the instances have loaded (its fields built)."""
+    from gateway_tui.screens.composer import ComposerScreen
+
+    await wait_for(pilot, lambda: bool(app.state.instances.value))
+    app.open_composer(instance)
+    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+    await pilot.pause()
+    return app.screen
+
+
 def notices(app: GatewayApp) -> list[str]:
     """Every notification still shown, as "title: message" lines."""
     return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
-__all__ = ["make_app", "make_config", "notices", "screen_text", "wait_for"]
+__all__ = ["make_app", "make_config", "notices", "open_composer_on", "screen_text", "wait_for"]

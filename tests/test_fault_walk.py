@@ -654,7 +654,7 @@ class Walk:
             ("f3", lambda: composer.mode == PreviewMode.MESSAGE, "See the menu"),
             ("tab", lambda: getattr(app.focused, "id", "") == "f-title", "the bold first line"),
             ("!", lambda: composer.draft.title == "Stalled offer!", "Stalled offer!"),
-            ("f12", lambda: isinstance(app.screen, RequestLogScreen), "copies the call as curl"),
+            ("f12", lambda: isinstance(app.screen, RequestLogScreen), "Copy as curl"),
             ("escape", lambda: app.screen is composer, "List message from"),
             ("tab", lambda: getattr(app.focused, "id", "") == "f-description", "under the title"),
             ("ctrl+n", lambda: composer.draft.row_count == 3, "Sending to"),

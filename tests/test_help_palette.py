@@ -9,18 +9,14 @@ from textual.widgets import Input
 from gateway_tui.screens.composer import ComposerScreen
 from gateway_tui.screens.help import APP, FIELD, SCREEN, HelpScreen, key_rows
 from gateway_tui.screens.participants import ParticipantsScreen
-from tests.support import screen_text, wait_for
+from tests.support import open_composer_on, screen_text, wait_for
 
 INSTANCE = "sales-eu"
 SIZE = (160, 50)
 
 
 async def _composer(app, pilot) -> ComposerScreen:
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_composer(INSTANCE)
-    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
-    await pilot.pause()
-    return app.screen  # type: ignore[return-value]
+    return await open_composer_on(app, pilot, INSTANCE)
 
 
 async def test_f1_opens_help_in_the_composer_with_its_own_actions_first(app_for):

@@ -12,17 +12,13 @@ from gateway_tui.screens.group_modals import SubjectScreen
 from gateway_tui.screens.help import HelpScreen
 from gateway_tui.screens.participants import ParticipantsScreen
 from gateway_tui.widgets.length_counter import LengthCounter
-from tests.support import screen_text, wait_for
+from tests.support import open_composer_on, screen_text, wait_for
 
 INSTANCE = "sales-eu"
 
 
 async def _composer(app, pilot) -> ComposerScreen:
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_composer(INSTANCE)
-    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
-    await pilot.pause()
-    return app.screen  # type: ignore[return-value]
+    return await open_composer_on(app, pilot, INSTANCE)
 
 
 # --- 3. the composer at 80 columns ------------------------------------------------------------
@@ -182,7 +178,7 @@ async def test_the_instances_table_drops_columns_at_80_and_widens_at_200(app_for
     ):
         app = app_for()
         async with app.run_test(size=size) as pilot:
-            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            await wait_for(pilot, lambda a=app: bool(a.state.instances.value))
             await pilot.pause()
             table = app.screen.table
             assert table.shown_columns == shown, size

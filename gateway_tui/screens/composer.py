@@ -480,8 +480,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
 
     # --- preview ------------------------------------------------------------------------------
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._layout(event.size.width)
+    def on_resize(self, _event: events.Resize) -> None:
+        # The terminal's width, not the event's: a screen being laid out may be told 0.
+        self._layout(self.app.size.width)
 
     @property
     def preview_shown(self) -> bool:
@@ -503,15 +504,23 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             self._layout(self.app.size.width)
 
     def action_toggle_json(self) -> None:
-        self.mode = PreviewMode.MESSAGE if self.mode == PreviewMode.JSON else PreviewMode.JSON
+        self._set_mode(PreviewMode.MESSAGE if self.mode == PreviewMode.JSON else PreviewMode.JSON)
+
+    def action_toggle_list(self) -> None:
+        self._set_mode(PreviewMode.MESSAGE if self.mode == PreviewMode.LIST else PreviewMode.LIST)
+
+    def _set_mode(self, mode: PreviewMode) -> None:
+        self.mode = mode
         self._show_preview()
         self._draw_preview()
         pane = self.query_one("#composer-preview-pane")
-        if self.mode == PreviewMode.JSON:
+        if mode == PreviewMode.JSON:
             # The cursor goes to the JSON: arrows scroll it (sideways too), y / Y copy it.
-            self._field_before_json = self.focused
+            if not pane.has_focus:
+                self._field_before_json = self.focused
             pane.focus()
         elif pane.has_focus:
+            # Out of the JSON, back to the field the cursor was in.
             back = self._field_before_json
             (back if back is not None and back.is_attached else self._first_field()).focus()
 
@@ -525,11 +534,6 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
     def action_copy_curl(self) -> None:
         curl = self.actions.send_list_curl(self.instance, self.draft.request())
         self.copy(curl, "curl (the key is read from $GATEWAY_API_KEY)")
-
-    def action_toggle_list(self) -> None:
-        self.mode = PreviewMode.MESSAGE if self.mode == PreviewMode.LIST else PreviewMode.LIST
-        self._show_preview()
-        self._draw_preview()
 
     # --- leaving ------------------------------------------------------------------------------
 

@@ -143,10 +143,11 @@ class InstanceScreen(GatewayScreen):
             parts.append("editing not supported here (no settings/set on this gateway)")
         else:
             parts.append("space toggles a setting")
+        text = Text(" · ".join(parts))
         if loadable.stale and loadable.error is not None:
-            parts.append(f"⚠ stale: {loadable.error.summary}")
+            text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
         note.display = True
-        note.update(Text(" · ".join(parts)))
+        note.update(text)
 
     # --- actions -----------------------------------------------------------------------------
 
