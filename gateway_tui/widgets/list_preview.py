@@ -163,7 +163,9 @@ class ListPreview(Static):
     ) -> None:
         parts: list[RenderableType] = []
         if mode == PreviewMode.JSON:
-            parts.append(Text("JSON body that will be sent", style="bold"))
+            title = Text("JSON body that will be sent", style="bold")
+            title.append("  y copies it · Y the curl · f2 back", style="not bold dim")
+            parts.append(title)
             if note is not None:
                 parts.append(note)
             body = json_body(draft.body())
