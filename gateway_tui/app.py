@@ -68,9 +68,9 @@ class GatewayApp(App[int]):
     BINDINGS = [
         Binding("q", "quit", "Quit", id="app.quit"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit_now", show=False, priority=True),
-        Binding("question_mark", "help", "Keys", id="app.help"),
-        # f1 also in a text field, where ? is a character to type.
-        Binding("f1", "help", "Keys", id="app.help_f1", show=False),
+        # f1 works everywhere, in a text field too (where ? is a character): the footer names it.
+        Binding("f1", "help", "Keys", id="app.help_f1"),
+        Binding("question_mark", "help", "Keys", id="app.help", show=False),
         Binding("f12", "request_log", "Request log", id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
     ]

@@ -73,7 +73,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             id="composer.move_down",
             show=False,
         ),
-        Binding("f2", "toggle_json", "JSON body", id="composer.toggle_json"),
+        Binding("f2", "toggle_json", "JSON", id="composer.toggle_json"),
         # In the JSON view (f2 puts the cursor there); in a field y and Y are letters.
         Binding("y", "copy_body", "Copy the JSON body", id="composer.copy_body", show=False),
         Binding("Y", "copy_curl", "Copy as curl", id="composer.copy_curl", show=False),
