@@ -27,6 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gateway_tui.demo import lifecycle
 from gateway_tui.demo import validation as schemas
 from gateway_tui.demo.data import (
     BUSINESS_PROFILES,
@@ -431,6 +432,7 @@ async def fetch_all_groups(call: Call, instance: Instance) -> Reply:
 @global_route("GET", "/instance/fetchInstances")
 async def fetch_instances(call: Call) -> Reply:
     state = call.state
+    lifecycle.settle(state)
     if name := call.query("instanceName"):
         instance = state.instances.get(name)
         if instance is None:
@@ -442,46 +444,8 @@ async def fetch_instances(call: Call) -> Reply:
     ]
 
 
-@global_route("POST", "/instance/create")
-async def create_instance(call: Call) -> Reply:
-    body = call.validated(schemas.CREATE_INSTANCE)
-    name = body["instanceName"]
-    if name in call.state.instances:
-        raise GatewayError(403, [f'This name "{name}" is already in use.'])
-    instance = call.state.create_instance(name, body.get("token"))
-    return 201, {
-        "instance": {
-            "instanceName": name,
-            "instanceId": instance.instance_id,
-            "integration": body.get("integration", "WHATSAPP-BAILEYS"),
-            "webhook_wa_business": None,
-            "access_token_wa_business": "",
-            "status": "created",
-        },
-        "hash": {"apikey": instance.apikey},
-        "settings": instance.settings,
-    }
-
-
 def _success(message: str) -> dict[str, Any]:
     return {"status": "SUCCESS", "error": False, "response": {"message": message}}
-
-
-@instance_route("GET", "/instance/connectionState/{instance}")
-async def connection_state(call: Call, instance: Instance) -> Reply:
-    return 200, {"instance": {"instanceName": instance.name, "state": instance.status}}
-
-
-@instance_route("DELETE", "/instance/logout/{instance}")
-async def logout_instance(call: Call, instance: Instance) -> Reply:
-    if instance.status != "open":
-        raise GatewayError(400, [f'The "{instance.name}" instance is not connected'])
-    instance.status = "close"
-    return 200, {
-        "status": "SUCCESS",
-        "error": False,
-        "response": {"message": "Instance logged out"},
-    }
 
 
 @instance_route("DELETE", "/instance/delete/{instance}")
@@ -489,6 +453,7 @@ async def delete_instance(call: Call, instance: Instance) -> Reply:
     if instance.status == "open":
         raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
     del call.state.instances[instance.name]
+    lifecycle.forget(call.state, instance.name)
     return 200, _success("Instance deleted")
 
 
@@ -503,6 +468,19 @@ async def set_settings(call: Call, instance: Instance) -> Reply:
     instance.settings = {flag: body[flag] for flag in SETTING_FLAGS}
     instance.settings["msg_call"] = body.get("msg_call", "")
     return 201, {"settings": {"instanceName": instance.name, "settings": dict(instance.settings)}}
+
+
+# ---------------------------------------------------------------- lifecycle (demo/lifecycle.py)
+
+global_route("POST", "/instance/create")(lifecycle.create)
+instance_route("GET", "/instance/connect/{instance}")(lifecycle.connect)
+instance_route("GET", "/instance/connectionState/{instance}")(lifecycle.connection_state)
+instance_route("PUT", "/instance/restart/{instance}")(lifecycle.restart)
+instance_route("DELETE", "/instance/logout/{instance}")(lifecycle.logout)
+instance_route("POST", "/webhook/set/{instance}")(lifecycle.set_webhook)
+instance_route("GET", "/webhook/find/{instance}")(lifecycle.find_webhook)
+instance_route("POST", "/websocket/set/{instance}")(lifecycle.set_websocket)
+instance_route("GET", "/websocket/find/{instance}")(lifecycle.find_websocket)
 
 
 # ---------------------------------------------------------------- the ASGI app

@@ -291,6 +291,10 @@ class DemoState:
     writes: list[Write] = field(default_factory=list)
     write_counts: Counter[str | None] = field(default_factory=Counter)
     rng: random.Random = field(default_factory=random.Random, repr=False)
+    # Pairings, webhooks, websockets (demo/lifecycle.py); and when a "phone" scans a shown QR
+    # code by itself (None: only lifecycle.scan() does).
+    lifecycle: Any = field(default=None, repr=False)
+    auto_scan_seconds: float | None = 6.0
 
     def record_write(self, method: str, path: str, request_id: str | None) -> None:
         self.writes.append(Write(method, path, request_id))
