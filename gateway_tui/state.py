@@ -27,6 +27,7 @@ from gateway_tui.api.models import (
     Participant,
     SentMessage,
 )
+from gateway_tui.lifecycle_state import LifecycleState
 
 T = TypeVar("T")
 StateListener = Callable[["Topic"], None]
@@ -46,6 +47,8 @@ class Topic(StrEnum):
     SENT = "sent"
     CHATS = "chats"
     PROFILES = "profiles"
+    # Connect codes, state checks, webhook and websocket settings (issue 13).
+    LIFECYCLE = "lifecycle"
 
 
 class Health(StrEnum):
@@ -149,6 +152,7 @@ class AppState:
         self.sent: dict[str, list[SentRecord]] = {}
         self.chats: dict[str, dict[str, ChatRecord]] = {}
         self.profiles: dict[tuple[str, str], Loadable[BusinessProfile]] = {}
+        self.lifecycle = LifecycleState()
 
     # --- observers -----------------------------------------------------------------------------
 

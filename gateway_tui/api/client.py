@@ -262,9 +262,7 @@ class GatewayClient:
                 return ConnectResult(empty=True)
             return _parse(response, "GET", path, ConnectResult.model_validate_json)
 
-        return await self._call(
-            "GET", path, parse, params=params, call_timeout=self.timeout + 10
-        )
+        return await self._call("GET", path, parse, params=params, call_timeout=self.timeout + 10)
 
     async def restart_instance(self, instance: str) -> ConnectionState:
         """Answers the connection state (an empty body on some instances: no state then)."""
@@ -284,9 +282,7 @@ class GatewayClient:
         path = _instance_path("/websocket/find/", instance, "GET")
         return await self._optional_model(WebsocketSettings, "GET", path)
 
-    async def set_websocket(
-        self, instance: str, settings: WebsocketSettings
-    ) -> WebsocketSetResult:
+    async def set_websocket(self, instance: str, settings: WebsocketSettings) -> WebsocketSetResult:
         path = _seg_path("/websocket/set/", instance)
         _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
         return await self._model(WebsocketSetResult, "POST", path, body=settings.to_json())

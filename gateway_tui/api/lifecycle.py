@@ -97,7 +97,7 @@ def check_pairing_number(raw: str, field: str = "number") -> list[Problem]:
     if not value:
         return []
     if not re.fullmatch(r"[0-9]+", value):
-        return [Problem(field, "digits only, with the country code (spaces, +, ( ) and - are fine)")]
+        return [Problem(field, "digits with the country code (spaces, +, ( ) and - are fine)")]
     if len(value) < 8:
         return [Problem(field, "too short for an international number with country code")]
     return []

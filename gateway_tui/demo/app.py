@@ -132,6 +132,8 @@ def _authorize(request: Request, state: DemoState, instance: Instance | None) ->
 
 
 def _json(status: int, payload: Any) -> Response:
+    if payload is None:  # an empty body, as a real server sends when it swallowed an error
+        return Response(status_code=status)
     return JSONResponse(payload, status_code=status)
 
 

@@ -59,6 +59,9 @@ class Lifecycle:
     pairings: dict[str, Pairing] = field(default_factory=dict)
     webhooks: dict[str, dict[str, Any]] = field(default_factory=dict)
     websockets: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # How WhatsApp answers the gateway: "reachable" (codes), "offline" (a real server without
+    # internet: {"count":0}) or "failing" (an exception the server swallows: an empty body).
+    whatsapp: str = "reachable"
 
 
 def of(state: DemoState) -> Lifecycle:
@@ -199,6 +202,13 @@ async def connect(call: Call, instance: Instance) -> Reply:
     settle(call.state)
     if instance.status == "open":
         return 200, _state_body(instance)
+    whatsapp = of(call.state).whatsapp
+    if whatsapp == "offline":
+        # The socket never opens: the instance goes on trying (connecting / close) for ever.
+        instance.status = "connecting"
+        return 200, {"count": 0}
+    if whatsapp == "failing":
+        return 200, None
     number = call.query("number") or None
     return 200, _connect(call.state, instance, number)
 
@@ -299,4 +309,3 @@ def forget(state: DemoState, name: str) -> None:
     lifecycle = of(state)
     for table in (lifecycle.pairings, lifecycle.webhooks, lifecycle.websockets):
         table.pop(name, None)
-
