@@ -8,6 +8,7 @@ shows it and a fresh code is fetched when it lapses. The state is asked every tw
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -24,7 +25,7 @@ from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.state import Topic
 from gateway_tui.widgets.big_code import big_text, big_width, grouped
 from gateway_tui.widgets.gateway_bar import GatewayBar
-from gateway_tui.widgets.qr import QRCode, drawing_size, fitting_drawing, qr_matrix
+from gateway_tui.widgets.qr import Drawing, QRCode, drawing_size, fitting_drawing, qr_matrix
 
 STATE_POLL_SECONDS = 2.0
 # Baileys lets the first code live 60 s and each later one 20 s.
@@ -87,9 +88,10 @@ class PairingScreen(GatewayScreen):
         super().__init__()
         self.instance_name = name
         self.number = number
-        self._shown_code: str | None = None
-        self._code_since = time.monotonic()
+        # When the code on screen arrived: the app's clock (fixed in screenshots).
+        self._code_since = datetime.now()
         self._connected_at: float | None = None
+        self._drawing: Drawing | None = None  # how the QR fits this window
         self._asking = False
 
     def compose(self) -> ComposeResult:
@@ -113,16 +115,20 @@ class PairingScreen(GatewayScreen):
         self.set_interval(1.0, self._tick, name="pairing-countdown")
         self.set_interval(STATE_POLL_SECONDS, self._poll_state, name="pairing-state-poll")
 
+    def on_resize(self) -> None:
+        # The QR's drawing and the side panel's width follow the window.
+        self.refresh_from_state()
+
     # --- calls -------------------------------------------------------------------------------
 
     def _ask_code(self) -> None:
         self._asking = True
-        self._code_since = time.monotonic()
+        self._code_since = self.state.now()
         what = "Asking for a pairing code" if self.number else "Asking for a QR code"
 
         def finished(_result: object = None) -> None:
             self._asking = False
-            self._code_since = time.monotonic()
+            self._code_since = self.state.now()
             self.refresh_from_state()
 
         def failed(error: GatewayError) -> bool:
@@ -168,7 +174,7 @@ class PairingScreen(GatewayScreen):
         return FIRST_CODE_SECONDS if count <= 1 else NEXT_CODE_SECONDS
 
     def _seconds_left(self) -> float:
-        return self._lifetime() - (time.monotonic() - self._code_since)
+        return self._lifetime() - (self.state.now() - self._code_since).total_seconds()
 
     # --- drawing -------------------------------------------------------------------------------
 
@@ -198,6 +204,7 @@ class PairingScreen(GatewayScreen):
             qr.show_code(result.code)
             self._layout(result.code)
         else:
+            self._drawing = None
             qr.show_message(result.explanation)
         self._draw_pairing_code(result.pairing_code if result else None)
         note.update(self._note(result))
@@ -211,13 +218,19 @@ class PairingScreen(GatewayScreen):
                 text.append(f"Code {result.count} from the gateway.\n", style="dim")
         if not self.number:
             text.append("No QR scanner at hand? p pairs with a code typed on the phone.\n")
+        if self._drawing == Drawing.SEXTANT:
+            text.append(
+                "Compact drawing (sextant characters) to fit this window: if it shows boxes, "
+                "the font lacks them — enlarge the window, or press p.\n",
+                style="dim",
+            )
         return text
 
     def _layout(self, code: str) -> None:
         """Give the QR the width of its largest drawing that fits; the side panel the rest."""
         matrix = qr_matrix(code)
         width, height = self.size.width, max(0, self.size.height - 2)
-        drawing = fitting_drawing(matrix, width - SIDE_MIN_WIDTH, height)
+        drawing = self._drawing = fitting_drawing(matrix, width - SIDE_MIN_WIDTH, height)
         columns = drawing_size(matrix, drawing)[0] if drawing else width // 2
         self.query_one(QRCode).styles.width = columns + 2
 

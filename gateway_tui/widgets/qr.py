@@ -15,6 +15,9 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 import segno
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
@@ -154,7 +157,7 @@ class QRCode(Widget):
         """The smallest (columns, rows) the code fits in, or None with no code."""
         return drawing_size(self._matrix, Drawing.SEXTANT) if self._matrix else None
 
-    def render(self) -> Text:
+    def render(self) -> Text | DrawnCode:
         width, height = self.content_size
         self.drawing = None
         if not self._matrix:
@@ -170,10 +173,21 @@ class QRCode(Widget):
                 justify="center",
             )
         self.drawing = drawing
-        text = Text(justify="center", no_wrap=True)
-        lines = draw(self._matrix, drawing)
-        for index, line in enumerate(lines):
-            text.append(line, style=QR_STYLE)
-            if index < len(lines) - 1:
-                text.append("\n")
-        return text
+        return DrawnCode(draw(self._matrix, drawing))
+
+
+class DrawnCode:
+    """The drawn lines exactly as they are: no wrapping, no justifying (which would strip the
+    quiet zone's spaces and shift lines)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        self.width = max((len(line) for line in lines), default=0)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for line in self.lines:
+            yield Segment(line.ljust(self.width), QR_STYLE)
+            yield Segment.line()
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement(self.width, self.width)
