@@ -241,3 +241,13 @@ async def test_a_500_on_set_is_a_server_error(client, demo_server):
     demo_server.faults.add("status", path_prefix="/websocket/set", status=500, times=1)
     with pytest.raises(ServerError):
         await client.set_websocket("support", WebsocketSettings(enabled=False))
+
+
+async def test_the_new_instance_key_stays_out_of_the_request_log(client):
+    events = []
+    client.subscribe(events.append)
+    await client.create_instance(_request("secretive", token="SECRET-INSTANCE-KEY-1"))
+    (event,) = events
+    assert event.request_body["token"] == "***"
+    assert "SECRET-INSTANCE-KEY-1" not in event.as_curl()
+    assert event.request_body["instanceName"] == "secretive"

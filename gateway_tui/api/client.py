@@ -534,6 +534,17 @@ def _transport_error(
     return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
 
 
+# Body fields that are keys (an instance's own key, sent by create): masked in every event, so
+# the request log and its curl export never hold them.
+_SECRET_FIELDS = frozenset({"token"})
+
+
+def _without_secrets(body: Any) -> Any:
+    if isinstance(body, dict) and _SECRET_FIELDS & body.keys():
+        return {k: ("***" if k in _SECRET_FIELDS else v) for k, v in body.items()}
+    return body
+
+
 def _ms_since(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000
 
@@ -557,7 +568,7 @@ def _event(
         status=response.status_code if response is not None else None,
         error=error.title if error else None,
         error_lines=tuple(error.messages) if error else (),
-        request_body=body,
+        request_body=_without_secrets(body),
         request_id=request.headers.get("x-request-id", ""),
         attempt=attempt,
     )

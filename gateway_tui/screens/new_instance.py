@@ -67,7 +67,9 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
                     compact=True,
                 )
                 yield Label("Instance key (leave empty to generate one)")
-                yield Input(placeholder="generated when empty", id="new-token", compact=True)
+                yield Input(
+                    placeholder="generated when empty", id="new-token", password=True, compact=True
+                )
                 yield Static(id="new-problems", classes="field-error")
                 yield Static(Text("ctrl+s creates · esc cancels", style="dim"), id="new-keys")
             yield Static(id="new-result", classes="dialog-body")

@@ -217,3 +217,63 @@ async def test_the_screens_explain_each_real_answer(real_gateway, made):
             lambda: any("Logged out" in n or "is not connected" in n for n in notices(app)),
             within=60,
         )
+
+
+# --- the demo answers as the real server does ------------------------------------------------
+
+
+def _shape(value):
+    """Status-relevant shape: keys of objects (recursively), lists by their first item."""
+    if isinstance(value, dict):
+        return {key: _shape(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_shape(value[0])] if value else []
+    return type(value).__name__
+
+
+def test_demo_lifecycle_answers_match_the_real_server(real_gateway, made):
+    from gateway_tui.demo import lifecycle as demo_lifecycle
+    from gateway_tui.demo.server import DemoServer
+    from tests.real_gateway.gateway import http_call
+
+    name = _name("diff")
+    made.append(name)
+    hook = "http://127.0.0.1:9/hook"
+    steps = [
+        ("POST", "/instance/create", {"instanceName": name, "token": f"D-{uuid.uuid4().hex}"}),
+        ("POST", "/instance/create", {"instanceName": name, "token": "OTHER"}),
+        ("GET", f"/instance/connectionState/{name}", None),
+        ("PUT", f"/instance/restart/{name}", None),
+        ("DELETE", f"/instance/logout/{name}", None),
+        ("GET", f"/webhook/find/{name}", None),
+        ("POST", f"/webhook/set/{name}", {"url": hook, "enabled": True, "events": ["CALL"]}),
+        ("GET", f"/webhook/find/{name}", None),
+        ("POST", f"/webhook/set/{name}", {"url": hook, "enabled": True, "events": []}),
+        ("POST", f"/webhook/set/{name}", {"url": hook, "enabled": False, "events": ["CALL"]}),
+        ("GET", f"/webhook/find/{name}", None),
+        ("POST", f"/webhook/set/{name}", {"url": "", "enabled": False}),
+        ("POST", f"/webhook/set/{name}", {"url": "not a url", "enabled": True, "events": []}),
+        ("POST", f"/webhook/set/{name}", {"url": hook, "enabled": True}),
+        ("POST", f"/webhook/set/{name}", {"url": hook, "enabled": True, "events": ["NOPE"]}),
+        ("GET", f"/websocket/find/{name}", None),
+        ("POST", f"/websocket/set/{name}", {"enabled": True, "events": ["CONNECTION_UPDATE"]}),
+        ("GET", f"/websocket/find/{name}", None),
+        ("POST", f"/websocket/set/{name}", {"enabled": False}),
+        ("GET", f"/websocket/find/{name}", None),
+        ("POST", f"/websocket/set/{name}", {"enabled": True}),
+        ("POST", f"/websocket/set/{name}", {"events": []}),
+        ("GET", f"/instance/connect/{name}", None),  # offline on both: {"count":0}
+    ]
+    with DemoServer() as demo:
+        demo_lifecycle.of(demo.state).whatsapp = "offline"
+        for method, path, body in steps:
+            real = real_gateway.request(method, path, body)
+            mock = http_call(demo.url, method, path, body, key=demo.api_key)
+            where = f"{method} {path} {body}"
+            assert mock[0] == real[0], f"{where}: demo {mock}, real {real}"
+            if real[0] >= 400:
+                assert mock[1]["response"] == real[1]["response"], where
+            elif "/find/" in path or "/set/" in path or "State" in path or "connect/" in path:
+                assert mock[1] == real[1], where
+            else:
+                assert _shape(mock[1]) == _shape(real[1]), where
