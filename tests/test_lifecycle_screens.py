@@ -57,6 +57,20 @@ async def _type(pilot, text: str) -> None:
     await pilot.press(*text)
 
 
+def _answer(app, name: str = "onboarding"):
+    """The last connect answer the app holds for ``name`` (None before it arrives)."""
+    return app.actions.pairing_of(name).value
+
+
+async def _connect_screen(pilot, name: str = "onboarding") -> None:
+    """Open the connect screen of ``name`` and wait for the gateway's answer."""
+    await _instances(pilot)
+    pilot.app.open_pairing(name)
+    await pilot.pause()
+    await wait_for(pilot, lambda: _answer(pilot.app, name) is not None)
+    await pilot.pause()
+
+
 @pytest.fixture
 def manual_scan(demo_server):
     demo_server.state.auto_scan_seconds = None
@@ -118,7 +132,7 @@ async def test_the_qr_as_drawn_decodes_to_the_code_half_blocks(app_for, manual_s
         await pilot.press("C")
         await pilot.pause()
         await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
-        code = app.actions.pairing_of("onboarding").value.code
+        code = _answer(app).code
         assert app.screen.query_one(QRCode).drawing == Drawing.HALF
         assert decode_drawn_qr(app) == [code]
         assert "New code in" in screen_text(app)
@@ -133,17 +147,13 @@ async def test_the_qr_fits_80x24_in_sextants_and_decodes(app_for, manual_scan):
         await pilot.pause()
         await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
         assert app.screen.query_one(QRCode).drawing == Drawing.SEXTANT
-        assert decode_drawn_qr(app) == [app.actions.pairing_of("onboarding").value.code]
+        assert decode_drawn_qr(app) == [_answer(app).code]
 
 
 async def test_too_small_says_so_and_offers_the_pairing_code(app_for, manual_scan):
     app = app_for()
     async with app.run_test(size=(60, 16)) as pilot:
-        await _instances(pilot)
-        app.open_pairing("onboarding")
-        await pilot.pause()
-        await wait_for(pilot, lambda: app.actions.pairing_of("onboarding").value is not None)
-        await pilot.pause()
+        await _connect_screen(pilot)
         text = " ".join(screen_text(app).split())
         assert "Too small for the QR code" in text
         assert "press p" in text
@@ -161,15 +171,9 @@ async def test_pairing_code_in_large_letters_and_scan_returns(app_for, manual_sc
         await pilot.pause()
         await _type(pilot, "+49 151 2345 0000")
         await pilot.press("enter")
-        await wait_for(
-            pilot,
-            lambda: (
-                (app.actions.pairing_of("onboarding").value or None) is not None
-                and app.actions.pairing_of("onboarding").value.pairing_code is not None
-            ),
-        )
+        await wait_for(pilot, lambda: _answer(app) is not None and _answer(app).pairing_code)
         await pilot.pause()
-        code = app.actions.pairing_of("onboarding").value.pairing_code
+        code = _answer(app).pairing_code
         text = screen_text(app)
         assert "Pairing code for +49 151 2345 0000" in text
         assert "█" in app.screen.query_one("#pairing-code").render().plain  # large letters
@@ -188,11 +192,7 @@ async def test_offline_answer_is_shown_plainly(app_for, manual_scan):
     demo_lifecycle.of(manual_scan.state).whatsapp = "offline"
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        await _instances(pilot)
-        app.open_pairing("onboarding")
-        await pilot.pause()
-        await wait_for(pilot, lambda: app.actions.pairing_of("onboarding").value is not None)
-        await pilot.pause()
+        await _connect_screen(pilot)
         text = " ".join(screen_text(app).split())
         assert "could not get one from WhatsApp" in text
         assert "count 0" in text
@@ -208,17 +208,14 @@ async def test_a_lapsed_code_is_replaced(app_for, manual_scan, monkeypatch):
         app.open_pairing("onboarding")
         await pilot.pause()
         await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
-        first = app.actions.pairing_of("onboarding").value.code
+        first = _answer(app).code
         await wait_for(
             pilot,
-            lambda: (
-                (app.actions.pairing_of("onboarding").value or None) is not None
-                and app.actions.pairing_of("onboarding").value.code not in (None, first)
-            ),
+            lambda: (_answer(app) or None) is not None and _answer(app).code not in (None, first),
             within=20,
         )
         await pilot.pause()
-        assert decode_drawn_qr(app) == [app.actions.pairing_of("onboarding").value.code]
+        assert decode_drawn_qr(app) == [_answer(app).code]
 
 
 # --- live state -------------------------------------------------------------------------------

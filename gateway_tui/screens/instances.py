@@ -81,6 +81,7 @@ class InstancesScreen(GatewayScreen):
     def __init__(self) -> None:
         super().__init__()
         self._status_filter: InstanceStatus | None = None
+        self._failed_state_checks = 0  # in the last round of live state checks
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -165,6 +166,8 @@ class InstancesScreen(GatewayScreen):
             parts.append(f"updated {clock(loadable.updated_at)}")
         if checked := self.state.lifecycle.checked_at:
             parts.append(f"states checked {clock(max(checked.values()))}")
+        if failed := self._failed_state_checks:
+            parts.append(f"⚠ {failed} state checks failed")
         self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
 
     # --- actions ---------------------------------------------------------------------------
@@ -311,11 +314,13 @@ class InstancesScreen(GatewayScreen):
         names = [row.instance_name for row in rows]
         if names:
             self.run_worker(
-                self.actions.check_states(names),
-                group="live-state",
-                exclusive=True,
-                exit_on_error=False,
+                self._check_states(names), group="live-state", exclusive=True, exit_on_error=False
             )
+
+    async def _check_states(self, names: list[str]) -> None:
+        # Failures are counted in the summary line: a toast every few seconds would not help.
+        self._failed_state_checks = await self.actions.check_states(names)
+        self._update_summary()
 
     def action_new_instance(self) -> None:
         def created(result: NewInstanceResult | None) -> None:

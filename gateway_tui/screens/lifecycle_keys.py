@@ -46,15 +46,18 @@ class InstanceFollower:
     def _tick(self) -> None:
         if time.monotonic() > self._until or not self.screen.is_current:
             return
-        self.screen.run_worker(
-            self._check(), group="follow-state", exclusive=True, exit_on_error=False
-        )
 
-    async def _check(self) -> None:
-        try:
-            await self.screen.actions.check_state(self.name)
-        except GatewayError:
-            pass  # the stale status stays on screen; the next tick tries again
+        def failed(_error: GatewayError) -> bool:
+            self._until = 0.0  # said once (the app reports it), not every two seconds
+            return False
+
+        self.screen.call(
+            self.screen.actions.check_state(self.name),
+            what=f"Following the state of {self.name}",
+            on_error=failed,
+            group="follow-state",
+            exclusive=True,
+        )
 
     def _confirm(self, title: str, question: str, label: str, then) -> None:
         body = Text(f"{question} ")

@@ -92,6 +92,7 @@ class PairingScreen(GatewayScreen):
         self._code_since = datetime.now()
         self._connected_at: float | None = None
         self._drawing: Drawing | None = None  # how the QR fits this window
+        self._check_error: str | None = None  # why the last state check failed
         self._asking = False
 
     def compose(self) -> ComposeResult:
@@ -147,16 +148,24 @@ class PairingScreen(GatewayScreen):
     def _poll_state(self) -> None:
         if self._connected_at is not None or not self.is_current:
             return
-        self.run_worker(
-            self._quiet_check(), group="pairing-state", exclusive=True, exit_on_error=False
-        )
 
-    async def _quiet_check(self) -> None:
-        # Quiet: the state line shows when the last check was; a toast every 2 s would not help.
-        try:
-            await self.actions.check_state(self.instance_name)
-        except GatewayError:
-            pass
+        def checked(_state: object) -> None:
+            self._check_error = None
+
+        def failed(error: GatewayError) -> bool:
+            # Shown in place: a toast every 2 s would not help.
+            self._check_error = error.summary
+            self.refresh_from_state()
+            return True
+
+        self.call(
+            self.actions.check_state(self.instance_name),
+            what=f"Checking the state of {self.instance_name}",
+            on_done=checked,
+            on_error=failed,
+            group="pairing-state",
+            exclusive=True,
+        )
 
     def _tick(self) -> None:
         if self._connected_at is not None:
@@ -192,6 +201,8 @@ class PairingScreen(GatewayScreen):
         else:
             line.append("not listed", style="yellow")
         line.append(f" · checked {clock(checked)} (every {STATE_POLL_SECONDS:.0f} s)")
+        if self._check_error:
+            line.append(f"\n⚠ the last check failed: {self._check_error}", style="yellow")
         state_line.update(line)
         if instance is not None and instance.status_kind == InstanceStatus.OPEN:
             self._show_connected(instance.profile_name, instance.owner_number)
