@@ -235,6 +235,25 @@ async def test_a_drop_shows_in_the_list_within_an_interval(app_for, demo_server,
         assert "states checked" in screen_text(app)
 
 
+async def test_failed_state_checks_are_counted_on_the_list(app_for, demo_server, monkeypatch):
+    monkeypatch.setattr(instances_screen, "LIVE_STATE_SECONDS", 0.3)
+    demo_server.faults.add("status", path_prefix="/instance/connectionState/", status=500)
+    app = app_for(refresh_interval=3600)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _instances(pilot)
+        await wait_for(pilot, lambda: "state checks failed" in screen_text(app), within=20)
+
+
+async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, manual_scan):
+    manual_scan.faults.add("status", path_prefix="/instance/connectionState/", status=500)
+    app = app_for()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await _connect_screen(pilot)
+        await wait_for(pilot, lambda: "the last check failed" in screen_text(app), within=20)
+        assert isinstance(app.screen, PairingScreen)
+        assert not any("failed" in n for n in notices(app))  # no toast every two seconds
+
+
 # --- restart, logout, webhook ------------------------------------------------------------------
 
 
