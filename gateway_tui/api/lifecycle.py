@@ -212,7 +212,8 @@ class ConnectResult(_Response):
         return (
             "No code: the gateway could not get one from WhatsApp (it answered "
             f"count {self.count if self.count is not None else '—'}). The gateway has no "
-            "connection to WhatsApp's servers, or WhatsApp refused it; it keeps retrying."
+            "connection to WhatsApp's servers, or WhatsApp refused it. It keeps retrying "
+            "(the state flips connecting/close) until the instance is logged out (L)."
         )
 
 
