@@ -124,30 +124,21 @@ async def test_new_instance_shows_its_key_once_and_joins_the_list(app_for, manua
 # --- the connect screen ----------------------------------------------------------------------
 
 
-async def test_the_qr_as_drawn_decodes_to_the_code_half_blocks(app_for, manual_scan):
+@pytest.mark.parametrize(
+    ("size", "drawing"), [((140, 45), Drawing.HALF), ((80, 24), Drawing.SEXTANT)], ids=str
+)
+async def test_the_qr_as_drawn_decodes_to_the_code(app_for, manual_scan, size, drawing):
+    """At 80×24 the code fits only in sextants (2×3 modules a cell); larger, in half blocks."""
     app = app_for()
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await _instances(pilot)
         app.screen.table.move_cursor_to_key("onboarding")
         await pilot.press("C")
         await pilot.pause()
         await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
-        code = _answer(app).code
-        assert app.screen.query_one(QRCode).drawing == Drawing.HALF
-        assert decode_drawn_qr(app) == [code]
-        assert "New code in" in screen_text(app)
-
-
-async def test_the_qr_fits_80x24_in_sextants_and_decodes(app_for, manual_scan):
-    app = app_for()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await _instances(pilot)
-        app.screen.table.move_cursor_to_key("onboarding")
-        await pilot.press("C")
-        await pilot.pause()
-        await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
-        assert app.screen.query_one(QRCode).drawing == Drawing.SEXTANT
+        assert app.screen.query_one(QRCode).drawing == drawing
         assert decode_drawn_qr(app) == [_answer(app).code]
+        assert "New code in" in screen_text(app)
 
 
 async def test_too_small_says_so_and_offers_the_pairing_code(app_for, manual_scan):
