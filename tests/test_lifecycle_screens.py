@@ -29,8 +29,11 @@ def decode_drawn_qr(app) -> list[str]:
     region = widget.content_region
     lines = screen_text(app).split("\n")[region.y : region.bottom]
     crop = [line[region.x : region.right].ljust(region.width) for line in lines]
-    across, down = (1, 2) if widget.drawing == Drawing.HALF else (2, 3)
-    module_w, module_h = _CELL_W // across, _CELL_H // down
+    module_w, module_h = {
+        Drawing.FULL: (2 * _CELL_W, _CELL_H),
+        Drawing.HALF: (_CELL_W, _CELL_H // 2),
+        Drawing.SEXTANT: (_CELL_W // 2, _CELL_H // 3),
+    }[widget.drawing]
     modules = pixels(crop, widget.drawing)
     margin = 40
     image = Image.new(
@@ -125,10 +128,13 @@ async def test_new_instance_shows_its_key_once_and_joins_the_list(app_for, manua
 
 
 @pytest.mark.parametrize(
-    ("size", "drawing"), [((140, 45), Drawing.HALF), ((80, 24), Drawing.SEXTANT)], ids=str
+    ("size", "drawing"),
+    [((170, 66), Drawing.FULL), ((140, 45), Drawing.HALF), ((80, 24), Drawing.SEXTANT)],
+    ids=str,
 )
 async def test_the_qr_as_drawn_decodes_to_the_code(app_for, manual_scan, size, drawing):
-    """At 80×24 the code fits only in sextants (2×3 modules a cell); larger, in half blocks."""
+    """At 80×24 the code fits only in sextants (2×3 modules a cell); larger, in half blocks;
+    in a big window, two cells a module."""
     app = app_for()
     async with app.run_test(size=size) as pilot:
         await _instances(pilot)

@@ -1,6 +1,7 @@
 """A QR code drawn with block characters, for a phone camera to read off the terminal.
 
-segno makes the code; this module only draws its modules. Two drawings, the larger preferred:
+segno makes the code; this module only draws its modules, in the largest drawing that fits:
+- full blocks (██): one module = 2 cells across, 1 down — a big code for a big window;
 - half blocks (▀ ▄ █): one cell = 1×2 modules, square modules — what every terminal font has;
 - sextants (🬀…🬻, Unicode 13): one cell = 2×3 modules — a third fewer rows, for 80×24 where a
   WhatsApp code (version 10, 65 modules with its quiet zone) needs 33 rows in half blocks.
@@ -28,6 +29,7 @@ Matrix = list[list[bool]]
 
 
 class Drawing(StrEnum):
+    FULL = "full blocks"  # 2 cells a module: for a big window, a big code
     HALF = "half blocks"
     SEXTANT = "sextants"
 
@@ -86,16 +88,23 @@ def sextant_lines(matrix: Matrix) -> list[str]:
     ]
 
 
+def full_block_lines(matrix: Matrix) -> list[str]:
+    return ["".join("██" if dark else "  " for dark in row) for row in matrix]
+
+
 def drawing_size(matrix: Matrix, drawing: Drawing) -> tuple[int, int]:
     """(columns, rows) the drawing takes."""
     modules = len(matrix)
+    if drawing == Drawing.FULL:
+        return 2 * modules, modules
     if drawing == Drawing.HALF:
         return modules, -(-modules // 2)
     return -(-modules // 2), -(-modules // 3)
 
 
 def fitting_drawing(matrix: Matrix, width: int, height: int) -> Drawing | None:
-    for drawing in (Drawing.HALF, Drawing.SEXTANT):
+    """The largest drawing that fits ``width`` × ``height`` cells."""
+    for drawing in Drawing:
         columns, rows = drawing_size(matrix, drawing)
         if columns <= width and rows <= height:
             return drawing
@@ -103,12 +112,20 @@ def fitting_drawing(matrix: Matrix, width: int, height: int) -> Drawing | None:
 
 
 def draw(matrix: Matrix, drawing: Drawing) -> list[str]:
+    if drawing == Drawing.FULL:
+        return full_block_lines(matrix)
     return half_block_lines(matrix) if drawing == Drawing.HALF else sextant_lines(matrix)
 
 
 def pixels(lines: Iterable[str], drawing: Drawing) -> Matrix:
     """The modules back from drawn lines (for tests that decode what the screen shows).
     Any character that is not part of the drawing counts as light."""
+    if drawing == Drawing.FULL:
+        lines = list(lines)
+        # A module is two cells: read them in the pairs they were drawn in (the drawing may
+        # start on an odd column), the pairing where no module is half dark.
+        start = 0 if all(_whole_modules(line, 0) for line in lines) else 1
+        return [[line[x : x + 2] == "██" for x in range(start, len(line) - 1, 2)] for line in lines]
     table, (across, down) = (
         (HALF_PIXELS, (1, 2)) if drawing == Drawing.HALF else (SEXTANT_PIXELS, (2, 3))
     )
@@ -122,6 +139,11 @@ def pixels(lines: Iterable[str], drawing: Drawing) -> Matrix:
                 block[index // across][x * across + index % across] = dark
         rows.extend(block)
     return rows
+
+
+def _whole_modules(line: str, start: int) -> bool:
+    """Each pair of cells from ``start`` is all dark or all light."""
+    return all((line[x] == "█") == (line[x + 1] == "█") for x in range(start, len(line) - 1, 2))
 
 
 class QRCode(Widget):
