@@ -182,7 +182,9 @@ async def test_pairing_code_in_large_letters_and_scan_returns(app_for, manual_sc
         await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen), within=20)
         instance = app.state.instance("onboarding")
         assert instance.status == "open" and instance.owner_number == "4915123450000"
-        assert any("onboarding is open" in line for line in notices(app))
+        # Said once, with the profile name and number the phone brought.
+        said = f"onboarding is open: {instance.profile_name}, +49 151 2345 0000"
+        assert instance.profile_name and any(said in line for line in notices(app))
 
 
 async def test_offline_answer_is_shown_plainly(app_for, manual_scan):

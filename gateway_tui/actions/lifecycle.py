@@ -102,18 +102,21 @@ class LifecycleActions(ActionsBase):
         before = next((i for i in current if i.instance_name == name), None)
         if before is None:
             return
+        if raw == InstanceStatus.OPEN.value and before.status != raw:
+            # Newly open: show it with the profile name and number it now has, in one change.
+            try:
+                fresh = await self.refresh_instance(name)  # type: ignore[attr-defined]
+            except GatewayError:
+                fresh = None
+            if fresh is not None and fresh.status == raw:
+                return
+            current = self.state.instances.value or []
         if before.status != raw:
             self.state.instances.value = [
                 i.model_copy(update={"status": raw}) if i.instance_name == name else i
                 for i in current
             ]
         self.state.notify(Topic.INSTANCES)
-        if raw == InstanceStatus.OPEN.value and before.status != raw:
-            # Newly open: the list's entry learns the profile name and number.
-            try:
-                await self.refresh_instance(name)  # type: ignore[attr-defined]
-            except GatewayError:
-                pass
 
     async def restart_instance(self, name: str) -> ConnectionState:
         answer = await self.client.restart_instance(name)
