@@ -328,6 +328,11 @@ def _archive_failure(reason: str) -> GatewayError:
 @instance_route("PUT", "/chat/archiveChat/{instance}")
 async def archive_chat(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.ARCHIVE_CHAT)
+    if not body.get("lastMessage") and not body.get("chat"):
+        # The real server then writes to the missing lastMessage (`chat: ""` counts as none).
+        raise _archive_failure(
+            "TypeError: Cannot set properties of undefined (setting 'messageTimestamp')"
+        )
     # The real server wraps every failure of this endpoint, a disconnected instance included.
     if instance.status != "open":
         raise _archive_failure(not_connected_text("chatModify"))
@@ -340,8 +345,6 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
         chat = instance.chats.get(create_jid(chat_id))
         if chat is None or not chat.messages:
             raise _archive_failure("Error: Last message not found")
-    else:
-        raise _archive_failure("TypeError: Cannot read properties of undefined (reading 'key')")
     chat.archived = body["archive"]
     # Says archived: true even when unarchiving, like the real server.
     return 201, {"chatId": chat_id, "archived": True}
