@@ -113,6 +113,7 @@ async def test_the_server_stopped_and_started_again(restarted_gateway: RealGatew
         text = screen_text(app)
         assert "unreachable" in text and INSTANCE in text  # the last list stays, marked stale
         restarted_gateway.start()
+        restarted_gateway.wait_for_instances({INSTANCE})  # reloaded a moment after it answers
         await pilot.press("r")
         await wait_for(pilot, lambda: app.state.health is Health.OK, within=60)
         await wait_for(pilot, lambda: "refresh failed" not in screen_text(app))
