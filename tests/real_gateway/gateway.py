@@ -15,6 +15,8 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -184,6 +186,22 @@ class RealGateway:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"real gateway: {what} not reached in {timeout:.0f} s")
             time.sleep(0.2)
+
+
+@contextmanager
+def serving(data_dir: Path) -> Iterator[RealGateway]:
+    """A built, started and seeded server in ``data_dir``, stopped on leaving."""
+    reason = unavailable_reason()
+    if reason:
+        raise RuntimeError(f"the real gateway cannot run here: {reason}")
+    build()
+    server = RealGateway(data_dir=data_dir)
+    server.start()
+    try:
+        server.seed()
+        yield server
+    finally:
+        server.stop()
 
 
 def http_call(

@@ -15,7 +15,7 @@ import pytest
 from gateway_tui.api import GatewayClient, GatewayError, MessageKey
 from gateway_tui.screens.instances import InstancesScreen
 from gateway_tui.state import Health
-from tests.real_gateway.gateway import RealGateway, build, unavailable_reason
+from tests.real_gateway.gateway import RealGateway, serving
 from tests.real_gateway.test_client import GROUP, NUMBER, list_request
 from tests.support import make_app, make_config, screen_text, wait_for
 
@@ -25,18 +25,9 @@ CLOSED = "Error: Connection Closed"
 
 @pytest.fixture(scope="module")
 def restarted_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealGateway]:
-    reason = unavailable_reason()
-    if reason:
-        pytest.fail(f"the real gateway cannot run here: {reason}")
-    build()
-    server = RealGateway(data_dir=tmp_path_factory.mktemp("real-gateway-restarted"))
-    server.start()
-    try:
-        server.seed()
+    with serving(tmp_path_factory.mktemp("real-gateway-restarted")) as server:
         server.restart()
         yield server
-    finally:
-        server.stop()
 
 
 KEY = MessageKey(remote_jid=f"{NUMBER}@s.whatsapp.net", from_me=True, id="BAE5F1A2B3C4D5E6")
