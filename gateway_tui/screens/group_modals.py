@@ -384,7 +384,7 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             self.query_one("#invite-numbers", TextArea).focus()
             return
         description_input = self.query_one("#invite-description", Input)
-        description = description_input.value.strip()
+        description = description_input.value
         if problems := check_invite_description(description):
             self._say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
             description_input.focus()
