@@ -342,14 +342,15 @@ class GatewayClient:
         )
 
     async def send_group_invite(
-        self, instance: str, group_jid: str, numbers: list[str], description: str = ""
+        self, instance: str, group_jid: str, numbers: list[str], description: str
     ) -> GroupInviteResult:
         path, jid = _group_call(
             "/group/sendInvite/",
             instance,
             group_jid,
             "POST",
-            validation.check_invite_numbers(numbers),
+            validation.check_invite_numbers(numbers)
+            + validation.check_invite_description(description),
         )
         body = {
             "groupJid": jid,

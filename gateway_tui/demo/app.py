@@ -42,7 +42,7 @@ from gateway_tui.demo.data import (
     is_on_whatsapp,
     number_of,
 )
-from gateway_tui.demo.errors import GatewayError, not_connected, not_connected_text, unauthorized
+from gateway_tui.demo.errors import GatewayError, not_connected_text, unauthorized
 from gateway_tui.demo.faults import (
     FaultInjector,
     canned_response,
@@ -82,12 +82,14 @@ class Call:
             raise GatewayError(400, [dict(error._asdict()) for error in errors])
         return values
 
-    def group_request(
-        self, schema: dict[str, Any], *, body_fallback: bool = False
-    ) -> dict[str, Any]:
-        """Body fields plus the ``groupJid`` query parameter, validated for a group endpoint."""
+    def group_request(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """Body fields plus the group JID, validated for a group endpoint.
+
+        The JID comes from the body, else from the ``groupJid`` query parameter (as the real
+        server's groupValidate takes it), with "@g.us" appended when missing.
+        """
         body = self.body if isinstance(self.body, dict) else {}
-        group_jid = self.query("groupJid") or (body.get("groupJid") if body_fallback else None)
+        group_jid = body.get("groupJid") or self.query("groupJid")
         if not group_jid or not isinstance(group_jid, str):
             raise GatewayError(
                 400,
@@ -173,9 +175,25 @@ def global_route(method: str, path: str):
     return register
 
 
-def _require_open(instance: Instance, client_method: str) -> None:
+def _require_open(
+    instance: Instance, client_method: str, failure: Callable[[str], GatewayError]
+) -> None:
+    """A session call fails on an instance that is not open, each route in its own way.
+
+    ``failure`` turns the session's error text into the route's answer, as a real 1.7.1
+    wraps it (checked against one by tests/real_gateway/test_differential.py).
+    """
     if instance.status != "open":
-        raise not_connected(client_method)
+        raise failure(not_connected_text(client_method))
+
+
+def _plain_500(text: str) -> GatewayError:
+    # sendList and fetchProfile: the exception's message alone, without "TypeError: ".
+    return GatewayError(500, text.removeprefix("TypeError: "))
+
+
+def _labelled(status: int, label: str) -> Callable[[str], GatewayError]:
+    return lambda text: GatewayError(status, [label, text])
 
 
 # ---------------------------------------------------------------- helpers on the WhatsApp side
@@ -249,7 +267,7 @@ def _profile(jid: str) -> dict[str, Any]:
 @instance_route("POST", "/message/sendList/{instance}")
 async def send_list(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_LIST)
-    _require_open(instance, "sendMessage")
+    _require_open(instance, "onWhatsApp", _plain_500)
     jid = _recipient(instance, body["number"])
     delay = body.get("options", {}).get("delay")
     if delay and delay > 0:
@@ -271,7 +289,7 @@ async def send_list(call: Call, instance: Instance) -> Reply:
 @instance_route("PUT", "/chat/updateMessage/{instance}")
 async def update_message(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.UPDATE_MESSAGE)
-    _require_open(instance, "sendMessage")
+    _require_open(instance, "sendMessage", lambda text: GatewayError(400, [text]))
     jid = create_jid(body["number"])
     key = body["key"]
     chat = instance.chats.get(jid)
@@ -313,6 +331,11 @@ def _archive_failure(reason: str) -> GatewayError:
 @instance_route("PUT", "/chat/archiveChat/{instance}")
 async def archive_chat(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.ARCHIVE_CHAT)
+    if not body.get("lastMessage") and not body.get("chat"):
+        # The real server then writes to the missing lastMessage (`chat: ""` counts as none).
+        raise _archive_failure(
+            "TypeError: Cannot set properties of undefined (setting 'messageTimestamp')"
+        )
     # The real server wraps every failure of this endpoint, a disconnected instance included.
     if instance.status != "open":
         raise _archive_failure(not_connected_text("chatModify"))
@@ -325,8 +348,6 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
         chat = instance.chats.get(create_jid(chat_id))
         if chat is None or not chat.messages:
             raise _archive_failure("Error: Last message not found")
-    else:
-        raise _archive_failure("TypeError: Cannot read properties of undefined (reading 'key')")
     chat.archived = body["archive"]
     # Says archived: true even when unarchiving, like the real server.
     return 201, {"chatId": chat_id, "archived": True}
@@ -335,7 +356,7 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
 @instance_route("POST", "/chat/fetchProfile/{instance}")
 async def fetch_profile(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.FETCH_PROFILE)
-    _require_open(instance, "onWhatsApp")
+    _require_open(instance, "onWhatsApp", _plain_500)
     if not body.get("number"):
         # Without a number the server describes the instance's own account.
         return 200, {
@@ -354,12 +375,14 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
 
 @instance_route("POST", "/group/sendInvite/{instance}")
 async def send_invite(call: Call, instance: Instance) -> Reply:
-    values = call.body if isinstance(call.body, dict) else {}
-    if isinstance(values.get("groupJid"), str):
-        values = {**values, "groupJid": normalize_group_jid(values["groupJid"])}
-    request = call.validated_group(values, schemas.SEND_INVITE)
-    _require_open(instance, "groupInviteCode")
-    jid = request["groupJid"]
+    # Unlike the other group routes, the real server validates the body as it is: no query
+    # fallback, no "@g.us" added before the schema (the lookup below is lenient).
+    request = call.validated_group(
+        call.body if isinstance(call.body, dict) else {}, schemas.SEND_INVITE
+    )
+    # The real server swallows the reason: every failure is the same 404.
+    _require_open(instance, "groupInviteCode", lambda _text: GatewayError(404, ["No send invite"]))
+    jid = normalize_group_jid(request["groupJid"])
     recipients = [create_jid(number) for number in request["numbers"]]
     if _group_problem(instance, jid, as_admin=True) or not all(
         _exists_on_whatsapp(instance, recipient) for recipient in recipients
@@ -374,8 +397,8 @@ async def send_invite(call: Call, instance: Instance) -> Reply:
 
 @instance_route("PUT", "/group/updateGroupSubject/{instance}")
 async def update_group_subject(call: Call, instance: Instance) -> Reply:
-    request = call.group_request(schemas.UPDATE_GROUP_SUBJECT, body_fallback=True)
-    _require_open(instance, "groupUpdateSubject")
+    request = call.group_request(schemas.UPDATE_GROUP_SUBJECT)
+    _require_open(instance, "groupUpdateSubject", _labelled(500, "Error updating group subject"))
     jid = request["groupJid"]
     if problem := _group_problem(instance, jid, as_admin=True):
         raise GatewayError(500, ["Error updating group subject", problem])
@@ -389,7 +412,7 @@ async def update_group_subject(call: Call, instance: Instance) -> Reply:
 @instance_route("GET", "/group/participants/{instance}")
 async def group_participants(call: Call, instance: Instance) -> Reply:
     jid = call.group_request(schemas.GROUP_ONLY)["groupJid"]
-    _require_open(instance, "groupMetadata")
+    _require_open(instance, "groupMetadata", _labelled(404, "No participants"))
     if problem := _group_problem(instance, jid):
         raise GatewayError(404, ["No participants", problem])
     return 200, {"participants": instance.groups[jid].participants}
@@ -398,7 +421,7 @@ async def group_participants(call: Call, instance: Instance) -> Reply:
 @instance_route("GET", "/group/inviteCode/{instance}")
 async def group_invite_code(call: Call, instance: Instance) -> Reply:
     jid = call.group_request(schemas.GROUP_ONLY)["groupJid"]
-    _require_open(instance, "groupInviteCode")
+    _require_open(instance, "groupInviteCode", _labelled(404, "No invite code"))
     if problem := _group_problem(instance, jid, as_admin=True):
         raise GatewayError(404, ["No invite code", problem])
     code = instance.groups[jid].invite_code
@@ -408,7 +431,7 @@ async def group_invite_code(call: Call, instance: Instance) -> Reply:
 @instance_route("PUT", "/group/revokeInviteCode/{instance}")
 async def revoke_invite_code(call: Call, instance: Instance) -> Reply:
     jid = call.group_request(schemas.GROUP_ONLY)["groupJid"]
-    _require_open(instance, "groupRevokeInvite")
+    _require_open(instance, "groupRevokeInvite", _labelled(404, "Revoke error"))
     if problem := _group_problem(instance, jid, as_admin=True):
         raise GatewayError(404, ["Revoke error", problem])
     group = instance.groups[jid]
@@ -421,7 +444,8 @@ async def fetch_all_groups(call: Call, instance: Instance) -> Reply:
     get_participants = call.query("getParticipants")
     if not get_participants:
         raise GatewayError(400, ["The getParticipants needs to be informed in the query"])
-    _require_open(instance, "groupFetchAllParticipating")
+    call.validated_group({"getParticipants": get_participants}, schemas.GET_PARTICIPANTS)
+    _require_open(instance, "groupFetchAllParticipating", _labelled(404, "Error fetching group"))
     with_participants = get_participants == "true"
     return 200, [
         group.summary(with_participants=with_participants) for group in instance.groups.values()

@@ -18,6 +18,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 DEMO_API_KEY = "gtui-demo-7d41c9e2b8a65f30"
 DEFAULT_SEED = 171
@@ -270,7 +271,9 @@ class Instance:
             record["integration"] = {
                 "integration": "WHATSAPP-BAILEYS",
                 "token": self.apikey,
-                "webhook_wa_business": f"{server_url}/webhook/whatsapp/{self.instance_id}",
+                # Named by the instance name, as encodeURIComponent writes it.
+                "webhook_wa_business": f"{server_url}/webhook/whatsapp/"
+                + quote(self.name, safe="!~*'()"),
             }
         return {"instance": record}
 

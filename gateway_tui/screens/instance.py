@@ -33,7 +33,9 @@ def details_table(instance: Instance) -> Table:
         ("Profile name", Text(instance.profile_name or "—")),
         ("Profile status", Text(instance.profile_status or "—")),
         ("Integration", Text(instance.integration_name or "—")),
-        ("Webhook URL", Text(instance.webhook_url or "—")),
+        # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
+        # gateway posts this instance's events to.
+        ("WA Business callback", Text(instance.wa_business_callback_url or "—")),
         ("Instance id", Text(instance.instance_id or "—")),
         ("Server URL", Text(instance.server_url or "—")),
     ]

@@ -108,7 +108,10 @@ class InstancesScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
-        if self.state.instances.value is None and not self.state.instances.loading:
+        # Only when nothing was asked yet: the app asks at start, and a load that already
+        # failed (a wrong key) is shown in the panel, not sent and reported a second time.
+        loadable = self.state.instances
+        if loadable.value is None and loadable.error is None and not loadable.loading:
             self.action_refresh()
         interval = self.gateway_app.config.refresh_interval
         if interval and interval > 0:
@@ -260,6 +263,14 @@ class InstancesScreen(GatewayScreen):
             # Our list said it was not open, but the gateway says it is connected now.
             if isinstance(error, BadRequest) and "disconnected" in " ".join(error.messages):
                 self._offer_logout(name)
+                return True
+            if isinstance(error, NotFound) and not error.route_missing:
+                self.notify(
+                    f"{name} no longer exists on the gateway: removed from the list.",
+                    title="Already gone",
+                    severity="warning",
+                    markup=False,
+                )
                 return True
             return False
 

@@ -13,25 +13,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.real_gateway.gateway import RealGateway, build, unavailable_reason
+from tests.real_gateway.gateway import RealGateway, serving
 
 _names = itertools.count(1)
 
 
 @pytest.fixture(scope="session")
 def real_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealGateway]:
-    reason = unavailable_reason()
-    if reason:
-        pytest.fail(f"the real gateway cannot run here: {reason}")
-    build()
-    server = RealGateway(data_dir=tmp_path_factory.mktemp("real-gateway"))
-    server.start()
-    try:
-        server.seed()
+    with serving(tmp_path_factory.mktemp("real-gateway")) as server:
         server.plant()
         yield server
-    finally:
-        server.stop()
 
 
 @pytest.fixture

@@ -15,6 +15,8 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -126,9 +128,29 @@ class RealGateway:
         _run("stop.sh", self._env, _STOP_TIMEOUT)
 
     def restart(self) -> None:
-        """Stop and start on the same port and store (instances reload: "Connection Closed")."""
+        """Stop and start on the same port and store (instances reload: "Connection Closed").
+
+        Returns once every instance listed before is listed again: the server answers before
+        it has reloaded them, and until then their routes fail with a 500 "Cannot read
+        properties of undefined (reading 'fetchAllGroups')" (the controller finds no object).
+        """
+        before = self.instance_names()
         self.stop()
         self.start()
+        self.wait_for_instances(before)
+
+    def instance_names(self) -> set[str]:
+        """The instances the running server has loaded (fetchInstances)."""
+        try:
+            status, body = self.request("GET", "/instance/fetchInstances", timeout=30)
+        except OSError:
+            return set()
+        if status != 200 or not isinstance(body, list):
+            return set()
+        return {item["instance"]["instanceName"] for item in body if "instance" in item}
+
+    def wait_for_instances(self, names: set[str]) -> None:
+        self.wait_until(lambda: names <= self.instance_names(), f"instances {sorted(names)} loaded")
 
     def log_tail(self, lines: int = 40) -> str:
         try:
@@ -163,7 +185,23 @@ class RealGateway:
         while not condition():
             if time.monotonic() > deadline:
                 raise TimeoutError(f"real gateway: {what} not reached in {timeout:.0f} s")
-            time.sleep(0.1)
+            time.sleep(0.2)
+
+
+@contextmanager
+def serving(data_dir: Path) -> Iterator[RealGateway]:
+    """A built, started and seeded server in ``data_dir``, stopped on leaving."""
+    reason = unavailable_reason()
+    if reason:
+        raise RuntimeError(f"the real gateway cannot run here: {reason}")
+    build()
+    server = RealGateway(data_dir=data_dir)
+    server.start()
+    try:
+        server.seed()
+        yield server
+    finally:
+        server.stop()
 
 
 def http_call(
