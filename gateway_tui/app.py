@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gc
 import ssl
+import sys
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
@@ -22,6 +23,8 @@ from gateway_tui.actions import Actions
 from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.config import ResolvedConfig, insecure_url_warning, mask_key
+from gateway_tui.crash import crash_report, describe, scrub
+from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
 from gateway_tui.state import AppState, Topic
 
 DARK_THEME = "textual-dark"
@@ -253,14 +256,44 @@ class GatewayApp(App[int]):
         )
 
     def report_unexpected(self, error: BaseException, what: str | None) -> None:
-        """A bug of ours: say it without a traceback, and keep running."""
+        """A bug of ours: say it without a traceback or locals, and keep running."""
         self.notify(
-            f"{type(error).__name__}: {error}",
+            describe(error, self.secrets()),
             title=f"Unexpected error{f' in {what}' if what else ''}",
             severity="error",
             timeout=10,
             markup=False,
         )
+
+
+    # --- the display boundary and the crash path (see sanitize.py, crash.py) ---------------------
+
+    def secrets(self) -> list[str]:
+        """Every key this app knows: masked in anything it reports."""
+        keys = [self.config.api_key] + [p.resolve_key() for p in self.config.profiles.values()]
+        return [key.get_secret_value() for key in keys if key is not None]
+
+    def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[override]
+        # Notifications quote server and file text: placeholders instead of controls, no key.
+        secrets = self.secrets()
+        message = printable(scrub(message, secrets), multiline=True)
+        super().notify(message, title=printable(scrub(title, secrets)), **kwargs)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        super().copy_to_clipboard(clipboard_text(text))
+
+    def get_line_filters(self) -> list:  # type: ignore[override]
+        return [*super().get_line_filters(), _CONTROL_FILTER]
+
+    def _fatal_error(self) -> None:
+        # Textual's report shows every frame's locals, the key among them: ours shows none.
+        error = sys.exc_info()[1] or self._exception or RuntimeError("unknown error")
+        self.bell()
+        self._exit_renderables.append(crash_report(error, self.secrets()))
+        self._close_messages_no_wait()
+
+
+_CONTROL_FILTER = ControlCharacterFilter()
 
 
 _startup_heap_frozen = False

@@ -343,7 +343,8 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
             "status": instance.profile_status,
             "isBusiness": False,
         }
-    return 200, _profile(_recipient(instance, body["number"]))
+    jid = _recipient(instance, body["number"])
+    return 200, _profile(jid) | call.state.profile_overrides.get(number_of(jid), {})
 
 
 # ---------------------------------------------------------------- groups

@@ -291,6 +291,8 @@ class DemoState:
     writes: list[Write] = field(default_factory=list)
     write_counts: Counter[str | None] = field(default_factory=Counter)
     rng: random.Random = field(default_factory=random.Random, repr=False)
+    # fetchProfile answers for these numbers are merged over the usual ones (the hostile set).
+    profile_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def record_write(self, method: str, path: str, request_id: str | None) -> None:
         self.writes.append(Write(method, path, request_id))
