@@ -6,6 +6,7 @@ import dataclasses
 import gc
 import ssl
 import sys
+import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
@@ -19,6 +20,7 @@ from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
 from textual.signal import Signal
 
+from gateway_tui import storage
 from gateway_tui.actions import Actions
 from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import GatewayError
@@ -80,6 +82,7 @@ class GatewayApp(App[int]):
         self.state.subscribe(self.state_changed.publish)
         self.client = self._new_client()
         self.actions = Actions(self.client, self.state)
+        self._storage_problems_off: Callable[[], None] = lambda: None
         if config.theme:
             self.theme = config.theme
 
@@ -158,6 +161,8 @@ class GatewayApp(App[int]):
             self.action_refresh_instances()
 
     def on_mount(self) -> None:
+        # A stored file that cannot be read is reported where the user looks: here.
+        self._storage_problems_off = storage.on_problem(self._stored_file_problem)
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:
@@ -165,7 +170,17 @@ class GatewayApp(App[int]):
         self._show_home()
 
     async def on_unmount(self) -> None:
+        self._storage_problems_off()
         await self.client.aclose()
+
+    def _stored_file_problem(self, message: str) -> None:
+        notify = partial(
+            self.notify, message, title="Stored file", severity="warning", timeout=15, markup=False
+        )
+        if self._thread_id == threading.get_ident():
+            notify()
+        else:
+            self.call_from_thread(notify)
 
     # --- navigation ------------------------------------------------------------------------------
 
@@ -264,7 +279,6 @@ class GatewayApp(App[int]):
             timeout=10,
             markup=False,
         )
-
 
     # --- the display boundary and the crash path (see sanitize.py, crash.py) ---------------------
 

@@ -272,19 +272,51 @@ class ResolvedConfig:
 # Reading
 
 
+# A config file is a few dozen lines; these bounds keep a planted or broken one from hanging the
+# app (the TOML parser is quadratic in nested tables and recurses once per nesting level).
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_CONFIG_DEPTH = 16
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     """The file's raw content; {} when it does not exist. Raises ConfigFileError."""
     try:
         with path.open("rb") as file:
-            return tomllib.load(file)
+            raw = file.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:  # its message gives the line and column
-        raise ConfigFileError(f"{path} is not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigFileError(f"{path} is not UTF-8 text") from None
+    except IsADirectoryError:
+        raise ConfigFileError(f"{path} is a directory, not a file") from None
     except OSError as exc:
         raise ConfigFileError(f"Cannot read {path}: {exc.strerror}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigFileError(f"{path} is larger than {MAX_CONFIG_BYTES // 1024} KB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigFileError(f"{path} is not UTF-8 text") from None
+    if _too_deep(text):
+        raise ConfigFileError(f"{path} nests tables or arrays more than {MAX_CONFIG_DEPTH} deep")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:  # its message gives the line and column
+        raise ConfigFileError(f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigFileError(f"{path} is nested too deep to read") from None
+
+
+def _too_deep(text: str) -> bool:
+    """Brackets, or dotted keys on one line, deeper than MAX_CONFIG_DEPTH (strings ignored)."""
+    if storage.nesting_depth(text, MAX_CONFIG_DEPTH, quotes="\"'") > MAX_CONFIG_DEPTH:
+        return True
+    for line in text.splitlines():
+        if line.count(".") > MAX_CONFIG_DEPTH and _unquoted(line).count(".") > MAX_CONFIG_DEPTH:
+            return True
+    return False
+
+
+def _unquoted(line: str) -> str:
+    return re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", line.split("#", 1)[0])
 
 
 def read_config_file(path: Path | None = None) -> tuple[ConfigFile, list[str]]:

@@ -182,38 +182,43 @@ def read_json(path: str | os.PathLike[str], default: Any) -> Any:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         return _unreadable(path, "it is not UTF-8 text", default)
-    if _nesting_depth(text) > MAX_JSON_DEPTH:
+    if nesting_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
         return _unreadable(path, f"it is nested more than {MAX_JSON_DEPTH} levels deep", default)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"invalid JSON at line {exc.lineno}, column {exc.colno}"
-        if exc.pos >= len(text.rstrip()):
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
             where = "it ends in the middle (truncated)"
         return _unreadable(path, where, default)
     except (ValueError, RecursionError) as exc:
         return _unreadable(path, f"it cannot be parsed ({type(exc).__name__})", default)
 
 
-def _nesting_depth(text: str) -> int:
-    """How deep brackets nest in ``text`` (ignoring strings), stopping early when too deep."""
+def nesting_depth(text: str, limit: int, quotes: str = '"') -> int:
+    """How deep brackets nest in ``text`` outside strings; stops counting once past ``limit``.
+
+    Parsers recurse once per level: a hand-edited or planted file 100,000 levels deep would
+    otherwise end in a RecursionError (or worse) instead of a plain "cannot be read".
+    """
     depth = deepest = 0
-    in_string = escaped = False
+    quote: str | None = None
+    escaped = False
     for character in text:
-        if in_string:
+        if quote is not None:
             if escaped:
                 escaped = False
-            elif character == "\\":
+            elif character == "\\" and quote == '"':
                 escaped = True
-            elif character == '"':
-                in_string = False
-        elif character == '"':
-            in_string = True
+            elif character == quote:
+                quote = None
+        elif character in quotes:
+            quote = character
         elif character in "[{":
             depth += 1
             if depth > deepest:
                 deepest = depth
-                if deepest > MAX_JSON_DEPTH:
+                if deepest > limit:
                     break
         elif character in "]}":
             depth -= 1

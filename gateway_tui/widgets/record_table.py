@@ -40,6 +40,7 @@ SORT_ARROWS = {False: "▲", True: "▼"}
 # Room kept after a label for " ▲", so sorting never changes a column's width.
 SORT_ARROW_CELLS = 2
 
+
 def _character_budget(width: int) -> int:
     """How many characters of a value are worth looking at to fill `width` cells.
 
