@@ -91,6 +91,15 @@ class GatewayApp(App[int]):
     def _new_client(self) -> GatewayClient:
         key = self.config.api_key.get_secret_value() if self.config.api_key else ""
         url = self.config.url or "http://127.0.0.1"
+        try:
+            httpx.URL(url)
+        except (httpx.InvalidURL, ValueError):
+            # Validation agrees with httpx, but a URL must never end the app: ask for another.
+            problem = "The gateway URL cannot be used: its host name is not valid"
+            self.config = dataclasses.replace(
+                self.config, url=None, problems=[*self.config.problems, problem]
+            )
+            url = "http://127.0.0.1"
         transport = self._transport or _transport_for(url)
         try:
             client = GatewayClient(
@@ -295,6 +304,15 @@ class GatewayApp(App[int]):
 
     def copy_to_clipboard(self, text: str) -> None:
         super().copy_to_clipboard(clipboard_text(text))
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:  # type: ignore[no-untyped-def]
+        # Every key binding and palette action runs through here: a bug in one is reported
+        # (no traceback, no locals, no key) and the app keeps running.
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:  # noqa: BLE001 - anything unexpected, by design
+            self.report_unexpected(error, f"the action {action}")
+            return True
 
     def get_line_filters(self) -> list:  # type: ignore[override]
         return [*super().get_line_filters(), _CONTROL_FILTER]

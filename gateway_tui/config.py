@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import httpx
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -88,7 +89,14 @@ def validate_gateway_url(text: str) -> str:
         port = 0
     if port == 0 or (port is None and parts.netloc.endswith(":")):
         raise ValueError("The port must be a number from 1 to 65535")
-    return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+    normalised = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+    # Agree with the HTTP client, which is stricter about host names ("x²", full-width letters
+    # fail IDNA): a URL it refuses must be refused here, with a reason, not in the middle of a call.
+    try:
+        httpx.URL(normalised)
+    except (httpx.InvalidURL, ValueError):
+        raise ValueError("The URL's host name is not valid") from None
+    return normalised
 
 
 def _is_ip_address(host: str) -> bool:
