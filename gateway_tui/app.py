@@ -103,7 +103,11 @@ class GatewayApp(App[int]):
         transport = self._transport or _transport_for(url)
         try:
             client = GatewayClient(
-                url, key, timeout=self.config.request_timeout, transport=transport
+                url,
+                key,
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
             )
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
@@ -112,7 +116,11 @@ class GatewayApp(App[int]):
                 self.config, api_key=None, problems=[*self.config.problems, problem]
             )
             client = GatewayClient(
-                url, "", timeout=self.config.request_timeout, transport=transport
+                url,
+                "",
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
             )
         client.subscribe(self.state.record_call)
         return client

@@ -37,6 +37,7 @@ from gateway_tui import storage
 CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
 DEFAULT_REQUEST_TIMEOUT = 15.0
+DEFAULT_MAX_RESPONSE_MB = 64.0
 MASK = "••••"
 
 
@@ -198,6 +199,8 @@ class ConfigFile(BaseModel):
     default_profile: str | None = None
     refresh_interval: float = Field(default=DEFAULT_REFRESH_INTERVAL, ge=0)  # 0 disables
     request_timeout: float = Field(default=DEFAULT_REQUEST_TIMEOUT, gt=0)  # seconds per call
+    # The largest answer read, in MB after decompression (10,000 instances take about 7).
+    max_response_mb: float = Field(default=DEFAULT_MAX_RESPONSE_MB, gt=0, le=4096)
     theme: str | None = None
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
@@ -233,6 +236,7 @@ class ResolvedConfig:
     demo: bool = False
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_response_mb: float = DEFAULT_MAX_RESPONSE_MB
     theme: str | None = None
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
@@ -489,6 +493,7 @@ def load_config(
         demo=demo,
         refresh_interval=config_file.refresh_interval,
         request_timeout=config_file.request_timeout,
+        max_response_mb=config_file.max_response_mb,
         theme=config_file.theme,
         keys=keys,
         profiles=dict(config_file.profiles),
