@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import gc
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
@@ -65,7 +67,13 @@ class ListReader(Generic[Item]):
         """``read``, off the event loop in batches when ``content`` is big."""
         if len(content) <= OFF_LOOP_BYTES:
             return self.read(content)
-        return await asyncio.to_thread(self._read_items, content)
+        with _collector_paused():
+            result = await asyncio.to_thread(self._read_items, content)
+            # Before the collector is back: a million new objects would otherwise be scanned by
+            # the next collections, on the loop. They hold no cycles and are freed by reference
+            # counting when the list is replaced.
+            gc.freeze()
+        return result
 
     def _read_items(self, content: bytes) -> PartialList[Any]:
         result: PartialList[Any] = PartialList()
@@ -93,6 +101,27 @@ class ListReader(Generic[Item]):
                 into.append(self._convert(item))
             return
         into.extend(self._convert(item) for item in items)
+
+
+_paused_reads = 0
+_collector_was_enabled = True
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a big list is built: each full collection would scan
+    every object made so far, holding the interpreter (and so the screen) for hundreds of ms."""
+    global _paused_reads, _collector_was_enabled
+    if _paused_reads == 0:
+        _collector_was_enabled = gc.isenabled()
+        gc.disable()
+    _paused_reads += 1
+    try:
+        yield
+    finally:
+        _paused_reads -= 1
+        if _paused_reads == 0 and _collector_was_enabled:
+            gc.enable()
 
 
 def _first_problem(error: ValidationError) -> str:
