@@ -23,7 +23,7 @@ from textual.drivers.headless_driver import HeadlessDriver
 from gateway_tui.demo.hostile import ATTACKS, CLIPBOARD, hostile
 from gateway_tui.drafts import ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
-from gateway_tui.screens.chat_modals import ProfileScreen
+from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.screens.chats import ChatsScreen
 from gateway_tui.screens.composer import ComposerScreen
 from gateway_tui.screens.confirm import ConfirmScreen
@@ -178,7 +178,7 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         # The composer with a hostile draft, its JSON and list previews, templates, history.
         await pilot.press("m")
         await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
-        for key in ("f2", "f3", "f7", "escape", "f8", "escape"):
+        for key in ("f2", "f3", "f6", "escape", "f7", "escape", "f8", "escape"):
             await pilot.press(key)
             await pilot.pause()
         await pilot.press("escape")
@@ -186,6 +186,10 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         # Chats (from the hostile history file) and a business profile full of attacks.
         await pilot.press("t")
         await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+        await pilot.press("e")  # edit the hostile message from the history file
+        await wait_for(pilot, lambda: isinstance(app.screen, EditMessageScreen))
+        await pilot.press("escape")
+        await pilot.pause()
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
         await wait_for(pilot, lambda: app.state.profiles.get((sales, BAKERY)) is not None)
@@ -204,6 +208,13 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         app.push_screen(ConnectScreen())
         await pilot.pause()
         await pilot.press("escape")
+        # The palette lists the instances by name.
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"open")
+        await wait_for(pilot, lambda: "Open instance" in screen_text(app))
+        await pilot.press("escape")
+        await pilot.pause()
         # A gateway error quoting a hostile name, as a notification.
         missing = hostile("gone")
         app.open_instance(missing)

@@ -195,3 +195,16 @@ async def test_a_stalled_send_can_be_given_up_and_is_never_retried(demo_server):
         assert len(demo_server.state.writes) == 1  # never sent again on its own
         await pilot.press("escape")  # and esc now goes back
         await wait_for(pilot, lambda: not isinstance(app.screen, ComposerScreen))
+
+
+async def test_one_unreadable_group_is_skipped_and_counted():
+    groups = [
+        {"id": "120363000000000001@g.us", "subject": "Good", "size": 3},
+        {"id": "120363000000000002@g.us", "subject": ["not", "text"]},
+        {"id": "120363000000000003@g.us", "subject": "Also good"},
+    ]
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, json=groups))
+    async with GatewayClient("http://gw.test", "key1234", transport=transport) as client:
+        found = await client.fetch_all_groups("sales-eu")
+    assert [g.subject for g in found] == ["Good", "Also good"]
+    assert unreadable_of(found)[0].startswith("item 2: subject")
