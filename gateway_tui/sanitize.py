@@ -84,7 +84,7 @@ class ControlCharacterFilter(LineFilter):
     """
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if all(is_safe(segment.text) for segment in segments):
+        if is_safe("".join([segment.text for segment in segments])):  # nearly every line
             return segments
         spare = _trailing_blank_cells(segments)
         cleaned: list[Segment] = []

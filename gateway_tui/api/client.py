@@ -25,7 +25,7 @@ from gateway_tui.api.errors import (
     error_for_response,
 )
 from gateway_tui.api.events import CallEvent
-from gateway_tui.api.lists import ListReader, PartialList
+from gateway_tui.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.api.models import (
     ArchiveResult,
     BusinessProfile,
@@ -220,9 +220,14 @@ class GatewayClient:
                     if size > limit:
                         raise _TooLarge(limit)
                     chunks.append(chunk)
+                # Joining 200 MB takes the loop 300 ms; in a thread bytes.join lets go of the GIL.
+                if size > OFF_LOOP_BYTES:
+                    content = await asyncio.to_thread(b"".join, chunks)
+                else:
+                    content = b"".join(chunks)
             finally:
                 await response.aclose()
-        response._content = b"".join(chunks)  # what response.read() would have set
+        response._content = content  # what response.read() would have set
         return response
 
     async def _model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:

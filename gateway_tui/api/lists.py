@@ -26,7 +26,7 @@ Item = TypeVar("Item")
 # Answers larger than this are validated in a worker thread, in batches (a 10,000-instance answer
 # is about 7 MB; the fast path reads it in tens of milliseconds).
 OFF_LOOP_BYTES = 8 * 1024 * 1024
-BATCH = 500
+BATCH = 200
 _PIECE = 1024 * 1024
 _WHITESPACE = " \t\n\r"
 
