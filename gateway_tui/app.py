@@ -325,9 +325,13 @@ class GatewayApp(App[int]):
     def get_line_filters(self) -> list:  # type: ignore[override]
         return [*super().get_line_filters(), _CONTROL_FILTER]
 
+    def _handle_exception(self, error: Exception) -> None:
+        self._crash_error = error  # for _fatal_error, which Textual calls without it
+        super()._handle_exception(error)
+
     def _fatal_error(self) -> None:
         # Textual's report shows every frame's locals, the key among them: ours shows none.
-        error = sys.exc_info()[1] or self._exception or RuntimeError("unknown error")
+        error = getattr(self, "_crash_error", None) or sys.exc_info()[1] or RuntimeError("?")
         self.bell()
         self._exit_renderables.append(crash_report(error, self.secrets()))
         self._close_messages_no_wait()

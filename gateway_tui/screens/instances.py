@@ -74,7 +74,9 @@ class InstancesScreen(GatewayScreen):
         Binding("c", "copy_name", "Copy name", id="instances.copy_name"),
         Binding("y", "copy_id", "Copy id", id="instances.copy_id"),
         Binding("ctrl+d", "delete", "Delete", id="instances.delete"),
-        Binding("d", "unreadable", "Why instances were skipped", id="instances.unreadable"),
+        Binding(
+            "d", "unreadable", "Why instances were skipped", id="instances.unreadable", show=False
+        ),
         Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
     ]
 
