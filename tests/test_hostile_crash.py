@@ -33,6 +33,13 @@ from tests.test_chats import request
 from tests.test_hostile_display import CapturingDriver
 
 SIZE = (120, 36)
+
+
+async def until(pilot, condition) -> None:
+    """Wait for ``condition``: it ends as soon as it holds; the limit is for a very busy machine."""
+    await wait_for(pilot, condition, within=60)
+
+
 SECRET = "sk-live-4f9a1c77e0b2d6a3ZZ"
 INSTANCE = "sales-eu"
 JONAS = "4915112340001"
@@ -128,7 +135,7 @@ def inject_into_actions(screen: Screen) -> list[str]:
 
 
 async def break_every_action(app: GatewayApp, pilot: Any, screen_type: type[Screen]) -> str:
-    await wait_for(pilot, lambda: isinstance(app.screen, screen_type))
+    await until(pilot, lambda: isinstance(app.screen, screen_type))
     screen = app.screen
     before = len(app._notifications)
     names = inject_into_actions(screen)
@@ -153,7 +160,7 @@ async def test_an_exception_in_every_screen_action_never_shows_the_key(
     app = capturing(make_app(make_config(keyed_server)))
     visited = []
     async with app.run_test(size=SIZE, headless=False) as pilot:
-        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await until(pilot, lambda: bool(app.state.instances.value))
         await app.actions.send_list(INSTANCE, request(JONAS, "First"))
         await app.actions.send_list(INSTANCE, request(JONAS, "Second"))
 
@@ -170,7 +177,7 @@ async def test_an_exception_in_every_screen_action_never_shows_the_key(
         app.open_instance(INSTANCE)
         await visit(None, InstanceScreen)
         await visit("g", GroupPickerScreen)
-        await wait_for(pilot, lambda: bool(app.state.groups_of(INSTANCE).value))
+        await until(pilot, lambda: bool(app.state.groups_of(INSTANCE).value))
         await visit("enter", ParticipantsScreen)
         for key, modal in (("s", SubjectScreen), ("n", InviteScreen), ("e", ExportScreen)):
             await visit(key, modal, pop=1)
@@ -204,7 +211,7 @@ async def test_the_crash_report_has_no_locals_and_no_key(keyed_server, captured,
 
     with pytest.raises(RuntimeError):
         async with app.run_test(size=SIZE, headless=False) as pilot:
-            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            await until(pilot, lambda: bool(app.state.instances.value))
             app.call_later(broken_callback)
             await pilot.pause()
             await pilot.pause()

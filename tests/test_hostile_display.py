@@ -35,6 +35,13 @@ from gateway_tui.screens.participants import ParticipantsScreen
 from tests.support import make_app, make_config, screen_text, wait_for
 
 SIZE = (120, 36)
+
+
+async def until(pilot, condition) -> None:
+    """Wait for ``condition``: it ends as soon as it holds; the limit is for a very busy machine."""
+    await wait_for(pilot, condition, within=60)
+
+
 BAKERY = "5511912345678"
 
 _CSI = re.compile(r"\x1b\[[0-9;?<=>:]*[ -/]*[@-~]")
@@ -149,23 +156,23 @@ def plant_local_files(server, instance: str) -> None:
 async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured, copied):
     app = hostile_app(hostile_server)
     async with app.run_test(size=SIZE, headless=False) as pilot:
-        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await until(pilot, lambda: bool(app.state.instances.value))
         await pilot.pause()
         # The instance list, sorted, filtered, copied (clipboard), then one opened.
         await pilot.press("s", "c", "y")
         sales = name_starting(app, "sales-eu")
         plant_local_files(hostile_server, sales)
         app.open_instance(sales)
-        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
-        await wait_for(pilot, lambda: app.state.settings_of(sales).value is not None)
+        await until(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await until(pilot, lambda: app.state.settings_of(sales).value is not None)
         # Groups, participants, invite code, subject and invite dialogs, export.
         await pilot.press("g")
-        await wait_for(pilot, lambda: isinstance(app.screen, GroupPickerScreen))
-        await wait_for(pilot, lambda: bool(app.state.groups_of(sales).value))
+        await until(pilot, lambda: isinstance(app.screen, GroupPickerScreen))
+        await until(pilot, lambda: bool(app.state.groups_of(sales).value))
         await pilot.press("y", "d", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
+        await until(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
         jid = app.screen.group_jid
-        await wait_for(pilot, lambda: app.state.participants_of(sales, jid).value is not None)
+        await until(pilot, lambda: app.state.participants_of(sales, jid).value is not None)
         await pilot.press("i", "y", "c", "d")
         await pilot.pause()
         for key in ("s", "n", "e"):
@@ -174,35 +181,35 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
             await pilot.press("escape")
             await pilot.pause()
         await pilot.press("escape", "escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await until(pilot, lambda: isinstance(app.screen, InstanceScreen))
         # The composer with a hostile draft, its JSON and list previews, templates, history.
         await pilot.press("m")
-        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+        await until(pilot, lambda: isinstance(app.screen, ComposerScreen))
         for key in ("f2", "f3", "f6", "escape", "f7", "escape", "f8", "escape"):
             await pilot.press(key)
             await pilot.pause()
         await pilot.press("escape")
-        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await until(pilot, lambda: isinstance(app.screen, InstanceScreen))
         # Chats (from the hostile history file) and a business profile full of attacks.
         await pilot.press("t")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+        await until(pilot, lambda: isinstance(app.screen, ChatsScreen))
         await pilot.press("e")  # edit the hostile message from the history file
-        await wait_for(pilot, lambda: isinstance(app.screen, EditMessageScreen))
+        await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("p")
-        await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))
-        await wait_for(pilot, lambda: app.state.profiles.get((sales, BAKERY)) is not None)
-        await wait_for(pilot, lambda: "email" in screen_text(app))
+        await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
+        await until(pilot, lambda: app.state.profiles.get((sales, BAKERY)) is not None)
+        await until(pilot, lambda: "email" in screen_text(app))
         await pilot.press("escape", "escape", "escape")
         await pilot.pause()
         # The request log (curl copy), help, a confirmation naming an instance, the connect form.
         await pilot.press("f12", "c", "escape", "question_mark")
-        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen))
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("ctrl+d")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")
         await pilot.pause()
         app.push_screen(ConnectScreen())
@@ -212,13 +219,13 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"open")
-        await wait_for(pilot, lambda: "Open instance" in screen_text(app))
+        await until(pilot, lambda: "Open instance" in screen_text(app))
         await pilot.press("escape")
         await pilot.pause()
         # A gateway error quoting a hostile name, as a notification.
         missing = hostile("gone")
         app.open_instance(missing)
-        await wait_for(pilot, lambda: bool(app._notifications))
+        await until(pilot, lambda: bool(app._notifications))
         await pilot.pause()
         shown_screens = {type(s).__name__ for s in app.screen_stack}
     output = "".join(captured)

@@ -128,6 +128,8 @@ def _first_problem(error: ValidationError) -> str:
     detail = error.errors(include_url=False)[0]
     where = ".".join(str(part) for part in detail.get("loc", ()))
     message = str(detail.get("msg", "invalid"))
+    if "hex escape" in message or "surrogate" in message:
+        message = "a text holds a broken character (a lone UTF-16 surrogate)"
     return f"{where}: {message}" if where else message
 
 

@@ -131,7 +131,16 @@ def _authorize(request: Request, state: DemoState, instance: Instance | None) ->
 
 
 def _json(status: int, payload: Any) -> Response:
-    return JSONResponse(payload, status_code=status)
+    return _JSONResponse(payload, status_code=status)
+
+
+class _JSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            # A lone surrogate (the hostile data set): Node's JSON.stringify writes "\ud800".
+            return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 def instance_route(method: str, path: str):

@@ -48,7 +48,7 @@ def make_hostile(state: DemoState) -> DemoState:
         instance.profile_status = hostile(instance.profile_status)
         if position == 3:
             # One instance a strict JSON reader refuses: the client skips and counts it.
-            instance.profile_name = f"broken {LONE_SURROGATE} name"
+            instance.instance_id = f"broken {LONE_SURROGATE} id"
         instance.status = hostile(instance.status) if position == 4 else instance.status
         for group in workspace.groups.values():
             group.subject = hostile(group.subject)
