@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -93,6 +92,8 @@ def validate_gateway_url(text: str) -> str:
     normalised = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
     # Agree with the HTTP client, which is stricter about host names ("x²", full-width letters
     # fail IDNA): a URL it refuses must be refused here, with a reason, not in the middle of a call.
+    import httpx  # here: `gateway-tui config path` and --help stay free of the HTTP stack
+
     try:
         httpx.URL(normalised)
     except (httpx.InvalidURL, ValueError):

@@ -55,6 +55,10 @@ def make_hostile(state: DemoState) -> DemoState:
             group.description = hostile(group.description)
             for participant in group.participants:
                 participant["name"] = hostile(participant.get("name", "member"))
+            # A member whose id itself carries the attacks (ids are shown, copied, exported).
+            group.participants.append(
+                {"id": hostile("4915100000001") + "@s.whatsapp.net", "admin": None}
+            )
         for chat in workspace.chats.values():
             for message in chat.messages:
                 message.text = hostile(message.text)
