@@ -155,13 +155,15 @@ class GatewayClient:
         )
         is_write = method != "GET"
         delays = () if is_write else self._retry_delays
+        # One deadline for the whole call, retries included: connect to last byte.
+        deadline_at = asyncio.get_running_loop().time() + deadline
         attempt = 0
         while True:
             attempt += 1
             started = datetime.now()
             t0 = time.perf_counter()
             try:
-                response = await self._receive(request, deadline)
+                response = await self._receive(request, deadline_at)
             except (httpx.HTTPError, TimeoutError, _TooLarge) as exc:
                 error = _transport_error(exc, method, path, is_write, self._secret)
                 elapsed = _ms_since(t0)
@@ -199,11 +201,11 @@ class GatewayClient:
             self._emit(_event(request, path, started, elapsed, attempt, body, response))
             return result
 
-    async def _receive(self, request: httpx.Request, deadline: float) -> httpx.Response:
-        """Send and read the whole answer within ``deadline`` seconds (connect to last byte),
-        never more than ``max_response_bytes`` of it once decompressed."""
+    async def _receive(self, request: httpx.Request, deadline_at: float) -> httpx.Response:
+        """Send and read the whole answer before ``deadline_at`` (the loop's clock), never more
+        than ``max_response_bytes`` of it once decompressed."""
         limit = self.max_response_bytes
-        async with asyncio.timeout(deadline):
+        async with asyncio.timeout_at(deadline_at):
             response = await self._http.send(request, stream=True)
             try:
                 declared = response.headers.get("content-length", "")
