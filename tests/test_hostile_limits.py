@@ -208,3 +208,24 @@ async def test_one_unreadable_group_is_skipped_and_counted():
         found = await client.fetch_all_groups("sales-eu")
     assert [g.subject for g in found] == ["Good", "Also good"]
     assert unreadable_of(found)[0].startswith("item 2: subject")
+
+
+async def test_one_unreadable_participant_is_skipped_and_counted():
+    answer = {
+        "participants": [
+            {"id": "4915112340001@s.whatsapp.net", "admin": "superadmin"},
+            {"id": "4915112340002@s.whatsapp.net\ud800", "admin": None},
+            {"id": "4915112340003@s.whatsapp.net", "admin": None},
+        ]
+    }
+    body = json.dumps(answer).encode()  # the lone surrogate as a JSON escape
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, content=body))
+    async with GatewayClient("http://gw.test", "key1234", transport=transport) as client:
+        found = await client.group_participants("sales-eu", "120363000000000001@g.us")
+    assert [p.id for p in found] == ["4915112340001@s.whatsapp.net", "4915112340003@s.whatsapp.net"]
+    assert "lone UTF-16 surrogate" in unreadable_of(found)[0]
+    with pytest.raises(InvalidResponse):  # none readable: the answer as a whole is wrong
+        bad = json.dumps({"participants": [{"admin": "admin"}]}).encode()
+        only_bad = httpx.MockTransport(lambda request: httpx.Response(200, content=bad))
+        async with GatewayClient("http://gw.test", "key1234", transport=only_bad) as client:
+            await client.group_participants("sales-eu", "120363000000000001@g.us")

@@ -301,8 +301,11 @@ class GatewayClient:
     async def group_participants(self, instance: str, group_jid: str) -> list[Participant]:
         path, jid = _group_call("/group/participants/", instance, group_jid, "GET")
         params = {"groupJid": jid}
-        result = await self._model(ParticipantList, "GET", path, params=params)
-        return result.participants
+
+        def parse(response: httpx.Response) -> PartialList[Participant]:
+            return _parse(response, "GET", path, _participant_list)
+
+        return await self._call("GET", path, parse, params=params)
 
     async def group_invite_code(self, instance: str, group_jid: str) -> InviteCode:
         path, jid = _group_call("/group/inviteCode/", instance, group_jid, "GET")
@@ -501,6 +504,24 @@ async def _parse_list(
             messages=items.unreadable[:5], method=method, path=path, status=response.status_code
         )
     return items
+
+
+_PARTICIPANTS = ListReader(Participant)
+
+
+def _participant_list(content: bytes) -> PartialList[Participant]:
+    """``{"participants": [...]}``; one unreadable participant is skipped and counted."""
+    try:
+        return PartialList(ParticipantList.model_validate_json(content).participants)
+    except ValidationError as error:
+        data = json.loads(content)
+        items = data.get("participants") if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            raise error from None
+        found = _PARTICIPANTS.read_objects(items)
+        if not found:
+            raise error from None
+        return found
 
 
 class _TooLarge(Exception):

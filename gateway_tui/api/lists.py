@@ -75,6 +75,17 @@ class ListReader(Generic[Item]):
             gc.freeze()
         return result
 
+    def read_objects(self, items: list[Any]) -> PartialList[Any]:
+        """Items already parsed by the standard library (a list inside an object), one by one.
+
+        Each goes back through JSON, so what pydantic's reader refuses (a lone surrogate) is
+        refused here too.
+        """
+        texts = [json.dumps(item) for item in items]
+        result: PartialList[Any] = PartialList()
+        self._validate_batch(texts, 0, result)
+        return result
+
     def _read_items(self, content: bytes) -> PartialList[Any]:
         result: PartialList[Any] = PartialList()
         batch: list[str] = []
