@@ -20,6 +20,7 @@ import re
 
 from rich.cells import cell_len
 from rich.segment import Segment
+from rich.text import Text
 from textual.color import Color
 from textual.filter import LineFilter
 
@@ -50,6 +51,15 @@ def printable(text: str, *, multiline: bool = False) -> str:
     if text.isprintable() and not _UNSAFE.search(text):
         return text
     return text.translate(_MULTI_LINE if multiline else _SINGLE_LINE)
+
+
+def printable_text(text: Text) -> Text:
+    """A Rich Text safe to show (see printable); styles kept, line breaks kept."""
+    if is_safe(text.plain):
+        return text
+    shown = text.copy()
+    shown.plain = printable(text.plain, multiline=True)  # same length keeps the spans
+    return shown
 
 
 def is_safe(text: str) -> bool:

@@ -271,3 +271,16 @@ def test_the_line_filter_keeps_the_width_and_shows_placeholders():
     # No spare cells: the control is dropped rather than widening the line.
     tight = ControlCharacterFilter().apply([Segment("ab\x1bc")], Color(0, 0, 0))
     assert "".join(s.text for s in tight) == "abc"
+
+
+def test_printable_text_keeps_styles():
+    from rich.text import Text
+
+    from gateway_tui.sanitize import printable_text
+
+    text = Text("ab\x1b[2J", style="bold")
+    text.stylize("red", 0, 2)
+    shown = printable_text(text)
+    assert shown.plain == "ab\u241b[2J" and shown.style == "bold"
+    assert shown.spans == text.spans
+    assert printable_text(Text("plain")).plain == "plain"
