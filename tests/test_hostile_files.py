@@ -51,6 +51,7 @@ def test_a_directory_in_place_of_recent_groups_is_moved_aside_and_a_fresh_file_w
         ('{"version": 1, "instances": {"sales-eu": [{"jid": "1203', "truncated"),
         (b"\xff\xfe\x00", "not UTF-8"),
     ],
+    ids=["100000-deep", "truncated", "not-utf8"],
 )
 def test_unreadable_recent_groups_are_kept_and_said(reported, content, why):
     path = recent_groups.recent_path()
