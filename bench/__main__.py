@@ -9,6 +9,8 @@
    the screen; filter keystroke → frame.
 4. Client overhead (bench/client.py): GatewayClient call → model against a bare httpx GET of the
    same URL (p50, p99); floor: a raw socket request.
+5. A million instances (bench/big_list.py, ``bigread``): the longest event-loop gap (what holds a
+   frame back) while fetchInstances reads 1,000,000 instances; floor: a bare httpx GET of them.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -22,11 +24,11 @@ import argparse
 import sys
 import time
 
-from bench import client, start, tables
+from bench import big_list, client, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
-SECTIONS = ("start", "instances", "participants", "client")
+SECTIONS = ("start", "instances", "participants", "client", "bigread")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             tables.run_participants(report, args.runs, demo.url, demo.api_key)
         if "client" in sections:
             client.run(report, demo.url, demo.api_key)
+        if "bigread" in sections:
+            big_list.run(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was)")

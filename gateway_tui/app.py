@@ -5,6 +5,8 @@ from __future__ import annotations
 import dataclasses
 import gc
 import ssl
+import sys
+import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
@@ -18,10 +20,13 @@ from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
 from textual.signal import Signal
 
+from gateway_tui import storage
 from gateway_tui.actions import Actions
 from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.config import ResolvedConfig, insecure_url_warning, mask_key
+from gateway_tui.crash import crash_report, describe, scrub
+from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
 from gateway_tui.state import AppState, Topic
 
 DARK_THEME = "textual-dark"
@@ -77,6 +82,7 @@ class GatewayApp(App[int]):
         self.state.subscribe(self.state_changed.publish)
         self.client = self._new_client()
         self.actions = Actions(self.client, self.state)
+        self._storage_problems_off: Callable[[], None] = lambda: None
         if config.theme:
             self.theme = config.theme
 
@@ -85,10 +91,23 @@ class GatewayApp(App[int]):
     def _new_client(self) -> GatewayClient:
         key = self.config.api_key.get_secret_value() if self.config.api_key else ""
         url = self.config.url or "http://127.0.0.1"
+        try:
+            httpx.URL(url)
+        except (httpx.InvalidURL, ValueError):
+            # Validation agrees with httpx, but a URL must never end the app: ask for another.
+            problem = "The gateway URL cannot be used: its host name is not valid"
+            self.config = dataclasses.replace(
+                self.config, url=None, problems=[*self.config.problems, problem]
+            )
+            url = "http://127.0.0.1"
         transport = self._transport or _transport_for(url)
         try:
             client = GatewayClient(
-                url, key, timeout=self.config.request_timeout, transport=transport
+                url,
+                key,
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
             )
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
@@ -97,7 +116,11 @@ class GatewayApp(App[int]):
                 self.config, api_key=None, problems=[*self.config.problems, problem]
             )
             client = GatewayClient(
-                url, "", timeout=self.config.request_timeout, transport=transport
+                url,
+                "",
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
             )
         client.subscribe(self.state.record_call)
         return client
@@ -155,6 +178,8 @@ class GatewayApp(App[int]):
             self.action_refresh_instances()
 
     def on_mount(self) -> None:
+        # A stored file that cannot be read is reported where the user looks: here.
+        self._storage_problems_off = storage.on_problem(self._stored_file_problem)
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:
@@ -162,7 +187,17 @@ class GatewayApp(App[int]):
         self._show_home()
 
     async def on_unmount(self) -> None:
+        self._storage_problems_off()
         await self.client.aclose()
+
+    def _stored_file_problem(self, message: str) -> None:
+        notify = partial(
+            self.notify, message, title="Stored file", severity="warning", timeout=15, markup=False
+        )
+        if self._thread_id == threading.get_ident():
+            notify()
+        else:
+            self.call_from_thread(notify)
 
     # --- navigation ------------------------------------------------------------------------------
 
@@ -266,14 +301,56 @@ class GatewayApp(App[int]):
         )
 
     def report_unexpected(self, error: BaseException, what: str | None) -> None:
-        """A bug of ours: say it without a traceback, and keep running."""
+        """A bug of ours: say it without a traceback or locals, and keep running."""
         self.notify(
-            f"{type(error).__name__}: {error}",
+            describe(error, self.secrets()),
             title=f"Unexpected error{f' in {what}' if what else ''}",
             severity="error",
             timeout=10,
             markup=False,
         )
+
+    # --- the display boundary and the crash path (see sanitize.py, crash.py) ---------------------
+
+    def secrets(self) -> list[str]:
+        """Every key this app knows: masked in anything it reports."""
+        keys = [self.config.api_key] + [p.resolve_key() for p in self.config.profiles.values()]
+        return [key.get_secret_value() for key in keys if key is not None]
+
+    def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[override]
+        # Notifications quote server and file text: placeholders instead of controls, no key.
+        secrets = self.secrets()
+        message = printable(scrub(message, secrets), multiline=True)
+        super().notify(message, title=printable(scrub(title, secrets)), **kwargs)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        super().copy_to_clipboard(clipboard_text(text))
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:  # type: ignore[no-untyped-def]
+        # Every key binding and palette action runs through here: a bug in one is reported
+        # (no traceback, no locals, no key) and the app keeps running.
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:  # noqa: BLE001 - anything unexpected, by design
+            self.report_unexpected(error, f"the action {action}")
+            return True
+
+    def get_line_filters(self) -> list:  # type: ignore[override]
+        return [*super().get_line_filters(), _CONTROL_FILTER]
+
+    def _handle_exception(self, error: Exception) -> None:
+        self._crash_error = error  # for _fatal_error, which Textual calls without it
+        super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        # Textual's report shows every frame's locals, the key among them: ours shows none.
+        error = getattr(self, "_crash_error", None) or sys.exc_info()[1] or RuntimeError("?")
+        self.bell()
+        self._exit_renderables.append(crash_report(error, self.secrets()))
+        self._close_messages_no_wait()
+
+
+_CONTROL_FILTER = ControlCharacterFilter()
 
 
 _startup_heap_frozen = False

@@ -102,6 +102,12 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--latency-ms", metavar="N", type=_whole_number(0), help="delay added to every response"
     )
+    demo_parser.add_argument(
+        "--hostile",
+        action="store_true",
+        default=None,
+        help="serve the hostile data set (escape sequences in every text field)",
+    )
     return parser
 
 
@@ -141,7 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve_demo(args: argparse.Namespace) -> int:
     from gateway_tui.demo.server import serve
 
-    options = _given(instances=args.instances, latency_ms=args.latency_ms)
+    options = _given(instances=args.instances, latency_ms=args.latency_ms, hostile=args.hostile)
     try:
         return serve(args.port, **options)
     except OSError as exc:  # e.g. the port is taken: say so without a traceback

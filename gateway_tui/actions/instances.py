@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from gateway_tui.actions.base import ActionsBase
 from gateway_tui.api.errors import GatewayError, NotFound
+from gateway_tui.api.lists import PartialList, unreadable_of
 from gateway_tui.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
 from gateway_tui.state import Topic
 
@@ -20,9 +21,9 @@ class InstanceActions(ActionsBase):
         fresh = found[0] if found else None
         current = self.state.instances.value
         if fresh is not None and current is not None:
-            self.state.instances.value = [
-                fresh if item.instance_name == name else item for item in current
-            ]
+            self.state.instances.value = _same_skips(
+                current, [fresh if item.instance_name == name else item for item in current]
+            )
             self.state.notify(Topic.INSTANCES)
         return fresh
 
@@ -49,7 +50,9 @@ class InstanceActions(ActionsBase):
     def _drop_instance(self, name: str) -> None:
         current = self.state.instances.value
         if current is not None:
-            self.state.instances.value = [i for i in current if i.instance_name != name]
+            self.state.instances.value = _same_skips(
+                current, [i for i in current if i.instance_name != name]
+            )
         self.state.settings.pop(name, None)
         if self.state.selected == name:
             self.state.selected = None
@@ -66,10 +69,15 @@ class InstanceActions(ActionsBase):
 
     def _set_status(self, name: str, status: InstanceStatus) -> None:
         current = self.state.instances.value or []
-        self.state.instances.value = [
-            item.model_copy(update={"status": status.value}) if item.instance_name == name else item
-            for item in current
-        ]
+        self.state.instances.value = _same_skips(
+            current,
+            [
+                item.model_copy(update={"status": status.value})
+                if item.instance_name == name
+                else item
+                for item in current
+            ],
+        )
         self.state.notify(Topic.INSTANCES)
 
     async def load_settings(self, name: str) -> InstanceSettings:
@@ -80,3 +88,8 @@ class InstanceActions(ActionsBase):
         """Write through the optional settings/set, then re-read what the server holds."""
         await self.client.set_settings(name, settings)
         return await self.load_settings(name)
+
+
+def _same_skips(before: list[Instance], after: list[Instance]) -> PartialList[Instance]:
+    """``after``, still counting the instances the last answer held that could not be read."""
+    return PartialList(after, unreadable_of(before))

@@ -34,9 +34,8 @@ from gateway_tui.api.lifecycle import (
     WebsocketSetResult,
     WebsocketSettings,
 )
+from gateway_tui.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.api.models import (
-    GROUP_LIST,
-    INSTANCE_LIST,
     ArchiveResult,
     BusinessProfile,
     ConnectionState,
@@ -63,6 +62,9 @@ _M = TypeVar("_M", bound=BaseModel)
 _T = TypeVar("_T")
 
 DEFAULT_TIMEOUT = 15.0
+# The largest answer read, counted after decompression (a gzip bomb is stopped at this size).
+# 10,000 instances take about 7 MB.
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 # Backoff before each retry of a GET that failed in transport (never for writes).
 GET_RETRY_DELAYS = (0.2, 0.6)
 # Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
@@ -81,9 +83,11 @@ class GatewayClient:
         timeout: float = DEFAULT_TIMEOUT,
         retry_delays: tuple[float, ...] = GET_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.max_response_bytes = max_response_bytes
         self._retry_delays = retry_delays
         self._listeners: list[CallListener] = []
         # A pasted key often ends in a newline. Anything else outside printable ASCII cannot go
@@ -146,6 +150,7 @@ class GatewayClient:
         is a failed call in the log too, not a success.
         """
         extra: dict[str, Any] = {}
+        deadline = self.timeout if call_timeout is None else call_timeout
         if call_timeout is not None:
             extra["timeout"] = httpx.Timeout(call_timeout, connect=min(call_timeout, 5.0))
         # A fresh id per call lets a server (and our tests) tell a repeated write from a new one.
@@ -159,14 +164,16 @@ class GatewayClient:
         )
         is_write = method != "GET"
         delays = () if is_write else self._retry_delays
+        # One deadline for the whole call, retries included: connect to last byte.
+        deadline_at = asyncio.get_running_loop().time() + deadline
         attempt = 0
         while True:
             attempt += 1
             started = datetime.now()
             t0 = time.perf_counter()
             try:
-                response = await self._http.send(request)
-            except httpx.HTTPError as exc:
+                response = await self._receive(request, deadline_at)
+            except (httpx.HTTPError, TimeoutError, _TooLarge) as exc:
                 error = _transport_error(exc, method, path, is_write, self._secret)
                 elapsed = _ms_since(t0)
                 self._emit(_event(request, path, started, elapsed, attempt, body, error=error))
@@ -174,6 +181,20 @@ class GatewayClient:
                     await asyncio.sleep(delays[attempt - 1])
                     continue
                 raise error from None
+            except asyncio.CancelledError:
+                # Given up by the user (or the screen was left): the log says so, and for a
+                # write that the outcome is unknown. Nothing is retried.
+                given_up = GatewayTimeout(
+                    "Given up — outcome unknown, check before retrying"
+                    if is_write
+                    else "Given up before the answer came",
+                    write=is_write,
+                    method=method,
+                    path=path,
+                )
+                elapsed = _ms_since(t0)
+                self._emit(_event(request, path, started, elapsed, attempt, body, error=given_up))
+                raise
             elapsed = _ms_since(t0)
             if not response.is_success:
                 error = _status_error(response, method, path)
@@ -181,11 +202,44 @@ class GatewayClient:
                 raise error
             try:
                 result = parse(response)
+                if asyncio.iscoroutine(result):  # a big list, read off the event loop
+                    result = await result
             except InvalidResponse as error:
                 self._emit(_event(request, path, started, elapsed, attempt, body, response, error))
                 raise
             self._emit(_event(request, path, started, elapsed, attempt, body, response))
             return result
+
+    async def _receive(self, request: httpx.Request, deadline_at: float) -> httpx.Response:
+        """Send and read the whole answer before ``deadline_at`` (the loop's clock), never more
+        than ``max_response_bytes`` of it once decompressed."""
+        limit = self.max_response_bytes
+        async with asyncio.timeout_at(deadline_at):
+            response = await self._http.send(request, stream=True)
+            try:
+                declared = response.headers.get("content-length", "")
+                if (
+                    declared.isdigit()
+                    and int(declared) > limit
+                    and not response.headers.get("content-encoding")
+                ):
+                    raise _TooLarge(limit)
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in response.aiter_bytes():  # decompressed, piece by piece
+                    size += len(chunk)
+                    if size > limit:
+                        raise _TooLarge(limit)
+                    chunks.append(chunk)
+                # Joining 200 MB takes the loop 300 ms; in a thread bytes.join lets go of the GIL.
+                if size > OFF_LOOP_BYTES:
+                    content = await asyncio.to_thread(b"".join, chunks)
+                else:
+                    content = b"".join(chunks)
+            finally:
+                await response.aclose()
+        response._content = content  # what response.read() would have set
+        return response
 
     async def _model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
         def parse(response: httpx.Response) -> _M:
@@ -210,11 +264,10 @@ class GatewayClient:
         params = {"instanceName": name} if name else None
         path = "/instance/fetchInstances"
 
-        def parse(response: httpx.Response) -> list[Instance]:
+        def parse(response: httpx.Response) -> Any:
             if response.content.lstrip().startswith(b"{"):
                 return [_parse(response, "GET", path, _single_instance)]
-            envelopes = _parse(response, "GET", path, INSTANCE_LIST.validate_json)
-            return [e.instance for e in envelopes]
+            return _parse_list(response, "GET", path, _INSTANCES)
 
         return await self._call("GET", path, parse, params=params)
 
@@ -306,16 +359,19 @@ class GatewayClient:
         """Optional extra: a server without it answers 404."""
         path = _instance_path("/group/fetchAllGroups/", instance, "GET")
 
-        def parse(response: httpx.Response) -> list[GroupSummary]:
-            return _parse(response, "GET", path, GROUP_LIST.validate_json)
+        def parse(response: httpx.Response) -> Any:
+            return _parse_list(response, "GET", path, _GROUPS)
 
         return await self._call("GET", path, parse, params={"getParticipants": "false"})
 
     async def group_participants(self, instance: str, group_jid: str) -> list[Participant]:
         path, jid = _group_call("/group/participants/", instance, group_jid, "GET")
         params = {"groupJid": jid}
-        result = await self._model(ParticipantList, "GET", path, params=params)
-        return result.participants
+
+        def parse(response: httpx.Response) -> PartialList[Participant]:
+            return _parse(response, "GET", path, _participant_list)
+
+        return await self._call("GET", path, parse, params=params)
 
     async def group_invite_code(self, instance: str, group_jid: str) -> InviteCode:
         path, jid = _group_call("/group/inviteCode/", instance, group_jid, "GET")
@@ -498,6 +554,51 @@ def _parse(response: httpx.Response, method: str, path: str, parse: Callable[[by
         ) from None
 
 
+# One bad item is skipped and counted (see api/lists.py), not the whole list lost.
+_INSTANCES = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
+_GROUPS = ListReader(GroupSummary)
+
+
+async def _parse_list(
+    response: httpx.Response, method: str, path: str, reader: ListReader[Any]
+) -> PartialList[Any]:
+    try:
+        items = await reader.read_async(response.content)
+    except (ValueError, RecursionError) as exc:  # not a JSON array at all
+        items = PartialList(unreadable=[f"not a JSON list: {exc}"])
+    if not items and items.unreadable:  # nothing could be read: that is the answer's fault
+        raise InvalidResponse(
+            messages=items.unreadable[:5], method=method, path=path, status=response.status_code
+        )
+    return items
+
+
+_PARTICIPANTS = ListReader(Participant)
+
+
+def _participant_list(content: bytes) -> PartialList[Participant]:
+    """``{"participants": [...]}``; one unreadable participant is skipped and counted."""
+    try:
+        return PartialList(ParticipantList.model_validate_json(content).participants)
+    except ValidationError as error:
+        data = json.loads(content)
+        items = data.get("participants") if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            raise error from None
+        found = _PARTICIPANTS.read_objects(items)
+        if not found:
+            raise error from None
+        return found
+
+
+class _TooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the answer is larger than {limit // (1024 * 1024)} MB (max_response_mb in "
+            "config.toml); the rest was not read"
+        )
+
+
 def _describe(err: Any) -> str:
     where = ".".join(str(p) for p in err.get("loc", ()))
     return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
@@ -513,13 +614,17 @@ def _status_error(response: httpx.Response, method: str, path: str) -> GatewayEr
 
 
 def _transport_error(
-    exc: httpx.HTTPError, method: str, path: str, is_write: bool, secret: str = ""
+    exc: Exception, method: str, path: str, is_write: bool, secret: str = ""
 ) -> GatewayError:
     where = {"method": method, "path": path}
     text = str(exc) or type(exc).__name__
     if secret:
         text = text.replace(secret, "***")
     detail = [text]
+    if isinstance(exc, _TooLarge):
+        return InvalidResponse("The gateway's answer is too large", messages=detail, **where)
+    if isinstance(exc, TimeoutError):  # the whole call's deadline, not one read's
+        return GatewayTimeout(write=is_write, messages=["no complete answer in time"], **where)
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):

@@ -136,7 +136,16 @@ def _authorize(request: Request, state: DemoState, instance: Instance | None) ->
 def _json(status: int, payload: Any) -> Response:
     if payload is None:  # an empty body, as a real server sends when it swallowed an error
         return Response(status_code=status)
-    return JSONResponse(payload, status_code=status)
+    return _JSONResponse(payload, status_code=status)
+
+
+class _JSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            # A lone surrogate (the hostile data set): Node's JSON.stringify writes "\ud800".
+            return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 def instance_route(method: str, path: str):
@@ -367,7 +376,8 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
             "status": instance.profile_status,
             "isBusiness": False,
         }
-    return 200, _profile(_recipient(instance, body["number"]))
+    jid = _recipient(instance, body["number"])
+    return 200, _profile(jid) | call.state.profile_overrides.get(number_of(jid), {})
 
 
 # ---------------------------------------------------------------- groups

@@ -298,6 +298,8 @@ class DemoState:
     # code by itself (None: only lifecycle.scan() does).
     lifecycle: Any = field(default=None, repr=False)
     auto_scan_seconds: float | None = 6.0
+    # fetchProfile answers for these numbers are merged over the usual ones (the hostile set).
+    profile_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def record_write(self, method: str, path: str, request_id: str | None) -> None:
         self.writes.append(Write(method, path, request_id))

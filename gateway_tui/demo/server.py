@@ -43,9 +43,11 @@ class DemoServer:
         port: int = 0,
         api_key: str = DEMO_API_KEY,
         seed: int = DEFAULT_SEED,
+        hostile: bool = False,
     ) -> None:
         self.api_key = api_key
         self.seed = seed
+        self.hostile = hostile  # serve the hostile data set (demo/hostile.py)
         self._instance_count = instances
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
@@ -127,7 +129,12 @@ class DemoServer:
         self.faults.clear()
 
     def _fresh_state(self) -> DemoState:
-        return build_state(self._instance_count, seed=self.seed, api_key=self.api_key)
+        state = build_state(self._instance_count, seed=self.seed, api_key=self.api_key)
+        if self.hostile:
+            from gateway_tui.demo.hostile import make_hostile
+
+            make_hostile(state)
+        return state
 
     def stop(self) -> None:
         """Shut down; stalled requests are released so this takes well under a second."""
@@ -154,9 +161,15 @@ class DemoServer:
         self.stop()
 
 
-def serve(port: int, *, instances: int = DEFAULT_INSTANCE_COUNT, latency_ms: int = 0) -> int:
+def serve(
+    port: int,
+    *,
+    instances: int = DEFAULT_INSTANCE_COUNT,
+    latency_ms: int = 0,
+    hostile: bool = False,
+) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
-    server = DemoServer(instances=instances, latency_ms=latency_ms, port=port)
+    server = DemoServer(instances=instances, latency_ms=latency_ms, port=port, hostile=hostile)
     try:
         server.start()
     except OSError as exc:

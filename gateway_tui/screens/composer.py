@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Select, Static
+from textual.worker import Worker
 
 from gateway_tui.api.errors import GatewayError, Problem
 from gateway_tui.api.models import InstanceStatus, SendListRequest, SentMessage
@@ -220,6 +221,7 @@ class ComposerScreen(GatewayScreen):
         self.saved_at: datetime | None = None
         # Sending.
         self.sending = False
+        self._send_worker: Worker | None = None
         self._send_started = 0.0
         self._send_delay_ms = 0
         self._send_body: dict | None = None
@@ -990,7 +992,7 @@ class ComposerScreen(GatewayScreen):
         self._send_presence = request.options.presence if request.options else None
         self._countdown = self.set_interval(COUNTDOWN_TICK, self._tick)
         self._tick()
-        self.call(
+        self._send_worker = self.call(
             self._send(request),
             what="Sending the list message",
             on_done=self._sent,
@@ -1061,6 +1063,23 @@ class ComposerScreen(GatewayScreen):
         self._status(text)
         self._redraw()
 
+    def _give_up_send(self) -> None:
+        """Stop waiting for a stalled send. The gateway may still send it: never retried, and
+        the next ctrl+s asks first."""
+        if self._send_worker is not None:
+            self._send_worker.cancel()
+        self.sending = False
+        if self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+        self._unknown_body = self._send_body
+        text = Text.assemble(("⚠ Given up: outcome unknown — check before retrying", "bold yellow"))
+        text.append(
+            "\n  The gateway may have sent the message. Look at the chat before sending again: "
+            "ctrl+s asks first, nothing is resent on its own. esc again goes back."
+        )
+        self._status(text)
+
     def _send_failed(self, error: GatewayError) -> bool:
         if error.outcome_unknown:
             self._unknown_body = self._send_body
@@ -1095,10 +1114,7 @@ class ComposerScreen(GatewayScreen):
 
     def action_back(self) -> None:
         if self.sending:
-            self.notify(
-                "Sending: wait for the gateway's answer (the delay holds the request open).",
-                markup=False,
-            )
+            self._give_up_send()
             return
         self.save_draft_now()
         self.app.pop_screen()

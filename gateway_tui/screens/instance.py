@@ -13,6 +13,7 @@ from textual.widgets.option_list import Option
 from gateway_tui.api.errors import GatewayError, NotFound
 from gateway_tui.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.formatting import clock, format_number, status_text
+from gateway_tui.sanitize import printable_text
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen
 from gateway_tui.screens.lifecycle_keys import InstanceFollower
@@ -40,7 +41,7 @@ def details_table(instance: Instance) -> Table:
         ("Server URL", Text(instance.server_url or "—")),
     ]
     for label, value in rows:
-        table.add_row(label, value)
+        table.add_row(label, printable_text(value))  # measured with its placeholders
     return table
 
 
@@ -79,7 +80,9 @@ class InstanceScreen(GatewayScreen):
         yield GatewayBar()
         with VerticalScroll(id="instance-body"):
             yield Static(
-                Text(self.instance_name, style="bold"), id="instance-title", classes="title"
+                printable_text(Text(self.instance_name, style="bold")),
+                id="instance-title",
+                classes="title",
             )
             yield Static(id="instance-details")
             yield Static(Text("Settings", style="bold"), classes="section-title")

@@ -9,6 +9,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import BadRequest, GatewayError, NotFound
+from gateway_tui.api.lists import unreadable_of
 from gateway_tui.api.models import Instance, InstanceStatus
 from gateway_tui.formatting import clock, format_number, status_cell, status_style
 from gateway_tui.screens.base import GatewayScreen
@@ -60,6 +61,10 @@ def instance_search_text(instance: Instance) -> str:
     )
 
 
+def _instances(count: int) -> str:
+    return "instance" if count == 1 else "instances"
+
+
 class InstancesScreen(GatewayScreen):
     HELP_TITLE = "Instances"
     TOPICS = frozenset({Topic.INSTANCES})
@@ -75,6 +80,9 @@ class InstancesScreen(GatewayScreen):
         Binding("ctrl+d", "delete", "Delete", id="instances.delete"),
         Binding("n", "new_instance", "New", id="instances.new"),
         Binding("C", "connect", "Connect (QR)", id="instances.connect"),
+        Binding(
+            "d", "unreadable", "Why instances were skipped", id="instances.unreadable", show=False
+        ),
         Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
     ]
 
@@ -160,6 +168,8 @@ class InstancesScreen(GatewayScreen):
         total = len(loadable.value or ())
         shown = self.table.visible_count if loadable.value else 0
         parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
+        if skipped := len(unreadable_of(loadable.value)):
+            parts.append(f"{skipped} {_instances(skipped)} could not be read — d shows why")
         if self._status_filter is not None:
             parts.append(f"status: {self._status_filter.value}")
         parts += self.table.view_summary()
@@ -241,6 +251,21 @@ class InstancesScreen(GatewayScreen):
             return
         self.app.copy_to_clipboard(pick(instance))
         self.notify(f"Copied {what}: {pick(instance)}", markup=False)
+
+    def action_unreadable(self) -> None:
+        reasons = unreadable_of(self.state.instances.value)
+        if not reasons:
+            self.notify("Every instance in the last answer could be read.", markup=False)
+            return
+        shown = "\n".join(reasons[:10])
+        more = f"\n…and {len(reasons) - 10} more" if len(reasons) > 10 else ""
+        self.notify(
+            f"Skipped, the rest is shown:\n{shown}{more}",
+            title=f"{len(reasons)} {_instances(len(reasons))} could not be read",
+            severity="warning",
+            timeout=20,
+            markup=False,
+        )
 
     def action_delete(self) -> None:
         instance = self.table.cursor_row
