@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from gateway_tui import __version__
+from gateway_tui.commands import HEADLESS_COMMANDS, add_parsers
 from gateway_tui.config import ResolvedConfig, config_path, load_config, validate_gateway_url
 
 DEFAULT_DEMO_PORT = 8080
@@ -102,7 +103,30 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--latency-ms", metavar="N", type=_whole_number(0), help="delay added to every response"
     )
+    demo_parser.add_argument(
+        "--not-on-whatsapp",
+        metavar="NUMBERS",
+        type=lambda text: [n.strip() for n in text.split(",") if n.strip()],
+        help="comma-separated numbers that sends are refused for (not on WhatsApp)",
+    )
+    demo_parser.add_argument(
+        "--drop-share",
+        metavar="F",
+        type=_argument_type(_share),
+        help="share (0-1) of sends whose connection drops after the message went out",
+    )
+    add_parsers(commands)  # send-list, campaigns, instances, participants, chats
     return parser
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise ValueError(f"expected a fraction from 0 to 1, got {text!r}")
+    return value
 
 
 def _given(**options: Any) -> dict[str, Any]:
@@ -126,6 +150,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "demo-server":
             return _serve_demo(args)
+        if args.command in HEADLESS_COMMANDS:
+            if args.demo:
+                parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
+            from gateway_tui.commands import run
+
+            config = load_config(url=args.url, api_key=args.api_key, profile=args.profile)
+            return run(args, config)
         config = load_config(
             url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
         )
@@ -141,7 +172,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve_demo(args: argparse.Namespace) -> int:
     from gateway_tui.demo.server import serve
 
-    options = _given(instances=args.instances, latency_ms=args.latency_ms)
+    options = _given(
+        instances=args.instances,
+        latency_ms=args.latency_ms,
+        not_on_whatsapp=args.not_on_whatsapp,
+        drop_share=args.drop_share,
+    )
     try:
         return serve(args.port, **options)
     except OSError as exc:  # e.g. the port is taken: say so without a traceback

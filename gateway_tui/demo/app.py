@@ -44,6 +44,7 @@ from gateway_tui.demo.data import (
 from gateway_tui.demo.errors import GatewayError, not_connected, not_connected_text, unauthorized
 from gateway_tui.demo.faults import (
     FaultInjector,
+    answer_dropper,
     canned_response,
     drop_connection,
     hide_dropped_connection_logs,
@@ -248,6 +249,8 @@ async def send_list(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_LIST)
     _require_open(instance, "sendMessage")
     jid = _recipient(instance, body["number"])
+    if number_of(jid) in call.state.not_on_whatsapp:  # the demo's knob (campaign tests)
+        raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     delay = body.get("options", {}).get("delay")
     if delay and delay > 0:
         # The real server shows the presence for the whole delay before it answers.
@@ -262,6 +265,7 @@ async def send_list(call: Call, instance: Instance) -> Reply:
     message = instance.add_sent_message(
         jid, call.state.new_message_id(), fields["title"], list_message
     )
+    call.state.sends_by_number[number_of(jid)] += 1
     return 201, _sent_result(message)
 
 
@@ -577,5 +581,9 @@ class DemoGateway:
                 await self._routes(scope, receive, send)
         elif rule.kind == "drop_connection":
             await drop_connection(send)
+        elif rule.kind == "drop_after_read":
+            # The request is read and acted on; its answer never leaves (outcome unknown).
+            with contextlib.suppress(ClientDisconnect):
+                await self._routes(scope, receive, answer_dropper(send))
         else:
             await send_response(send, *canned_response(rule, method, path))
