@@ -333,26 +333,62 @@ async def _participants(args: argparse.Namespace, config: ResolvedConfig) -> int
 
 
 def _chats(args: argparse.Namespace, config: ResolvedConfig) -> int:
-    # Until the gateway's own chat list is in the client, this is what the app itself sent.
-    from gateway_tui.actions.messages import record_jid, sent_text
+    # Until the gateway's own chat list is in the client, these are the chats this app sent
+    # to: the composer's history and the campaigns' journals.
+    from gateway_tui.actions.messages import chat_jid, record_jid, sent_text
     from gateway_tui.drafts import ComposeStore
 
     if not config.url:
         _require_gateway(config)
     stored = ComposeStore(config.url, args.instance).stored_chats()
+    sent = [
+        (
+            record_jid(record),
+            record.sent_at,
+            stored.texts.get(record.result.key.id, sent_text(record))
+            if record.result.key
+            else sent_text(record),
+            record.result.status,
+        )
+        for record in stored.records
+    ]
+    sent += [
+        (chat_jid(recipient.number), at, title, "campaign " + campaign_id)
+        for campaign_id, recipient, at, title in _campaign_sends(config.url, args.instance)
+    ]
     chats: dict[str, dict[str, Any]] = {}
-    for record in sorted(stored.records, key=lambda r: r.sent_at):
-        jid = record_jid(record)
-        key = record.result.key
+    for jid, at, text, status in sorted(sent, key=lambda item: item[1]):
         chat = chats.setdefault(jid, {"jid": jid, "messages": 0})
         chat["messages"] += 1
-        chat["last_message"] = stored.texts.get(key.id, sent_text(record)) if key else ""
-        chat["last_at"] = record.sent_at.isoformat(timespec="seconds")
-        chat["last_status"] = record.result.status
+        chat["last_message"] = text
+        chat["last_at"] = at
+        chat["last_status"] = status
         chat["archived"] = stored.archived.get(jid, False)
     rows = sorted(chats.values(), key=lambda chat: chat["last_at"], reverse=True)
+    for row in rows:
+        row["last_at"] = row["last_at"].isoformat(timespec="seconds")
     _emit(rows, ("jid", "messages", "last_at", "last_status", "archived", "last_message"), args)
     return EXIT_OK
+
+
+def _campaign_sends(gateway: str, instance: str):
+    """(campaign id, recipient, sent at, title) of every message campaigns sent from here."""
+    from gateway_tui.campaign.journal import JournalError, Status, campaigns_dir, open_campaign
+    from gateway_tui.campaign.recipients import MessageTemplate
+
+    for meta in sorted(campaigns_dir().glob("*/campaign.json")):
+        try:
+            campaign = open_campaign(meta.parent.name)
+        except JournalError:
+            continue
+        if campaign.gateway != gateway or campaign.instance != instance:
+            continue
+        template = MessageTemplate(campaign.draft)
+        for index, outcome in campaign.outcomes.items():
+            if outcome.status is Status.SENT:
+                recipient = campaign.recipients[index]
+                title = template.draft_for(recipient).title
+                yield campaign.id, recipient, datetime.fromtimestamp(outcome.at), title
 
 
 def _campaigns(args: argparse.Namespace) -> int:

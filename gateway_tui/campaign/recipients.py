@@ -101,20 +101,27 @@ def parse_recipients(text: str) -> RecipientList:
     result = RecipientList()
     seen: set[str] = set()
     header: tuple[str, ...] | None = None
-    try:
-        for cells in reader:
-            line = reader.line_num
-            cells = [cell.strip() for cell in cells]
-            if not any(cells) or cells[0].startswith("#"):
-                continue
-            if header is None and result.rows == 0 and not re.search(r"[0-9]", cells[0]):
-                header = _read_header(cells, line)
-                result.columns = header
-                continue
-            result.rows += 1
-            _add_row(result, seen, header, cells, line)
-    except csv.Error as exc:
-        raise RecipientFileError(f"line {reader.line_num}: not valid CSV ({exc})") from None
+    rows = iter(reader)
+    while True:
+        line = reader.line_num + 1  # where the next row starts
+        try:
+            cells = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            reason = str(exc)
+            if "unexpected end of data" in reason:
+                reason = "a quote opened on this line is never closed"
+            raise RecipientFileError(f"line {line}: not valid CSV ({reason})") from None
+        cells = [cell.strip() for cell in cells]
+        if not any(cells) or cells[0].startswith("#"):
+            continue
+        if header is None and result.rows == 0 and not re.search(r"[0-9]", cells[0]):
+            header = _read_header(cells, line)
+            result.columns = header
+            continue
+        result.rows += 1
+        _add_row(result, seen, header, cells, line)
     return result
 
 

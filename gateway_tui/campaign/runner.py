@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -87,6 +88,9 @@ class Attempt:
     error: str = ""
     at: float = 0.0
     kind: str = ""  # for a refusal that hits everyone: "key", "not_connected", "unreachable"
+    # For a refusal of this recipient: what makes two refusals "the same" ("" for a number
+    # that is not on WhatsApp: a list may hold many, and that says nothing of the gateway).
+    failure_key: str = ""
 
 
 def _kind(error: GatewayError) -> str | None:
@@ -262,7 +266,7 @@ class CampaignRunner:
 
     def _should_stop(self, attempt: Attempt) -> bool:
         self._systemic.append(attempt.kind)
-        self._same_failure.append(attempt.error if attempt.status is Status.FAILED else "")
+        self._same_failure.append(attempt.failure_key if attempt.status is Status.FAILED else "")
         self._unknown_in_row = self._unknown_in_row + 1 if attempt.status is Status.UNKNOWN else 0
         systemic, same_failure = self._systemic, self._same_failure
         if len(systemic) == STOP_AFTER and systemic[0] and len(set(systemic)) == 1:
@@ -274,7 +278,7 @@ class CampaignRunner:
         ):
             self.stop_reason = (
                 f"Stopped: the last {STOP_AFTER_SAME_FAILURE} recipients were all refused the "
-                f"same way ({same_failure[0]}). Check the message and the list, then resume."
+                f"same way ({self.last_error}). Check the message and the list, then resume."
             )
         elif self._unknown_in_row >= STOP_AFTER_UNKNOWN:
             self.stop_reason = (
@@ -351,7 +355,10 @@ class CampaignRunner:
                 attempt = self._done(index, recipient, Status.PENDING, error=self.last_error)
                 attempt.kind = kind
                 return attempt
-            return self._done(index, recipient, Status.FAILED, error=self.last_error)
+            attempt = self._done(index, recipient, Status.FAILED, error=self.last_error)
+            if not error.not_on_whatsapp:
+                attempt.failure_key = re.sub(r"[0-9]+", "#", self.last_error)
+            return attempt
         finally:
             self._call_seconds.append(time.perf_counter() - t0)
         message_id = result.key.id if result.key is not None else ""
