@@ -542,26 +542,19 @@ class _Printer:
             self.text(f"  {attempt.status.value:<8} {recipient.number} {attempt.error}")
 
     def progress(self, progress: Any) -> None:
+        from gateway_tui.campaign.runner import duration_text
+
         now = self.clock()
         if self.as_json or now - self._last_line < PROGRESS_EVERY_SECONDS:
             return
         self._last_line = now
         eta = ""
         if progress.eta_seconds is not None:
-            eta = f", about {_duration(progress.eta_seconds)} left"
+            eta = f", about {duration_text(progress.eta_seconds)} left"
         self.text(
             f"  {progress.done:,}/{progress.total:,}: {progress.sent:,} sent, {progress.failed:,} "
             f"failed, {progress.unknown:,} unknown{eta}"
         )
-
-
-def _duration(seconds: float) -> str:
-    seconds = int(seconds)
-    if seconds < 60:
-        return f"{seconds} s"
-    if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
 
 
 async def _send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:

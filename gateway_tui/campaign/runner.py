@@ -104,6 +104,16 @@ def _kind(error: GatewayError) -> str | None:
     return None
 
 
+def duration_text(seconds: float) -> str:
+    """A duration for people: 45 s, 12 min 5 s, 3 h 20 min."""
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
 def plain_error(error: GatewayError) -> str:
     """The error in one or two plain sentences."""
     text = error.summary
