@@ -346,12 +346,13 @@ def create_campaign(
     now: datetime,
     root: Path | None = None,
     seed: int | None = None,
+    campaign_id: str | None = None,
 ) -> Campaign:
     """Write a new campaign's folder and return it, ready to run."""
     if not recipients.recipients:
         raise JournalError("the campaign has no recipients")
     root = campaigns_dir() if root is None else root
-    campaign_id = new_campaign_id(now)
+    campaign_id = campaign_id or new_campaign_id(now)
     directory = ensure_private_dir(root / campaign_id)
     message = Draft.from_json(draft.to_json())
     message.recipient = ""

@@ -195,13 +195,11 @@ class CampaignRunner:
         recent = [at for at in self._recent if now - at <= RATE_WINDOW]
         span = (now - recent[0]) if len(recent) > 1 else 0.0
         rate = (len(recent) - 1) * 60.0 / span if span > 0 else 0.0
-        eta = None
+        per_call = sum(self._call_seconds) / len(self._call_seconds) if self._call_seconds else 0
+        pace_gap = 60.0 / campaign.pace.per_minute if campaign.pace.per_minute > 0 else 0.0
+        eta = left * max(per_call, pace_gap) if left and max(per_call, pace_gap) else None
         if left == 0:
             eta = 0.0
-        elif self._call_seconds:
-            per_call = sum(self._call_seconds) / len(self._call_seconds)
-            pace_gap = 60.0 / campaign.pace.per_minute if campaign.pace.per_minute > 0 else 0.0
-            eta = left * max(per_call, pace_gap)
         return Progress(
             state=self.state,
             total=len(campaign.recipients),
@@ -237,6 +235,8 @@ class CampaignRunner:
         self._systemic: deque[str] = deque(maxlen=STOP_AFTER)
         self._same_failure: deque[str] = deque(maxlen=STOP_AFTER_SAME_FAILURE)
         self._unknown_in_row = 0
+        # The rate of a resumed campaign starts from its recent sends, not from zero.
+        self._recent.extend(event["at"] for event in campaign.schedule()[-self._recent.maxlen :])
         try:
             # A recipient refused for everyone (nothing sent) stays pending: later passes try
             # it again, as long as the gateway does not keep refusing (then the runner stops).

@@ -7,8 +7,6 @@ listed; only the user resends them (u, after a confirmation) or sets them aside 
 
 from __future__ import annotations
 
-import time
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -79,6 +77,10 @@ class CampaignRunScreen(GatewayScreen):
 
     # --- running -----------------------------------------------------------------------------
 
+    def _now(self) -> float:
+        """The app's clock (fixed in screenshots), as the journal's timestamps."""
+        return self.state.now().timestamp()
+
     @property
     def running(self) -> bool:
         return self.runner is not None and self.runner.state in _ACTIVE
@@ -111,7 +113,7 @@ class CampaignRunScreen(GatewayScreen):
             self.notify(str(exc), severity="error", markup=False)
             return
         self.runner = CampaignRunner(
-            self.campaign, self.gateway_app.client, on_progress=self._progressed
+            self.campaign, self.gateway_app.client, on_progress=self._progressed, clock=self._now
         )
         self.run_worker(self._run(self.runner), group="campaign", exit_on_error=False)
 
@@ -168,7 +170,7 @@ class CampaignRunScreen(GatewayScreen):
         if state is RunState.SENDING:
             return Text.assemble(("⏳ Sending to ", "bold"), (who, "bold"))
         if state is RunState.WAITING and progress.next_at is not None:
-            left = max(0.0, progress.next_at - time.time())
+            left = max(0.0, progress.next_at - self._now())
             return Text.assemble(("Next: ", "bold"), who, (f" in {left:.0f} s (the pace)", "dim"))
         if state is RunState.PAUSED:
             return Text("⏸ Paused — p resumes", style="bold yellow")
@@ -261,9 +263,9 @@ class CampaignRunScreen(GatewayScreen):
                 return
             try:
                 if resend:
-                    count = self.campaign.release(held, at=time.time())
+                    count = self.campaign.release(held, at=self._now())
                 else:
-                    count = self.campaign.skip(held, at=time.time())
+                    count = self.campaign.skip(held, at=self._now())
                 if not resend:
                     self.campaign.write_report()
             except OSError as exc:

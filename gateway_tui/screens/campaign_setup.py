@@ -86,6 +86,7 @@ class CampaignSetupScreen(GatewayScreen):
         self.source = ""
         self.load_error = ""
         self._parse_timer: Timer | None = None
+        self._pasted = ""  # the pasted text last read
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -168,8 +169,9 @@ class CampaignSetupScreen(GatewayScreen):
 
     def read_pasted(self) -> None:
         text = self.query_one("#c-paste", TextArea).text
-        if not text.strip():
+        if not text.strip() or (text == self._pasted and self.source == "pasted lines"):
             return
+        self._pasted = text
         try:
             self.recipients = parse_recipients(text)
         except RecipientFileError as exc:
