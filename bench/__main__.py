@@ -9,6 +9,8 @@
    the screen; filter keystroke → frame.
 4. Client overhead (bench/client.py): GatewayClient call → model against a bare httpx GET of the
    same URL (p50, p99); floor: a raw socket request.
+5. Campaign (bench/campaign.py): 10,000 recipients at full speed, sends per second beside a bare
+   client loop of the same calls; peak RSS at 10,000 beside 1,000 recipients.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -22,11 +24,11 @@ import argparse
 import sys
 import time
 
-from bench import client, start, tables
+from bench import campaign, client, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
-SECTIONS = ("start", "instances", "participants", "client")
+SECTIONS = ("start", "instances", "participants", "client", "campaign")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
             tables.run_participants(report, args.runs, demo.url, demo.api_key)
         if "client" in sections:
             client.run(report, demo.url, demo.api_key)
+        if "campaign" in sections:
+            campaign.run(report, demo.url, demo.api_key)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was)")

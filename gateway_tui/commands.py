@@ -158,6 +158,12 @@ def add_parsers(commands: Any) -> None:
         action="store_true",
         help="leave out numbers that are not valid instead of refusing the file",
     )
+    send.add_argument(
+        "--check-whatsapp",
+        action="store_true",
+        help="first ask the gateway which numbers are on WhatsApp (an open instance only) "
+        "and leave out the others",
+    )
     send.add_argument("--json", action="store_true", help="progress as JSON lines")
 
     campaigns = commands.add_parser(
@@ -261,9 +267,7 @@ def _client(config: ResolvedConfig):
 
 
 def _gateway_error(error: Any) -> CommandError:
-    from gateway_tui.campaign.runner import plain_error
-
-    return CommandError(plain_error(error))
+    return CommandError(_plain(error))
 
 
 def _printable(text: Any) -> str:
@@ -428,7 +432,7 @@ def _load_draft(name: str, config: ResolvedConfig, instance: str):
     raise CommandError(f"no template named {name!r} (templates: {known})")
 
 
-def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
+async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
     from gateway_tui.campaign.journal import JournalError, Pace, create_campaign
     from gateway_tui.campaign.recipients import (
         MessageTemplate,
@@ -462,6 +466,8 @@ def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
                 "(fix them, or pass --skip-invalid to leave them out)"
             )
         print(f"gateway-tui: leaving out {lines}", file=sys.stderr)
+    if args.check_whatsapp:
+        await _check_whatsapp(args.instance, recipients, config)
     problems = MessageTemplate(draft).problems(recipients)
     if problems:
         listed = "; ".join(str(problem) for problem in problems[:10])
@@ -482,6 +488,27 @@ def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         )
     except (JournalError, OSError) as exc:
         raise CommandError(f"cannot create the campaign: {exc}") from None
+
+
+async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig) -> None:
+    from gateway_tui.api.errors import GatewayError
+    from gateway_tui.campaign.check import numbers_not_on_whatsapp
+
+    async with _client(config) as client:
+        try:
+            missing = await numbers_not_on_whatsapp(client, instance, recipients)
+        except GatewayError as error:
+            raise CommandError(f"cannot check the numbers on WhatsApp: {_plain(error)}") from None
+    if missing:
+        count = recipients.leave_out(missing, "not on WhatsApp")
+        listed = ", ".join(sorted(missing)[:10]) + (" …" if len(missing) > 10 else "")
+        print(f"gateway-tui: leaving out {count} not on WhatsApp: {listed}", file=sys.stderr)
+
+
+def _plain(error: Any) -> str:
+    from gateway_tui.campaign.runner import plain_error
+
+    return plain_error(error)
 
 
 def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
@@ -563,7 +590,10 @@ async def _send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
     from gateway_tui.campaign.journal import JournalError
     from gateway_tui.campaign.runner import CampaignRunner, RunState
 
-    campaign = _resumed_campaign(args, config) if args.resume else _new_campaign(args, config)
+    if args.resume:
+        campaign = _resumed_campaign(args, config)
+    else:
+        campaign = await _new_campaign(args, config)
     printer = _Printer(args.json, time.monotonic)
     counts = campaign.counts()
     printer.event(

@@ -65,6 +65,20 @@ class RecipientList:
     duplicates: int = 0
     rows: int = 0  # data rows read (blank lines and the header not counted)
 
+    def leave_out(self, numbers: set[str], reason: str) -> int:
+        """Move these numbers to ``invalid`` (with ``reason``); returns how many."""
+        kept = []
+        for recipient in self.recipients:
+            if recipient.number in numbers:
+                self.invalid.append(
+                    Problem(f"line {recipient.line}", f"{recipient.number}: {reason}")
+                )
+            else:
+                kept.append(recipient)
+        left_out = len(self.recipients) - len(kept)
+        self.recipients = kept
+        return left_out
+
     def summary(self) -> str:
         parts = [f"{len(self.recipients):,} recipient(s)"]
         if self.duplicates:

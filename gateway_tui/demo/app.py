@@ -350,6 +350,35 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
     return 200, _profile(_recipient(instance, body["number"]))
 
 
+@instance_route("POST", "/chat/whatsappNumbers/{instance}")
+async def whatsapp_numbers(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.WHATSAPP_NUMBERS)
+    # A real server reads the list before it looks at the connection; its texts have no prefix.
+    if "numbers" not in body:
+        raise GatewayError(500, "Cannot read properties of undefined (reading 'forEach')")
+    if instance.status != "open":
+        raise GatewayError(500, "Cannot read properties of undefined (reading 'onWhatsApp')")
+    answers = []
+    for number in body["numbers"]:
+        jid = create_jid(number)
+        if jid.endswith(GROUP_DOMAIN):
+            group = instance.groups.get(jid)
+            subject = group.subject if group else None
+            answers.append(
+                {"jid": jid, "exists": group is not None, "number": number_of(jid), "name": subject}
+            )
+            continue
+        exists = _exists_on_whatsapp(instance, jid) and (
+            number_of(jid) not in call.state.not_on_whatsapp
+        )
+        answer: dict[str, Any] = {"exists": exists, "jid": jid}
+        if name := CONTACT_NAMES.get(number_of(jid)):
+            answer["name"] = name
+        answer["number"] = number_of(jid)
+        answers.append(answer)
+    return 200, answers
+
+
 # ---------------------------------------------------------------- groups
 
 

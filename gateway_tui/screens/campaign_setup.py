@@ -19,7 +19,9 @@ from textual.timer import Timer
 from textual.widgets import DataTable, Footer, Input, Label, Select, Static, TextArea
 
 from gateway_tui.api.errors import Problem
+from gateway_tui.api.models import InstanceStatus
 from gateway_tui.api.validation import parse_delay
+from gateway_tui.campaign.check import numbers_not_on_whatsapp
 from gateway_tui.campaign.journal import (
     JournalError,
     Pace,
@@ -73,6 +75,7 @@ class CampaignSetupScreen(GatewayScreen):
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start sending", id="campaign_setup.start", priority=True),
+        Binding("f4", "check_whatsapp", "Check on WhatsApp", id="campaign_setup.check_whatsapp"),
         Binding("f9", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
         Binding("escape", "back", "Back", id="campaign_setup.back"),
     ]
@@ -344,6 +347,46 @@ class CampaignSetupScreen(GatewayScreen):
             return
         self.app.pop_screen()
         self.app.push_screen(CampaignRunScreen(campaign, start=start))
+
+    def action_check_whatsapp(self) -> None:
+        """Ask the gateway which numbers are on WhatsApp (in batches) and leave out the rest."""
+        if not self.recipients or not self.recipients.recipients:
+            self.notify("Load recipients first.", markup=False)
+            return
+        instances = self.state.instances.value or []
+        instance = next((i for i in instances if i.instance_name == self.instance), None)
+        if instance is None or instance.status_kind is not InstanceStatus.OPEN:
+            self.notify(
+                f"Only an open instance can check numbers; {self.instance} is not open.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        recipients = self.recipients
+
+        def progressed(done: int, total: int) -> None:
+            self.query_one("#campaign-status", Static).update(
+                Text(f"Checking on WhatsApp: {done:,} of {total:,} numbers…")
+            )
+
+        def checked(missing: set[str]) -> None:
+            count = recipients.leave_out(missing, "not on WhatsApp")
+            self._fill_table()
+            self._redraw()
+            self.notify(
+                f"{count} number(s) not on WhatsApp left out." if count else "All are on WhatsApp.",
+                markup=False,
+            )
+
+        self.call(
+            numbers_not_on_whatsapp(
+                self.gateway_app.client, self.instance, recipients, on_batch=progressed
+            ),
+            what="Checking the numbers on WhatsApp",
+            on_done=checked,
+            group="check",
+            exclusive=True,
+        )
 
     def action_campaigns(self) -> None:
         items = []
