@@ -114,3 +114,18 @@ async def test_held_recipients_are_listed_and_resent_only_when_asked(app_for, de
         await wait_for(pilot, lambda: demo_server.state.sends_by_number["4917300000001"] == 2)
         await wait_for(pilot, lambda: run.runner is not None and not run.running)
     assert open_campaign(campaign.id).status(0) is Status.SENT
+
+
+async def test_recipient_names_are_shown_as_typed_never_as_markup(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=(140, 44)) as pilot:
+        setup = await open_setup(app, pilot, demo_server)
+        setup.query_one("#c-paste", TextArea).text = (
+            "number,name,city\n4917300000001,[red]Ana[/red],[b]Berlin\n"
+        )
+        await wait_for(pilot, lambda: setup.recipients is not None)
+        text = screen_text(app)
+        left_pane = [line.split("│")[0] for line in text.splitlines()]
+        # The table's row (the pasted line in the text area above it has commas).
+        table_line = next(line for line in left_pane if "4917300000001 " in line)
+        assert "[red]Ana[/red]" in table_line and "[b]Berlin" in table_line

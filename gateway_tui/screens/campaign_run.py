@@ -38,6 +38,7 @@ class CampaignRunScreen(GatewayScreen):
         Binding("u", "resend_held", "Resend held", id="campaign_run.resend_held"),
         Binding("k", "skip_held", "Set held aside", id="campaign_run.skip_held"),
         Binding("escape", "back", "Back", id="campaign_run.back"),
+        Binding("q", "quit_app", "Quit", id="campaign_run.quit"),
     ]
 
     def __init__(self, campaign: Campaign, *, start: bool = False) -> None:
@@ -203,11 +204,12 @@ class CampaignRunScreen(GatewayScreen):
         for index in held:
             recipient = self.campaign.recipients[index]
             outcome = self.campaign.outcomes.get(index)
+            # Text cells: a plain string in a DataTable would be read as markup.
             table.add_row(
-                str(recipient.line),
-                recipient.number,
-                recipient.name,
-                outcome.error if outcome else "",
+                Text(str(recipient.line)),
+                Text(recipient.number),
+                Text(recipient.name),
+                Text(outcome.error if outcome else ""),
             )
         title = Text()
         if held:
@@ -294,6 +296,22 @@ class CampaignRunScreen(GatewayScreen):
 
     def action_skip_held(self) -> None:
         self._decide_held(resend=False)
+
+    def action_quit_app(self) -> None:
+        if not self.running:
+            self.app.exit()
+            return
+        self.app.push_screen(
+            ConfirmScreen(
+                "Quit while the campaign runs",
+                Text(
+                    "Quit now? The send in flight, if any, is held as unknown; the journal keeps "
+                    "the rest, and the campaign resumes from the set-up (f9)."
+                ),
+                confirm_label="Quit",
+            ),
+            lambda yes: self.app.exit() if yes else None,
+        )
 
     def action_back(self) -> None:
         if self.running:

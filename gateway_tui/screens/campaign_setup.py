@@ -209,9 +209,10 @@ class CampaignSetupScreen(GatewayScreen):
         if self.recipients is None:
             return
         columns = self.recipients.columns
-        table.add_columns("line", *columns)
+        table.add_columns("line", *(Text(column) for column in columns))
+        # Text cells: a plain string in a DataTable would be read as markup.
         table.add_rows(
-            [str(r.line), *(r.fields().get(column, "") for column in columns)]
+            [Text(str(r.line)), *(Text(r.fields().get(column, "")) for column in columns)]
             for r in self.recipients.recipients[:TABLE_LIMIT]
         )
 
