@@ -120,9 +120,9 @@ async def test_recipient_names_are_shown_as_typed_never_as_markup(app_for, demo_
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
         setup = await open_setup(app, pilot, demo_server)
-        setup.query_one("#c-paste", TextArea).text = (
-            "number,name,city\n4917300000001,[red]Ana[/red],[b]Berlin\n"
-        )
+        setup.query_one(
+            "#c-paste", TextArea
+        ).text = "number,name,city\n4917300000001,[red]Ana[/red],[b]Berlin\n"
         await wait_for(pilot, lambda: setup.recipients is not None)
         text = screen_text(app)
         left_pane = [line.split("│")[0] for line in text.splitlines()]
