@@ -152,7 +152,8 @@ class CampaignRunScreen(GatewayScreen):
             counts.append("   ")
         if progress.skipped:
             counts.append(f"Set aside {progress.skipped:,}   ", style="dim")
-        counts.append(f"rate {progress.rate_per_minute:.1f}/min", style="dim")
+        if progress.rate_per_minute:
+            counts.append(f"rate {progress.rate_per_minute:.1f}/min", style="dim")
         if progress.eta_seconds is not None and progress.left:
             counts.append(f"   about {duration_text(progress.eta_seconds)} left", style="dim")
         self.query_one("#run-counts", Static).update(counts)
