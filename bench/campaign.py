@@ -16,7 +16,9 @@ the recipient count (the journal is on disk, the state is one byte per recipient
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -48,6 +50,12 @@ def _numbers(count: int, run: int) -> list[str]:
     return [f"4917{run:02d}{index:07d}" for index in range(count)]
 
 
+def _rss_mib() -> float:
+    """The process's resident memory now."""
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / (1024 * 1024)
+
+
 def _peak_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -73,12 +81,16 @@ async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
         now=datetime.now(),
         root=home / "campaigns",
     )
+    del recipients  # on disk now: the run reads them from there
+    gc.collect()
+    before = _rss_mib()
     async with GatewayClient(url, key) as client:
         runner = CampaignRunner(campaign, client)
         started = time.perf_counter()
         final = await runner.run()
         seconds = time.perf_counter() - started
-    return {"seconds": seconds, "sent": final.sent, "failed": final.failed}
+    growth = max(0.0, _peak_mib() - before)
+    return {"seconds": seconds, "sent": final.sent, "failed": final.failed, "growth_mib": growth}
 
 
 async def _bare(url: str, key: str, numbers: list[str]) -> dict:
@@ -157,6 +169,21 @@ def run(report: Report, url: str, key: str) -> None:
             section,
             peak(samples["campaign"], f"campaign process: peak RSS at {RECIPIENTS:,} recipients"),
             peak(samples["small"], f"the same at {SMALL:,} recipients"),
+        )
+    )
+    report.add(
+        Row(
+            section,
+            Figure(
+                f"campaign: RSS growth while sending {RECIPIENTS:,}",
+                [r["growth_mib"] for r in samples["campaign"]],
+                unit="MiB",
+            ),
+            Figure(
+                f"the same sending {SMALL:,}",
+                [r["growth_mib"] for r in samples["small"]],
+                unit="MiB",
+            ),
         )
     )
     report.add(

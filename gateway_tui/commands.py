@@ -377,7 +377,7 @@ def _chats(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
 def _campaign_sends(gateway: str, instance: str):
     """(campaign id, recipient, sent at, title) of every message campaigns sent from here."""
-    from gateway_tui.campaign.journal import JournalError, Status, campaigns_dir, open_campaign
+    from gateway_tui.campaign.journal import JournalError, campaigns_dir, open_campaign
     from gateway_tui.campaign.recipients import MessageTemplate
 
     for meta in sorted(campaigns_dir().glob("*/campaign.json")):
@@ -388,11 +388,10 @@ def _campaign_sends(gateway: str, instance: str):
         if campaign.gateway != gateway or campaign.instance != instance:
             continue
         template = MessageTemplate(campaign.draft)
-        for index, outcome in campaign.outcomes.items():
-            if outcome.status is Status.SENT:
-                recipient = campaign.recipients[index]
-                title = template.draft_for(recipient).title
-                yield campaign.id, recipient, datetime.fromtimestamp(outcome.at), title
+        for index, at, _ in campaign.sent():
+            recipient = campaign.recipients[index]
+            title = template.draft_for(recipient).title
+            yield campaign.id, recipient, datetime.fromtimestamp(at), title
 
 
 def _campaigns(args: argparse.Namespace) -> int:

@@ -94,7 +94,7 @@ def test_a_refused_recipient_is_recorded_with_the_reason_and_the_campaign_goes_o
     campaign = new_campaign(demo_server, count=4)
     _, final = run(demo_server, campaign)
     assert (final.sent, final.failed) == (3, 1)
-    outcome = campaign.outcomes[1]
+    outcome = campaign.outcome(1)
     assert outcome.status is Status.FAILED
     assert "4917000000001 is not on WhatsApp" in outcome.error
     assert "not on WhatsApp" in final.last_error

@@ -17,10 +17,10 @@ started (the send waits for the fsync): it is cut off when the journal is opened
 from __future__ import annotations
 
 import csv
-import io
 import json
 import os
 import secrets
+from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,7 +33,6 @@ from gateway_tui.drafts import Draft
 from gateway_tui.storage import (
     PRIVATE_FILE_MODE,
     atomic_write_json,
-    atomic_write_text,
     data_dir,
     ensure_private_dir,
 )
@@ -63,7 +62,7 @@ def campaigns_dir() -> Path:
     return data_dir() / "campaigns"
 
 
-@dataclass
+@dataclass(slots=True)
 class Outcome:
     status: Status
     at: float
@@ -100,6 +99,42 @@ class Pace:
         return f"{self.per_minute:g}/min, one every {low:.1f}–{high:.1f} s"
 
 
+class RecipientStore:
+    """A campaign's recipients, read from recipients.jsonl when needed.
+
+    Memory holds one file offset per recipient (8 bytes), so a long campaign's footprint does
+    not grow with its recipients. Every line is checked when the store is opened.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._offsets = array("q")
+        offset = 0
+        with path.open("rb") as file:
+            for number, line in enumerate(file, start=1):
+                if line.strip():
+                    try:
+                        Recipient.from_json(json.loads(line))
+                    except (ValueError, TypeError) as exc:
+                        raise JournalError(f"{path}, line {number}: damaged ({exc})") from None
+                    self._offsets.append(offset)
+                offset += len(line)
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __getitem__(self, index: int) -> Recipient:
+        with self.path.open("rb") as file:
+            file.seek(self._offsets[index])
+            return Recipient.from_json(json.loads(file.readline()))
+
+    def __iter__(self) -> Iterator[Recipient]:
+        with self.path.open("rb") as file:
+            for line in file:
+                if line.strip():
+                    yield Recipient.from_json(json.loads(line))
+
+
 def new_campaign_id(now: datetime) -> str:
     return f"{now:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
 
@@ -116,9 +151,11 @@ class Campaign:
     pace: Pace
     seed: int
     created: str
-    recipients: list[Recipient]
+    recipients: RecipientStore
     codes: bytearray = field(default_factory=bytearray)
-    outcomes: dict[int, Outcome] = field(default_factory=dict)
+    # Held recipients only (outcome unknown): when, and what happened. Everything else about
+    # an outcome stays in the journal, so memory does not grow with the campaign.
+    unknown: dict[int, tuple[float, str]] = field(default_factory=dict)
     last_try_at: float | None = None
     _file: Any = field(default=None, repr=False)
 
@@ -188,6 +225,7 @@ class Campaign:
             raise JournalError(f"recipient {index} is {self.status(index)}, not pending")
         self._append({"e": "try", "i": index, "at": at, "plan": planned, "gap": gap})
         self._set(index, Status.UNKNOWN)  # until the outcome is recorded
+        self.unknown[index] = (at, "no outcome recorded")
         self.last_try_at = at
 
     def record_done(
@@ -205,10 +243,10 @@ class Campaign:
         self, index: int, status: Status, at: float, message_id: str, error: str
     ) -> None:
         self._set(index, status)
-        if status is Status.PENDING:
-            self.outcomes.pop(index, None)
+        if status is Status.UNKNOWN:
+            self.unknown[index] = (at, error)
         else:
-            self.outcomes[index] = Outcome(status, at, message_id, error)
+            self.unknown.pop(index, None)
 
     def release(self, indexes: list[int], *, at: float) -> int:
         """The user's decision: send these held recipients again. Returns how many."""
@@ -217,7 +255,7 @@ class Campaign:
             if self.status(index) is Status.UNKNOWN:
                 self._append({"e": "release", "i": index, "at": at})
                 self._set(index, Status.PENDING)
-                self.outcomes.pop(index, None)
+                self.unknown.pop(index, None)
                 released += 1
         return released
 
@@ -233,13 +271,40 @@ class Campaign:
     def record_stop(self, reason: str, *, at: float) -> None:
         self._append({"e": "stop", "why": reason, "at": at})
 
+    def tries(self) -> Iterator[dict[str, Any]]:
+        """The ``try`` events of the journal, in order."""
+        return (event for event in _read_events(self.journal_path) if event.get("e") == "try")
+
     def schedule(self) -> list[dict[str, Any]]:
-        """The ``try`` events of the journal, in order (for checks of the pacing)."""
-        return [event for event in _read_events(self.journal_path) if event.get("e") == "try"]
+        """Every ``try`` event (for checks of the pacing)."""
+        return list(self.tries())
+
+    def sent(self) -> Iterator[tuple[int, float, str]]:
+        """(index, time, message id) of every recipient sent, in the order they were sent."""
+        for event in _read_events(self.journal_path):
+            if event.get("e") == "done" and event.get("s") == Status.SENT.value:
+                yield int(event["i"]), float(event.get("at") or 0), str(event.get("id") or "")
+
+    def outcome(self, index: int) -> Outcome | None:
+        """The last recorded outcome of ``index`` (reads the journal: for reports and checks)."""
+        found = None
+        for event in _read_events(self.journal_path):
+            if event.get("i") != index:
+                continue
+            if event.get("e") == "done":
+                found = Outcome(
+                    Status(event.get("s")),
+                    float(event.get("at") or 0),
+                    str(event.get("id") or ""),
+                    str(event.get("err") or ""),
+                )
+            elif event.get("e") in ("try", "release"):
+                found = None
+        return found
 
     def _replay(self) -> None:
         self.codes = bytearray(len(self.recipients))
-        self.outcomes = {}
+        self.unknown = {}
         count = len(self.recipients)
         for number, event in enumerate(_read_events(self.journal_path), start=1):
             kind, index = event.get("e"), event.get("i")
@@ -250,7 +315,7 @@ class Campaign:
             at = float(event.get("at") or 0)
             if kind == "try":
                 self._set(index, Status.UNKNOWN)
-                self.outcomes[index] = Outcome(Status.UNKNOWN, at, error="no outcome recorded")
+                self.unknown[index] = (at, "no outcome recorded")
                 self.last_try_at = at
             elif kind == "done":
                 try:
@@ -264,35 +329,85 @@ class Campaign:
                 )
             elif kind == "release":
                 self._set(index, Status.PENDING)
-                self.outcomes.pop(index, None)
+                self.unknown.pop(index, None)
 
     # --- the report ----------------------------------------------------------------------------
 
     def write_report(self) -> Path:
-        """Write report.csv (atomically) and return its path."""
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(REPORT_COLUMNS)
-        for index, recipient in enumerate(self.recipients):
-            outcome = self.outcomes.get(index)
-            status = self.status(index)
-            when = (
-                datetime.fromtimestamp(outcome.at).isoformat(timespec="seconds")
-                if outcome and outcome.at
-                else ""
-            )
-            writer.writerow(
-                (
-                    recipient.number,
-                    _cell(recipient.name),
-                    status.value,
-                    outcome.message_id if outcome else "",
-                    when,
-                    _cell(outcome.error if outcome else ""),
+        """Write report.csv (atomically, streamed) and return its path.
+
+        Rows come in the order recipients were settled (as the journal has them), then those
+        without a recorded outcome (held or still pending).
+        """
+        written = bytearray(len(self.recipients))
+
+        def row(index: int, at: float, message_id: str, error: str) -> tuple[str, ...]:
+            recipient = self.recipients[index]
+            when = datetime.fromtimestamp(at).isoformat(timespec="seconds") if at else ""
+            status = self.status(index).value
+            return (recipient.number, _cell(recipient.name), status, message_id, when, _cell(error))
+
+        with _atomic_file(self.report_path) as out:
+            writer = csv.writer(out)
+            writer.writerow(REPORT_COLUMNS)
+            for event in _read_events(self.journal_path):
+                index = event.get("i")
+                if event.get("e") != "done" or written[index]:
+                    continue
+                status = self.status(index)
+                if status is Status.UNKNOWN or event.get("s") != status.value:
+                    continue  # held: its latest word is in self.unknown; or since superseded
+                written[index] = 1
+                writer.writerow(
+                    row(
+                        index,
+                        float(event.get("at") or 0),
+                        str(event.get("id") or ""),
+                        str(event.get("err") or ""),
+                    )
                 )
-            )
-        atomic_write_text(self.report_path, out.getvalue())
+            for index in range(len(self.recipients)):
+                if not written[index]:
+                    at, error = self.unknown.get(index, (0.0, ""))
+                    writer.writerow(row(index, at, "", error))
         return self.report_path
+
+
+class _atomic_file:
+    """A text file written beside ``path`` and renamed over it once complete and fsync'd."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
+
+    def __enter__(self):
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
+        fd = os.open(self.temp, flags, PRIVATE_FILE_MODE)
+        self.file = os.fdopen(fd, "w", encoding="utf-8", newline="")
+        return self.file
+
+    def __exit__(self, exc_type, exc, traceback) -> None:
+        try:
+            if exc_type is None:
+                self.file.flush()
+                os.fsync(self.file.fileno())
+            self.file.close()
+            if exc_type is None:
+                os.replace(self.temp, self.path)
+                _fsync_dir(self.path.parent)
+        finally:
+            self.temp.unlink(missing_ok=True)
+
+
+def _fsync_dir(directory: Path) -> None:
+    """Persist a rename in ``directory`` (not possible on Windows)."""
+    if os.name == "nt":
+        return
+    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _cell(text: str) -> str:
@@ -301,36 +416,55 @@ def _cell(text: str) -> str:
 
 
 def _read_events(path: Path) -> Iterator[dict[str, Any]]:
+    """The journal's events, one line at a time (a partial last line is left out: it is a
+    ``try`` that was never completed, so never sent)."""
     try:
-        data = path.read_bytes()
+        file = path.open("rb")
     except FileNotFoundError:
         return
-    lines = data.split(b"\n")
-    complete, torn = lines[:-1], lines[-1]
-    for number, raw in enumerate(complete, start=1):
-        if not raw.strip():
-            continue
-        try:
-            event = json.loads(raw)
-        except ValueError:
-            raise JournalError(f"{path}, line {number}: damaged, cannot resume safely") from None
-        if not isinstance(event, dict):
-            raise JournalError(f"{path}, line {number}: damaged, cannot resume safely")
-        yield event
-    del torn  # a partial last line: a `try` that was never completed, so never sent
+    with file:
+        for number, raw in enumerate(file, start=1):
+            if not raw.endswith(b"\n"):
+                return  # torn by a crash mid-write
+            if not raw.strip():
+                continue
+            try:
+                event = json.loads(raw)
+            except ValueError:
+                raise JournalError(
+                    f"{path}, line {number}: damaged, cannot resume safely"
+                ) from None
+            if not isinstance(event, dict):
+                raise JournalError(f"{path}, line {number}: damaged, cannot resume safely")
+            yield event
 
 
 def _cut_torn_line(path: Path) -> None:
     """Drop a partial last line, so the next event starts on a line of its own."""
     try:
-        data = path.read_bytes()
+        file = path.open("r+b")
     except FileNotFoundError:
         return
-    if data and not data.endswith(b"\n"):
-        with path.open("r+b") as file:
-            file.truncate(data.rfind(b"\n") + 1)
-            file.flush()
-            os.fsync(file.fileno())
+    with file:
+        end = file.seek(0, os.SEEK_END)
+        if end == 0:
+            return
+        file.seek(end - 1)
+        if file.read(1) == b"\n":
+            return
+        # Read backwards to the last newline: the journal may be large, the torn line is short.
+        position = end
+        while position > 0:
+            start = max(0, position - 4096)
+            file.seek(start)
+            newline = file.read(position - start).rfind(b"\n")
+            if newline != -1:
+                position = start + newline + 1
+                break
+            position = start
+        file.truncate(position)
+        file.flush()
+        os.fsync(file.fileno())
 
 
 # --- creating and opening -------------------------------------------------------------------
@@ -357,10 +491,9 @@ def create_campaign(
     message = Draft.from_json(draft.to_json())
     message.recipient = ""
     seed = secrets.randbits(32) if seed is None else seed
-    rows = "".join(
-        json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in recipients.recipients
-    )
-    atomic_write_text(directory / "recipients.jsonl", rows)
+    with _atomic_file(directory / "recipients.jsonl") as out:
+        for recipient in recipients.recipients:
+            out.write(json.dumps(recipient.to_json(), ensure_ascii=False) + "\n")
     meta = {
         "version": FORMAT_VERSION,
         "id": campaign_id,
@@ -387,13 +520,12 @@ def open_campaign(campaign_id: str, *, root: Path | None = None) -> Campaign:
     directory = root / campaign_id
     try:
         meta = json.loads((directory / "campaign.json").read_text(encoding="utf-8"))
-        rows = (directory / "recipients.jsonl").read_text(encoding="utf-8").splitlines()
+        recipients = RecipientStore(directory / "recipients.jsonl")
     except FileNotFoundError:
         raise JournalError(f"no campaign {campaign_id!r} in {root}") from None
     except (OSError, ValueError) as exc:
         raise JournalError(f"campaign {campaign_id} cannot be read: {exc}") from None
     try:
-        recipients = [Recipient.from_json(json.loads(row)) for row in rows if row.strip()]
         campaign = Campaign(
             id=campaign_id,
             dir=directory,

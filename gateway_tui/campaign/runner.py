@@ -236,7 +236,7 @@ class CampaignRunner:
         self._same_failure: deque[str] = deque(maxlen=STOP_AFTER_SAME_FAILURE)
         self._unknown_in_row = 0
         # The rate of a resumed campaign starts from its recent sends, not from zero.
-        self._recent.extend(event["at"] for event in campaign.schedule()[-self._recent.maxlen :])
+        self._recent.extend(event["at"] for event in campaign.tries())
         try:
             # A recipient refused for everyone (nothing sent) stays pending: later passes try
             # it again, as long as the gateway does not keep refusing (then the runner stops).

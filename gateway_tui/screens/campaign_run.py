@@ -204,13 +204,13 @@ class CampaignRunScreen(GatewayScreen):
         table.clear()
         for index in held:
             recipient = self.campaign.recipients[index]
-            outcome = self.campaign.outcomes.get(index)
+            _, what = self.campaign.unknown.get(index, (0.0, ""))
             # Text cells: a plain string in a DataTable would be read as markup.
             table.add_row(
                 Text(str(recipient.line)),
                 Text(recipient.number),
                 Text(recipient.name),
-                Text(outcome.error if outcome else ""),
+                Text(what),
             )
         title = Text()
         if held:
