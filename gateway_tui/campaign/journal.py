@@ -192,8 +192,8 @@ class Campaign:
             start = index + 1
 
     def held(self) -> list[int]:
-        code = _CODES[Status.UNKNOWN]
-        return [index for index, value in enumerate(self.codes) if value == code]
+        """Recipients whose outcome is unknown, in order."""
+        return sorted(self.unknown)
 
     @property
     def finished(self) -> bool:

@@ -20,7 +20,6 @@ from textual.widgets import DataTable, Footer, Input, Label, Select, Static, Tex
 
 from gateway_tui.api.errors import Problem
 from gateway_tui.api.models import InstanceStatus
-from gateway_tui.api.validation import parse_delay
 from gateway_tui.campaign.check import numbers_not_on_whatsapp
 from gateway_tui.campaign.journal import (
     JournalError,
@@ -90,6 +89,9 @@ class CampaignSetupScreen(GatewayScreen):
         self.load_error = ""
         self._parse_timer: Timer | None = None
         self._pasted = ""  # the pasted text last read
+        # What the server would refuse once each recipient's values are filled in: checked
+        # again only when the recipients or the message change (10,000 take a while).
+        self._message_problems: list[Problem] | None = None
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -188,6 +190,7 @@ class CampaignSetupScreen(GatewayScreen):
         if event.input.id == "c-delay":
             self.draft.delay = event.value
             self.template = MessageTemplate(self.draft)
+            self._message_problems = None
         if event.input.id in ("c-rate", "c-jitter", "c-delay"):
             self._redraw()
 
@@ -196,6 +199,7 @@ class CampaignSetupScreen(GatewayScreen):
             value = event.value
             self.draft.presence = value if isinstance(value, str) else ""
             self.template = MessageTemplate(self.draft)
+            self._message_problems = None
             self._draw_preview()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -204,6 +208,7 @@ class CampaignSetupScreen(GatewayScreen):
     # --- drawing ----------------------------------------------------------------------------
 
     def _fill_table(self) -> None:
+        self._message_problems = None  # the recipients changed
         table = self.query_one("#c-recipients", DataTable)
         table.clear(columns=True)
         if self.recipients is None:
@@ -223,9 +228,11 @@ class CampaignSetupScreen(GatewayScreen):
         problems: list[Problem] = []
         if not self.recipients.recipients:
             problems.append(Problem("", "no valid recipient"))
-        _, delay_problems = parse_delay(self.draft.delay)
         _, pace_problems = self._pace()
-        return problems + delay_problems + pace_problems + self.template.problems(self.recipients)
+        if self._message_problems is None:
+            self._message_problems = self.template.problems(self.recipients)
+        # The message's problems include its delay and presence (Draft.check).
+        return problems + pace_problems + self._message_problems
 
     def _pace(self) -> tuple[Pace | None, list[Problem]]:
         return parse_pace(
