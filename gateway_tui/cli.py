@@ -13,7 +13,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from gateway_tui import __version__
-from gateway_tui.commands import HEADLESS_COMMANDS, add_parsers
+from gateway_tui.commands import HEADLESS_COMMANDS, add_parsers, fraction
 from gateway_tui.config import ResolvedConfig, config_path, load_config, validate_gateway_url
 
 DEFAULT_DEMO_PORT = 8080
@@ -112,21 +112,11 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--drop-share",
         metavar="F",
-        type=_argument_type(_share),
+        type=_argument_type(fraction(1)),
         help="share (0-1) of sends whose connection drops after the message went out",
     )
     add_parsers(commands)  # send-list, campaigns, instances, participants, chats
     return parser
-
-
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
-        raise ValueError(f"expected a fraction from 0 to 1, got {text!r}")
-    return value
 
 
 def _given(**options: Any) -> dict[str, Any]:

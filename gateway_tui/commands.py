@@ -60,14 +60,19 @@ def _rate(text: str) -> float:
     return rate
 
 
-def _jitter(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 0.9:
-        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 0.9, got {text!r}")
-    return value
+def fraction(maximum: float) -> Callable[[str], float]:
+    """A parser of a fraction from 0 to ``maximum`` (ValueError with a plain message)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not 0 <= value <= maximum:
+            raise ValueError(f"expected a fraction from 0 to {maximum:g}, got {text!r}")
+        return value
+
+    return parse
 
 
 def _gateway_options() -> argparse.ArgumentParser:
@@ -141,10 +146,12 @@ def add_parsers(commands: Any) -> None:
         type=_rate,
         help=f"messages per minute (default {DEFAULT_RATE:g}; 0 or 'max': full speed)",
     )
+    from gateway_tui.cli import _argument_type
+
     send.add_argument(
         "--jitter",
         metavar="F",
-        type=_jitter,
+        type=_argument_type(fraction(0.9)),
         help=f"random share each gap varies by, 0-0.9 (default {DEFAULT_JITTER})",
     )
     send.add_argument("--resume", metavar="ID", help="continue campaign ID where it stopped")

@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 
+import httpx
 import pytest
 
 from gateway_tui.cli import main
@@ -200,3 +201,48 @@ def test_send_list_imports_no_textual(gateway, tmp_path, isolated_home):
     )
     assert result.returncode == 0, result.stderr
     assert json_lines(result.stdout)[-1]["sent"] == 5
+
+
+def test_demo_server_knobs_reach_the_demo(monkeypatch):
+    import gateway_tui.demo.server as demo
+
+    calls = []
+    monkeypatch.setattr(demo, "serve", lambda port, **options: calls.append(options) or 0)
+    argv = [
+        "demo-server",
+        "--not-on-whatsapp",
+        "4917200000001, 4917200000002",
+        "--drop-share",
+        "0.25",
+    ]
+    assert main(argv) == 0
+    assert calls == [{"not_on_whatsapp": ["4917200000001", "4917200000002"], "drop_share": 0.25}]
+    with pytest.raises(SystemExit):
+        main(["demo-server", "--drop-share", "1.5"])
+
+
+def test_the_drop_knob_drops_a_share_of_sends_after_they_went_out():
+    from gateway_tui.demo.server import DemoServer
+
+    with DemoServer(drop_share=1.0, not_on_whatsapp={"4917200000009"}) as server:
+        body = {
+            "number": "4917200000001",
+            "listMessage": {
+                "title": "t",
+                "description": "d",
+                "buttonText": "b",
+                "sections": [{"title": "s", "rows": [{"title": "r", "rowId": "r"}]}],
+            },
+        }
+        headers = {"apikey": server.api_key}
+        with pytest.raises(httpx.RemoteProtocolError):
+            httpx.post(f"{server.url}/message/sendList/sales-eu", json=body, headers=headers)
+        assert server.state.sends_by_number["4917200000001"] == 1  # it went out all the same
+        server.faults.clear()
+        refused = httpx.post(
+            f"{server.url}/message/sendList/sales-eu",
+            json={**body, "number": "4917200000009"},
+            headers=headers,
+        )
+        assert refused.status_code == 400
+        assert refused.json()["response"]["message"][0]["exists"] is False
