@@ -129,3 +129,38 @@ async def test_recipient_names_are_shown_as_typed_never_as_markup(app_for, demo_
         # The table's row (the pasted line in the text area above it has commas).
         table_line = next(line for line in left_pane if "4917300000001 " in line)
         assert "[red]Ana[/red]" in table_line and "[b]Berlin" in table_line
+
+
+async def test_f4_leaves_out_numbers_not_on_whatsapp(app_for, demo_server):
+    demo_server.state.not_on_whatsapp.add("4917300000002")
+    app = app_for()
+    async with app.run_test(size=(140, 44)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        setup = await open_setup(app, pilot, demo_server)
+        setup.query_one("#c-paste", TextArea).text = PASTED
+        await wait_for(pilot, lambda: setup.recipients is not None)
+        await pilot.press("f4")
+        await wait_for(pilot, lambda: len(setup.recipients.recipients) == 1)
+        text = screen_text(app)
+        assert "1 recipient(s), 1 duplicate(s) removed, 1 invalid number(s) left out" in text
+        assert "4917300000002: not on WhatsApp" in text
+
+
+async def test_a_delay_that_is_not_whole_milliseconds_keeps_it_from_starting(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=(140, 44)) as pilot:
+        setup = await open_setup(app, pilot, demo_server)
+        setup.query_one("#c-paste", TextArea).text = PASTED
+        await wait_for(pilot, lambda: setup.recipients is not None)
+        setup.query_one("#c-delay", Input).value = "1.5"
+        await pilot.pause()
+        assert "Not ready: delay: a whole number of milliseconds" in screen_text(app)
+        setup.query_one("#c-delay", Input).value = "1500"
+        await pilot.pause()
+        assert "Ready: ctrl+s asks" in screen_text(app)
+        setup.query_one("#c-rate", Input).value = "0"
+        await pilot.pause()
+        # Full speed, but one at a time: two sends held 1.5 s each by the gateway.
+        assert "full speed (no pause between sends) · 2 recipients take about 3 s" in (
+            screen_text(app)
+        )

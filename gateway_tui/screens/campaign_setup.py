@@ -279,11 +279,13 @@ class CampaignSetupScreen(GatewayScreen):
         else:
             text.append(pace.describe())
             count = len(self.recipients.recipients) if self.recipients else 0
-            if count and pace.per_minute > 0:
-                minutes = count / pace.per_minute
-                text.append(f" · {count:,} recipients take about {duration_text(minutes * 60)}")
+            gap = 60 / pace.per_minute if pace.per_minute > 0 else 0.0
+            # One send at a time: the gateway holds each request open for the delay.
+            each = max(gap, self.draft.delay_ms / 1000)
+            if count and each:
+                text.append(f" · {count:,} recipients take about {duration_text(count * each)}")
             if self.draft.delay_ms:
-                text.append(f" · each send waits {self.draft.delay_ms} ms on the gateway")
+                text.append(f" · the gateway holds each send {self.draft.delay_ms} ms")
         self.query_one("#c-pace-note", Static).update(text)
 
     def _draw_preview(self) -> None:
