@@ -130,7 +130,8 @@ def add_parsers(commands: Any) -> None:
             "  gateway-tui --profile prod send-list --instance shop --draft menu.json \\\n"
             "      --to customers.csv --rate 12/min --json > progress.jsonl\n"
             "  gateway-tui send-list --resume 20261123-101500-ab12\n"
-            "  gateway-tui send-list --resume 20261123-101500-ab12 --resend-unknown\n\n"
+            "  gateway-tui send-list --resume 20261123-101500-ab12 --resend-unknown\n"
+            "  gateway-tui send-list --resume 20261123-101500-ab12 --set-aside-unknown\n\n"
             "--draft is a template's name (saved with F6 in the composer), a draft JSON file,\n"
             "or 'current' for the instance's autosaved draft.\n"
             "exit status: 0 all sent; 1 bad input or gateway error; 3 some failed or unknown;\n"
@@ -159,6 +160,11 @@ def add_parsers(commands: Any) -> None:
         "--resend-unknown",
         action="store_true",
         help="with --resume: send again to the recipients held as unknown",
+    )
+    send.add_argument(
+        "--set-aside-unknown",
+        action="store_true",
+        help="with --resume: mark the recipients held as unknown as not to be sent (skipped)",
     )
     send.add_argument(
         "--skip-invalid",
@@ -538,8 +544,12 @@ def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
             pace.per_minute if args.rate is None else args.rate,
             pace.jitter if args.jitter is None else args.jitter,
         )
+    if args.resend_unknown and args.set_aside_unknown:
+        raise CommandError("--resend-unknown or --set-aside-unknown: not both")
     if args.resend_unknown:
         campaign.release(campaign.held(), at=datetime.now().timestamp())
+    if args.set_aside_unknown:
+        campaign.skip(campaign.held(), at=datetime.now().timestamp())
     return campaign
 
 
@@ -617,10 +627,10 @@ async def _send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
         f"{verb} campaign {campaign.id}: {counts['pending']:,} of {len(campaign.recipients):,} "
         f"recipients to send from {campaign.instance}, {campaign.pace.describe()}."
     )
-    if counts["unknown"] and not args.resend_unknown:
+    if counts["unknown"]:
         printer.text(
             f"  {counts['unknown']:,} recipient(s) held as unknown are not sent again "
-            "(--resend-unknown sends them)."
+            "(--resend-unknown sends them, --set-aside-unknown marks them skipped)."
         )
     async with _client(config) as client:
         runner = CampaignRunner(

@@ -88,6 +88,16 @@ def test_failures_and_unknowns_exit_3_and_are_listed(gateway, tmp_path, capsys):
     assert "Finished: 4 sent, 1 failed, 0 unknown, 0 left." in out
 
 
+def test_held_recipients_can_be_set_aside_from_the_command_line(gateway, tmp_path, capsys):
+    gateway.faults.add("drop_after_read", method="POST", path_prefix="/message/", times=1)
+    assert main([*send(tmp_path), "--json"]) == 3
+    campaign = json_lines(capsys.readouterr().out)[-1]["campaign"]
+    assert main(["send-list", "--resume", campaign, "--set-aside-unknown", "--json"]) == 0
+    end = json_lines(capsys.readouterr().out)[-1]
+    assert (end["sent"], end["unknown"], end["skipped"]) == (4, 0, 1)
+    assert gateway.state.sends_by_number["4917200000000"] == 1
+
+
 def test_a_stopped_campaign_exits_4_and_says_how_to_resume(gateway, tmp_path, capsys):
     gateway.state.instances["sales-eu"].status = "close"
     assert main(send(tmp_path)) == 4
