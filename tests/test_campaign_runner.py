@@ -73,7 +73,15 @@ def run(server, campaign, *, api_key=None, url=None, fake=None, **kw):
 
 def test_every_recipient_is_sent_once_and_the_report_is_written(demo_server):
     campaign = new_campaign(demo_server, names={"4917000000002": "=HYPERLINK(x)"})
-    _, final = run(demo_server, campaign)
+    sending = []
+    _, final = run(
+        demo_server,
+        campaign,
+        on_progress=lambda p: sending.append(p) if p.state is RunState.SENDING else None,
+    )
+    # The send under way is "in flight", not counted as unknown (nor as done).
+    in_flight = [p for p in sending if p.in_flight]
+    assert [(p.done, p.unknown) for p in in_flight] == [(i, 0) for i in range(6)]
     assert final.state is RunState.FINISHED
     assert (final.sent, final.failed, final.unknown, final.left) == (6, 0, 0, 0)
     assert all(demo_server.state.sends_by_number[n] == 1 for n in numbers(6))

@@ -184,9 +184,9 @@ async def test_send_list(client: GatewayClient, demo: DemoServer) -> None:
     assert sent.message.list_message.title == "Spring offers"
     assert sent.message_timestamp and sent.message_timestamp.isdigit()
     stored = demo.state.instances[OPEN].chats[JONAS].find(sent.key.id)
+    # An empty description is left out of the request: a real server refuses "".
     assert stored is not None and stored.list_message["sections"][0]["rows"][1] == {
         "title": "Road bike",
-        "description": "",
         "rowId": "bike-road",
     }
 

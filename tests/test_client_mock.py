@@ -85,7 +85,8 @@ LIST_MESSAGE_JSON = {
             "title": "Drinks",
             "rows": [
                 {"title": "Tea", "description": "Hot", "rowId": "tea"},
-                {"title": "Coffee", "description": "", "rowId": "coffee"},
+                # No description: left out of the request (a real server refuses "").
+                {"title": "Coffee", "rowId": "coffee"},
             ],
         }
     ],

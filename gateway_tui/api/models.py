@@ -18,6 +18,7 @@ from pydantic import (
     Field,
     TypeAdapter,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -319,6 +320,15 @@ class ListRow(_Request):
     title: str
     description: str = ""
     row_id: str = Field(alias="rowId")
+
+    @model_serializer(mode="wrap")
+    def _omit_empty_description(self, handler: Any) -> Any:
+        # A real 1.7.1 server refuses a row whose description is "" (400 'The "description"
+        # cannot be empty') but accepts a row without one: an empty description is left out.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("description") == "":
+            del data["description"]
+        return data
 
 
 class ListSection(_Request):

@@ -71,10 +71,11 @@ class Progress:
     rate_per_minute: float = 0.0
     eta_seconds: float | None = None
     next_at: float | None = None
+    in_flight: int = 0  # the send under way (its outcome not known yet, not among "unknown")
 
     @property
     def done(self) -> int:
-        return self.total - self.left
+        return self.total - self.left - self.in_flight
 
 
 @dataclass
@@ -163,6 +164,7 @@ class CampaignRunner:
         self.template = MessageTemplate(self.campaign.draft)
         self._planned = self._gap = 0.0
         self._systemic_reason = ""
+        self._in_flight = False  # between a `try` line and its outcome
 
     # --- control (from the screen or a signal handler) ---------------------------------------
 
@@ -200,14 +202,16 @@ class CampaignRunner:
         eta = left * max(per_call, pace_gap) if left and max(per_call, pace_gap) else None
         if left == 0:
             eta = 0.0
+        in_flight = 1 if self._in_flight else 0
         return Progress(
             state=self.state,
             total=len(campaign.recipients),
             sent=campaign.count(Status.SENT),
             failed=campaign.count(Status.FAILED),
-            unknown=campaign.count(Status.UNKNOWN),
+            unknown=campaign.count(Status.UNKNOWN) - in_flight,
             skipped=campaign.count(Status.SKIPPED),
             left=left,
+            in_flight=in_flight,
             current=self.current,
             last_error=self.last_error,
             stop_reason=self.stop_reason,
@@ -340,6 +344,7 @@ class CampaignRunner:
         self.next_at = None
         started = self.clock()
         campaign.record_try(index, at=started, planned=self._planned, gap=self._gap)
+        self._in_flight = True
         self._recent.append(started)
         self._notify()
         t0 = time.perf_counter()
@@ -370,6 +375,7 @@ class CampaignRunner:
                 attempt.failure_key = re.sub(r"[0-9]+", "#", self.last_error)
             return attempt
         finally:
+            self._in_flight = False
             self._call_seconds.append(time.perf_counter() - t0)
         message_id = result.key.id if result.key is not None else ""
         return self._done(index, recipient, Status.SENT, message_id=message_id)
