@@ -174,12 +174,25 @@ class GatewayApp(App[int]):
 
     def instance_sections_hint(self) -> str:
         """The ways in from the instance view."""
-        return "g groups · m compose a list message · t chats · r refresh · esc back · ? keys"
+        return (
+            "g groups · m compose a list message · t chats · r refresh · esc back · ? keys\n"
+            "C connect (QR) · R restart · L log out · w webhook · W websocket"
+        )
 
     def open_groups(self, instance: str) -> None:
         from gateway_tui.screens.groups import GroupPickerScreen
 
         self.push_screen(GroupPickerScreen(instance))
+
+    def open_pairing(self, instance: str, number: str | None = None) -> None:
+        from gateway_tui.screens.pairing import PairingScreen
+
+        self.push_screen(PairingScreen(instance, number))
+
+    def open_hooks(self, instance: str, kind: str) -> None:
+        from gateway_tui.screens.webhook import HookSettingsScreen
+
+        self.push_screen(HookSettingsScreen(instance, kind))  # type: ignore[arg-type]
 
     def open_composer(self, instance: str) -> None:
         from gateway_tui.screens.composer import ComposerScreen

@@ -144,15 +144,14 @@ def insecure_url_warning(url: str | None) -> str | None:
 
 
 def mask_key(secret: str | SecretStr | None) -> str:
-    """A key for display: "••••" plus its last 4 characters; just "••••" for keys of 4
-    characters or fewer, which showing 4 would reveal entirely; "(none)" for no key."""
+    """A key for display: "••••" plus at most a quarter of its last characters (4 at most,
+    none for keys shorter than 8, which that would give away); "(none)" for no key."""
     if secret is None:
         return "(none)"
     if isinstance(secret, SecretStr):
         secret = secret.get_secret_value()
-    if len(secret) <= 4:
-        return MASK
-    return MASK + secret[-4:]
+    shown = min(4, len(secret) // 4) if len(secret) >= 8 else 0
+    return MASK + secret[-shown:] if shown else MASK
 
 
 # --------------------------------------------------------------------------------------------

@@ -102,6 +102,10 @@ WRITE_ACTIONS = (
     "set_archived",
     "edit_message",
     "fetch_profile",  # a read, but a POST: the gateway counts it as a write
+    "create_instance",
+    "restart_instance",
+    "save_webhook",
+    "save_websocket",
 )
 
 # The request log of the call being made in this task: the client emits each attempt's event
@@ -296,8 +300,12 @@ def install_recorders(monkeypatch: pytest.MonkeyPatch, app: GatewayApp, ledger: 
 
 def _entity(name: str, args: tuple) -> tuple[str, ...]:
     """What a write action touches, as the final comparison names it."""
-    if name in ("delete_instance", "logout_instance"):
+    if name in ("delete_instance", "logout_instance", "restart_instance"):
         return ("instance", args[0])
+    if name == "create_instance":
+        return ("instance", args[0].instance_name)
+    if name in ("save_webhook", "save_websocket"):
+        return (name.removeprefix("save_"), args[0])
     if name == "save_settings":
         return ("settings", args[0])
     if name == "revoke_invite_code":

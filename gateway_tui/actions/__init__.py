@@ -2,10 +2,11 @@
 
 from gateway_tui.actions.groups import GroupActions
 from gateway_tui.actions.instances import InstanceActions
+from gateway_tui.actions.lifecycle import LifecycleActions
 from gateway_tui.actions.messages import MessageActions
 
 
-class Actions(InstanceActions, GroupActions, MessageActions):
+class Actions(InstanceActions, LifecycleActions, GroupActions, MessageActions):
     """All actions, one object the screens reach as ``app.actions``."""
 
 

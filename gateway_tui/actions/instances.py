@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from gateway_tui.actions.base import ActionsBase
-from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.errors import GatewayError, NotFound
 from gateway_tui.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
 from gateway_tui.state import Topic
 
@@ -32,8 +32,17 @@ class InstanceActions(ActionsBase):
             self.state.notify(Topic.SELECTED)
 
     async def delete_instance(self, name: str) -> DeleteResult:
-        """Delete; on success the row leaves the state at once, without a refetch."""
-        result = await self.client.delete_instance(name)
+        """Delete; on success the row leaves the state at once, without a refetch.
+
+        An instance the gateway says does not exist (404, already deleted elsewhere) leaves
+        the state too; the NotFound is re-raised so the screen can say so.
+        """
+        try:
+            result = await self.client.delete_instance(name)
+        except NotFound as error:
+            if not error.route_missing:
+                self._drop_instance(name)
+            raise
         self._drop_instance(name)
         return result
 

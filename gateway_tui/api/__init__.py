@@ -15,6 +15,16 @@ from gateway_tui.api.errors import (
     Unauthorized,
 )
 from gateway_tui.api.events import CallEvent
+from gateway_tui.api.lifecycle import (
+    EVENT_NAMES,
+    ConnectResult,
+    CreatedInstance,
+    CreateInstanceRequest,
+    WebhookSetResult,
+    WebhookSettings,
+    WebsocketSetResult,
+    WebsocketSettings,
+)
 from gateway_tui.api.models import (
     ArchiveResult,
     BusinessProfile,
@@ -40,6 +50,16 @@ from gateway_tui.api.models import (
 )
 
 __all__ = [
+    # lifecycle (issue 13)
+    "EVENT_NAMES",
+    "ConnectResult",
+    "CreateInstanceRequest",
+    "CreatedInstance",
+    "WebhookSetResult",
+    "WebhookSettings",
+    "WebsocketSetResult",
+    "WebsocketSettings",
+    # the rest
     "ArchiveResult",
     "BadRequest",
     "BusinessProfile",

@@ -14,7 +14,7 @@ from urllib.parse import quote
 import httpx
 from pydantic import BaseModel, ValidationError
 
-from gateway_tui.api import validation
+from gateway_tui.api import lifecycle, validation
 from gateway_tui.api.errors import (
     GatewayError,
     GatewayTimeout,
@@ -25,6 +25,15 @@ from gateway_tui.api.errors import (
     error_for_response,
 )
 from gateway_tui.api.events import CallEvent
+from gateway_tui.api.lifecycle import (
+    ConnectResult,
+    CreatedInstance,
+    CreateInstanceRequest,
+    WebhookSetResult,
+    WebhookSettings,
+    WebsocketSetResult,
+    WebsocketSettings,
+)
 from gateway_tui.api.models import (
     GROUP_LIST,
     INSTANCE_LIST,
@@ -225,6 +234,63 @@ class GatewayClient:
         path = _instance_path("/instance/connectionState/", instance, "GET")
         return await self._model(ConnectionState, "GET", path)
 
+    # --- lifecycle: create, connect, restart, webhook, websocket (issue 13) ----------------------
+
+    async def create_instance(self, request: CreateInstanceRequest) -> CreatedInstance:
+        """Global key only. 201; a real server keeps a half-made instance when a later step
+        fails, so every rule it has is checked here first."""
+        path = "/instance/create"
+        _require(request.problems(), "POST", path)
+        # qrcode:true makes the server wait ~5 s for a code: allow for it.
+        timeout = self.timeout + (10 if request.qrcode else 0)
+        return await self._model(
+            CreatedInstance, "POST", path, body=request.to_json(), call_timeout=timeout
+        )
+
+    async def connect(self, instance: str, number: str | None = None) -> ConnectResult:
+        """Ask for a QR code (and a pairing code when ``number`` is given).
+
+        A closed instance makes the server wait ~5 s for WhatsApp before it answers. An empty
+        body (the server swallowed an exception) is a result, not an error.
+        """
+        path = _instance_path("/instance/connect/", instance, "GET")
+        params = None
+        if number:
+            _require(lifecycle.check_pairing_number(number), "GET", path)
+            params = {"number": lifecycle.normalise_pairing_number(number)}
+
+        def parse(response: httpx.Response) -> ConnectResult:
+            if not response.content.strip():
+                return ConnectResult(empty=True)
+            return _parse(response, "GET", path, ConnectResult.model_validate_json)
+
+        return await self._call("GET", path, parse, params=params, call_timeout=self.timeout + 10)
+
+    async def restart_instance(self, instance: str) -> ConnectionState:
+        """Answers the connection state (an empty body on some instances: no state then)."""
+        path = _instance_path("/instance/restart/", instance, "PUT")
+        return await self._optional_model(ConnectionState, "PUT", path)
+
+    async def find_webhook(self, instance: str) -> WebhookSettings:
+        path = _instance_path("/webhook/find/", instance, "GET")
+        return await self._optional_model(WebhookSettings, "GET", path)
+
+    async def set_webhook(self, instance: str, settings: WebhookSettings) -> WebhookSetResult:
+        path = _seg_path("/webhook/set/", instance)
+        _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
+        return await self._model(WebhookSetResult, "POST", path, body=settings.to_json())
+
+    async def find_websocket(self, instance: str) -> WebsocketSettings:
+        path = _instance_path("/websocket/find/", instance, "GET")
+        return await self._optional_model(WebsocketSettings, "GET", path)
+
+    async def set_websocket(self, instance: str, settings: WebsocketSettings) -> WebsocketSetResult:
+        path = _seg_path("/websocket/set/", instance)
+        _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
+        return await self._model(WebsocketSetResult, "POST", path, body=settings.to_json())
+
+    # --- end of lifecycle -------------------------------------------------------------------------
+
     # --- settings -----------------------------------------------------------------------------
 
     async def find_settings(self, instance: str) -> InstanceSettings:
@@ -278,14 +344,15 @@ class GatewayClient:
         )
 
     async def send_group_invite(
-        self, instance: str, group_jid: str, numbers: list[str], description: str = ""
+        self, instance: str, group_jid: str, numbers: list[str], description: str
     ) -> GroupInviteResult:
         path, jid = _group_call(
             "/group/sendInvite/",
             instance,
             group_jid,
             "POST",
-            validation.check_invite_numbers(numbers),
+            validation.check_invite_numbers(numbers)
+            + validation.check_invite_description(description),
         )
         body = {
             "groupJid": jid,
@@ -489,6 +556,17 @@ def _transport_error(
     return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
 
 
+# Body fields that are keys (an instance's own key, sent by create): masked in every event, so
+# the request log and its curl export never hold them.
+_SECRET_FIELDS = frozenset({"token"})
+
+
+def _without_secrets(body: Any) -> Any:
+    if isinstance(body, dict) and _SECRET_FIELDS & body.keys():
+        return {k: ("***" if k in _SECRET_FIELDS else v) for k, v in body.items()}
+    return body
+
+
 def _ms_since(t0: float) -> float:
     return (time.perf_counter() - t0) * 1000
 
@@ -512,7 +590,7 @@ def _event(
         status=response.status_code if response is not None else None,
         error=error.title if error else None,
         error_lines=tuple(error.messages) if error else (),
-        request_body=body,
+        request_body=_without_secrets(body),
         request_id=request.headers.get("x-request-id", ""),
         attempt=attempt,
     )

@@ -16,6 +16,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     TypeAdapter,
     field_validator,
     model_serializer,
@@ -162,7 +163,11 @@ class Instance(_Listed):
         return self.integration.integration if self.integration else None
 
     @property
-    def webhook_url(self) -> str | None:
+    def wa_business_callback_url(self) -> str | None:
+        """Where the gateway receives WhatsApp Business (Cloud API) events for this instance.
+
+        Not the instance's own webhook (the URL the gateway posts events to).
+        """
         return self.integration.webhook_wa_business if self.integration else None
 
 
@@ -322,12 +327,11 @@ class ListRow(_Request):
     row_id: str = Field(alias="rowId")
 
     @model_serializer(mode="wrap")
-    def _omit_empty_description(self, handler: Any) -> Any:
-        # A real 1.7.1 server refuses a row whose description is "" (400 'The "description"
-        # cannot be empty') but accepts a row without one: an empty description is left out.
+    def _without_empty_description(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Optional means left out: a real 1.7.1 refuses "" in every field of a row (400).
         data = handler(self)
-        if isinstance(data, dict) and data.get("description") == "":
-            del data["description"]
+        if isinstance(data, dict) and not self.description:
+            data.pop("description", None)
         return data
 
 
@@ -435,5 +439,5 @@ class NumberOnWhatsApp(_Response):
 
 # Built once at import: validating straight from bytes is the fast path for large lists.
 INSTANCE_LIST = TypeAdapter(list[InstanceEnvelope])
-NUMBERS_ON_WHATSAPP = TypeAdapter(list[NumberOnWhatsApp])
 GROUP_LIST = TypeAdapter(list[GroupSummary])
+NUMBERS_ON_WHATSAPP = TypeAdapter(list[NumberOnWhatsApp])

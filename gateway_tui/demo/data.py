@@ -18,6 +18,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 DEMO_API_KEY = "gtui-demo-7d41c9e2b8a65f30"
 DEFAULT_SEED = 171
@@ -270,7 +271,9 @@ class Instance:
             record["integration"] = {
                 "integration": "WHATSAPP-BAILEYS",
                 "token": self.apikey,
-                "webhook_wa_business": f"{server_url}/webhook/whatsapp/{self.instance_id}",
+                # Named by the instance name, as encodeURIComponent writes it.
+                "webhook_wa_business": f"{server_url}/webhook/whatsapp/"
+                + quote(self.name, safe="!~*'()"),
             }
         return {"instance": record}
 
@@ -295,6 +298,10 @@ class DemoState:
     sends_by_number: Counter[str] = field(default_factory=Counter)
     not_on_whatsapp: set[str] = field(default_factory=set)
     rng: random.Random = field(default_factory=random.Random, repr=False)
+    # Pairings, webhooks, websockets (demo/lifecycle.py); and when a "phone" scans a shown QR
+    # code by itself (None: only lifecycle.scan() does).
+    lifecycle: Any = field(default=None, repr=False)
+    auto_scan_seconds: float | None = 6.0
 
     def record_write(self, method: str, path: str, request_id: str | None) -> None:
         self.writes.append(Write(method, path, request_id))

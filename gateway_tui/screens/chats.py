@@ -1,8 +1,9 @@
 """`t` on an instance: the chats the app knows, and what can be done to them.
 
-A 1.7.1 gateway cannot list chats, so the list is built from what the app has seen: the
-recipients of list messages sent from here (this run and, from the stored history, earlier
-ones) and the chats the gateway named in its answers.
+This screen does not ask the gateway for its chats yet (a 1.7.1 gateway lists them with
+findChats): the list is built from what the app has seen: the recipients of list messages
+sent from here (this run and, from the stored history, earlier ones) and the chats the gateway
+named in its answers.
 """
 
 from __future__ import annotations

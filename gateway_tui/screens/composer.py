@@ -531,9 +531,9 @@ class ComposerScreen(GatewayScreen):
             target, prefix = target_of(problem.field, self.draft)
             lines[target].append(Text(f"⚠ {prefix}{problem.message}", style="yellow"))
         for problem in self._server_problems:
-            target, _ = (
-                target_of(problem.field, self.draft) if problem.field else ("err-general", "")
-            )
+            if not problem.field:
+                continue  # about no field: the status line says it, not a line under a row
+            target, _ = target_of(problem.field, self.draft)
             lines[target].append(Text(f"✕ gateway: {problem.message}", style="bold red"))
         for widget in self.query(".composer-error").results(Static):
             found = lines.get(widget.id or "")

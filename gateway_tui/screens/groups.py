@@ -179,8 +179,13 @@ class GroupPickerScreen(GatewayScreen):
         loadable = self.state.groups_of(self.instance)
         panel = self.query_one("#groups-panel", StatusPanel)
         table = self.table
-        # A 404 means this server has no fetchAllGroups: typing the JID is the way in.
-        no_list = loadable.value is None and isinstance(loadable.error, NotFound)
+        # "Cannot GET /group/fetchAllGroups/…": this server has no such route, typing the JID
+        # is the way in. Its other 404s ("Error fetching group", …) are explained as errors.
+        no_list = (
+            loadable.value is None
+            and isinstance(loadable.error, NotFound)
+            and loadable.error.route_missing
+        )
         subjects = {
             jid: subject
             for (name, jid), subject in self.state.group_subjects.items()
