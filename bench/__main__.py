@@ -11,6 +11,8 @@
    same URL (p50, p99); floor: a raw socket request.
 5. A million instances (bench/big_list.py, ``bigread``): the longest event-loop gap (what holds a
    frame back) while fetchInstances reads 1,000,000 instances; floor: a bare httpx GET of them.
+6. Campaign (bench/campaign.py): 10,000 recipients at full speed, sends per second beside a bare
+   client loop of the same calls; peak RSS at 10,000 beside 1,000 recipients.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -24,11 +26,11 @@ import argparse
 import sys
 import time
 
-from bench import big_list, client, start, tables
+from bench import big_list, campaign, client, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
-SECTIONS = ("start", "instances", "participants", "client", "bigread")
+SECTIONS = ("start", "instances", "participants", "client", "bigread", "campaign")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
             client.run(report, demo.url, demo.api_key)
         if "bigread" in sections:
             big_list.run(report, args.runs)
+        if "campaign" in sections:
+            campaign.run(report, demo.url, demo.api_key)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was)")

@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from typing import Any
 
 from gateway_tui import __version__
+from gateway_tui.commands import HEADLESS_COMMANDS, add_parsers, fraction
 from gateway_tui.config import ResolvedConfig, config_path, load_config, validate_gateway_url
 
 DEFAULT_DEMO_PORT = 8080
@@ -108,6 +109,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="serve the hostile data set (escape sequences in every text field)",
     )
+    demo_parser.add_argument(
+        "--not-on-whatsapp",
+        metavar="NUMBERS",
+        type=lambda text: [n.strip() for n in text.split(",") if n.strip()],
+        help="comma-separated numbers that sends are refused for (not on WhatsApp)",
+    )
+    demo_parser.add_argument(
+        "--drop-share",
+        metavar="F",
+        type=_argument_type(fraction(1)),
+        help="share (0-1) of sends whose connection drops after the message went out",
+    )
+    add_parsers(commands)  # send-list, campaigns, instances, participants, chats
     return parser
 
 
@@ -132,6 +146,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "demo-server":
             return _serve_demo(args)
+        if args.command in HEADLESS_COMMANDS:
+            if args.demo:
+                parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
+            from gateway_tui.commands import run
+
+            config = load_config(url=args.url, api_key=args.api_key, profile=args.profile)
+            return run(args, config)
         config = load_config(
             url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
         )
@@ -147,7 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve_demo(args: argparse.Namespace) -> int:
     from gateway_tui.demo.server import serve
 
-    options = _given(instances=args.instances, latency_ms=args.latency_ms, hostile=args.hostile)
+    options = _given(
+        instances=args.instances,
+        latency_ms=args.latency_ms,
+        hostile=args.hostile,
+        not_on_whatsapp=args.not_on_whatsapp,
+        drop_share=args.drop_share,
+    )
     try:
         return serve(args.port, **options)
     except OSError as exc:  # e.g. the port is taken: say so without a traceback

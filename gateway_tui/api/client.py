@@ -36,6 +36,7 @@ from gateway_tui.api.lifecycle import (
 )
 from gateway_tui.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.api.models import (
+    NUMBERS_ON_WHATSAPP,
     ArchiveResult,
     BusinessProfile,
     ConnectionState,
@@ -48,6 +49,7 @@ from gateway_tui.api.models import (
     InviteCode,
     LogoutResult,
     MessageKey,
+    NumberOnWhatsApp,
     Participant,
     ParticipantList,
     RevokeResult,
@@ -471,6 +473,25 @@ class GatewayClient:
         _require(problems, "POST", path)
         body = {"number": validation.normalise_number(number)}
         return await self._optional_model(BusinessProfile, "POST", path, body=body)
+
+    # --- is it on WhatsApp (campaign checks, issue 14) -------------------------------------------
+
+    async def whatsapp_numbers(self, instance: str, numbers: list[str]) -> list[NumberOnWhatsApp]:
+        """Ask which numbers exist on WhatsApp (an open instance only; a real server answers
+        500 for one that is not connected). Send at most a few dozen per call."""
+        path = _seg_path("/chat/whatsappNumbers/", instance)
+        wanted = [validation.normalise_number(number) for number in numbers]
+        problems = validation.check_instance_name(instance)
+        if not wanted:
+            problems.append(Problem("numbers", "give at least one number"))
+        elif len(set(wanted)) != len(wanted):
+            problems.append(Problem("numbers", "a number is listed twice"))
+        _require(problems, "POST", path)
+
+        def parse(response: httpx.Response) -> list[NumberOnWhatsApp]:
+            return _parse(response, "POST", path, NUMBERS_ON_WHATSAPP.validate_json)
+
+        return await self._call("POST", path, parse, body={"numbers": wanted})
 
 
 # --- helpers ----------------------------------------------------------------------------------

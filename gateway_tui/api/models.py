@@ -428,6 +428,16 @@ class BusinessProfile(_Response):
         return []
 
 
+class NumberOnWhatsApp(_Response):
+    """One answer of whatsappNumbers: does this number (or group) exist on WhatsApp."""
+
+    exists: bool = False
+    jid: str = ""
+    number: Text | None = None
+    name: str | None = None
+
+
 # Built once at import: validating straight from bytes is the fast path for large lists.
 INSTANCE_LIST = TypeAdapter(list[InstanceEnvelope])
 GROUP_LIST = TypeAdapter(list[GroupSummary])
+NUMBERS_ON_WHATSAPP = TypeAdapter(list[NumberOnWhatsApp])

@@ -45,6 +45,7 @@ from gateway_tui.demo.data import (
 from gateway_tui.demo.errors import GatewayError, not_connected_text, unauthorized
 from gateway_tui.demo.faults import (
     FaultInjector,
+    answer_dropper,
     canned_response,
     drop_connection,
     hide_dropped_connection_logs,
@@ -278,6 +279,8 @@ async def send_list(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_LIST)
     _require_open(instance, "onWhatsApp", _plain_500)
     jid = _recipient(instance, body["number"])
+    if number_of(jid) in call.state.not_on_whatsapp:  # the demo's knob (campaign tests)
+        raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     delay = body.get("options", {}).get("delay")
     if delay and delay > 0:
         # The real server shows the presence for the whole delay before it answers.
@@ -292,6 +295,7 @@ async def send_list(call: Call, instance: Instance) -> Reply:
     message = instance.add_sent_message(
         jid, call.state.new_message_id(), fields["title"], list_message
     )
+    call.state.sends_by_number[number_of(jid)] += 1
     return 201, _sent_result(message)
 
 
@@ -378,6 +382,34 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
         }
     jid = _recipient(instance, body["number"])
     return 200, _profile(jid) | call.state.profile_overrides.get(number_of(jid), {})
+
+
+@instance_route("POST", "/chat/whatsappNumbers/{instance}")
+async def whatsapp_numbers(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.WHATSAPP_NUMBERS)
+    # A real server reads the list before it looks at the connection; its texts have no prefix.
+    if "numbers" not in body:
+        raise GatewayError(500, "Cannot read properties of undefined (reading 'forEach')")
+    _require_open(instance, "onWhatsApp", _plain_500)
+    answers = []
+    for number in body["numbers"]:
+        jid = create_jid(number)
+        if jid.endswith(GROUP_DOMAIN):
+            group = instance.groups.get(jid)
+            subject = group.subject if group else None
+            answers.append(
+                {"jid": jid, "exists": group is not None, "number": number_of(jid), "name": subject}
+            )
+            continue
+        exists = _exists_on_whatsapp(instance, jid) and (
+            number_of(jid) not in call.state.not_on_whatsapp
+        )
+        answer: dict[str, Any] = {"exists": exists, "jid": jid}
+        if name := CONTACT_NAMES.get(number_of(jid)):
+            answer["name"] = name
+        answer["number"] = number_of(jid)
+        answers.append(answer)
+    return 200, answers
 
 
 # ---------------------------------------------------------------- groups
@@ -591,5 +623,9 @@ class DemoGateway:
                 await self._routes(scope, receive, send)
         elif rule.kind == "drop_connection":
             await drop_connection(send)
+        elif rule.kind == "drop_after_read":
+            # The request is read and acted on; its answer never leaves (outcome unknown).
+            with contextlib.suppress(ClientDisconnect):
+                await self._routes(scope, receive, answer_dropper(send))
         else:
             await send_response(send, *canned_response(rule, method, path))

@@ -293,6 +293,10 @@ class DemoState:
     # Writes (POST/PUT/DELETE) as received, so tests can prove a call was not repeated.
     writes: list[Write] = field(default_factory=list)
     write_counts: Counter[str | None] = field(default_factory=Counter)
+    # Campaign knobs and counters: list messages sent per recipient number, and numbers that
+    # are "not on WhatsApp" on top of the built-in rule (is_on_whatsapp).
+    sends_by_number: Counter[str] = field(default_factory=Counter)
+    not_on_whatsapp: set[str] = field(default_factory=set)
     rng: random.Random = field(default_factory=random.Random, repr=False)
     # Pairings, webhooks, websockets (demo/lifecycle.py); and when a "phone" scans a shown QR
     # code by itself (None: only lifecycle.scan() does).

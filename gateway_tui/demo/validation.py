@@ -245,6 +245,22 @@ SEND_INVITE = {
     "notEmpty": ["groupJid", "description", "numbers"],
 }
 
+# What a real 1.7.1 server checks of whatsappNumbers (the items have no pattern: "abc" passes).
+WHATSAPP_NUMBERS = {
+    "type": "object",
+    "properties": {
+        "numbers": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {
+                "type": "string",
+                "description": '"numbers" must be an array of numeric strings',
+            },
+        }
+    },
+}
+
 
 # ---------------------------------------------------------------- numbers and JIDs
 

@@ -197,6 +197,7 @@ class ComposerScreen(GatewayScreen):
         Binding("f7", "templates", "Templates", id="composer.templates"),
         Binding("f8", "history", "Sent history", id="composer.history"),
         Binding("f9", "new_draft", "New empty draft", id="composer.new_draft", show=False),
+        Binding("f5", "send_to_many", "Send to many", id="composer.send_to_many"),
         Binding("escape", "back", "Back", id="composer.back"),
     ]
 
@@ -1109,6 +1110,13 @@ class ComposerScreen(GatewayScreen):
         self._status(text)
         self._focus_first_problem(placed)
         return True
+
+    def action_send_to_many(self) -> None:
+        """A campaign of this draft (screens/campaign_setup.py); the draft is saved first."""
+        from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+
+        self.save_draft_now()
+        self.app.push_screen(CampaignSetupScreen(self.instance, self.draft))
 
     # --- leaving ------------------------------------------------------------------------------
 

@@ -6,6 +6,12 @@ from gateway_tui.screenshots.base import Scenario
 
 
 def all_scenarios() -> list[Scenario]:
-    from gateway_tui.screenshots import compose, groups, lifecycle, shell
+    from gateway_tui.screenshots import campaign, compose, groups, lifecycle, shell
 
-    return [*shell.SCENARIOS, *groups.SCENARIOS, *compose.SCENARIOS, *lifecycle.SCENARIOS]
+    return [
+        *shell.SCENARIOS,
+        *groups.SCENARIOS,
+        *compose.SCENARIOS,
+        *lifecycle.SCENARIOS,
+        *campaign.SCENARIOS,
+    ]

@@ -229,6 +229,13 @@ CASES = [
         {"number": NUMBER, "text": "x"},
     ),
     Case("fetchProfile", "POST", "/chat/fetchProfile/df-a", {"number": NUMBER}),
+    # whatsappNumbers (campaigns check numbers with it): validation, then the disconnected answer
+    Case("whatsappNumbers", "POST", "/chat/whatsappNumbers/df-a", {"numbers": [NUMBER]}),
+    Case("whatsappNumbers, none", "POST", "/chat/whatsappNumbers/df-a", {"numbers": []}),
+    Case("whatsappNumbers, twice", "POST", "/chat/whatsappNumbers/df-a", {"numbers": ["1", "1"]}),
+    Case("whatsappNumbers, integers", "POST", "/chat/whatsappNumbers/df-a", {"numbers": [5511]}),
+    Case("whatsappNumbers, not a list", "POST", "/chat/whatsappNumbers/df-a", {"numbers": "1"}),
+    Case("whatsappNumbers, no numbers", "POST", "/chat/whatsappNumbers/df-a", {}),
     # --- instances and settings -----------------------------------------------------------
     Case("connectionState", "GET", "/instance/connectionState/df-a"),
     Case("logout", "DELETE", "/instance/logout/df-a"),
