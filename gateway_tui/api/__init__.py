@@ -1,5 +1,13 @@
 """The gateway API service: an async client, its models and its errors. No UI here."""
 
+from gateway_tui.api.chat_models import (
+    Contact,
+    StatusRow,
+    StoredChat,
+    StoredMessage,
+    StoreList,
+    WhatsAppNumber,
+)
 from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import (
     BadRequest,
@@ -40,6 +48,12 @@ from gateway_tui.api.models import (
 )
 
 __all__ = [
+    "WhatsAppNumber",
+    "StoreList",
+    "StoredMessage",
+    "StoredChat",
+    "StatusRow",
+    "Contact",
     "ArchiveResult",
     "BadRequest",
     "BusinessProfile",

@@ -15,6 +15,16 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from gateway_tui.api import validation
+from gateway_tui.api.chat_models import (
+    Contact,
+    StatusRow,
+    StoredChat,
+    StoredMessage,
+    StoreList,
+    WhatsAppNumber,
+    messages_of_chat,
+    read_items,
+)
 from gateway_tui.api.errors import (
     GatewayError,
     GatewayTimeout,
@@ -349,6 +359,84 @@ class GatewayClient:
         body = {"number": validation.normalise_number(number)}
         return await self._optional_model(BusinessProfile, "POST", path, body=body)
 
+    # --- the chat store: chats, messages, contacts, statuses (issue 12) ------------------------
+    # A 1.7.1 file store ignores almost every filter and has no paging: the filters are sent
+    # (a MongoDB-backed server applies them) and then applied again here, and the order is ours.
+
+    async def find_chats(self, instance: str) -> StoreList[StoredChat]:
+        """Every stored chat (``[]`` when the server keeps no store)."""
+        path = _instance_path("/chat/findChats/", instance, "GET")
+        return await self._call("GET", path, _store_parser("GET", path, StoredChat.read))
+
+    async def find_messages(
+        self,
+        instance: str,
+        *,
+        remote_jid: str | None = None,
+        message_id: str | None = None,
+        limit: int | None = None,
+    ) -> list[StoredMessage]:
+        """Stored messages, oldest first: of one chat, or the one with ``message_id``; the last
+        ``limit``. No limit is sent: the file store applies it before its (broken) sort."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        key: dict[str, str] = {}
+        if message_id:
+            key["id"] = message_id
+        if remote_jid:
+            key["remoteJid"] = remote_jid
+        body = {"where": {"key": key}} if key else {}
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, StoredMessage.read), body=body
+        )
+        if message_id:
+            found = [m for m in found if m.id == message_id]
+        result = messages_of_chat(found, remote_jid, limit=limit)
+        skipped = StoreList(result)
+        skipped.skipped = getattr(found, "skipped", 0)
+        return skipped
+
+    async def find_contacts(self, instance: str, jid: str | None = None) -> StoreList[Contact]:
+        path = _instance_path("/chat/findContacts/", instance, "POST")
+        body = {"where": {"id": jid}} if jid else {}
+        found = await self._call("POST", path, _store_parser("POST", path, Contact.read), body=body)
+        if jid:
+            found[:] = [c for c in found if c.id == jid]
+        return found
+
+    async def find_status_messages(
+        self, instance: str, *, message_id: str | None = None, remote_jid: str | None = None
+    ) -> StoreList[StatusRow]:
+        """Delivery updates; ``remote_jid`` is applied here only (the store ignores it, and a
+        server applying it would drop rows written without it)."""
+        path = _instance_path("/chat/findStatusMessage/", instance, "POST")
+        body = {"where": {"id": message_id}} if message_id else {}
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, StatusRow.read), body=body
+        )
+        if message_id or remote_jid:
+            found[:] = [
+                row
+                for row in found
+                if (not message_id or row.message_id == message_id)
+                and (not remote_jid or row.remote_jid in (None, remote_jid))
+            ]
+        return found
+
+    async def whatsapp_numbers(self, instance: str, numbers: list[str]) -> list[WhatsAppNumber]:
+        """Which numbers are on WhatsApp (needs a connected instance)."""
+        path = _seg_path("/chat/whatsappNumbers/", instance)
+        problems = validation.check_instance_name(instance)
+        if not numbers:
+            problems.append(Problem("numbers", "give at least one number"))
+        for number in numbers:
+            problems += validation.check_recipient(number)
+        _require(problems, "POST", path)
+        unique = list(dict.fromkeys(validation.normalise_number(n) for n in numbers))
+        parser = _store_parser("POST", path, WhatsAppNumber.read)
+        return await self._call("POST", path, parser, body={"numbers": unique})
+
+    # --- end of the chat store block ----------------------------------------------------------
+
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -398,6 +486,17 @@ def _group_call(
 def _single_instance(content: bytes) -> Instance:
     # The envelope also accepts an unwrapped instance object (liberal).
     return InstanceEnvelope.model_validate_json(content).instance
+
+
+def _store_parser(
+    method: str, path: str, reader: Callable[[dict[str, Any]], _T | None]
+) -> Callable[[httpx.Response], StoreList[_T]]:
+    def parse(response: httpx.Response) -> StoreList[_T]:
+        return _parse(
+            response, method, path, lambda content: read_items(json.loads(content), reader)
+        )
+
+    return parse
 
 
 def _json_object_or_none(content: bytes) -> dict[str, Any] | None:
