@@ -27,6 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gateway_tui.demo import chats as chat_store
 from gateway_tui.demo import validation as schemas
 from gateway_tui.demo.data import (
     BUSINESS_PROFILES,
@@ -503,6 +504,11 @@ async def set_settings(call: Call, instance: Instance) -> Reply:
     instance.settings = {flag: body[flag] for flag in SETTING_FLAGS}
     instance.settings["msg_call"] = body.get("msg_call", "")
     return 201, {"settings": {"instanceName": instance.name, "settings": dict(instance.settings)}}
+
+
+# The chat store: findChats, findMessages, findContacts, findStatusMessage, whatsappNumbers.
+for _method, _path, _handler in chat_store.ROUTES:
+    instance_route(_method, _path)(_handler)
 
 
 # ---------------------------------------------------------------- the ASGI app
