@@ -14,6 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from gateway_tui.api.chat_models import StatusRow, StoredMessage
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.events import CallEvent
 from gateway_tui.api.models import (
@@ -27,6 +28,7 @@ from gateway_tui.api.models import (
     Participant,
     SentMessage,
 )
+from gateway_tui.chat_book import ChatBook
 
 T = TypeVar("T")
 StateListener = Callable[["Topic"], None]
@@ -46,6 +48,7 @@ class Topic(StrEnum):
     SENT = "sent"
     CHATS = "chats"
     PROFILES = "profiles"
+    MESSAGES = "messages"  # a chat's stored messages and their delivery statuses
 
 
 class Health(StrEnum):
@@ -149,6 +152,11 @@ class AppState:
         self.sent: dict[str, list[SentRecord]] = {}
         self.chats: dict[str, dict[str, ChatRecord]] = {}
         self.profiles: dict[tuple[str, str], Loadable[BusinessProfile]] = {}
+        # The gateway's chat store (issue 12): per instance, per (instance, chat JID), and the
+        # latest delivery status of each message id per instance.
+        self.chat_books: dict[str, Loadable[ChatBook]] = {}
+        self.messages: dict[tuple[str, str], Loadable[list[StoredMessage]]] = {}
+        self.statuses: dict[str, dict[str, StatusRow]] = {}
 
     # --- observers -----------------------------------------------------------------------------
 

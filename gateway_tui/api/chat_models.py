@@ -363,6 +363,16 @@ class StoredMessage:
         return MessageKey(remoteJid=self.remote_jid, fromMe=self.from_me, id=self.id)
 
     @property
+    def full_text(self) -> str:
+        """The whole text of a text message (``text`` is one line, cut); else ``text``."""
+        if self.kind == "conversation" and self.content:
+            value = self.content.get("conversation")
+            return value if isinstance(value, str) else ""
+        if self.kind == "extendedTextMessage":
+            return _str(self.body.get("text")) or ""
+        return self.text
+
+    @property
     def is_text(self) -> bool:
         """Plain text: the only kind WhatsApp lets the sender edit."""
         return self.kind in TEXT_KINDS

@@ -136,8 +136,15 @@ def add_history(instance: Instance, workspace: Workspace) -> None:
             workspace.contacts.setdefault(
                 jid, known or _NAMES[len(workspace.contacts) % len(_NAMES)]
             )
-        for message in chat.messages:
-            message.push_name = "" if message.key["fromMe"] else workspace.contacts.get(jid, "")
+        group = workspace.groups.get(jid)
+        for position, message in enumerate(chat.messages):
+            if message.key["fromMe"]:
+                continue
+            message.push_name = workspace.contacts.get(jid, "")
+            if group is not None:  # a member wrote it: the store names them
+                member = group.participants[(position + 2) % len(group.participants)]["id"]
+                message.participant = member
+                message.push_name = _NAMES[int(number_of(member)[-4:]) % len(_NAMES)]
     start = SEED_EPOCH - 3 * 86400
     for index in range(count):
         group = groups[index] if index < min(3, len(groups)) and not many else None

@@ -1,0 +1,84 @@
+"""The gateway's chat store: chats with names and last messages, a chat's messages, statuses.
+
+The file store of a 1.7.1 gateway ignores filters and has no paging: the client filters and
+orders; here the results go in the state, merged with what this app knows from sending.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from gateway_tui.actions.base import ActionsBase
+from gateway_tui.api.chat_models import StatusRow, StoredMessage, latest_statuses
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.models import ArchiveResult, InstanceStatus, MessageKey
+from gateway_tui.chat_book import GROUP_SUFFIX, ChatBook
+from gateway_tui.state import ChatRecord, Loadable, Topic
+
+
+class ChatStoreActions(ActionsBase):
+    def chat_book(self, instance: str) -> Loadable[ChatBook]:
+        return self.state.chat_books.setdefault(instance, Loadable())
+
+    def messages_of(self, instance: str, jid: str) -> Loadable[list[StoredMessage]]:
+        return self.state.messages.setdefault((instance, jid), Loadable())
+
+    def statuses_of(self, instance: str) -> dict[str, StatusRow]:
+        return self.state.statuses.setdefault(instance, {})
+
+    async def load_chat_book(self, instance: str) -> ChatBook:
+        """findChats, findContacts and findMessages at once; then group names, when the
+        instance can answer fetchAllGroups (a disconnected one cannot: the JID stays)."""
+        return await self._load(self.chat_book(instance), Topic.CHATS, self._read_book(instance))
+
+    async def _read_book(self, instance: str) -> ChatBook:
+        chats, contacts, messages = await asyncio.gather(
+            self.client.find_chats(instance),
+            self.client.find_contacts(instance),
+            self.client.find_messages(instance),
+        )
+        skipped = sum(getattr(found, "skipped", 0) for found in (chats, contacts, messages))
+        book = ChatBook.build(chats, contacts, messages, skipped)
+        has_groups = any(c.is_group for c in chats) or any(
+            jid.endswith(GROUP_SUFFIX) for jid in book.by_chat
+        )
+        known = self.state.instance(instance)
+        if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:
+            book.groups_note = "group names need a connected instance"
+        elif has_groups:
+            try:
+                await self.load_groups(instance)  # type: ignore[attr-defined]
+            except GatewayError as error:
+                book.groups_note = f"group names unavailable ({error.title.lower()})"
+        return book
+
+    async def load_messages(self, instance: str, jid: str) -> list[StoredMessage]:
+        """The chat's messages, oldest first; its statuses are read alongside."""
+        loadable = self.messages_of(instance, jid)
+        messages, _ = await asyncio.gather(
+            self._load(
+                loadable, Topic.MESSAGES, self.client.find_messages(instance, remote_jid=jid)
+            ),
+            self.load_statuses(instance, jid),
+        )
+        return messages
+
+    async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
+        rows = await self.client.find_status_messages(instance, remote_jid=jid)
+        latest = latest_statuses(rows)
+        self.statuses_of(instance).update(latest)
+        self.state.notify(Topic.MESSAGES)
+        return latest
+
+    async def archive_chat(
+        self, instance: str, jid: str, key: MessageKey, archive: bool
+    ) -> ArchiveResult:
+        """Archive or unarchive a chat by its real last message. The flag is the one asked
+        for: a real gateway says ``archived: true`` either way, and its store keeps no flag."""
+        result = await self.client.archive_chat(instance, key, archive)
+        chat = self.state.chats_of(instance).setdefault(jid, ChatRecord(jid))
+        chat.archived = archive
+        if chat.last_key is None:
+            chat.last_key = key
+        self.state.notify(Topic.CHATS)
+        return result
