@@ -135,8 +135,16 @@ def chat_rows(
         )
     for jid, record in sent.items():
         row = rows.get(jid)
-        newer = record.last_at is not None and (
-            row is None or row.last_at is None or record.last_at > row.last_at
+        same = (
+            row is not None
+            and row.last_key is not None
+            and record.last_key is not None
+            and row.last_key.id == record.last_key.id
+        )  # the store holds the message this app sent: the store's copy shows
+        newer = (
+            not same
+            and record.last_at is not None
+            and (row is None or row.last_at is None or record.last_at > row.last_at)
         )
         if row is None:
             name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else None

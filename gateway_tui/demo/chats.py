@@ -139,6 +139,7 @@ def add_history(instance: Instance, workspace: Workspace) -> None:
         group = workspace.groups.get(jid)
         for position, message in enumerate(chat.messages):
             if message.key["fromMe"]:
+                message.status = "READ"  # long read: only new messages are followed
                 continue
             message.push_name = workspace.contacts.get(jid, "")
             if group is not None:  # a member wrote it: the store names them
