@@ -170,7 +170,8 @@ def free_port() -> int:
 class DemoGatewayProcess:
     """`gateway-tui demo-server` in its own process, on a free loopback port."""
 
-    def __init__(self, instances: int) -> None:
+    def __init__(self, instances: int, *extra: str) -> None:
+        """``extra``: more demo-server options (the chat store's --chats, --big-chat)."""
         self.instances = instances
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -184,6 +185,7 @@ class DemoGatewayProcess:
                 str(self.port),
                 "--instances",
                 str(instances),
+                *extra,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,

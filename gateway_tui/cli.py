@@ -102,6 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--latency-ms", metavar="N", type=_whole_number(0), help="delay added to every response"
     )
+    demo_parser.add_argument(
+        "--chats", metavar="N", type=_whole_number(0), help="history chats per open instance"
+    )
+    demo_parser.add_argument(
+        "--big-chat",
+        metavar="N",
+        type=_whole_number(0),
+        help="add one chat of N messages to each open instance",
+    )
     return parser
 
 
@@ -141,7 +150,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve_demo(args: argparse.Namespace) -> int:
     from gateway_tui.demo.server import serve
 
-    options = _given(instances=args.instances, latency_ms=args.latency_ms)
+    options = _given(
+        instances=args.instances,
+        latency_ms=args.latency_ms,
+        chats=args.chats,
+        big_chat=args.big_chat,
+    )
     try:
         return serve(args.port, **options)
     except OSError as exc:  # e.g. the port is taken: say so without a traceback

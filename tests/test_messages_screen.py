@@ -156,6 +156,7 @@ async def test_y_copies_the_id_and_Y_the_stored_json(app_for):
         await pilot.press("y")
         assert app.clipboard == JONAS_LAST_ID
         await pilot.press("Y")
+        await wait_for(pilot, lambda: app.clipboard.startswith("{"))
         copied = json.loads(app.clipboard)
         assert copied["key"]["id"] == JONAS_LAST_ID and copied["owner"] == INSTANCE
 

@@ -70,6 +70,10 @@ class ChatStoreActions(ActionsBase):
         self.state.notify(Topic.MESSAGES)
         return latest
 
+    async def message_json(self, instance: str, message_id: str) -> dict | None:
+        """One message as the gateway stores it (for copying)."""
+        return await self.client.find_message_json(instance, message_id)
+
     async def archive_chat(
         self, instance: str, jid: str, key: MessageKey, archive: bool
     ) -> ArchiveResult:

@@ -289,7 +289,6 @@ class StatusRow:
     participant: str | None
     status: str
     at_ms: int | None
-    raw: dict[str, Any]
 
     @property
     def kind(self) -> MessageStatus:
@@ -310,15 +309,19 @@ class StatusRow:
             remote_jid=_str(data.get("remoteJid")),
             from_me=from_me if isinstance(from_me, bool) else None,
             participant=_str(data.get("participant")),
-            status=_str(data.get("status")) or "",
+            status=sys.intern(_str(data.get("status")) or ""),
             at_ms=parse_long(data.get("datetime")),
-            raw=data,
         )
 
 
 @dataclass(slots=True, frozen=True)
 class StoredMessage:
-    """A message as the store keeps it, with its kind and a one-line text worked out once."""
+    """A message as the store keeps it, with its kind and a one-line text worked out once.
+
+    Compact on purpose (a chat may hold 100,000): the stored JSON is not kept, only what the
+    screens draw; ``content`` only for kinds other than text. The exact stored JSON of one
+    message is one findMessages call away (``GatewayClient.find_message_json``).
+    """
 
     id: str
     remote_jid: str
@@ -327,9 +330,10 @@ class StoredMessage:
     push_name: str | None
     timestamp: int | None  # seconds, from either stored form
     kind: str
-    text: str
-    content: dict[str, Any] | None  # the ``message`` object, unwrapped
-    raw: dict[str, Any]
+    text: str  # one line, cut: for tables, search and notices
+    full_text: str  # the whole text of a text message; else the same as ``text``
+    content: dict[str, Any] | None  # the ``message`` object, unwrapped (None for plain text)
+    context: dict[str, Any] | None  # the top-level contextInfo, when the store has one
 
     @classmethod
     def read(cls, data: dict[str, Any]) -> StoredMessage | None:
@@ -341,36 +345,31 @@ class StoredMessage:
         kind, content = content_kind(_dict(data.get("message")))
         if not kind:
             kind = _str(data.get("messageType")) or ""
-        text = one_line(_describe(kind, content.get(kind), content)) if content else ""
-        if not content and kind:
-            text = f"[{kind}]"
+        described = _describe(kind, content.get(kind), content) if content else ""
+        text = one_line(described) if content else (f"[{kind}]" if kind else "")
+        full_text = described if kind in TEXT_KINDS else text
+        if kind in TEXT_KINDS:
+            content = None  # the text is all there is to draw
         from_me = key.get("fromMe")
+        push_name = _str(data.get("pushName"))
+        context = _dict(data.get("contextInfo"))
         return cls(
             id=message_id,
             remote_jid=sys.intern(remote_jid),  # 100,000 messages of one chat share one string
             from_me=from_me is True,
             participant=_str(key.get("participant")) or _str(data.get("participant")),
-            push_name=_str(data.get("pushName")),
+            push_name=sys.intern(push_name) if push_name is not None else None,
             timestamp=parse_long(data.get("messageTimestamp")),
             kind=sys.intern(kind),
             text=text,
+            full_text=full_text if full_text != text else text,
             content=content,
-            raw=data,
+            context=context or None,
         )
 
     @property
     def key(self) -> MessageKey:
         return MessageKey(remoteJid=self.remote_jid, fromMe=self.from_me, id=self.id)
-
-    @property
-    def full_text(self) -> str:
-        """The whole text of a text message (``text`` is one line, cut); else ``text``."""
-        if self.kind == "conversation" and self.content:
-            value = self.content.get("conversation")
-            return value if isinstance(value, str) else ""
-        if self.kind == "extendedTextMessage":
-            return _str(self.body.get("text")) or ""
-        return self.text
 
     @property
     def is_text(self) -> bool:
@@ -404,12 +403,12 @@ class StoredMessage:
     @property
     def quoted_id(self) -> str | None:
         """The id of the message this one answers (a list reply names the list message)."""
-        info = _dict(self.body.get("contextInfo")) or _dict(self.raw.get("contextInfo"))
+        info = _dict(self.body.get("contextInfo")) or self.context
         return _str(info.get("stanzaId")) if info else None
 
     @property
     def quoted_content(self) -> dict[str, Any] | None:
-        info = _dict(self.body.get("contextInfo")) or _dict(self.raw.get("contextInfo"))
+        info = _dict(self.body.get("contextInfo")) or self.context
         return _dict(info.get("quotedMessage")) if info else None
 
 

@@ -43,10 +43,15 @@ class DemoServer:
         port: int = 0,
         api_key: str = DEMO_API_KEY,
         seed: int = DEFAULT_SEED,
+        chats: int | None = None,
+        big_chat: int = 0,
     ) -> None:
+        """``chats`` / ``big_chat``: history chats per open instance and one extra chat of
+        that many messages (the benchmarks' knobs; see demo/chats.py)."""
         self.api_key = api_key
         self.seed = seed
         self._instance_count = instances
+        self._chats, self._big_chat = chats, big_chat
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
@@ -127,7 +132,13 @@ class DemoServer:
         self.faults.clear()
 
     def _fresh_state(self) -> DemoState:
-        return build_state(self._instance_count, seed=self.seed, api_key=self.api_key)
+        return build_state(
+            self._instance_count,
+            seed=self.seed,
+            api_key=self.api_key,
+            chats=self._chats,
+            big_chat=self._big_chat,
+        )
 
     def stop(self) -> None:
         """Shut down; stalled requests are released so this takes well under a second."""
@@ -154,9 +165,18 @@ class DemoServer:
         self.stop()
 
 
-def serve(port: int, *, instances: int = DEFAULT_INSTANCE_COUNT, latency_ms: int = 0) -> int:
+def serve(
+    port: int,
+    *,
+    instances: int = DEFAULT_INSTANCE_COUNT,
+    latency_ms: int = 0,
+    chats: int | None = None,
+    big_chat: int = 0,
+) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
-    server = DemoServer(instances=instances, latency_ms=latency_ms, port=port)
+    server = DemoServer(
+        instances=instances, latency_ms=latency_ms, port=port, chats=chats, big_chat=big_chat
+    )
     try:
         server.start()
     except OSError as exc:

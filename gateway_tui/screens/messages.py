@@ -336,10 +336,26 @@ class MessagesScreen(GatewayScreen):
             self.notify(f"Copied the message id {message.id}", markup=False)
 
     def action_copy_json(self) -> None:
+        """The message as the gateway stores it: read again by its id (the one filter the
+        file store honours), so what is copied is the server's JSON, not ours."""
         message = self._selected()
-        if message is not None:
-            self.app.copy_to_clipboard(json.dumps(message.raw, ensure_ascii=False, indent=2))
+        if message is None:
+            return
+
+        def copy(stored: dict | None) -> None:
+            if stored is None:
+                self.notify("The gateway no longer holds this message.", markup=False)
+                return
+            self.app.copy_to_clipboard(json.dumps(stored, ensure_ascii=False, indent=2))
             self.notify("Copied the message as JSON", markup=False)
+
+        self.call(
+            self.actions.message_json(self.instance, message.id),
+            what="Reading the message's JSON",
+            on_done=copy,
+            group="copy-json",
+            exclusive=True,
+        )
 
     # --- search -----------------------------------------------------------------------------------
 
