@@ -7,16 +7,10 @@ Plain Python (no Textual, no I/O): ``actions/chats.py`` fills a ``ChatBook`` fro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime
 
-from gateway_tui.api.chat_models import (
-    Contact,
-    StatusRow,
-    StoredChat,
-    StoredMessage,
-    messages_of_chat,
-)
+from gateway_tui.api.chat_models import Contact, StatusRow, StoredChat, StoredMessage
 from gateway_tui.api.models import MessageKey, MessageStatus, jid_number
 from gateway_tui.formatting import format_number
 
@@ -25,11 +19,11 @@ GROUP_SUFFIX = "@g.us"
 
 @dataclass
 class ChatBook:
-    """One load of an instance's store: chats, contact names, and messages by chat."""
+    """One load of an instance's store: chats, contact names, each chat's newest message."""
 
     chats: list[StoredChat]
     names: dict[str, str]  # JID -> pushName, only the non-empty ones
-    by_chat: dict[str, list[StoredMessage]]  # oldest first
+    last: dict[str, StoredMessage]  # JID -> its newest stored message
     skipped: int = 0  # items the store held that could not be read
     groups_note: str | None = None  # why group names are missing, when they are
 
@@ -38,20 +32,16 @@ class ChatBook:
         cls,
         chats: list[StoredChat],
         contacts: Iterable[Contact],
-        messages: Iterable[StoredMessage],
+        last: Iterable[StoredMessage],
         skipped: int = 0,
     ) -> ChatBook:
-        by_chat: dict[str, list[StoredMessage]] = {}
-        for message in messages:
-            by_chat.setdefault(message.remote_jid, []).append(message)
-        for jid, items in by_chat.items():
-            by_chat[jid] = messages_of_chat(items)
         names = {c.id: c.name for c in contacts if c.name}
-        return cls(chats=list(chats), names=names, by_chat=by_chat, skipped=skipped)
+        by_chat = {m.remote_jid: m for m in last}
+        return cls(chats=list(chats), names=names, last=by_chat, skipped=skipped)
 
     @property
     def empty(self) -> bool:
-        return not self.chats and not self.by_chat
+        return not self.chats and not self.last
 
 
 def person_label(jid: str) -> str:
@@ -61,18 +51,19 @@ def person_label(jid: str) -> str:
 
 @dataclass(slots=True)
 class ChatRow:
-    """A row of the chats screen."""
+    """A row of the chats screen. What only some rows need (the number as shown, the key,
+    the search text) is worked out when asked: a list may hold 10,000."""
 
     jid: str
     name: str  # contact or group name; "" when unknown
+    last: StoredMessage | None  # the store's newest message of the chat
     last_text: str
     last_at: datetime | None
     from_me: bool | None  # direction of the last message (None: no message known)
     archived: bool
     in_store: bool  # listed by the gateway (else known from this app's sent history only)
     sent_here: int  # messages this app sent to the chat
-    last_key: MessageKey | None
-    search: str = field(default="", repr=False)
+    sent_key: MessageKey | None = None  # the sent history's last key, when it is newer
 
     @property
     def is_group(self) -> bool:
@@ -85,6 +76,16 @@ class ChatRow:
     @property
     def title(self) -> str:
         return self.name or self.number
+
+    @property
+    def last_key(self) -> MessageKey | None:
+        if self.sent_key is not None:
+            return self.sent_key
+        return self.last.key if self.last is not None else None
+
+    @property
+    def search(self) -> str:
+        return " ".join((self.jid, self.name, self.number, self.last_text))
 
 
 def _at(seconds: int | None) -> datetime | None:
@@ -107,66 +108,62 @@ def chat_rows(
     and the sent history's.
     """
     rows: dict[str, ChatRow] = {}
-    chats = book.chats if book else []
-    listed = {c.id: c for c in chats}
-    jids = list(listed)
-    if book:
-        jids += [jid for jid in book.by_chat if jid not in listed]
-    for jid in jids:
-        stored = listed.get(jid)
-        messages = book.by_chat.get(jid, []) if book else []
-        last = messages[-1] if messages else None
-        last_at = _at(last.timestamp if last else None)
-        listed_at = _at(stored.last_timestamp) if stored else None
-        if listed_at and (last_at is None or listed_at > last_at):
-            last_at = listed_at
-        name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else book.names.get(jid)  # type: ignore[union-attr]
-        record = sent.get(jid)
-        rows[jid] = ChatRow(
-            jid=jid,
-            name=name or "",
-            last_text=last.text if last else "",
-            last_at=last_at,
-            from_me=last.from_me if last else None,
-            archived=bool(record and record.archived),
-            in_store=True,
-            sent_here=len(record.texts) if record else 0,
-            last_key=last.key if last else None,
-        )
+    if book is not None:
+        listed = {c.id: c for c in book.chats}
+        jids = list(listed) + [jid for jid in book.last if jid not in listed]
+        names, newest = book.names, book.last
+        for jid in jids:
+            stored = listed.get(jid)
+            last = newest.get(jid)
+            last_at = _at(last.timestamp) if last is not None else None
+            listed_at = _at(stored.last_timestamp) if stored is not None else None
+            if listed_at is not None and (last_at is None or listed_at > last_at):
+                last_at = listed_at
+            name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else names.get(jid)
+            record = sent.get(jid)
+            rows[jid] = ChatRow(
+                jid=jid,
+                name=name or "",
+                last=last,
+                last_text=last.text if last is not None else "",
+                last_at=last_at,
+                from_me=last.from_me if last is not None else None,
+                archived=bool(record and record.archived),
+                in_store=True,
+                sent_here=len(record.texts) if record else 0,
+            )
     for jid, record in sent.items():
         row = rows.get(jid)
-        same = (
-            row is not None
-            and row.last_key is not None
-            and record.last_key is not None
-            and row.last_key.id == record.last_key.id
-        )  # the store holds the message this app sent: the store's copy shows
-        newer = (
-            not same
-            and record.last_at is not None
-            and (row is None or row.last_at is None or record.last_at > row.last_at)
-        )
         if row is None:
             name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else None
             row = rows[jid] = ChatRow(
                 jid=jid,
                 name=name or "",
+                last=None,
                 last_text="",
                 last_at=None,
                 from_me=None,
                 archived=record.archived,
                 in_store=False,
                 sent_here=len(record.texts),
-                last_key=None,
             )
-        if newer or row.last_key is None:
+        # The store holds the message this app sent: the store's copy shows.
+        same = (
+            row.last is not None
+            and record.last_key is not None
+            and row.last.id == record.last_key.id
+        )
+        newer = (
+            not same
+            and record.last_at is not None
+            and (row.last_at is None or record.last_at > row.last_at)
+        )
+        if newer or (row.last_key is None and record.last_key is not None):
             row.last_text = record.last_text or row.last_text
             row.last_at = record.last_at or row.last_at
             row.from_me = True
-            row.last_key = record.last_key or row.last_key
+            row.sent_key = record.last_key
     result = list(rows.values())
-    for row in result:
-        row.search = " ".join((row.jid, row.name, row.number, row.last_text)).casefold()
     result.sort(key=lambda r: r.last_at or datetime.min, reverse=True)
     return result
 

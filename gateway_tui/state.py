@@ -14,7 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Generic, TypeVar
 
-from gateway_tui.api.chat_models import StatusRow, StoredMessage
+from gateway_tui.api.chat_models import ChatMessages, StatusRow
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.events import CallEvent
 from gateway_tui.api.models import (
@@ -155,7 +155,7 @@ class AppState:
         # The gateway's chat store (issue 12): per instance, per (instance, chat JID), and the
         # latest delivery status of each message id per instance.
         self.chat_books: dict[str, Loadable[ChatBook]] = {}
-        self.messages: dict[tuple[str, str], Loadable[list[StoredMessage]]] = {}
+        self.messages: dict[tuple[str, str], Loadable[ChatMessages]] = {}
         self.statuses: dict[str, dict[str, StatusRow]] = {}
 
     # --- observers -----------------------------------------------------------------------------

@@ -211,3 +211,37 @@ def test_latest_status_per_message_with_history_rows():
         "C": "SOMETHING_NEW",
     }
     assert latest["C"].at_ms == 9 and latest["C"].rank == -1
+
+
+def test_a_chats_messages_are_sorted_from_the_stored_times_and_read_when_looked_at():
+    from gateway_tui.api.chat_models import ChatMessages
+
+    raw = [
+        message({"conversation": "third"}, ts={"low": 300, "high": 0}, mid="c"),
+        message({"conversation": "other chat"}, ts=150, jid=GROUP, mid="x"),
+        message({"conversation": "first"}, ts=100, mid="a"),
+        {"key": {"id": "no chat"}},
+        message({"conversation": "second"}, ts="200", mid="b"),
+    ]
+    chat = ChatMessages.of_chat(raw, ANA)
+    assert len(chat) == 3 and chat.skipped == 1
+    assert not chat._read  # nothing read yet
+    assert chat[-1].text == "third" and list(chat._read) == [2]
+    assert [m.id for m in chat] == ["a", "b", "c"]
+    assert [m.id for m in chat[1:]] == ["b", "c"]
+    assert chat.index_of("b") == 1 and chat.index_of("x") == -1
+    assert [m.id for m in ChatMessages.of_chat(raw, ANA, limit=2)] == ["b", "c"]
+    assert [m.id for m in ChatMessages.of_chat(raw, None)] == ["a", "x", "b", "c"]
+
+
+def test_the_chat_list_reads_only_each_chats_newest_message():
+    from gateway_tui.api.chat_models import newest_per_chat
+
+    raw = [
+        message({"conversation": "old"}, ts=100, mid="a"),
+        message({"conversation": "new"}, ts={"low": 300, "high": 0}, mid="b"),
+        message({"conversation": "group"}, ts=150, jid=GROUP, mid="g"),
+        "not a message",
+    ]
+    newest = newest_per_chat(raw)
+    assert sorted(m.id for m in newest) == ["b", "g"] and newest.skipped == 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from gateway_tui.actions.base import ActionsBase
-from gateway_tui.api.chat_models import StatusRow, StoredMessage, latest_statuses
+from gateway_tui.api.chat_models import ChatMessages, StatusRow, latest_statuses
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import ArchiveResult, InstanceStatus, MessageKey
 from gateway_tui.chat_book import GROUP_SUFFIX, ChatBook
@@ -20,7 +20,7 @@ class ChatStoreActions(ActionsBase):
     def chat_book(self, instance: str) -> Loadable[ChatBook]:
         return self.state.chat_books.setdefault(instance, Loadable())
 
-    def messages_of(self, instance: str, jid: str) -> Loadable[list[StoredMessage]]:
+    def messages_of(self, instance: str, jid: str) -> Loadable[ChatMessages]:
         return self.state.messages.setdefault((instance, jid), Loadable())
 
     def statuses_of(self, instance: str) -> dict[str, StatusRow]:
@@ -35,12 +35,12 @@ class ChatStoreActions(ActionsBase):
         chats, contacts, messages = await asyncio.gather(
             self.client.find_chats(instance),
             self.client.find_contacts(instance),
-            self.client.find_messages(instance),
+            self.client.find_last_messages(instance),
         )
         skipped = sum(getattr(found, "skipped", 0) for found in (chats, contacts, messages))
         book = ChatBook.build(chats, contacts, messages, skipped)
         has_groups = any(c.is_group for c in chats) or any(
-            jid.endswith(GROUP_SUFFIX) for jid in book.by_chat
+            jid.endswith(GROUP_SUFFIX) for jid in book.last
         )
         known = self.state.instance(instance)
         if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:
@@ -52,13 +52,11 @@ class ChatStoreActions(ActionsBase):
                 book.groups_note = f"group names unavailable ({error.title.lower()})"
         return book
 
-    async def load_messages(self, instance: str, jid: str) -> list[StoredMessage]:
+    async def load_messages(self, instance: str, jid: str) -> ChatMessages:
         """The chat's messages, oldest first; its statuses are read alongside."""
         loadable = self.messages_of(instance, jid)
         messages, _ = await asyncio.gather(
-            self._load(
-                loadable, Topic.MESSAGES, self.client.find_messages(instance, remote_jid=jid)
-            ),
+            self._load(loadable, Topic.MESSAGES, self.client.find_chat_messages(instance, jid)),
             self.load_statuses(instance, jid),
         )
         return messages

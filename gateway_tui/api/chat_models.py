@@ -16,9 +16,9 @@ an item that is not a message at all is skipped and counted (``StoreList.skipped
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from gateway_tui.api.models import MessageKey, MessageStatus
 
@@ -465,3 +465,110 @@ def latest_statuses(rows: Iterable[StatusRow]) -> dict[str, StatusRow]:
         if known is None or (row.at_ms or 0, row.rank) >= (known.at_ms or 0, known.rank):
             latest[row.message_id] = row
     return latest
+
+
+def newest_per_chat(data: Any) -> StoreList[StoredMessage]:
+    """The newest message of each chat in a findMessages answer (a JSON array).
+
+    For the chat list, which needs only these: the others are looked at (chat and time) but
+    not read, which halves the work on a store of many chats.
+    """
+    if not isinstance(data, list):
+        raise ValueError(f"expected an array, got {type(data).__name__}")
+    best: dict[str, tuple[int, int]] = {}  # chat -> (time, position)
+    for position, item in enumerate(data):
+        key = item.get("key") if isinstance(item, dict) else None
+        jid = key.get("remoteJid") if isinstance(key, dict) else None
+        if not isinstance(jid, str):
+            continue
+        stamp = parse_long(item.get("messageTimestamp")) or 0
+        known = best.get(jid)
+        if known is None or stamp >= known[0]:
+            best[jid] = (stamp, position)
+    result: StoreList[StoredMessage] = StoreList()
+    for _stamp, position in best.values():
+        message = StoredMessage.read(data[position])
+        if message is None:
+            result.skipped += 1
+        else:
+            result.append(message)
+    result.skipped += sum(1 for item in data if not isinstance(item, dict))
+    return result
+
+
+class ChatMessages(Sequence[StoredMessage]):
+    """One chat's messages, oldest first, read only when looked at.
+
+    A chat of 100,000 messages is sorted from the stored items' times alone; a message becomes a
+    ``StoredMessage`` when a screen draws, searches or acts on it. That keeps the first screen
+    of a long chat at the cost of its parse, and its memory at the stored items' own.
+    """
+
+    def __init__(self, items: list[dict[str, Any]], skipped: int = 0) -> None:
+        self._items = items
+        self._read: dict[int, StoredMessage] = {}
+        self._index: dict[str, int] | None = None
+        self.skipped = skipped
+
+    @classmethod
+    def of_chat(cls, data: Any, jid: str | None, limit: int | None = None) -> ChatMessages:
+        """The items of ``jid`` (all chats when None) in a findMessages answer, by time."""
+        if not isinstance(data, list):
+            raise ValueError(f"expected an array, got {type(data).__name__}")
+        chosen: list[tuple[int, int]] = []
+        skipped = 0
+        for position, item in enumerate(data):
+            key = item.get("key") if isinstance(item, dict) else None
+            if not isinstance(key, dict) or not isinstance(key.get("id"), str):
+                skipped += 1
+                continue
+            remote = key.get("remoteJid")
+            if not isinstance(remote, str) or not remote:
+                skipped += 1
+            elif jid is None or remote == jid:
+                chosen.append((parse_long(item.get("messageTimestamp")) or 0, position))
+        chosen.sort()  # by time; equal times keep the server's order
+        if limit is not None:
+            chosen = chosen[-limit:] if limit > 0 else []
+        return cls([data[position] for _stamp, position in chosen], skipped)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> StoredMessage: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[StoredMessage]: ...
+    def __getitem__(self, index: int | slice) -> StoredMessage | list[StoredMessage]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._items)))]
+        if index < 0:
+            index += len(self._items)
+        if not 0 <= index < len(self._items):
+            raise IndexError(index)
+        message = self._read.get(index)
+        if message is None:
+            message = StoredMessage.read(self._items[index]) or _unreadable(self._items[index])
+            self._read[index] = message
+        return message
+
+    def __iter__(self) -> Iterator[StoredMessage]:
+        for index in range(len(self._items)):
+            yield self[index]
+
+    def index_of(self, message_id: str) -> int:
+        """The position of ``message_id`` (-1: not in this chat), without reading messages."""
+        if self._index is None:
+            self._index = {item["key"]["id"]: i for i, item in enumerate(self._items)}
+        return self._index.get(message_id, -1)
+
+
+def _unreadable(item: dict[str, Any]) -> StoredMessage:
+    # of_chat only keeps items with a key id and chat, so StoredMessage.read cannot refuse them;
+    # this keeps the sequence total anyway.
+    key = item.get("key") or {}
+    return StoredMessage(
+        id=str(key.get("id")), remote_jid=str(key.get("remoteJid")), from_me=False,
+        participant=None, push_name=None, timestamp=None, kind="", text="", full_text="",
+        content=None, context=None,
+    )  # fmt: skip

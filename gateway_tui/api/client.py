@@ -17,6 +17,7 @@ from pydantic_core import from_json
 
 from gateway_tui.api import validation
 from gateway_tui.api.chat_models import (
+    ChatMessages,
     Contact,
     StatusRow,
     StoredChat,
@@ -24,6 +25,7 @@ from gateway_tui.api.chat_models import (
     StoreList,
     WhatsAppNumber,
     messages_of_chat,
+    newest_per_chat,
     read_items,
 )
 from gateway_tui.api.errors import (
@@ -395,6 +397,39 @@ class GatewayClient:
         skipped = StoreList(result)
         skipped.skipped = getattr(found, "skipped", 0)
         return skipped
+
+    async def find_chat_messages(
+        self, instance: str, jid: str, *, limit: int | None = None
+    ) -> ChatMessages:
+        """One chat's messages, oldest first, read lazily (``ChatMessages``): for long chats."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        body = {"where": {"key": {"remoteJid": jid}}}
+
+        def parse(response: httpx.Response) -> ChatMessages:
+            return _parse(
+                response,
+                "POST",
+                path,
+                lambda content: ChatMessages.of_chat(
+                    from_json(content, cache_strings="all"), jid, limit
+                ),
+            )
+
+        return await self._call("POST", path, parse, body=body)
+
+    async def find_last_messages(self, instance: str) -> StoreList[StoredMessage]:
+        """The newest stored message of each chat (all are read: the store cannot say)."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+
+        def parse(response: httpx.Response) -> StoreList[StoredMessage]:
+            return _parse(
+                response,
+                "POST",
+                path,
+                lambda content: newest_per_chat(from_json(content, cache_strings="all")),
+            )
+
+        return await self._call("POST", path, parse, body={})
 
     async def find_message_json(self, instance: str, message_id: str) -> dict[str, Any] | None:
         """The message with ``message_id`` exactly as the store holds it (None: not stored)."""

@@ -222,10 +222,22 @@ def _special(index: int, instance: Instance, chat: Chat, rng: random.Random) -> 
         first = next((m for m in chat.messages if not m.key["fromMe"]), None)
         if first is not None:
             first.status = "DELETED"
-    elif index in (5, 6):  # own messages not read yet
+    elif index == 5:  # a run of own messages at every delivery step
+        lines = ("Order confirmed.", "Invoice attached below.", "Driver assigned.", "Out now.")
+        statuses = ("READ", "DELIVERY_ACK", "SERVER_ACK", "PENDING")
+        for step, (line, status) in enumerate(zip(lines, statuses, strict=True)):
+            chat.messages.append(
+                Message(
+                    key={"remoteJid": chat.jid, "fromMe": True, "id": new_message_id(rng)},
+                    text=line,
+                    timestamp=last.timestamp + 60 * (step + 1),
+                    status=status,
+                )
+            )
+    elif index == 6:  # delivered, not read yet
         own = [m for m in chat.messages if m.key["fromMe"]]
         if own:
-            own[-1].status = "SERVER_ACK" if index == 5 else "DELIVERY_ACK"
+            own[-1].status = "DELIVERY_ACK"
 
 
 def _big_chat(instance: Instance, workspace: Workspace) -> None:

@@ -105,7 +105,7 @@ class ChatsScreen(GatewayScreen):
             yield RecordTable(
                 CHAT_COLUMNS,
                 row_key=lambda r: r.jid,
-                search_text=lambda r: r.search,
+                search_text=lambda r: r.search,  # built once, on the first filter key
                 id="chats-table",
             )
             yield Static(id="chat-details")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -26,7 +27,7 @@ from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.screens.chats import archive_chat, open_composer_to
 from gateway_tui.state import SentRecord, Topic
-from gateway_tui.widgets.conversation import ConversationView, delivery_mark, when
+from gateway_tui.widgets.conversation import ConversationView, delivery_mark, index_of_message, when
 from gateway_tui.widgets.gateway_bar import GatewayBar
 
 EDIT_WINDOW_SECONDS = 15 * 60
@@ -83,7 +84,7 @@ class MessagesScreen(GatewayScreen):
         self.chat_title = title or (jid if jid.endswith("@g.us") else person_label(jid))
         self.store = store
         self.edit_last = edit_last
-        self.all_messages: list[StoredMessage] = []
+        self.all_messages: Sequence[StoredMessage] = []
         self.query_text = ""
         self._search_texts: list[str] | None = None
         self._polling = False
@@ -150,28 +151,24 @@ class MessagesScreen(GatewayScreen):
 
     # --- drawing ---------------------------------------------------------------------------------
 
-    def _merged(self) -> list[StoredMessage]:
+    def _merged(self) -> Sequence[StoredMessage]:
+        """The store's messages (kept lazy: a chat may hold 100,000) plus any sent from here
+        that the store does not hold (a gateway without store)."""
         loadable = self.actions.messages_of(self.instance, self.jid)
-        messages = loadable.value
-        if messages is None:
-            book = self.actions.chat_book(self.instance).value
-            messages = book.by_chat.get(self.jid, []) if book else []
-        known = {m.id for m in messages[-POLL_LOOKBACK * 5 :]} if messages else set()
+        messages: Sequence[StoredMessage] = loadable.value if loadable.value is not None else []
         record = self.state.chats_of(self.instance).get(self.jid)
         extra = []
         for sent in self.actions.sent_in_chat(self.instance, self.jid):
             key = sent.result.key
-            if key is None or key.id in known:
-                continue
-            if messages and any(m.id == key.id for m in messages):
+            if key is None or index_of_message(messages, key.id) >= 0:
                 continue
             edited = record.texts.get(key.id) if record else None
             shown = _from_sent(sent, edited if edited != sent_text(sent) else None)
             if shown is not None:
                 extra.append(shown)
         if not extra:
-            return list(messages)
-        merged = list(messages) + extra
+            return messages
+        merged = [*messages, *extra]
         merged.sort(key=lambda m: m.timestamp or 0)
         return merged
 
@@ -182,9 +179,9 @@ class MessagesScreen(GatewayScreen):
         view.today = self.state.now()
         select = None
         if self.edit_last and self.all_messages:
-            own = [m for m in self.all_messages if m.from_me and m.is_text]
-            if own:
-                select = own[-1].id
+            own = next((m for m in reversed(self.all_messages) if m.from_me and m.is_text), None)
+            if own is not None:
+                select = own.id
                 self.edit_last = False
         view.set_messages(
             self._shown_messages(), self.actions.statuses_of(self.instance), select_id=select
@@ -192,7 +189,7 @@ class MessagesScreen(GatewayScreen):
         self._draw_summary()
         self._draw_details()
 
-    def _shown_messages(self) -> list[StoredMessage]:
+    def _shown_messages(self) -> Sequence[StoredMessage]:
         if not self.query_text:
             return self.all_messages
         if self._search_texts is None:

@@ -6,6 +6,6 @@ from gateway_tui.screenshots.base import Scenario
 
 
 def all_scenarios() -> list[Scenario]:
-    from gateway_tui.screenshots import compose, groups, shell
+    from gateway_tui.screenshots import chats, compose, groups, shell
 
-    return [*shell.SCENARIOS, *groups.SCENARIOS, *compose.SCENARIOS]
+    return [*shell.SCENARIOS, *groups.SCENARIOS, *compose.SCENARIOS, *chats.SCENARIOS]

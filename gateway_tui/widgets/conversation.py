@@ -27,7 +27,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from gateway_tui.api.chat_models import StatusRow, StoredMessage
+from gateway_tui.api.chat_models import ChatMessages, StatusRow, StoredMessage
 from gateway_tui.api.models import MessageStatus
 from gateway_tui.chat_book import person_label
 from gateway_tui.drafts import Draft
@@ -162,6 +162,13 @@ def render_message(
     return Align.right(panel) if message.from_me else panel
 
 
+def index_of_message(messages: Sequence[StoredMessage], message_id: str) -> int:
+    """Where ``message_id`` is (-1: absent); a lazy chat answers without reading messages."""
+    if isinstance(messages, ChatMessages):
+        return messages.index_of(message_id)
+    return next((i for i in range(len(messages) - 1, -1, -1) if messages[i].id == message_id), -1)
+
+
 class ConversationView(Widget, can_focus=True):
     """Messages oldest → newest, bottom-anchored like a chat, with a cursor message."""
 
@@ -192,7 +199,6 @@ class ConversationView(Widget, can_focus=True):
         self.statuses: dict[str, StatusRow] = {}
         self.index = -1
         self.today: datetime | None = None
-        self._by_id: dict[str, StoredMessage] | None = None
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -218,21 +224,17 @@ class ConversationView(Widget, can_focus=True):
         at_end = self.index == len(self.messages) - 1
         self.messages = messages
         self.statuses = statuses
-        self._by_id = None
         index = -1
         if keep is not None and not (at_end and select_id is None):
-            index = next(
-                (i for i in range(len(messages) - 1, -1, -1) if messages[i].id == keep), -1
-            )
+            index = index_of_message(messages, keep)
         self.index = index if index >= 0 else len(messages) - 1
         if index < 0 or select_id is not None:
             self._anchor = ("bottom", self.index)
         self._relayout()
 
     def find(self, message_id: str) -> StoredMessage | None:
-        if self._by_id is None:
-            self._by_id = {m.id: m for m in self.messages}
-        return self._by_id.get(message_id)
+        index = index_of_message(self.messages, message_id)
+        return self.messages[index] if index >= 0 else None
 
     # --- moving -------------------------------------------------------------------------------
 
