@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from gateway_tui.api.chat_models import Contact, StatusRow, StoredChat, StoredMessage
+from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import MessageKey, MessageStatus, jid_number
 from gateway_tui.formatting import format_number
 
@@ -26,6 +27,7 @@ class ChatBook:
     last: dict[str, StoredMessage]  # JID -> its newest stored message
     skipped: int = 0  # items the store held that could not be read
     groups_note: str | None = None  # why group names are missing, when they are
+    groups_error: GatewayError | None = None  # fetchAllGroups' failure, when it failed
 
     @classmethod
     def build(

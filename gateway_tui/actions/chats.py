@@ -6,8 +6,6 @@ orders; here the results go in the state, merged with what this app knows from s
 
 from __future__ import annotations
 
-import asyncio
-
 from gateway_tui.actions.base import ActionsBase
 from gateway_tui.api.chat_models import ChatMessages, StatusRow, latest_statuses
 from gateway_tui.api.errors import GatewayError
@@ -32,16 +30,13 @@ class ChatStoreActions(ActionsBase):
         return await self._load(self.chat_book(instance), Topic.CHATS, self._read_book(instance))
 
     async def _read_book(self, instance: str) -> ChatBook:
-        chats, contacts, messages = await asyncio.gather(
-            self.client.find_chats(instance),
-            self.client.find_contacts(instance),
-            self.client.find_last_messages(instance),
-        )
-        skipped = sum(getattr(found, "skipped", 0) for found in (chats, contacts, messages))
-        book = ChatBook.build(chats, contacts, messages, skipped)
-        has_groups = any(c.is_group for c in chats) or any(
-            jid.endswith(GROUP_SUFFIX) for jid in book.last
-        )
+        # One after the other: a failure stops the read, and is the one error to tell.
+        chats = await self.client.find_chats(instance)
+        contacts = await self.client.find_contacts(instance)
+        last = await self.client.find_last_messages(instance)
+        skipped = chats.skipped + contacts.skipped + last.skipped
+        book = ChatBook.build(chats, contacts, last, skipped)
+        has_groups = any(jid.endswith(GROUP_SUFFIX) for jid in (*book.last, *(c.id for c in chats)))
         known = self.state.instance(instance)
         if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:
             book.groups_note = "group names need a connected instance"
@@ -49,17 +44,17 @@ class ChatStoreActions(ActionsBase):
             try:
                 await self.load_groups(instance)  # type: ignore[attr-defined]
             except GatewayError as error:
-                book.groups_note = f"group names unavailable ({error.title.lower()})"
+                book.groups_note = f"⚠ group names unavailable: {error.title}"
+                book.groups_error = error  # the screen tells it once
         return book
 
     async def load_messages(self, instance: str, jid: str) -> ChatMessages:
-        """The chat's messages, oldest first; its statuses are read alongside."""
-        loadable = self.messages_of(instance, jid)
-        messages, _ = await asyncio.gather(
-            self._load(loadable, Topic.MESSAGES, self.client.find_chat_messages(instance, jid)),
-            self.load_statuses(instance, jid),
+        """The chat's messages, oldest first (read lazily: a chat may hold 100,000)."""
+        return await self._load(
+            self.messages_of(instance, jid),
+            Topic.MESSAGES,
+            self.client.find_chat_messages(instance, jid),
         )
-        return messages
 
     async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
         rows = await self.client.find_status_messages(instance, remote_jid=jid)

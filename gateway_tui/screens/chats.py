@@ -16,7 +16,7 @@ from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import jid_number
-from gateway_tui.chat_book import ChatRow, chat_rows
+from gateway_tui.chat_book import ChatBook, ChatRow, chat_rows
 from gateway_tui.drafts import ComposeStore
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.chat_modals import ProfileScreen
@@ -137,13 +137,23 @@ class ChatsScreen(GatewayScreen):
         self.action_refresh()
 
     def action_refresh(self) -> None:
+        if self.actions.chat_book(self.instance).loading:
+            return  # a read is under way: its answer is the fresh one
         self.call(
             self.actions.load_chat_book(self.instance),
             what="Reading the gateway's chats",
-            on_error=lambda _error: True,  # the screen shows it
+            on_done=self._loaded,
+            on_error=self._failed,
             group="chat-book",
-            exclusive=True,
         )
+
+    def _loaded(self, book: ChatBook) -> None:
+        if book.groups_error is not None:  # the chats are there; their group names are not
+            self.gateway_app.report_error(book.groups_error, "Reading group names")
+
+    def _failed(self, _error: GatewayError) -> bool:
+        self.refresh_from_state()  # the loadable holds the error: the panel or summary says it
+        return True
 
     # --- drawing ---------------------------------------------------------------------------------
 

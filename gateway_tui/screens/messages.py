@@ -20,6 +20,7 @@ from textual.widgets import Footer, Input, Static
 
 from gateway_tui.actions.messages import sent_text
 from gateway_tui.api.chat_models import StoredMessage
+from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import jid_number
 from gateway_tui.chat_book import person_label, waiting_for_read
 from gateway_tui.drafts import ComposeStore
@@ -88,6 +89,7 @@ class MessagesScreen(GatewayScreen):
         self.query_text = ""
         self._search_texts: list[str] | None = None
         self._polling = False
+        self.status_error: GatewayError | None = None
 
     @property
     def is_group(self) -> bool:
@@ -114,40 +116,59 @@ class MessagesScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.view.focus()
-        self.action_refresh()
         self.set_interval(POLL_SECONDS, self._poll)
+        # The first read starts on_screen_resume, which comes with the push too.
 
     # --- loading ---------------------------------------------------------------------------------
 
     def action_refresh(self) -> None:
-        self.call(
-            self.actions.load_messages(self.instance, self.jid),
-            what="Reading the conversation",
-            on_error=lambda _error: True,  # the summary line shows it
-            group="messages",
-            exclusive=True,
-        )
+        if not self.actions.messages_of(self.instance, self.jid).loading:
+            self.call(
+                self.actions.load_messages(self.instance, self.jid),
+                what="Reading the conversation",
+                on_error=self._failed,
+                group="messages",
+            )
+        self._read_statuses()
 
-    def _poll(self) -> None:
-        """Re-read statuses while an own message is short of READ (only when on screen)."""
-        if self._polling or self.app.screen is not self:
-            return
-        recent = self.all_messages[-POLL_LOOKBACK:]
-        if not waiting_for_read(recent, self.actions.statuses_of(self.instance)):
+    def on_screen_resume(self) -> None:
+        self.action_refresh()  # shown, or back from the composer or an edit: read it again
+
+    def _failed(self, _error: GatewayError) -> bool:
+        self._draw_summary()  # the loadable holds the error: the summary says it
+        return True
+
+    def _read_statuses(self) -> None:
+        if self._polling:
             return
         self._polling = True
 
-        def finished(_result: object = None) -> bool:
+        def read(_result: object) -> None:
             self._polling = False
-            return True  # a failed poll is shown on the next `r`; no notification every 2 s
+            self.status_error = None
+            self._draw_summary()
+
+        def failed(error: GatewayError) -> bool:
+            self._polling = False
+            self.status_error = error
+            self._draw_summary()  # shown in place; no notification every few seconds
+            return True
 
         self.call(
             self.actions.load_statuses(self.instance, self.jid),
             what="Reading delivery statuses",
-            on_done=finished,
-            on_error=finished,
+            on_done=read,
+            on_error=failed,
             group="statuses",
         )
+
+    def _poll(self) -> None:
+        """Re-read statuses while an own message is short of READ (only when on screen)."""
+        if self.app.screen is not self:
+            return
+        recent = self.all_messages[-POLL_LOOKBACK:]
+        if waiting_for_read(recent, self.actions.statuses_of(self.instance)):
+            self._read_statuses()
 
     # --- drawing ---------------------------------------------------------------------------------
 
@@ -221,6 +242,11 @@ class MessagesScreen(GatewayScreen):
             self.all_messages[-POLL_LOOKBACK:], self.actions.statuses_of(self.instance)
         ):
             text.append(" · following delivery", style="dim")
+        if self.status_error is not None:
+            text.append(
+                f"\n⚠ delivery statuses could not be read: {self.status_error.title}",
+                style="yellow",
+            )
         if loadable.error is not None:
             text.append(f"\n✕ could not read the messages: {loadable.error.title}", style="red")
             for line in loadable.error.messages[:2]:
@@ -304,7 +330,7 @@ class MessagesScreen(GatewayScreen):
                     self.notify(
                         f"Could not store the edit: {problem}", severity="warning", markup=False
                     )
-            self.action_refresh()
+            # Read again once this screen is back: on_screen_resume.
 
         self.app.push_screen(EditMessageScreen(self.instance, key, message.full_text), edited)
 
