@@ -82,7 +82,7 @@ class MessagesScreen(GatewayScreen):
         super().__init__()
         self.instance = instance
         self.jid = jid
-        self.chat_title = title or (jid if jid.endswith("@g.us") else person_label(jid))
+        self.chat_title = title or ""
         self.store = store
         self.edit_last = edit_last
         self.all_messages: Sequence[StoredMessage] = []
@@ -95,8 +95,18 @@ class MessagesScreen(GatewayScreen):
     def is_group(self) -> bool:
         return self.jid.endswith("@g.us")
 
+    def _title(self) -> str:
+        """The chat's name: as given, else the contact's or group's name, else its number."""
+        if self.chat_title:
+            return self.chat_title
+        if self.is_group:
+            return self.state.subject_of(self.instance, self.jid) or self.jid
+        book = self.actions.chat_book(self.instance).value
+        return (book.names.get(self.jid) if book else None) or person_label(self.jid)
+
     def compose(self) -> ComposeResult:
         yield GatewayBar()
+        self.chat_title = self._title()
         with Vertical(id="messages-body"):
             title = Text(self.chat_title, style="bold")
             if self.chat_title != self.jid:

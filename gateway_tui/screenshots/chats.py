@@ -42,12 +42,12 @@ async def _chats(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-async def open_conversation(pilot: Pilot, jid: str):
+async def open_conversation(pilot: Pilot, jid: str, title: str):
     from gateway_tui.screens.messages import MessagesScreen
 
     app = pilot.app
     await _instances(pilot)
-    screen = MessagesScreen(INSTANCE, jid, store=_store(app))
+    screen = MessagesScreen(INSTANCE, jid, title=title, store=_store(app))
     app.push_screen(screen)
     await pilot.pause()
     loadable = app.actions.messages_of(INSTANCE, jid)
@@ -58,18 +58,18 @@ async def open_conversation(pilot: Pilot, jid: str):
 
 
 async def _list_and_reply(pilot: Pilot) -> None:
-    screen = await open_conversation(pilot, LIST_CHAT)
+    screen = await open_conversation(pilot, LIST_CHAT, "Diego Alves")
     await pilot.press("up")  # the reply: the list above it, the chosen row in it
     await pilot.pause()
     assert screen.view.selected is not None and screen.view.selected.kind == "listResponseMessage"
 
 
 async def _delivery_marks(pilot: Pilot) -> None:
-    await open_conversation(pilot, MARKS_CHAT)
+    await open_conversation(pilot, MARKS_CHAT, "Felix Braun")
 
 
 async def _edit(pilot: Pilot) -> None:
-    await open_conversation(pilot, JONAS)
+    await open_conversation(pilot, JONAS, "Jonas Weber")
     await pilot.press("e")  # the newest message is the instance's own text: editable
     await pilot.pause()
 
