@@ -66,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         chats.run_conversation(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
-        print("(a partial run: bench/RESULTS.md left as it was)")
+        print("(a partial run: bench/RESULTS.md left as it was; its rows as markdown:)\n")
+        print(report.table())
     else:
         report.write(args.runs)
     return 0

@@ -100,7 +100,6 @@ WRITE_ACTIONS = (
     "update_group_subject",
     "send_group_invite",
     "send_list",
-    "set_archived",
     "archive_chat",
     "edit_message",
     "fetch_profile",  # a read, but a POST: the gateway counts it as a write
@@ -324,7 +323,7 @@ def _entity(name: str, args: tuple) -> tuple[str, ...]:
         return ("group-invite", args[0], args[1])
     if name == "send_list":
         return ("chat", args[0], chat_jid(args[1].number))
-    if name in ("set_archived", "archive_chat"):
+    if name == "archive_chat":
         return ("archived", args[0], args[1])
     if name == "edit_message":
         return ("message", args[0], args[1].id)
