@@ -226,11 +226,14 @@ class DemoGatewayProcess:
 
 
 class ProbeProcess:
-    """`python -m bench.probe` on a pty, with its reports read from a pipe (see bench/probe.py)."""
+    """`python -m bench.probe` (or another probe ``module``) on a pty, with its reports read from
+    a pipe (see bench/probe.py)."""
 
-    def __init__(self, mode: str, args: Sequence[str], env: dict[str, str]) -> None:
+    def __init__(
+        self, mode: str, args: Sequence[str], env: dict[str, str], module: str = "bench.probe"
+    ) -> None:
         read_fd, write_fd = os.pipe()
-        argv = [sys.executable, "-m", "bench.probe", mode, "--report-fd", str(write_fd), *args]
+        argv = [sys.executable, "-m", module, mode, "--report-fd", str(write_fd), *args]
         try:
             self.pty = PtyProcess(argv, env, pass_fds=[write_fd])
         finally:

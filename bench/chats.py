@@ -26,7 +26,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 import httpx
@@ -38,7 +37,6 @@ from bench._proc import (
     REPO,
     DemoGatewayProcess,
     ProbeProcess,
-    PtyProcess,
     child_env,
 )
 from bench.report import Figure, Report, Row, at_most_ms
@@ -51,28 +49,9 @@ CHAT_FILTER = "zoe"
 SCROLLS_PER_RUN = 8
 
 
-class ChatsProbe(ProbeProcess):
-    """bench/chats_probe.py on a pty (ProbeProcess runs bench/probe.py)."""
-
-    def __init__(self, mode: str, args: list[str], env: dict[str, str]) -> None:
-        read_fd, write_fd = os.pipe()
-        argv = [
-            sys.executable,
-            "-m",
-            "bench.chats_probe",
-            mode,
-            "--report-fd",
-            str(write_fd),
-            *args,
-        ]
-        try:
-            self.pty = PtyProcess(argv, env, pass_fds=[write_fd])
-        finally:
-            os.close(write_fd)
-        self.records: list[dict] = []
-        self._changed = threading.Condition()
-        self._reader = threading.Thread(target=self._read, args=(read_fd,), daemon=True)
-        self._reader.start()
+def ChatsProbe(mode: str, args: list[str], env: dict[str, str]) -> ProbeProcess:  # noqa: N802
+    """bench/chats_probe.py on a pty."""
+    return ProbeProcess(mode, args, env, module="bench.chats_probe")
 
 
 def _json_floor(bodies: list[bytes], env: dict[str, str]) -> float:
@@ -150,7 +129,7 @@ def run_chats(report: Report, runs: int) -> None:
     report.add(
         Row(
             section,
-            Figure("response bytes → interactive (first key answered)", interactive),
+            Figure("findMessages bytes → interactive (first key answered)", interactive),
             floor,
             target="≤ 250 ms",
             check=at_most_ms(250),

@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import argparse
 import gc
-import importlib
-import ssl
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from bench.probe import Reporter, _frame_is_written
+from bench.probe import Reporter, _frame_is_written, timing_transport
 
 
 def run(args: argparse.Namespace, report: Reporter) -> None:
@@ -33,24 +31,7 @@ def run(args: argparse.Namespace, report: Reporter) -> None:
     from gateway_tui.widgets.conversation import ConversationView
     from gateway_tui.widgets.record_table import RecordTable
 
-    httpx = importlib.import_module("httpx")
-
-    class TimingTransport(httpx.AsyncHTTPTransport):
-        def __init__(self) -> None:
-            super().__init__(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
-
-        async def handle_async_request(self, request: Any) -> Any:
-            response = await super().handle_async_request(request)
-            body = b"".join([chunk async for chunk in response.stream])
-            arrived = time.monotonic()
-            await response.aclose()
-            report("bytes", t=arrived, path=request.url.path, size=len(body))
-            return httpx.Response(
-                response.status_code,
-                headers=response.headers,
-                stream=httpx.ByteStream(body),
-                extensions=response.extensions,
-            )
+    TimingTransport = timing_transport(report)
 
     class ProbedApp(GatewayApp):
         opened = False
