@@ -460,7 +460,8 @@ class GatewayClient:
         body = {"where": {"id": jid}} if jid else {}
         found = await self._call("POST", path, _store_parser("POST", path, Contact.read), body=body)
         if jid:
-            found[:] = [c for c in found if c.id == jid]
+            # The server applies createJid to a number: "5511…" finds "5511…@s.whatsapp.net".
+            found[:] = [c for c in found if jid in (c.id, c.id.split("@", 1)[0])]
         return found
 
     async def find_status_messages(

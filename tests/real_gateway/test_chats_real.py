@@ -211,3 +211,58 @@ async def test_an_own_text_message_can_be_chosen_for_edit(real_gateway) -> None:
         text = screen_text(app)
         assert app.screen is dialog
         assert "not connected" in text
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"limit": "x"}, [["limit is not of a type(s) integer"]]),
+        ({"where": "x"}, [["where is not of a type(s) object"]]),
+        ({"where": {"key": {"id": ""}}}, [["The property cannot be empty"]]),
+        (
+            {"where": {"key": {"fromMe": "yes"}}},
+            [
+                [
+                    "where.key.fromMe is not of a type(s) boolean",
+                    "where.key.fromMe is not one of enum values: true,false",
+                ]
+            ],
+        ),
+    ],
+)
+def test_find_messages_validation_texts(real_gateway, body, expected) -> None:
+    """The same texts the demo gives (tests/test_demo_chats.py)."""
+    status, answer = real_gateway.request("POST", f"/chat/findMessages/{PLANTED}", body=body)
+    assert status == 400 and answer["response"]["message"] == expected
+
+
+def test_find_messages_ignores_the_chat_filter_and_honours_id_and_limit(real_gateway) -> None:
+    path = f"/chat/findMessages/{PLANTED}"
+    _status, everything = real_gateway.request("POST", path, body={})
+    _status, filtered = real_gateway.request(
+        "POST", path, body={"where": {"key": {"remoteJid": ANA}}}
+    )
+    assert len(filtered) == len(everything) == 10
+    _status, one = real_gateway.request("POST", path, body={"where": {"key": {"id": LIST_ID}}})
+    assert [m["key"]["id"] for m in one] == [LIST_ID]
+    assert len(real_gateway.request("POST", path, body={"limit": 2})[1]) == 2
+    assert real_gateway.request("POST", path, body={"limit": 0}) == (200, [])
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ({"numbers": []}, [["numbers does not meet minimum length of 1"]]),
+        ({"numbers": [5511]}, [['"numbers" must be an array of numeric strings']]),
+        ({"numbers": ["1", "1"]}, [["numbers contains duplicate item"]]),
+    ],
+)
+def test_whatsapp_numbers_validation_texts(real_gateway, body, expected) -> None:
+    status, answer = real_gateway.request("POST", f"/chat/whatsappNumbers/{PLANTED}", body=body)
+    assert status == 400 and answer["response"]["message"] == expected
+
+
+async def test_find_contacts_by_number(real_gateway) -> None:
+    async with client(real_gateway) as gateway:
+        [bruno] = await gateway.find_contacts(PLANTED, "5511987650002")
+    assert bruno.id == BRUNO and bruno.name == "Bruno Lima"
