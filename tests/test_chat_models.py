@@ -245,3 +245,25 @@ def test_the_chat_list_reads_only_each_chats_newest_message():
     ]
     newest = newest_per_chat(raw)
     assert sorted(m.id for m in newest) == ["b", "g"] and newest.skipped == 1
+
+
+async def test_the_client_reads_odd_store_answers_without_failing_on_one_item():
+    import httpx
+
+    from gateway_tui.api import GatewayClient, InvalidResponse
+
+    answers = {
+        "/chat/findChats/a": b'[{"id": "1@s.whatsapp.net"}, {"owner": "no id"}, 7]',
+        "/chat/findChats/b": b'{"not": "an array"}',
+        "/chat/findChats/c": b"[{",
+    }
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=answers[request.url.path])
+
+    async with GatewayClient("http://gw", "k", transport=httpx.MockTransport(answer)) as client:
+        chats = await client.find_chats("a")
+        assert [c.id for c in chats] == ["1@s.whatsapp.net"] and chats.skipped == 2
+        for instance in ("b", "c"):
+            with pytest.raises(InvalidResponse):
+                await client.find_chats(instance)

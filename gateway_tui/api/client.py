@@ -378,7 +378,7 @@ class GatewayClient:
         remote_jid: str | None = None,
         message_id: str | None = None,
         limit: int | None = None,
-    ) -> list[StoredMessage]:
+    ) -> StoreList[StoredMessage]:
         """Stored messages, oldest first: of one chat, or the one with ``message_id``; the last
         ``limit``. No limit is sent: the file store applies it before its (broken) sort."""
         path = _instance_path("/chat/findMessages/", instance, "POST")
@@ -391,12 +391,12 @@ class GatewayClient:
         found = await self._call(
             "POST", path, _store_parser("POST", path, StoredMessage.read), body=body
         )
-        if message_id:
-            found = [m for m in found if m.id == message_id]
-        result = messages_of_chat(found, remote_jid, limit=limit)
-        skipped = StoreList(result)
-        skipped.skipped = getattr(found, "skipped", 0)
-        return skipped
+        chosen = [m for m in found if m.id == message_id] if message_id else found
+        result: StoreList[StoredMessage] = StoreList(
+            messages_of_chat(chosen, remote_jid, limit=limit)
+        )
+        result.skipped = found.skipped
+        return result
 
     async def find_chat_messages(
         self, instance: str, jid: str, *, limit: int | None = None
