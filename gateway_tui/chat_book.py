@@ -136,6 +136,8 @@ def chat_rows(
             )
     for jid, record in sent.items():
         row = rows.get(jid)
+        if row is None and not record.texts and record.last_key is None:
+            continue  # only a flag set from here (archived) for a chat the gateway no longer lists
         if row is None:
             name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else None
             row = rows[jid] = ChatRow(

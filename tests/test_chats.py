@@ -296,3 +296,19 @@ async def test_bindings_have_ids_and_descriptions():
             assert binding.id and binding.description, binding
     ids = {b.id for b in ChatsScreen.BINDINGS}
     assert {"chats.open", "chats.archive", "chats.edit", "chats.profile", "chats.filter"} <= ids
+
+
+async def test_an_archived_flag_set_here_comes_back_for_a_gateway_chat(app_for, demo_server):
+    first = app_for()
+    async with first.run_test(size=SIZE) as pilot:
+        screen = await open_chats(first, pilot)
+        await at_chat(pilot, screen, BAKERY_JID)  # no message of it was sent from here
+        await pilot.press("a")
+        await wait_for(pilot, lambda: screen.table.cursor_row.archived)
+
+    second = app_for()
+    async with second.run_test(size=SIZE) as pilot:
+        screen = await open_chats(second, pilot)
+        bakery = next(r for r in screen.table.visible_rows if r.jid == BAKERY_JID)
+        assert bakery.archived and bakery.in_store and bakery.sent_here == 0
+        assert len(screen.table.visible_rows) == len(demo_instance(demo_server).chats)

@@ -63,6 +63,18 @@ class ChatStoreActions(ActionsBase):
         self.state.notify(Topic.MESSAGES)
         return latest
 
+    def restore_archived(self, instance: str, flags: dict[str, bool]) -> None:
+        """Archived flags this app set in earlier runs, for chats not known yet (the ones the
+        sent history brings back keep their own)."""
+        chats = self.state.chats_of(instance)
+        added = False
+        for jid, flag in flags.items():
+            if jid not in chats:
+                chats[jid] = ChatRecord(jid, archived=flag)
+                added = True
+        if added:
+            self.state.notify(Topic.CHATS)
+
     async def message_json(self, instance: str, message_id: str) -> dict | None:
         """One message as the gateway stores it (for copying)."""
         return await self.client.find_message_json(instance, message_id)

@@ -134,6 +134,8 @@ class ChatsScreen(GatewayScreen):
             self.actions.restore_sent(
                 self.instance, stored.records, texts=stored.texts, archived=stored.archived
             )
+            # The gateway's store keeps no archived flag: the ones set from here are ours.
+            self.actions.restore_archived(self.instance, stored.archived)
         self.action_refresh()
 
     def action_refresh(self) -> None:
