@@ -131,3 +131,18 @@ async def test_whatsapp_numbers(demo_server):
 def test_whatsapp_numbers_validation_texts(http, body, expected):
     response = http.post(f"/chat/whatsappNumbers/{OPEN}", json=body)
     assert response.status_code == 400 and response.json()["response"]["message"] == expected
+
+
+def test_the_benchmark_knobs():
+    from gateway_tui.cli import build_parser
+    from gateway_tui.demo.chats import BIG_CHAT_JID
+    from gateway_tui.demo.server import DemoServer
+
+    args = build_parser().parse_args(["demo-server", "--chats", "40", "--big-chat", "500"])
+    assert (args.chats, args.big_chat) == (40, 500)
+    server = DemoServer(chats=40, big_chat=500)
+    instance = server.state.instances[OPEN]
+    # Its own 4 chats, 40 of history (one of them the group chat it already had), the big one.
+    assert len(instance.chats) == 4 + 40 - 1 + 1
+    assert len(instance.chats[BIG_CHAT_JID].messages) == 500
+    assert server.state.instances[CLOSED].chats.get(BIG_CHAT_JID) is None  # open ones only
