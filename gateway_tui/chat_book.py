@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from gateway_tui.api.chat_models import Contact, StatusRow, StoredChat, StoredMessage
 from gateway_tui.api.errors import GatewayError
@@ -16,6 +17,21 @@ from gateway_tui.api.models import MessageKey, MessageStatus, jid_number
 from gateway_tui.formatting import format_number
 
 GROUP_SUFFIX = "@g.us"
+# C0 controls but tab and line feed, DEL, and C1 controls: never written to the terminal.
+_CONTROLS = {c: "\ufffd" for c in (*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0))}
+
+
+def printable(value: Any) -> Any:
+    """Text from outside (names, messages, list fields, nested in dicts and lists) with every
+    control character shown as "\ufffd": an escape sequence in a message must not reach the
+    terminal."""
+    if isinstance(value, str):
+        return value.translate(_CONTROLS)
+    if isinstance(value, dict):
+        return {key: printable(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [printable(item) for item in value]
+    return value
 
 
 @dataclass
@@ -73,7 +89,7 @@ class ChatRow:
 
     @property
     def number(self) -> str:
-        return self.jid if self.is_group else person_label(self.jid)
+        return printable(self.jid if self.is_group else person_label(self.jid))
 
     @property
     def title(self) -> str:
@@ -125,9 +141,9 @@ def chat_rows(
             record = sent.get(jid)
             rows[jid] = ChatRow(
                 jid=jid,
-                name=name or "",
+                name=printable(name or ""),
                 last=last,
-                last_text=last.text if last is not None else "",
+                last_text=printable(last.text) if last is not None else "",
                 last_at=last_at,
                 from_me=last.from_me if last is not None else None,
                 archived=bool(record and record.archived),
@@ -142,7 +158,7 @@ def chat_rows(
             name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else None
             row = rows[jid] = ChatRow(
                 jid=jid,
-                name=name or "",
+                name=printable(name or ""),
                 last=None,
                 last_text="",
                 last_at=None,
@@ -163,7 +179,7 @@ def chat_rows(
             and (row.last_at is None or record.last_at > row.last_at)
         )
         if newer or (row.last_key is None and record.last_key is not None):
-            row.last_text = record.last_text or row.last_text
+            row.last_text = printable(record.last_text) or row.last_text
             row.last_at = record.last_at or row.last_at
             row.from_me = True
             row.sent_key = record.last_key

@@ -242,12 +242,15 @@ async def test_a_personal_profile_and_a_number_not_on_whatsapp(app_for):
 
 
 async def test_server_text_is_shown_as_text_not_markup(app_for, demo_server):
-    demo_instance(demo_server).workspace.contacts[JONAS_JID] = "[bold red]Jonas[/]"
+    contacts = demo_instance(demo_server).workspace.contacts
+    contacts[JONAS_JID] = "[bold red]Jonas[/]"
+    contacts[BAKERY_JID] = "Padaria \x1b[2J\x07"
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await open_chats(app, pilot, (JONAS, "[b]Sale[/b] 50%"))
         text = screen_text(app)
         assert "[bold red]Jonas[/]" in text and "☰ [b]Sale[/b] 50%" in text
+        assert "Padaria \ufffd[2J\ufffd" in text and "\x1b[2J" not in text
 
 
 async def test_the_sent_history_and_archived_flag_come_back_in_a_new_run(app_for, demo_server):

@@ -222,3 +222,17 @@ async def test_moving_through_a_long_chat_keeps_the_cursor_on_screen(app_for, de
         assert screen.view.index == 0 and screen.view.selected.text in screen_text(app)
         await pilot.press("end")
         assert "line 299" in screen_text(app)
+
+
+async def test_message_text_and_names_are_data_not_markup(app_for, demo_server):
+    chat = demo_instance(demo_server).chats[WAR_ROOM]
+    chat.messages[0].text = "[bold red]50% off[/] \x1b[31mred\x1b[0m"
+    chat.messages[0].push_name = "[link=https://x.example]Mallory[/link]"
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_messages(app, pilot, WAR_ROOM)
+        await select(pilot, screen, chat.messages[0].key["id"])
+        text = screen_text(app)
+        assert "[bold red]50% off[/]" in text
+        assert "[link=https://x.example]Mallory[/link]" in text
+        assert "\x1b[31m" not in text

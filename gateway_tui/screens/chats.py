@@ -16,7 +16,7 @@ from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import jid_number
-from gateway_tui.chat_book import ChatBook, ChatRow, chat_rows
+from gateway_tui.chat_book import ChatBook, ChatRow, chat_rows, printable
 from gateway_tui.drafts import ComposeStore
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.chat_modals import ProfileScreen
@@ -230,7 +230,7 @@ class ChatsScreen(GatewayScreen):
         text = Text(row.title, style="bold")
         if row.name and not row.is_group:
             text.append(f"  {row.number}", style="dim")
-        text.append(f"  {row.jid}", style="dim")
+        text.append(f"  {printable(row.jid)}", style="dim")
         text.append(
             "  archived" if row.archived else "  not archived",
             style="yellow" if row.archived else "dim",

@@ -22,7 +22,7 @@ from gateway_tui.actions.messages import sent_text
 from gateway_tui.api.chat_models import StoredMessage
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import jid_number
-from gateway_tui.chat_book import person_label, waiting_for_read
+from gateway_tui.chat_book import person_label, printable, waiting_for_read
 from gateway_tui.drafts import ComposeStore
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
@@ -108,9 +108,9 @@ class MessagesScreen(GatewayScreen):
         yield GatewayBar()
         self.chat_title = self._title()
         with Vertical(id="messages-body"):
-            title = Text(self.chat_title, style="bold")
+            title = Text(printable(self.chat_title), style="bold")
             if self.chat_title != self.jid:
-                title.append(f"  {self.jid}", style="dim")
+                title.append(f"  {printable(self.jid)}", style="dim")
             yield Static(title, classes="title")
             yield Static(id="messages-summary", classes="summary")
             yield ConversationView(is_group=self.is_group, id="conversation")
@@ -275,18 +275,21 @@ class MessagesScreen(GatewayScreen):
             )
             return
         text = Text(
-            "You" if message.from_me else (message.sender_name or person_label(message.sender)),
+            "You"
+            if message.from_me
+            else printable(message.sender_name or person_label(message.sender)),
             style="bold",
         )
         text.append(
-            f" · {when(message.timestamp)} · {message.kind or 'unknown kind'} · id ", style="dim"
+            f" · {when(message.timestamp)} · {printable(message.kind) or 'unknown kind'} · id ",
+            style="dim",
         )
-        text.append(message.id, style="dim")
+        text.append(printable(message.id), style="dim")
         status = self.actions.statuses_of(self.instance).get(message.id)
         if status is not None:
             text.append(" · ", style="dim")
             text.append_text(delivery_mark(status))
-            text.append(f" {status.status}", style="dim")
+            text.append(f" {printable(status.status)}", style="dim")
             if status.at_ms:
                 text.append(f" at {when(status.at_ms // 1000)}", style="dim")
         hint = "y copies the id · Y the JSON"

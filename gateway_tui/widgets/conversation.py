@@ -29,7 +29,7 @@ from textual.widget import Widget
 
 from gateway_tui.api.chat_models import ChatMessages, StatusRow, StoredMessage
 from gateway_tui.api.models import MessageStatus
-from gateway_tui.chat_book import person_label
+from gateway_tui.chat_book import person_label, printable
 from gateway_tui.drafts import Draft
 from gateway_tui.widgets.list_preview import BUBBLE_WIDTH, bubble, opened_list
 
@@ -51,7 +51,7 @@ DELIVERY_MARKS: dict[MessageStatus, tuple[str, str]] = {
 def delivery_mark(status: StatusRow | None) -> Text:
     if status is None:
         return Text("")
-    mark, style = DELIVERY_MARKS.get(status.kind, (status.status or "?", "dim italic"))
+    mark, style = DELIVERY_MARKS.get(status.kind, (printable(status.status) or "?", "dim italic"))
     return Text(mark, style=style)
 
 
@@ -68,7 +68,7 @@ def when(timestamp: int | None, today: datetime | None = None) -> str:
 
 
 def _list_draft(list_message: dict) -> Draft:
-    return Draft.from_body({"listMessage": list_message})
+    return Draft.from_body({"listMessage": printable(list_message)})
 
 
 def _chosen_row(
@@ -97,7 +97,7 @@ def _chosen_row(
                         if isinstance(row.get("description"), str)
                         else description
                     )
-    return list_title, title or row_id or "(a row)", description
+    return printable(list_title), printable(title or row_id or "(a row)"), printable(description)
 
 
 def message_body(
@@ -119,8 +119,8 @@ def message_body(
             text.append("”", style="dim")
         return [text]
     if message.is_text:
-        return [Text(message.full_text or "(empty text)")]
-    return [Text(message.text or f"[{message.kind or 'message'}]", style="italic")]
+        return [Text(printable(message.full_text) or "(empty text)")]
+    return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
 
 
 def render_message(
@@ -134,7 +134,9 @@ def render_message(
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
-        sender = Text(message.sender_name or person_label(message.sender), style="bold cyan")
+        sender = Text(
+            printable(message.sender_name or person_label(message.sender)), style="bold cyan"
+        )
         if message.sender_name:
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
