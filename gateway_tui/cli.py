@@ -121,6 +121,15 @@ def build_parser() -> argparse.ArgumentParser:
         type=_argument_type(fraction(1)),
         help="share (0-1) of sends whose connection drops after the message went out",
     )
+    demo_parser.add_argument(
+        "--chats", metavar="N", type=_whole_number(0), help="history chats per open instance"
+    )
+    demo_parser.add_argument(
+        "--big-chat",
+        metavar="N",
+        type=_whole_number(0),
+        help="add one chat of N messages to each open instance",
+    )
     add_parsers(commands)  # send-list, campaigns, instances, participants, chats
     return parser
 
@@ -174,6 +183,8 @@ def _serve_demo(args: argparse.Namespace) -> int:
         hostile=args.hostile,
         not_on_whatsapp=args.not_on_whatsapp,
         drop_share=args.drop_share,
+        chats=args.chats,
+        big_chat=args.big_chat,
     )
     try:
         return serve(args.port, **options)

@@ -14,6 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from gateway_tui.api.chat_models import ChatMessages, StatusRow
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.events import CallEvent
 from gateway_tui.api.models import (
@@ -27,6 +28,7 @@ from gateway_tui.api.models import (
     Participant,
     SentMessage,
 )
+from gateway_tui.chat_book import ChatBook
 from gateway_tui.lifecycle_state import LifecycleState
 
 T = TypeVar("T")
@@ -49,6 +51,7 @@ class Topic(StrEnum):
     PROFILES = "profiles"
     # Connect codes, state checks, webhook and websocket settings (issue 13).
     LIFECYCLE = "lifecycle"
+    MESSAGES = "messages"  # a chat's stored messages and their delivery statuses
 
 
 class Health(StrEnum):
@@ -153,6 +156,11 @@ class AppState:
         self.chats: dict[str, dict[str, ChatRecord]] = {}
         self.profiles: dict[tuple[str, str], Loadable[BusinessProfile]] = {}
         self.lifecycle = LifecycleState()
+        # The gateway's chat store (issue 12): per instance, per (instance, chat JID), and the
+        # latest delivery status of each message id per instance.
+        self.chat_books: dict[str, Loadable[ChatBook]] = {}
+        self.messages: dict[tuple[str, str], Loadable[ChatMessages]] = {}
+        self.statuses: dict[str, dict[str, StatusRow]] = {}
 
     # --- observers -----------------------------------------------------------------------------
 

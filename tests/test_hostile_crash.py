@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from textual.screen import Screen
 
+from gateway_tui.api.models import MessageKey
 from gateway_tui.app import GatewayApp
 from gateway_tui.config import load_config, validate_gateway_url
-from gateway_tui.screens.chat_modals import EditMessageScreen, PickMessageScreen, ProfileScreen
+from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.screens.chats import ChatsScreen
 from gateway_tui.screens.compose_modals import LibraryScreen, TemplateNameScreen
 from gateway_tui.screens.composer import ComposerScreen
@@ -26,6 +27,7 @@ from gateway_tui.screens.groups import GroupPickerScreen
 from gateway_tui.screens.help import HelpScreen
 from gateway_tui.screens.instance import InstanceScreen
 from gateway_tui.screens.instances import InstancesScreen
+from gateway_tui.screens.messages import MessagesScreen
 from gateway_tui.screens.participants import ParticipantsScreen
 from gateway_tui.screens.request_log import RequestLogScreen
 from tests.support import make_app, make_config, notices, wait_for
@@ -187,9 +189,12 @@ async def test_an_exception_in_every_screen_action_never_shows_the_key(
         await visit("f6", TemplateNameScreen, pop=1)
         await visit("f7", LibraryScreen, pop=2)
         await visit("t", ChatsScreen)
-        await visit("e", PickMessageScreen)
-        await visit("enter", EditMessageScreen, pop=1)
         await visit("p", ProfileScreen, pop=1)
+        await until(pilot, lambda: app.screen.table.cursor_row is not None)
+        await visit("enter", MessagesScreen)
+        own = MessageKey(remoteJid=f"{JONAS}@s.whatsapp.net", fromMe=True, id="3EB0KEYTEST")
+        app.push_screen(EditMessageScreen(INSTANCE, own, "old text"))
+        await visit(None, EditMessageScreen, pop=1)
         await visit("f12", RequestLogScreen)
         await visit("question_mark", HelpScreen, pop=1)
         app.push_screen(ConnectScreen())

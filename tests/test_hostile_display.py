@@ -31,6 +31,7 @@ from gateway_tui.screens.connect import ConnectScreen
 from gateway_tui.screens.groups import GroupPickerScreen
 from gateway_tui.screens.help import HelpScreen
 from gateway_tui.screens.instance import InstanceScreen
+from gateway_tui.screens.messages import MessagesScreen
 from gateway_tui.screens.participants import ParticipantsScreen
 from tests.support import make_app, make_config, screen_text, wait_for
 
@@ -43,6 +44,7 @@ async def until(pilot, condition) -> None:
 
 
 BAKERY = "5511912345678"
+JONAS = "4915112340001"
 
 _CSI = re.compile(r"\x1b\[[0-9;?<=>:]*[ -/]*[@-~]")
 _OSC = re.compile(r"\x1b\](?P<body>[^\x07\x1b]*)(?:\x07|\x1b\\)")
@@ -190,13 +192,26 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
             await pilot.pause()
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, InstanceScreen))
-        # Chats (from the hostile history file) and a business profile full of attacks.
+        # Chats and a conversation (hostile names and texts), the edit dialog on one of the
+        # instance's own texts, and a business profile full of attacks.
         await pilot.press("t")
         await until(pilot, lambda: isinstance(app.screen, ChatsScreen))
-        await pilot.press("e")  # edit the hostile message from the history file
+        chats = app.screen
+        await until(pilot, lambda: chats.table.display and chats.table.cursor_row is not None)
+        assert chats.table.move_cursor_to_key(f"{JONAS}@s.whatsapp.net")
+        await pilot.press("e")  # the conversation, its newest own text chosen
+        await until(pilot, lambda: isinstance(app.screen, MessagesScreen))
+        conversation = app.screen
+        await until(
+            pilot, lambda: app.actions.messages_of(sales, conversation.jid).value is not None
+        )
+        await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))
         await pilot.press("escape")
         await pilot.pause()
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is chats)
+        assert chats.table.move_cursor_to_key(f"{BAKERY}@s.whatsapp.net")
         await pilot.press("p")
         await until(pilot, lambda: isinstance(app.screen, ProfileScreen))
         await until(pilot, lambda: app.state.profiles.get((sales, BAKERY)) is not None)

@@ -59,13 +59,16 @@ class InstanceActions(ActionsBase):
             self.state.notify(Topic.SELECTED)
         self.state.notify(Topic.INSTANCES)
 
-    async def logout_instance(self, name: str) -> None:
-        """Disconnect (an optional endpoint), then show the instance's new status."""
+    async def logout_instance(self, name: str) -> GatewayError | None:
+        """Disconnect (an optional endpoint), then show the instance's new status. Returns
+        why that status could not be re-read (it is then assumed closed), for the screen to say."""
         await self.client.logout_instance(name)
         try:
             await self.refresh_instance(name)
-        except GatewayError:
+        except GatewayError as error:
             self._set_status(name, InstanceStatus.CLOSE)
+            return error
+        return None
 
     def _set_status(self, name: str, status: InstanceStatus) -> None:
         current = self.state.instances.value or []

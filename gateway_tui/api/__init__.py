@@ -1,5 +1,12 @@
 """The gateway API service: an async client, its models and its errors. No UI here."""
 
+from gateway_tui.api.chat_models import (
+    Contact,
+    StatusRow,
+    StoredChat,
+    StoredMessage,
+    StoreList,
+)
 from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import (
     BadRequest,
@@ -59,6 +66,12 @@ __all__ = [
     "WebhookSettings",
     "WebsocketSetResult",
     "WebsocketSettings",
+    # chat store (issue 12)
+    "StoreList",
+    "StoredMessage",
+    "StoredChat",
+    "StatusRow",
+    "Contact",
     # the rest
     "ArchiveResult",
     "BadRequest",

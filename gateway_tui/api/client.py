@@ -13,8 +13,20 @@ from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ValidationError
+from pydantic_core import from_json
 
 from gateway_tui.api import lifecycle, validation
+from gateway_tui.api.chat_models import (
+    ChatMessages,
+    Contact,
+    StatusRow,
+    StoredChat,
+    StoredMessage,
+    StoreList,
+    messages_of_chat,
+    newest_per_chat,
+    read_items,
+)
 from gateway_tui.api.errors import (
     GatewayError,
     GatewayTimeout,
@@ -493,6 +505,129 @@ class GatewayClient:
 
         return await self._call("POST", path, parse, body={"numbers": wanted})
 
+    # --- the chat store: chats, messages, contacts, statuses (issue 12) ------------------------
+    # A 1.7.1 file store ignores almost every filter and has no paging: the filters are sent
+    # (a MongoDB-backed server applies them) and then applied again here, and the order is ours.
+
+    async def find_chats(self, instance: str) -> StoreList[StoredChat]:
+        """Every stored chat (``[]`` when the server keeps no store)."""
+        path = _instance_path("/chat/findChats/", instance, "GET")
+        return await self._call("GET", path, _store_parser("GET", path, StoredChat.read))
+
+    async def find_messages(
+        self,
+        instance: str,
+        *,
+        remote_jid: str | None = None,
+        message_id: str | None = None,
+        limit: int | None = None,
+    ) -> StoreList[StoredMessage]:
+        """Stored messages, oldest first: of one chat, or the one with ``message_id``; the last
+        ``limit``. No limit is sent: the file store applies it before its (broken) sort."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        key: dict[str, str] = {}
+        if message_id:
+            key["id"] = message_id
+        if remote_jid:
+            key["remoteJid"] = remote_jid
+        body = {"where": {"key": key}} if key else {}
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, StoredMessage.read), body=body
+        )
+        chosen = [m for m in found if m.id == message_id] if message_id else found
+        result: StoreList[StoredMessage] = StoreList(
+            messages_of_chat(chosen, remote_jid, limit=limit)
+        )
+        result.skipped = found.skipped
+        return result
+
+    async def find_chat_messages(
+        self, instance: str, jid: str, *, limit: int | None = None
+    ) -> ChatMessages:
+        """One chat's messages, oldest first, read lazily (``ChatMessages``): for long chats."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        body = {"where": {"key": {"remoteJid": jid}}}
+
+        def parse(response: httpx.Response) -> ChatMessages:
+            return _parse(
+                response,
+                "POST",
+                path,
+                lambda content: ChatMessages.of_chat(
+                    from_json(content, cache_strings="all"), jid, limit
+                ),
+            )
+
+        return await self._call("POST", path, parse, body=body)
+
+    async def find_last_messages(self, instance: str) -> StoreList[StoredMessage]:
+        """The newest stored message of each chat (all are read: the store cannot say)."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+
+        def parse(response: httpx.Response) -> StoreList[StoredMessage]:
+            return _parse(
+                response,
+                "POST",
+                path,
+                lambda content: newest_per_chat(from_json(content, cache_strings="all")),
+            )
+
+        return await self._call("POST", path, parse, body={})
+
+    async def find_message_json(self, instance: str, message_id: str) -> dict[str, Any] | None:
+        """The message with ``message_id`` exactly as the store holds it (None: not stored)."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        body = {"where": {"key": {"id": message_id}}}
+
+        def pick(content: bytes) -> dict[str, Any] | None:
+            items = json.loads(content)
+            if not isinstance(items, list):
+                raise ValueError(f"expected an array, got {type(items).__name__}")
+            return next(
+                (
+                    item
+                    for item in items
+                    if isinstance(item, dict)
+                    and isinstance(item.get("key"), dict)
+                    and item["key"].get("id") == message_id
+                ),
+                None,
+            )
+
+        return await self._call(
+            "POST", path, lambda response: _parse(response, "POST", path, pick), body=body
+        )
+
+    async def find_contacts(self, instance: str, jid: str | None = None) -> StoreList[Contact]:
+        path = _instance_path("/chat/findContacts/", instance, "POST")
+        body = {"where": {"id": jid}} if jid else {}
+        found = await self._call("POST", path, _store_parser("POST", path, Contact.read), body=body)
+        if jid:
+            # The server applies createJid to a number: "5511…" finds "5511…@s.whatsapp.net".
+            found[:] = [c for c in found if jid in (c.id, c.id.split("@", 1)[0])]
+        return found
+
+    async def find_status_messages(
+        self, instance: str, *, message_id: str | None = None, remote_jid: str | None = None
+    ) -> StoreList[StatusRow]:
+        """Delivery updates; ``remote_jid`` is applied here only (the store ignores it, and a
+        server applying it would drop rows written without it)."""
+        path = _instance_path("/chat/findStatusMessage/", instance, "POST")
+        body = {"where": {"id": message_id}} if message_id else {}
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, StatusRow.read), body=body
+        )
+        if message_id or remote_jid:
+            found[:] = [
+                row
+                for row in found
+                if (not message_id or row.message_id == message_id)
+                and (not remote_jid or row.remote_jid in (None, remote_jid))
+            ]
+        return found
+
+    # --- end of the chat store block ----------------------------------------------------------
+
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -542,6 +677,23 @@ def _group_call(
 def _single_instance(content: bytes) -> Instance:
     # The envelope also accepts an unwrapped instance object (liberal).
     return InstanceEnvelope.model_validate_json(content).instance
+
+
+def _store_parser(
+    method: str, path: str, reader: Callable[[dict[str, Any]], _T | None]
+) -> Callable[[httpx.Response], StoreList[_T]]:
+    def parse(response: httpx.Response) -> StoreList[_T]:
+        # jiter (pydantic's parser) with its string cache: the 27 MB of a 100,000-message
+        # answer parse in less time and half the memory of json.loads (repeated JIDs, names
+        # and kinds become one string each).
+        return _parse(
+            response,
+            method,
+            path,
+            lambda content: read_items(from_json(content, cache_strings="all"), reader),
+        )
+
+    return parse
 
 
 def _json_object_or_none(content: bytes) -> dict[str, Any] | None:

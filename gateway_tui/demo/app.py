@@ -27,6 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gateway_tui.demo import chats as chat_store
 from gateway_tui.demo import lifecycle
 from gateway_tui.demo import validation as schemas
 from gateway_tui.demo.data import (
@@ -549,6 +550,10 @@ instance_route("POST", "/webhook/set/{instance}")(lifecycle.set_webhook)
 instance_route("GET", "/webhook/find/{instance}")(lifecycle.find_webhook)
 instance_route("POST", "/websocket/set/{instance}")(lifecycle.set_websocket)
 instance_route("GET", "/websocket/find/{instance}")(lifecycle.find_websocket)
+
+# The chat store: findChats, findMessages, findContacts, findStatusMessage.
+for _method, _path, _handler in chat_store.ROUTES:
+    instance_route(_method, _path)(_handler)
 
 
 # ---------------------------------------------------------------- the ASGI app

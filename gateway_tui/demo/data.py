@@ -145,6 +145,12 @@ class Message:
     status: str = "DELIVERY_ACK"
     list_message: dict[str, Any] | None = None
     edited: bool = False
+    # The stored ``message`` object when it is not plain text (demo/chats.py), who wrote it,
+    # and, for messages sent through the API, when (time.monotonic(): statuses advance from it).
+    content: dict[str, Any] | None = None
+    push_name: str = ""
+    participant: str | None = None
+    sent_clock: float | None = None
 
 
 @dataclass
@@ -201,6 +207,8 @@ class Workspace:
 
     groups: dict[str, Group] = field(default_factory=dict)
     chats: dict[str, Chat] = field(default_factory=dict)
+    # pushName by JID, as findContacts answers ("" for a contact that set no name).
+    contacts: dict[str, str] = field(default_factory=dict)
 
 
 _WORKSPACE_LOCK = threading.Lock()
@@ -220,6 +228,10 @@ class Instance:
     settings: dict[str, Any]
     workspace_seed: int
     _workspace: Workspace | None = field(default=None, repr=False)
+    # The chat store of an open instance (demo/chats.py): how many history chats, and the
+    # size of one extra chat for the 100,000-message benchmark (0: none).
+    history_chats: int = 30
+    big_chat_messages: int = 0
 
     @property
     def owner(self) -> str:
@@ -252,6 +264,7 @@ class Instance:
             timestamp=int(time.time()),
             status="PENDING",
             list_message=list_message,
+            sent_clock=time.monotonic(),
         )
         self.chats.setdefault(jid, Chat(jid)).messages.append(message)
         return message
@@ -401,8 +414,14 @@ def build_state(
     *,
     seed: int = DEFAULT_SEED,
     api_key: str = DEMO_API_KEY,
+    chats: int | None = None,
+    big_chat: int = 0,
 ) -> DemoState:
-    """The demo world: the curated instances first, then generated ones up to ``instances``."""
+    """The demo world: the curated instances first, then generated ones up to ``instances``.
+
+    ``chats`` (history chats of each open instance) and ``big_chat`` (messages of one extra
+    chat) are the benchmarks' knobs.
+    """
     rng = random.Random(seed)
     by_name: dict[str, Instance] = {}
     for index in range(instances):
@@ -420,6 +439,9 @@ def build_state(
             )
         else:
             instance = _generated_instance(rng, index + 1)
+        if chats is not None:
+            instance.history_chats = chats
+        instance.big_chat_messages = big_chat
         by_name[instance.name] = instance
     return DemoState(
         api_key=api_key,
@@ -433,10 +455,16 @@ def build_state(
 
 
 def build_workspace(instance: Instance) -> Workspace:
+    from gateway_tui.demo.chats import add_history  # it builds on this module's types
+
     rng = random.Random(instance.workspace_seed)
     if instance.name == "sales-eu":
-        return _sales_eu_workspace(instance, rng)
-    return _generated_workspace(instance, rng)
+        workspace = _sales_eu_workspace(instance, rng)
+    else:
+        workspace = _generated_workspace(instance, rng)
+    if instance.status == "open":
+        add_history(instance, workspace)
+    return workspace
 
 
 def _participants(

@@ -62,6 +62,9 @@ def make_hostile(state: DemoState) -> DemoState:
         for chat in workspace.chats.values():
             for message in chat.messages:
                 message.text = hostile(message.text)
+                message.push_name = hostile(message.push_name) if message.push_name else ""
+        # Contact names are set by any WhatsApp user: they carry the attacks too.
+        workspace.contacts = {jid: hostile(name) for jid, name in workspace.contacts.items()}
         renamed[instance.name] = instance
     first = next(iter(renamed.values()), None)
     if first is not None:

@@ -47,13 +47,18 @@ class DemoServer:
         hostile: bool = False,
         not_on_whatsapp: Iterable[str] = (),
         drop_share: float = 0.0,
+        chats: int | None = None,
+        big_chat: int = 0,
     ) -> None:
         """``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
-        sends whose connection is dropped after the message went out (outcome unknown)."""
+        sends whose connection is dropped after the message went out (outcome unknown).
+        ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
+        that many messages (the benchmarks' knobs; see demo/chats.py)."""
         self.api_key = api_key
         self.seed = seed
         self.hostile = hostile  # serve the hostile data set (demo/hostile.py)
         self._instance_count = instances
+        self._chats, self._big_chat = chats, big_chat
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
@@ -148,7 +153,13 @@ class DemoServer:
             )
 
     def _fresh_state(self) -> DemoState:
-        state = build_state(self._instance_count, seed=self.seed, api_key=self.api_key)
+        state = build_state(
+            self._instance_count,
+            seed=self.seed,
+            api_key=self.api_key,
+            chats=self._chats,
+            big_chat=self._big_chat,
+        )
         if self.hostile:
             from gateway_tui.demo.hostile import make_hostile
 
@@ -188,6 +199,8 @@ def serve(
     hostile: bool = False,
     not_on_whatsapp: Iterable[str] = (),
     drop_share: float = 0.0,
+    chats: int | None = None,
+    big_chat: int = 0,
 ) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
     server = DemoServer(
@@ -197,6 +210,8 @@ def serve(
         hostile=hostile,
         not_on_whatsapp=not_on_whatsapp,
         drop_share=drop_share,
+        chats=chats,
+        big_chat=big_chat,
     )
     try:
         server.start()

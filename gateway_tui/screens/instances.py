@@ -330,10 +330,15 @@ class InstancesScreen(GatewayScreen):
             )
             return True
 
+        def reread(error: GatewayError | None) -> None:
+            if error is not None:  # logged out, but its new status could not be read
+                self.gateway_app.report_error(error, f"Re-reading {name} after the logout")
+
         self.call(
             self.actions.logout_instance(name),
             what=f"Logging out {name}",
             done=f"Logged out {name}; ctrl+d deletes it now",
+            on_done=reread,
             on_error=unsupported,
         )
 
