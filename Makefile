@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test bench screenshots lint clean
+.PHONY: demo test conformance bench screenshots lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,11 @@ demo: $(STAMP)
 # Two workers: the machines have two cores, and the Pilot tests mostly wait on I/O.
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto
+
+# Only the suite against the real Evolution API 1.7.1 (../shared/real-gateway): builds it once
+# (cached outside the repo), starts it on a free loopback port, and fails if it cannot run here.
+conformance: $(STAMP)
+	REQUIRE_REAL_GATEWAY=1 $(BIN)/python -m pytest -q -n auto tests/real_gateway
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

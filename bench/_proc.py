@@ -170,7 +170,8 @@ def free_port() -> int:
 class DemoGatewayProcess:
     """`gateway-tui demo-server` in its own process, on a free loopback port."""
 
-    def __init__(self, instances: int) -> None:
+    def __init__(self, instances: int, *extra: str) -> None:
+        """``extra``: more demo-server options (the chat store's --chats, --big-chat)."""
         self.instances = instances
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -184,6 +185,7 @@ class DemoGatewayProcess:
                 str(self.port),
                 "--instances",
                 str(instances),
+                *extra,
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -224,11 +226,14 @@ class DemoGatewayProcess:
 
 
 class ProbeProcess:
-    """`python -m bench.probe` on a pty, with its reports read from a pipe (see bench/probe.py)."""
+    """`python -m bench.probe` (or another probe ``module``) on a pty, with its reports read from
+    a pipe (see bench/probe.py)."""
 
-    def __init__(self, mode: str, args: Sequence[str], env: dict[str, str]) -> None:
+    def __init__(
+        self, mode: str, args: Sequence[str], env: dict[str, str], module: str = "bench.probe"
+    ) -> None:
         read_fd, write_fd = os.pipe()
-        argv = [sys.executable, "-m", "bench.probe", mode, "--report-fd", str(write_fd), *args]
+        argv = [sys.executable, "-m", module, mode, "--report-fd", str(write_fd), *args]
         try:
             self.pty = PtyProcess(argv, env, pass_fds=[write_fd])
         finally:

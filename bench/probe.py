@@ -48,21 +48,18 @@ def _frame_is_written(app: Any, renderable: Any) -> bool:
     )
 
 
-def run_gateway(args: argparse.Namespace, report: Reporter) -> None:
-    from gateway_tui.app import GatewayApp
-    from gateway_tui.config import load_config
-    from gateway_tui.widgets.record_table import RecordTable
+def timing_transport(report: Reporter) -> Any:
+    """The app's plain-HTTP transport class, noting when each response's last byte arrived.
 
-    # httpx after the app's modules, as in the app itself (they keep its CLI from loading).
+    Built on call: httpx is imported after the app's modules, as in the app itself (they keep
+    its CLI from loading)."""
     httpx = importlib.import_module("httpx")
 
     class TimingTransport(httpx.AsyncHTTPTransport):
-        """The app's plain-HTTP transport, noting when each response's last byte arrived."""
-
         def __init__(self) -> None:
             super().__init__(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
 
-        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        async def handle_async_request(self, request: Any) -> Any:
             response = await super().handle_async_request(request)
             body = b"".join([chunk async for chunk in response.stream])
             arrived = time.monotonic()
@@ -74,6 +71,16 @@ def run_gateway(args: argparse.Namespace, report: Reporter) -> None:
                 stream=httpx.ByteStream(body),
                 extensions=response.extensions,
             )
+
+    return TimingTransport
+
+
+def run_gateway(args: argparse.Namespace, report: Reporter) -> None:
+    from gateway_tui.app import GatewayApp
+    from gateway_tui.config import load_config
+    from gateway_tui.widgets.record_table import RecordTable
+
+    TimingTransport = timing_transport(report)
 
     class ProbedApp(GatewayApp):
         def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -44,6 +44,8 @@ class Figure:
         value = self.value
         if self.unit == "MiB":
             return f"{value:.1f} MiB"
+        if self.unit == "/s":
+            return f"{value:,.0f}/s"
         if value < 10:
             return f"{value:.2f} ms"
         return f"{value:.1f} ms"

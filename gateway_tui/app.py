@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import dataclasses
 import gc
+import sys
+import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
@@ -23,6 +25,9 @@ from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
 from textual.signal import Signal
 
+from gateway_tui import storage
+from gateway_tui.crash import crash_report, describe, scrub
+from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
 from gateway_tui.type_ahead import TypeAhead
 from gateway_tui.urls import insecure_url_warning
 
@@ -91,6 +96,7 @@ class GatewayApp(App[int]):
         self._starting_url = starting_url
         self.state_changed: Signal[Topic] = Signal(self, "state-changed")
         self.type_ahead = TypeAhead(self, self._deliver_key)
+        self._storage_problems_off: Callable[[], None] = lambda: None
         self._config_loader: Callable[[], ResolvedConfig] | None = None
         if callable(config):
             self._config_loader = config
@@ -118,15 +124,30 @@ class GatewayApp(App[int]):
     # --- gateway ---------------------------------------------------------------------------------
 
     def _new_client(self) -> GatewayClient:
+        import httpx
+
         from gateway_tui.api.client import GatewayClient
         from gateway_tui.api.errors import GatewayError
 
         key = self.config.api_key.get_secret_value() if self.config.api_key else ""
         url = self.config.url or "http://127.0.0.1"
+        try:
+            httpx.URL(url)
+        except (httpx.InvalidURL, ValueError):
+            # Validation agrees with httpx, but a URL must never end the app: ask for another.
+            problem = "The gateway URL cannot be used: its host name is not valid"
+            self.config = dataclasses.replace(
+                self.config, url=None, problems=[*self.config.problems, problem]
+            )
+            url = "http://127.0.0.1"
         transport = self._transport or _transport_for(url)
         try:
             client = GatewayClient(
-                url, key, timeout=self.config.request_timeout, transport=transport
+                url,
+                key,
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
             )
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
@@ -135,7 +156,11 @@ class GatewayApp(App[int]):
                 self.config, api_key=None, problems=[*self.config.problems, problem]
             )
             client = GatewayClient(
-                url, "", timeout=self.config.request_timeout, transport=transport
+                url,
+                "",
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
             )
         client.subscribe(self.state.record_call)
         return client
@@ -204,6 +229,8 @@ class GatewayApp(App[int]):
             self.action_refresh_instances()
 
     def on_mount(self) -> None:
+        # A stored file that cannot be read is reported where the user looks: here.
+        self._storage_problems_off = storage.on_problem(self._stored_file_problem)
         if not self.started:
             from gateway_tui.screens.starting import StartingScreen
 
@@ -244,6 +271,7 @@ class GatewayApp(App[int]):
         self._show_home()
 
     async def on_unmount(self) -> None:
+        self._storage_problems_off()
         if self.started:
             await self.client.aclose()
 
@@ -283,6 +311,15 @@ class GatewayApp(App[int]):
         self.type_ahead.hold_for_screen(self.screen)
         return result
 
+    def _stored_file_problem(self, message: str) -> None:
+        notify = partial(
+            self.notify, message, title="Stored file", severity="warning", timeout=15, markup=False
+        )
+        if self._thread_id == threading.get_ident():
+            notify()
+        else:
+            self.call_from_thread(notify)
+
     # --- navigation ------------------------------------------------------------------------------
 
     def open_instance(self, name: str) -> None:
@@ -293,12 +330,25 @@ class GatewayApp(App[int]):
 
     def instance_sections_hint(self) -> str:
         """The ways in from the instance view."""
-        return "g groups · m compose a list message · t chats · r refresh · esc back · ? keys"
+        return (
+            "g groups · m compose a list message · t chats · r refresh · esc back · ? keys\n"
+            "C connect (QR) · R restart · L log out · w webhook · W websocket"
+        )
 
     def open_groups(self, instance: str) -> None:
         from gateway_tui.screens.groups import GroupPickerScreen
 
         self.push_screen(GroupPickerScreen(instance))
+
+    def open_pairing(self, instance: str, number: str | None = None) -> None:
+        from gateway_tui.screens.pairing import PairingScreen
+
+        self.push_screen(PairingScreen(instance, number))
+
+    def open_hooks(self, instance: str, kind: str) -> None:
+        from gateway_tui.screens.webhook import HookSettingsScreen
+
+        self.push_screen(HookSettingsScreen(instance, kind))  # type: ignore[arg-type]
 
     def open_composer(self, instance: str) -> None:
         from gateway_tui.screens.composer import ComposerScreen
@@ -400,14 +450,58 @@ class GatewayApp(App[int]):
         )
 
     def report_unexpected(self, error: BaseException, what: str | None) -> None:
-        """A bug of ours: say it without a traceback, and keep running."""
+        """A bug of ours: say it without a traceback or locals, and keep running."""
         self.notify(
-            f"{type(error).__name__}: {error}",
+            describe(error, self.secrets()),
             title=f"Unexpected error{f' in {what}' if what else ''}",
             severity="error",
             timeout=10,
             markup=False,
         )
+
+    # --- the display boundary and the crash path (see sanitize.py, crash.py) ---------------------
+
+    def secrets(self) -> list[str]:
+        """Every key this app knows: masked in anything it reports."""
+        if not self.started:
+            return []  # the config is not loaded yet: no key is known
+        keys = [self.config.api_key] + [p.resolve_key() for p in self.config.profiles.values()]
+        return [key.get_secret_value() for key in keys if key is not None]
+
+    def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[override]
+        # Notifications quote server and file text: placeholders instead of controls, no key.
+        secrets = self.secrets()
+        message = printable(scrub(message, secrets), multiline=True)
+        super().notify(message, title=printable(scrub(title, secrets)), **kwargs)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        super().copy_to_clipboard(clipboard_text(text))
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:  # type: ignore[no-untyped-def]
+        # Every key binding and palette action runs through here: a bug in one is reported
+        # (no traceback, no locals, no key) and the app keeps running.
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:  # noqa: BLE001 - anything unexpected, by design
+            self.report_unexpected(error, f"the action {action}")
+            return True
+
+    def get_line_filters(self) -> list:  # type: ignore[override]
+        return [*super().get_line_filters(), _CONTROL_FILTER]
+
+    def _handle_exception(self, error: Exception) -> None:
+        self._crash_error = error  # for _fatal_error, which Textual calls without it
+        super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        # Textual's report shows every frame's locals, the key among them: ours shows none.
+        error = getattr(self, "_crash_error", None) or sys.exc_info()[1] or RuntimeError("?")
+        self.bell()
+        self._exit_renderables.append(crash_report(error, self.secrets()))
+        self._close_messages_no_wait()
+
+
+_CONTROL_FILTER = ControlCharacterFilter()
 
 
 def _palette_help(rows: list) -> str:

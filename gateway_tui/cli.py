@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
 from gateway_tui import __version__
+from gateway_tui.commands import HEADLESS_COMMANDS, add_parsers, fraction
 from gateway_tui.urls import validate_gateway_url
 
 if TYPE_CHECKING:
@@ -105,6 +106,34 @@ def build_parser() -> argparse.ArgumentParser:
     demo_parser.add_argument(
         "--latency-ms", metavar="N", type=_whole_number(0), help="delay added to every response"
     )
+    demo_parser.add_argument(
+        "--hostile",
+        action="store_true",
+        default=None,
+        help="serve the hostile data set (escape sequences in every text field)",
+    )
+    demo_parser.add_argument(
+        "--not-on-whatsapp",
+        metavar="NUMBERS",
+        type=lambda text: [n.strip() for n in text.split(",") if n.strip()],
+        help="comma-separated numbers that sends are refused for (not on WhatsApp)",
+    )
+    demo_parser.add_argument(
+        "--drop-share",
+        metavar="F",
+        type=_argument_type(fraction(1)),
+        help="share (0-1) of sends whose connection drops after the message went out",
+    )
+    demo_parser.add_argument(
+        "--chats", metavar="N", type=_whole_number(0), help="history chats per open instance"
+    )
+    demo_parser.add_argument(
+        "--big-chat",
+        metavar="N",
+        type=_whole_number(0),
+        help="add one chat of N messages to each open instance",
+    )
+    add_parsers(commands)  # send-list, campaigns, instances, participants, chats
     return parser
 
 
@@ -139,6 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
             )
 
+        if args.command in HEADLESS_COMMANDS:
+            if args.demo:
+                parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
+            from gateway_tui.commands import run
+            from gateway_tui.config import load_config
+
+            return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))
         if args.demo:
             return _run_demo(load(), instances=args.demo_instances)
         from gateway_tui.app import run_app
@@ -152,7 +188,15 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve_demo(args: argparse.Namespace) -> int:
     from gateway_tui.demo.server import serve
 
-    options = _given(instances=args.instances, latency_ms=args.latency_ms)
+    options = _given(
+        instances=args.instances,
+        latency_ms=args.latency_ms,
+        hostile=args.hostile,
+        not_on_whatsapp=args.not_on_whatsapp,
+        drop_share=args.drop_share,
+        chats=args.chats,
+        big_chat=args.big_chat,
+    )
     try:
         return serve(args.port, **options)
     except OSError as exc:  # e.g. the port is taken: say so without a traceback

@@ -39,6 +39,7 @@ from gateway_tui.urls import (  # noqa: F401 - re-exported: callers import them 
 CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
 DEFAULT_REQUEST_TIMEOUT = 15.0
+DEFAULT_MAX_RESPONSE_MB = 64.0
 MASK = "••••"
 
 
@@ -56,15 +57,14 @@ class ConfigFileError(ValueError):
 
 
 def mask_key(secret: str | SecretStr | None) -> str:
-    """A key for display: "••••" plus its last 4 characters; just "••••" for keys of 4
-    characters or fewer, which showing 4 would reveal entirely; "(none)" for no key."""
+    """A key for display: "••••" plus at most a quarter of its last characters (4 at most,
+    none for keys shorter than 8, which that would give away); "(none)" for no key."""
     if secret is None:
         return "(none)"
     if isinstance(secret, SecretStr):
         secret = secret.get_secret_value()
-    if len(secret) <= 4:
-        return MASK
-    return MASK + secret[-4:]
+    shown = min(4, len(secret) // 4) if len(secret) >= 8 else 0
+    return MASK + secret[-shown:] if shown else MASK
 
 
 # --------------------------------------------------------------------------------------------
@@ -102,6 +102,8 @@ class ConfigFile(BaseModel):
     default_profile: str | None = None
     refresh_interval: float = Field(default=DEFAULT_REFRESH_INTERVAL, ge=0)  # 0 disables
     request_timeout: float = Field(default=DEFAULT_REQUEST_TIMEOUT, gt=0)  # seconds per call
+    # The largest answer read, in MB after decompression (10,000 instances take about 7).
+    max_response_mb: float = Field(default=DEFAULT_MAX_RESPONSE_MB, gt=0, le=4096)
     theme: str | None = None
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
@@ -140,6 +142,7 @@ class ResolvedConfig:
     gateway_id: str | None = None
     refresh_interval: float = DEFAULT_REFRESH_INTERVAL
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_response_mb: float = DEFAULT_MAX_RESPONSE_MB
     theme: str | None = None
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
@@ -198,19 +201,51 @@ class ResolvedConfig:
 # Reading
 
 
+# A config file is a few dozen lines; these bounds keep a planted or broken one from hanging the
+# app (the TOML parser is quadratic in nested tables and recurses once per nesting level).
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_CONFIG_DEPTH = 16
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     """The file's raw content; {} when it does not exist. Raises ConfigFileError."""
     try:
         with path.open("rb") as file:
-            return tomllib.load(file)
+            raw = file.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return {}
-    except tomllib.TOMLDecodeError as exc:  # its message gives the line and column
-        raise ConfigFileError(f"{path} is not valid TOML: {exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigFileError(f"{path} is not UTF-8 text") from None
+    except IsADirectoryError:
+        raise ConfigFileError(f"{path} is a directory, not a file") from None
     except OSError as exc:
         raise ConfigFileError(f"Cannot read {path}: {exc.strerror}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigFileError(f"{path} is larger than {MAX_CONFIG_BYTES // 1024} KB")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigFileError(f"{path} is not UTF-8 text") from None
+    if _too_deep(text):
+        raise ConfigFileError(f"{path} nests tables or arrays more than {MAX_CONFIG_DEPTH} deep")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:  # its message gives the line and column
+        raise ConfigFileError(f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigFileError(f"{path} is nested too deep to read") from None
+
+
+def _too_deep(text: str) -> bool:
+    """Brackets, or dotted keys on one line, deeper than MAX_CONFIG_DEPTH (strings ignored)."""
+    if storage.nesting_depth(text, MAX_CONFIG_DEPTH, quotes="\"'") > MAX_CONFIG_DEPTH:
+        return True
+    for line in text.splitlines():
+        if line.count(".") > MAX_CONFIG_DEPTH and _unquoted(line).count(".") > MAX_CONFIG_DEPTH:
+            return True
+    return False
+
+
+def _unquoted(line: str) -> str:
+    return re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", line.split("#", 1)[0])
 
 
 def read_config_file(path: Path | None = None) -> tuple[ConfigFile, list[str]]:
@@ -375,6 +410,7 @@ def load_config(
         demo=demo,
         refresh_interval=config_file.refresh_interval,
         request_timeout=config_file.request_timeout,
+        max_response_mb=config_file.max_response_mb,
         theme=config_file.theme,
         keys=keys,
         profiles=dict(config_file.profiles),

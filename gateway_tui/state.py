@@ -14,6 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Generic, TypeVar
 
+from gateway_tui.api.chat_models import ChatMessages, StatusRow
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.events import CallEvent
 from gateway_tui.api.models import (
@@ -27,6 +28,8 @@ from gateway_tui.api.models import (
     Participant,
     SentMessage,
 )
+from gateway_tui.chat_book import ChatBook
+from gateway_tui.lifecycle_state import LifecycleState
 
 T = TypeVar("T")
 StateListener = Callable[["Topic"], None]
@@ -46,6 +49,9 @@ class Topic(StrEnum):
     SENT = "sent"
     CHATS = "chats"
     PROFILES = "profiles"
+    # Connect codes, state checks, webhook and websocket settings (issue 13).
+    LIFECYCLE = "lifecycle"
+    MESSAGES = "messages"  # a chat's stored messages and their delivery statuses
 
 
 class Health(StrEnum):
@@ -149,6 +155,12 @@ class AppState:
         self.sent: dict[str, list[SentRecord]] = {}
         self.chats: dict[str, dict[str, ChatRecord]] = {}
         self.profiles: dict[tuple[str, str], Loadable[BusinessProfile]] = {}
+        self.lifecycle = LifecycleState()
+        # The gateway's chat store (issue 12): per instance, per (instance, chat JID), and the
+        # latest delivery status of each message id per instance.
+        self.chat_books: dict[str, Loadable[ChatBook]] = {}
+        self.messages: dict[tuple[str, str], Loadable[ChatMessages]] = {}
+        self.statuses: dict[str, dict[str, StatusRow]] = {}
 
     # --- observers -----------------------------------------------------------------------------
 
@@ -206,7 +218,7 @@ class AppState:
         self.calls.append(event)
         if event.unreachable:
             self.health, self.last_error = Health.UNREACHABLE, event.error
-        elif event.status is not None and (event.status >= 500 or event.status in (401, 403)):
+        elif event.status is not None and _gateway_failing(event):
             self.health, self.last_error = Health.FAILING, event.error
         else:
             # A 400 or 404 is the gateway answering about the request: the link itself is fine.
@@ -225,3 +237,21 @@ class AppState:
         self._listeners = listeners
         for topic in Topic:
             self.notify(topic)
+
+
+# Calls about the gateway as a whole; every other path names one instance.
+_GATEWAY_WIDE_PATHS = ("/instance/fetchInstances", "/instance/create")
+
+
+def _gateway_failing(event: CallEvent) -> bool:
+    """Whether an answer says the gateway itself is in trouble (the key, the server, a proxy).
+
+    A 500 from a call about one instance is that instance's session failing (a real 1.7.1
+    answers 500 for every instance that is not connected): the gateway answered, it is fine.
+    """
+    status = event.status or 0
+    if status in (401, 403) or status >= 502:
+        return True
+    if status >= 500:
+        return event.path.startswith(_GATEWAY_WIDE_PATHS)
+    return False

@@ -12,6 +12,8 @@ import logging
 import os
 import secrets
 import stat
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +82,13 @@ def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
     """Replace ``path`` with ``obj`` as indented JSON, atomically (see atomic_write_text)."""
     # Serialise first, so an unserialisable object fails before anything touches the disk.
     text = json.dumps(obj, indent=2, ensure_ascii=False) + "\n"
-    atomic_write_text(path, text)
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        # A lone surrogate (from a server or a hand-edited file) has no UTF-8 form: as a JSON
+        # "\udxxx" escape it is kept exactly, and reads back as it was.
+        data = (json.dumps(obj, indent=2, ensure_ascii=True) + "\n").encode("ascii")
+    _atomic_write_bytes(Path(path), data)
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
@@ -116,22 +124,122 @@ def _fsync_dir(directory: Path) -> None:
         os.close(fd)
 
 
-def read_json(path: str | os.PathLike[str], default: Any) -> Any:
-    """The parsed JSON in ``path``; ``default`` if it is missing or corrupt.
+# JSON nested deeper than this is not ours: the app's files are a few levels deep.
+MAX_JSON_DEPTH = 64
+# Nor bigger than this (the history keeps 500 messages, far below).
+MAX_JSON_BYTES = 32 * 1024 * 1024
 
-    A corrupt file is kept as it is (the user may want to repair it) and logged by its path
-    and error position only, never its content.
+ProblemReporter = Callable[[str], None]
+_reporters: list[ProblemReporter] = []
+
+
+def on_problem(reporter: ProblemReporter) -> Callable[[], None]:
+    """Call ``reporter`` with a plain-words message whenever a stored file cannot be read.
+
+    Returns a function that removes it. The app shows these messages as notifications.
+    """
+    _reporters.append(reporter)
+    return lambda: _reporters.remove(reporter) if reporter in _reporters else None
+
+
+def _report(message: str) -> None:
+    log.warning("%s", message)
+    for reporter in list(_reporters):
+        try:
+            reporter(message)
+        except Exception:  # noqa: BLE001 - a broken reporter must not break a read
+            log.exception("a storage problem reporter failed")
+
+
+def read_json(path: str | os.PathLike[str], default: Any) -> Any:
+    """The parsed JSON in ``path``; ``default`` if it is missing or cannot be read.
+
+    A file that cannot be read (not UTF-8, not JSON, truncated, nested too deep, too big, or a
+    directory in its place) is renamed aside with a timestamp, so it is kept for the user and a
+    fresh one can be written in its place; what happened is reported (``on_problem``) by path
+    and reason, never by content. A file without read permission is left where it is.
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(path, "rb") as file:
+            raw = file.read(MAX_JSON_BYTES + 1)
     except FileNotFoundError:
         return default
-    except UnicodeDecodeError:
-        log.warning("ignoring %s: it is not UTF-8 text", path)
+    except IsADirectoryError:
+        return _unreadable(path, "it is a directory, not a file", default)
+    except PermissionError:
+        _report(
+            f"{path} could not be read: permission denied. It is left as it is; "
+            "nothing is saved there until that is fixed."
+        )
         return default
+    except OSError as error:
+        _report(f"{path} could not be read: {error.strerror or error}.")
+        return default
+    if len(raw) > MAX_JSON_BYTES:
+        return _unreadable(path, f"it is larger than {MAX_JSON_BYTES // 2**20} MB", default)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _unreadable(path, "it is not UTF-8 text", default)
+    if nesting_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
+        return _unreadable(path, f"it is nested more than {MAX_JSON_DEPTH} levels deep", default)
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        log.warning("ignoring %s: invalid JSON at line %d, column %d", path, exc.lineno, exc.colno)
+        where = f"invalid JSON at line {exc.lineno}, column {exc.colno}"
+        if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
+            where = "it ends in the middle (truncated)"
+        return _unreadable(path, where, default)
+    except (ValueError, RecursionError) as exc:
+        return _unreadable(path, f"it cannot be parsed ({type(exc).__name__})", default)
+
+
+def nesting_depth(text: str, limit: int, quotes: str = '"') -> int:
+    """How deep brackets nest in ``text`` outside strings; stops counting once past ``limit``.
+
+    Parsers recurse once per level: a hand-edited or planted file 100,000 levels deep would
+    otherwise end in a RecursionError (or worse) instead of a plain "cannot be read".
+    """
+    depth = deepest = 0
+    quote: str | None = None
+    escaped = False
+    for character in text:
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif character == "\\" and quote == '"':
+                escaped = True
+            elif character == quote:
+                quote = None
+        elif character in quotes:
+            quote = character
+        elif character in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > limit:
+                    break
+        elif character in "]}":
+            depth -= 1
+    return deepest
+
+
+def _unreadable(path: Path, why: str, default: Any) -> Any:
+    """Keep the unreadable ``path`` under a timestamped name beside it and report it."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{path.name}.unreadable-{stamp}")
+    counter = 1
+    while kept.exists():
+        counter += 1
+        kept = path.with_name(f"{path.name}.unreadable-{stamp}-{counter}")
+    try:
+        os.rename(path, kept)
+    except OSError as error:
+        _report(
+            f"{path} could not be read: {why}. It could not be moved aside either "
+            f"({error.strerror or error}), so nothing is saved there."
+        )
         return default
+    _report(f"{path} could not be read: {why}. It was kept as {kept.name}; a fresh one is used.")
+    return default

@@ -45,7 +45,19 @@ def validate_gateway_url(text: str) -> str:
         port = 0
     if port == 0 or (port is None and parts.netloc.endswith(":")):
         raise ValueError("The port must be a number from 1 to 65535")
-    return f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+    normalised = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+    if not host.isascii():
+        # Agree with the HTTP client, which is stricter about such host names ("x²", full-width
+        # letters fail IDNA): a URL it refuses must be refused here, with a reason, not in the
+        # middle of a call. Only then is httpx imported: a plain URL is checked before the
+        # first frame without the HTTP stack.
+        import httpx
+
+        try:
+            httpx.URL(normalised)
+        except (httpx.InvalidURL, ValueError):
+            raise ValueError("The URL's host name is not valid") from None
+    return normalised
 
 
 def _is_ip_address(host: str) -> bool:

@@ -85,7 +85,7 @@ LIST_MESSAGE_JSON = {
             "title": "Drinks",
             "rows": [
                 {"title": "Tea", "description": "Hot", "rowId": "tea"},
-                {"title": "Coffee", "description": "", "rowId": "coffee"},
+                {"title": "Coffee", "rowId": "coffee"},  # no description: left out, not ""
             ],
         }
     ],
@@ -553,7 +553,7 @@ async def test_instance_name_is_one_quoted_path_segment(
         (lambda c: c.group_invite_code(INSTANCE, f" {GROUP_ID} "), "query"),
         (lambda c: c.revoke_group_invite_code(INSTANCE, GROUP_ID), "query"),
         (lambda c: c.update_group_subject(INSTANCE, GROUP_ID, "S"), "query"),
-        (lambda c: c.send_group_invite(INSTANCE, GROUP_ID, ["4915123456701"]), "body"),
+        (lambda c: c.send_group_invite(INSTANCE, GROUP_ID, ["4915123456701"], "Hi"), "body"),
     ],
     ids=["participants", "inviteCode", "revoke", "subject", "sendInvite"],
 )
@@ -595,7 +595,9 @@ async def test_update_message_number_is_sent_as_a_string(number: str | None, sen
 async def test_send_invite_numbers_are_sent_as_the_server_reads_them() -> None:
     server = Server(json_reply(200, {"send": True}))
     async with client_for(server) as client:
-        await client.send_group_invite(INSTANCE, GROUP, ["+49 151 2345-6701", "(44) 7700900123"])
+        await client.send_group_invite(
+            INSTANCE, GROUP, ["+49 151 2345-6701", "(44) 7700900123"], "Hi"
+        )
     assert json.loads(server.requests[0].content)["numbers"] == ["4915123456701", "447700900123"]
 
 
@@ -741,7 +743,7 @@ async def test_extra_fields_are_kept_and_absent_optional_fields_are_none() -> No
     async with client_for(Server(json_reply(200, answer))) as client:
         bare, full = await client.fetch_instances()
     assert bare.owner is None and bare.profile_name is None and bare.integration is None
-    assert bare.owner_number == "" and bare.webhook_url is None
+    assert bare.owner_number == "" and bare.wa_business_callback_url is None
     assert full.instance_name == INSTANCE_ITEM["instance"]["instanceName"]
     assert not full.model_extra  # unknown fields of listed instances are dropped
 
@@ -1146,13 +1148,15 @@ _BAD_DELAY = [
             ["presence"],
         ),
         (lambda c: c.send_list("", list_request()), ["instance"]),
-        (lambda c: c.send_group_invite(INSTANCE, GROUP, []), ["numbers"]),
-        (lambda c: c.send_group_invite(INSTANCE, GROUP, ["123456789"]), ["numbers[0]"]),
+        (lambda c: c.send_group_invite(INSTANCE, GROUP, [], "Hi"), ["numbers"]),
+        (lambda c: c.send_group_invite(INSTANCE, GROUP, ["123456789"], "Hi"), ["numbers[0]"]),
         (
-            lambda c: c.send_group_invite(INSTANCE, GROUP, ["4915123456701", "+49 151 23456701"]),
+            lambda c: c.send_group_invite(
+                INSTANCE, GROUP, ["4915123456701", "+49 151 23456701"], "Hi"
+            ),
             ["numbers[1]"],
         ),
-        (lambda c: c.send_group_invite(INSTANCE, "team", ["4915123456701"]), ["groupJid"]),
+        (lambda c: c.send_group_invite(INSTANCE, "team", ["4915123456701"], "Hi"), ["groupJid"]),
         (lambda c: c.update_group_subject(INSTANCE, GROUP, "  "), ["subject"]),
         (lambda c: c.update_group_subject(INSTANCE, "x@g.us", ""), ["groupJid", "subject"]),
         (lambda c: c.group_participants(INSTANCE, "4915123456701@s.whatsapp.net"), ["groupJid"]),

@@ -115,7 +115,15 @@ def start_app(server, home: Path) -> Terminal:
         for key, value in os.environ.items()
         if not key.startswith(("GATEWAY_", "TEXTUAL"))
     }
-    env |= {"GATEWAY_TUI_HOME": str(home), "TERM": "xterm-256color", "COLORTERM": "truecolor"}
+    # COLUMNS and LINES win over the pseudo-terminal's size in Textual's size check (shutil): a CI
+    # that sets them to 80×24 would otherwise hide the instance view's hint below the fold.
+    env |= {
+        "GATEWAY_TUI_HOME": str(home),
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "COLUMNS": str(COLUMNS),
+        "LINES": str(ROWS),
+    }
     args = [sys.executable, "-m", "gateway_tui", "--url", server.url, "--api-key", server.api_key]
     return Terminal(args, env)
 

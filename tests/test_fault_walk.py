@@ -63,7 +63,7 @@ from gateway_tui.api.events import CallEvent
 from gateway_tui.app import GatewayApp
 from gateway_tui.drafts import ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.screens.base import GatewayScreen
-from gateway_tui.screens.chat_modals import EditMessageScreen, PickMessageScreen
+from gateway_tui.screens.chat_modals import EditMessageScreen
 from gateway_tui.screens.chats import ChatsScreen
 from gateway_tui.screens.composer import ComposerScreen
 from gateway_tui.screens.confirm import ConfirmScreen
@@ -71,6 +71,7 @@ from gateway_tui.screens.connect import ConnectScreen
 from gateway_tui.screens.group_modals import ExportScreen, InviteScreen, SubjectScreen
 from gateway_tui.screens.groups import GroupPickerScreen
 from gateway_tui.screens.instances import InstancesScreen
+from gateway_tui.screens.messages import MessagesScreen
 from gateway_tui.screens.participants import ParticipantsScreen
 from gateway_tui.screens.request_log import RequestLogScreen
 from gateway_tui.widgets.list_preview import PreviewMode
@@ -99,9 +100,22 @@ WRITE_ACTIONS = (
     "update_group_subject",
     "send_group_invite",
     "send_list",
-    "set_archived",
+    "archive_chat",
     "edit_message",
     "fetch_profile",  # a read, but a POST: the gateway counts it as a write
+    "create_instance",
+    "restart_instance",
+    "save_webhook",
+    "save_websocket",
+)
+
+POST_READS = (
+    "find_contacts",
+    "find_messages",
+    "find_last_messages",
+    "find_chat_messages",
+    "find_status_messages",
+    "find_message_json",
 )
 
 # The request log of the call being made in this task: the client emits each attempt's event
@@ -152,6 +166,8 @@ def state_holds(app: GatewayApp, error: GatewayError) -> bool:
         *state.groups.values(),
         *state.participants.values(),
         *state.profiles.values(),
+        *state.chat_books.values(),
+        *state.messages.values(),
     ]
     return any(item.error is error for item in loadables) or any(
         invite.error is error for invite in state.invites.values()
@@ -292,12 +308,19 @@ def install_recorders(monkeypatch: pytest.MonkeyPatch, app: GatewayApp, ledger: 
 
     for name in WRITE_ACTIONS:
         monkeypatch.setattr(app.actions, name, _counted(getattr(app.actions, name), name, ledger))
+    # Reads of the chat store are POSTs too, which the gateway counts as writes.
+    for name in POST_READS:
+        monkeypatch.setattr(app.client, name, _counted(getattr(app.client, name), name, ledger))
 
 
 def _entity(name: str, args: tuple) -> tuple[str, ...]:
     """What a write action touches, as the final comparison names it."""
-    if name in ("delete_instance", "logout_instance"):
+    if name in ("delete_instance", "logout_instance", "restart_instance"):
         return ("instance", args[0])
+    if name == "create_instance":
+        return ("instance", args[0].instance_name)
+    if name in ("save_webhook", "save_websocket"):
+        return (name.removeprefix("save_"), args[0])
     if name == "save_settings":
         return ("settings", args[0])
     if name == "revoke_invite_code":
@@ -308,10 +331,12 @@ def _entity(name: str, args: tuple) -> tuple[str, ...]:
         return ("group-invite", args[0], args[1])
     if name == "send_list":
         return ("chat", args[0], chat_jid(args[1].number))
-    if name == "set_archived":
+    if name == "archive_chat":
         return ("archived", args[0], args[1])
     if name == "edit_message":
         return ("message", args[0], args[1].id)
+    if name in POST_READS:
+        return ("store", args[0])
     return ("profile", args[0], args[1])
 
 
@@ -382,9 +407,11 @@ class Walk:
 
     async def press(self, *keys: str) -> None:
         for key in keys:
+            pressed_on = type(self.app.screen).__name__
             await self.pilot.press(key)
             self.actions += 1
-            self.visited[type(self.app.screen).__name__] += 1
+            # Both the screen the key was pressed on and the one it led to were visited.
+            self.visited.update({pressed_on, type(self.app.screen).__name__})
             self.check_alive()
 
     def check_alive(self) -> None:
@@ -595,9 +622,25 @@ class Walk:
         self.flows["archive"] += 1
 
     async def flow_edit(self) -> None:
-        await self.press("e")
-        if isinstance(self.app.screen, PickMessageScreen):
-            await self.press("enter")
+        chats = self.app.screen
+        if isinstance(chats, ChatsScreen):  # a chat with the instance's own text messages
+            chats.table.move_cursor_to_key("4915112340001@s.whatsapp.net")
+        await self.press("e")  # the conversation, its newest own text message chosen
+        if isinstance(self.app.screen, MessagesScreen):
+            screen = self.app.screen
+            loadable = self.app.actions.messages_of(screen.instance, screen.jid)
+            for _ in range(4):  # as a user would: `r` again while the read fails
+                await wait_for(
+                    self.pilot,
+                    lambda: (
+                        not loadable.loading
+                        and (loadable.value is not None or loadable.error is not None)
+                    ),
+                )
+                if loadable.value is not None:
+                    break
+                await self.press("r")
+            await self.press("e")
         if isinstance(self.app.screen, EditMessageScreen):
             text = f"E{self.rng.randrange(1000)} ✓"
             await self.after("/chat/updateMessage/", "PUT", "ctrl+u", *text, "enter")
@@ -617,6 +660,16 @@ class Walk:
         await self.press("t")
         screen = self.app.screen
         assert isinstance(screen, ChatsScreen)
+        book = self.app.actions.chat_book(INSTANCE)
+        for _ in range(4):  # the gateway's chats: `r` again while the read fails
+            await wait_for(
+                self.pilot,
+                lambda: not book.loading and (book.value is not None or book.error is not None),
+                within=15,
+            )
+            if book.value is not None:
+                break
+            await self.press("r")
         for flow in flows:
             if self.app.screen is screen and screen.table.cursor_row is not None:
                 await flow()

@@ -67,7 +67,8 @@ async def test_recent_groups_come_first(app_for, demo_server):
 
 
 async def test_404_from_fetch_all_groups_turns_the_picker_into_a_jid_entry(app_for, demo_server):
-    demo_server.faults.add("status", status=404, path_prefix="/group/fetchAllGroups")
+    # A server without the route: 404 "Cannot GET /group/fetchAllGroups/…".
+    demo_server.faults.add("missing_route", path_prefix="/group/fetchAllGroups")
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
         await open_picker(app, pilot)

@@ -195,6 +195,9 @@ def test_corrupt_json_gives_default_keeps_file_and_logs_no_content(tmp_path, cap
     target.write_bytes(content)
     with caplog.at_level(logging.WARNING, logger="gateway_tui.storage"):
         assert storage.read_json(target, default=[]) == []
-    assert target.read_bytes() == content
+    # Kept beside, under a timestamped name, so a fresh file never overwrites it.
+    (kept,) = tmp_path.glob("state.json.unreadable-*")
+    assert kept.read_bytes() == content
+    assert not target.exists()
     assert str(target) in caplog.text
     assert "SECRET" not in caplog.text

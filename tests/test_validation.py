@@ -267,7 +267,8 @@ def section(*rows: ListRow, title: str = "Drinks") -> ListSection:
         (message(section()), ["sections[0].rows"], []),
         (message(section(row(title=""))), ["sections[0].rows[0].title"], []),
         (message(section(row(row_id=" "))), [], ["sections[0].rows[0].rowId"]),
-        (message(section(row(row_id=""))), [], ["sections[0].rows[0].rowId"]),
+        # "" is refused by a real 1.7.1 (400); only spaces pass there
+        (message(section(row(row_id=""))), ["sections[0].rows[0].rowId"], []),
         (message(section(row(title="t" * 25))), [], ["sections[0].rows[0].title"]),
         (message(section(row(description="d" * 73))), [], ["sections[0].rows[0].description"]),
         (message(section(row(description="d" * 72))), [], []),

@@ -121,7 +121,7 @@ class GroupActions(ActionsBase):
         return subject
 
     async def send_group_invite(
-        self, instance: str, group_jid: str, numbers: list[str], description: str = ""
+        self, instance: str, group_jid: str, numbers: list[str], description: str
     ) -> GroupInviteResult:
         """Send the group's invite link to ``numbers``; the result names the URL sent."""
         jid = group_jid_from(group_jid)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from gateway_tui.actions.base import ActionsBase
-from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.errors import GatewayError, NotFound
+from gateway_tui.api.lists import PartialList, unreadable_of
 from gateway_tui.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
 from gateway_tui.state import Topic
 
@@ -20,9 +21,9 @@ class InstanceActions(ActionsBase):
         fresh = found[0] if found else None
         current = self.state.instances.value
         if fresh is not None and current is not None:
-            self.state.instances.value = [
-                fresh if item.instance_name == name else item for item in current
-            ]
+            self.state.instances.value = _same_skips(
+                current, [fresh if item.instance_name == name else item for item in current]
+            )
             self.state.notify(Topic.INSTANCES)
         return fresh
 
@@ -32,35 +33,54 @@ class InstanceActions(ActionsBase):
             self.state.notify(Topic.SELECTED)
 
     async def delete_instance(self, name: str) -> DeleteResult:
-        """Delete; on success the row leaves the state at once, without a refetch."""
-        result = await self.client.delete_instance(name)
+        """Delete; on success the row leaves the state at once, without a refetch.
+
+        An instance the gateway says does not exist (404, already deleted elsewhere) leaves
+        the state too; the NotFound is re-raised so the screen can say so.
+        """
+        try:
+            result = await self.client.delete_instance(name)
+        except NotFound as error:
+            if not error.route_missing:
+                self._drop_instance(name)
+            raise
         self._drop_instance(name)
         return result
 
     def _drop_instance(self, name: str) -> None:
         current = self.state.instances.value
         if current is not None:
-            self.state.instances.value = [i for i in current if i.instance_name != name]
+            self.state.instances.value = _same_skips(
+                current, [i for i in current if i.instance_name != name]
+            )
         self.state.settings.pop(name, None)
         if self.state.selected == name:
             self.state.selected = None
             self.state.notify(Topic.SELECTED)
         self.state.notify(Topic.INSTANCES)
 
-    async def logout_instance(self, name: str) -> None:
-        """Disconnect (an optional endpoint), then show the instance's new status."""
+    async def logout_instance(self, name: str) -> GatewayError | None:
+        """Disconnect (an optional endpoint), then show the instance's new status. Returns
+        why that status could not be re-read (it is then assumed closed), for the screen to say."""
         await self.client.logout_instance(name)
         try:
             await self.refresh_instance(name)
-        except GatewayError:
+        except GatewayError as error:
             self._set_status(name, InstanceStatus.CLOSE)
+            return error
+        return None
 
     def _set_status(self, name: str, status: InstanceStatus) -> None:
         current = self.state.instances.value or []
-        self.state.instances.value = [
-            item.model_copy(update={"status": status.value}) if item.instance_name == name else item
-            for item in current
-        ]
+        self.state.instances.value = _same_skips(
+            current,
+            [
+                item.model_copy(update={"status": status.value})
+                if item.instance_name == name
+                else item
+                for item in current
+            ],
+        )
         self.state.notify(Topic.INSTANCES)
 
     async def load_settings(self, name: str) -> InstanceSettings:
@@ -71,3 +91,8 @@ class InstanceActions(ActionsBase):
         """Write through the optional settings/set, then re-read what the server holds."""
         await self.client.set_settings(name, settings)
         return await self.load_settings(name)
+
+
+def _same_skips(before: list[Instance], after: list[Instance]) -> PartialList[Instance]:
+    """``after``, still counting the instances the last answer held that could not be read."""
+    return PartialList(after, unreadable_of(before))

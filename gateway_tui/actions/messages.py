@@ -5,9 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gateway_tui.actions.base import ActionsBase
-from gateway_tui.api.errors import InvalidRequest, Problem
 from gateway_tui.api.models import (
-    ArchiveResult,
     BusinessProfile,
     MessageKey,
     SendListRequest,
@@ -130,22 +128,6 @@ class MessageActions(ActionsBase):
         ]
 
     # --- chats -----------------------------------------------------------------------------
-
-    async def set_archived(self, instance: str, jid: str, archive: bool) -> ArchiveResult:
-        """Archive or unarchive a chat by its last message key.
-
-        The state takes the flag that was asked for: a real gateway answers ``archived: true``
-        whether it archived or unarchived.
-        """
-        chat = self.state.chats_of(instance).get(jid)
-        if chat is None or chat.last_key is None:
-            raise InvalidRequest(
-                [Problem("lastMessage", "no message of this chat is known, so it has no key")]
-            )
-        result = await self.client.archive_chat(instance, chat.last_key, archive)
-        chat.archived = archive
-        self.state.notify(Topic.CHATS)
-        return result
 
     async def edit_message(self, instance: str, key: MessageKey, text: str) -> dict | None:
         """Edit a sent message (updateMessage); its new text goes in the state."""

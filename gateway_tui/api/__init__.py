@@ -1,5 +1,12 @@
 """The gateway API service: an async client, its models and its errors. No UI here."""
 
+from gateway_tui.api.chat_models import (
+    Contact,
+    StatusRow,
+    StoredChat,
+    StoredMessage,
+    StoreList,
+)
 from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import (
     BadRequest,
@@ -15,6 +22,16 @@ from gateway_tui.api.errors import (
     Unauthorized,
 )
 from gateway_tui.api.events import CallEvent
+from gateway_tui.api.lifecycle import (
+    EVENT_NAMES,
+    ConnectResult,
+    CreatedInstance,
+    CreateInstanceRequest,
+    WebhookSetResult,
+    WebhookSettings,
+    WebsocketSetResult,
+    WebsocketSettings,
+)
 from gateway_tui.api.models import (
     ArchiveResult,
     BusinessProfile,
@@ -40,6 +57,22 @@ from gateway_tui.api.models import (
 )
 
 __all__ = [
+    # lifecycle (issue 13)
+    "EVENT_NAMES",
+    "ConnectResult",
+    "CreateInstanceRequest",
+    "CreatedInstance",
+    "WebhookSetResult",
+    "WebhookSettings",
+    "WebsocketSetResult",
+    "WebsocketSettings",
+    # chat store (issue 12)
+    "StoreList",
+    "StoredMessage",
+    "StoredChat",
+    "StatusRow",
+    "Contact",
+    # the rest
     "ArchiveResult",
     "BadRequest",
     "BusinessProfile",

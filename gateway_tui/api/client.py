@@ -13,8 +13,20 @@ from urllib.parse import quote
 
 import httpx
 from pydantic import BaseModel, ValidationError
+from pydantic_core import from_json
 
-from gateway_tui.api import validation
+from gateway_tui.api import lifecycle, validation
+from gateway_tui.api.chat_models import (
+    ChatMessages,
+    Contact,
+    StatusRow,
+    StoredChat,
+    StoredMessage,
+    StoreList,
+    messages_of_chat,
+    newest_per_chat,
+    read_items,
+)
 from gateway_tui.api.errors import (
     GatewayError,
     GatewayTimeout,
@@ -25,9 +37,18 @@ from gateway_tui.api.errors import (
     error_for_response,
 )
 from gateway_tui.api.events import CallEvent, capped_body, curl_command, redacted_headers
+from gateway_tui.api.lifecycle import (
+    ConnectResult,
+    CreatedInstance,
+    CreateInstanceRequest,
+    WebhookSetResult,
+    WebhookSettings,
+    WebsocketSetResult,
+    WebsocketSettings,
+)
+from gateway_tui.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.api.models import (
-    GROUP_LIST,
-    INSTANCE_LIST,
+    NUMBERS_ON_WHATSAPP,
     ArchiveResult,
     BusinessProfile,
     ConnectionState,
@@ -40,6 +61,7 @@ from gateway_tui.api.models import (
     InviteCode,
     LogoutResult,
     MessageKey,
+    NumberOnWhatsApp,
     Participant,
     ParticipantList,
     RevokeResult,
@@ -54,6 +76,9 @@ _M = TypeVar("_M", bound=BaseModel)
 _T = TypeVar("_T")
 
 DEFAULT_TIMEOUT = 15.0
+# The largest answer read, counted after decompression (a gzip bomb is stopped at this size).
+# 10,000 instances take about 7 MB.
+DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
 # Backoff before each retry of a GET that failed in transport (never for writes).
 GET_RETRY_DELAYS = (0.2, 0.6)
 # Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
@@ -72,9 +97,11 @@ class GatewayClient:
         timeout: float = DEFAULT_TIMEOUT,
         retry_delays: tuple[float, ...] = GET_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.timeout = timeout
+        self.max_response_bytes = max_response_bytes
         self._retry_delays = retry_delays
         self._listeners: list[CallListener] = []
         # A pasted key often ends in a newline. Anything else outside printable ASCII cannot go
@@ -137,6 +164,7 @@ class GatewayClient:
         is a failed call in the log too, not a success.
         """
         extra: dict[str, Any] = {}
+        deadline = self.timeout if call_timeout is None else call_timeout
         if call_timeout is not None:
             extra["timeout"] = httpx.Timeout(call_timeout, connect=min(call_timeout, 5.0))
         # A fresh id per call lets a server (and our tests) tell a repeated write from a new one.
@@ -150,14 +178,16 @@ class GatewayClient:
         )
         is_write = method != "GET"
         delays = () if is_write else self._retry_delays
+        # One deadline for the whole call, retries included: connect to last byte.
+        deadline_at = asyncio.get_running_loop().time() + deadline
         attempt = 0
         while True:
             attempt += 1
             started = datetime.now()
             t0 = time.perf_counter()
             try:
-                response = await self._http.send(request)
-            except httpx.HTTPError as exc:
+                response = await self._receive(request, deadline_at)
+            except (httpx.HTTPError, TimeoutError, _TooLarge) as exc:
                 error = _transport_error(exc, method, path, is_write, self._secret)
                 elapsed = _ms_since(t0)
                 self._emit(_event(request, path, started, elapsed, attempt, body, error=error))
@@ -165,6 +195,20 @@ class GatewayClient:
                     await asyncio.sleep(delays[attempt - 1])
                     continue
                 raise error from None
+            except asyncio.CancelledError:
+                # Given up by the user (or the screen was left): the log says so, and for a
+                # write that the outcome is unknown. Nothing is retried.
+                given_up = GatewayTimeout(
+                    "Given up — outcome unknown, check before retrying"
+                    if is_write
+                    else "Given up before the answer came",
+                    write=is_write,
+                    method=method,
+                    path=path,
+                )
+                elapsed = _ms_since(t0)
+                self._emit(_event(request, path, started, elapsed, attempt, body, error=given_up))
+                raise
             elapsed = _ms_since(t0)
             if not response.is_success:
                 error = _status_error(response, method, path)
@@ -172,11 +216,44 @@ class GatewayClient:
                 raise error
             try:
                 result = parse(response)
+                if asyncio.iscoroutine(result):  # a big list, read off the event loop
+                    result = await result
             except InvalidResponse as error:
                 self._emit(_event(request, path, started, elapsed, attempt, body, response, error))
                 raise
             self._emit(_event(request, path, started, elapsed, attempt, body, response))
             return result
+
+    async def _receive(self, request: httpx.Request, deadline_at: float) -> httpx.Response:
+        """Send and read the whole answer before ``deadline_at`` (the loop's clock), never more
+        than ``max_response_bytes`` of it once decompressed."""
+        limit = self.max_response_bytes
+        async with asyncio.timeout_at(deadline_at):
+            response = await self._http.send(request, stream=True)
+            try:
+                declared = response.headers.get("content-length", "")
+                if (
+                    declared.isdigit()
+                    and int(declared) > limit
+                    and not response.headers.get("content-encoding")
+                ):
+                    raise _TooLarge(limit)
+                chunks: list[bytes] = []
+                size = 0
+                async for chunk in response.aiter_bytes():  # decompressed, piece by piece
+                    size += len(chunk)
+                    if size > limit:
+                        raise _TooLarge(limit)
+                    chunks.append(chunk)
+                # Joining 200 MB takes the loop 300 ms; in a thread bytes.join lets go of the GIL.
+                if size > OFF_LOOP_BYTES:
+                    content = await asyncio.to_thread(b"".join, chunks)
+                else:
+                    content = b"".join(chunks)
+            finally:
+                await response.aclose()
+        response._content = content  # what response.read() would have set
+        return response
 
     async def _model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
         def parse(response: httpx.Response) -> _M:
@@ -201,11 +278,10 @@ class GatewayClient:
         params = {"instanceName": name} if name else None
         path = "/instance/fetchInstances"
 
-        def parse(response: httpx.Response) -> list[Instance]:
+        def parse(response: httpx.Response) -> Any:
             if response.content.lstrip().startswith(b"{"):
                 return [_parse(response, "GET", path, _single_instance)]
-            envelopes = _parse(response, "GET", path, INSTANCE_LIST.validate_json)
-            return [e.instance for e in envelopes]
+            return _parse_list(response, "GET", path, _INSTANCES)
 
         return await self._call("GET", path, parse, params=params)
 
@@ -222,6 +298,63 @@ class GatewayClient:
         """Optional extra."""
         path = _instance_path("/instance/connectionState/", instance, "GET")
         return await self._model(ConnectionState, "GET", path)
+
+    # --- lifecycle: create, connect, restart, webhook, websocket (issue 13) ----------------------
+
+    async def create_instance(self, request: CreateInstanceRequest) -> CreatedInstance:
+        """Global key only. 201; a real server keeps a half-made instance when a later step
+        fails, so every rule it has is checked here first."""
+        path = "/instance/create"
+        _require(request.problems(), "POST", path)
+        # qrcode:true makes the server wait ~5 s for a code: allow for it.
+        timeout = self.timeout + (10 if request.qrcode else 0)
+        return await self._model(
+            CreatedInstance, "POST", path, body=request.to_json(), call_timeout=timeout
+        )
+
+    async def connect(self, instance: str, number: str | None = None) -> ConnectResult:
+        """Ask for a QR code (and a pairing code when ``number`` is given).
+
+        A closed instance makes the server wait ~5 s for WhatsApp before it answers. An empty
+        body (the server swallowed an exception) is a result, not an error.
+        """
+        path = _instance_path("/instance/connect/", instance, "GET")
+        params = None
+        if number:
+            _require(lifecycle.check_pairing_number(number), "GET", path)
+            params = {"number": lifecycle.normalise_pairing_number(number)}
+
+        def parse(response: httpx.Response) -> ConnectResult:
+            if not response.content.strip():
+                return ConnectResult(empty=True)
+            return _parse(response, "GET", path, ConnectResult.model_validate_json)
+
+        return await self._call("GET", path, parse, params=params, call_timeout=self.timeout + 10)
+
+    async def restart_instance(self, instance: str) -> ConnectionState:
+        """Answers the connection state (an empty body on some instances: no state then)."""
+        path = _instance_path("/instance/restart/", instance, "PUT")
+        return await self._optional_model(ConnectionState, "PUT", path)
+
+    async def find_webhook(self, instance: str) -> WebhookSettings:
+        path = _instance_path("/webhook/find/", instance, "GET")
+        return await self._optional_model(WebhookSettings, "GET", path)
+
+    async def set_webhook(self, instance: str, settings: WebhookSettings) -> WebhookSetResult:
+        path = _seg_path("/webhook/set/", instance)
+        _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
+        return await self._model(WebhookSetResult, "POST", path, body=settings.to_json())
+
+    async def find_websocket(self, instance: str) -> WebsocketSettings:
+        path = _instance_path("/websocket/find/", instance, "GET")
+        return await self._optional_model(WebsocketSettings, "GET", path)
+
+    async def set_websocket(self, instance: str, settings: WebsocketSettings) -> WebsocketSetResult:
+        path = _seg_path("/websocket/set/", instance)
+        _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
+        return await self._model(WebsocketSetResult, "POST", path, body=settings.to_json())
+
+    # --- end of lifecycle -------------------------------------------------------------------------
 
     # --- settings -----------------------------------------------------------------------------
 
@@ -240,16 +373,19 @@ class GatewayClient:
         """Optional extra: a server without it answers 404."""
         path = _instance_path("/group/fetchAllGroups/", instance, "GET")
 
-        def parse(response: httpx.Response) -> list[GroupSummary]:
-            return _parse(response, "GET", path, GROUP_LIST.validate_json)
+        def parse(response: httpx.Response) -> Any:
+            return _parse_list(response, "GET", path, _GROUPS)
 
         return await self._call("GET", path, parse, params={"getParticipants": "false"})
 
     async def group_participants(self, instance: str, group_jid: str) -> list[Participant]:
         path, jid = _group_call("/group/participants/", instance, group_jid, "GET")
         params = {"groupJid": jid}
-        result = await self._model(ParticipantList, "GET", path, params=params)
-        return result.participants
+
+        def parse(response: httpx.Response) -> PartialList[Participant]:
+            return _parse(response, "GET", path, _participant_list)
+
+        return await self._call("GET", path, parse, params=params)
 
     async def group_invite_code(self, instance: str, group_jid: str) -> InviteCode:
         path, jid = _group_call("/group/inviteCode/", instance, group_jid, "GET")
@@ -276,14 +412,15 @@ class GatewayClient:
         )
 
     async def send_group_invite(
-        self, instance: str, group_jid: str, numbers: list[str], description: str = ""
+        self, instance: str, group_jid: str, numbers: list[str], description: str
     ) -> GroupInviteResult:
         path, jid = _group_call(
             "/group/sendInvite/",
             instance,
             group_jid,
             "POST",
-            validation.check_invite_numbers(numbers),
+            validation.check_invite_numbers(numbers)
+            + validation.check_invite_description(description),
         )
         body = {
             "groupJid": jid,
@@ -355,6 +492,148 @@ class GatewayClient:
         body = {"number": validation.normalise_number(number)}
         return await self._optional_model(BusinessProfile, "POST", path, body=body)
 
+    # --- is it on WhatsApp (campaign checks, issue 14) -------------------------------------------
+
+    async def whatsapp_numbers(self, instance: str, numbers: list[str]) -> list[NumberOnWhatsApp]:
+        """Ask which numbers exist on WhatsApp (an open instance only; a real server answers
+        500 for one that is not connected). Send at most a few dozen per call."""
+        path = _seg_path("/chat/whatsappNumbers/", instance)
+        wanted = [validation.normalise_number(number) for number in numbers]
+        problems = validation.check_instance_name(instance)
+        if not wanted:
+            problems.append(Problem("numbers", "give at least one number"))
+        elif len(set(wanted)) != len(wanted):
+            problems.append(Problem("numbers", "a number is listed twice"))
+        _require(problems, "POST", path)
+
+        def parse(response: httpx.Response) -> list[NumberOnWhatsApp]:
+            return _parse(response, "POST", path, NUMBERS_ON_WHATSAPP.validate_json)
+
+        return await self._call("POST", path, parse, body={"numbers": wanted})
+
+    # --- the chat store: chats, messages, contacts, statuses (issue 12) ------------------------
+    # A 1.7.1 file store ignores almost every filter and has no paging: the filters are sent
+    # (a MongoDB-backed server applies them) and then applied again here, and the order is ours.
+
+    async def find_chats(self, instance: str) -> StoreList[StoredChat]:
+        """Every stored chat (``[]`` when the server keeps no store)."""
+        path = _instance_path("/chat/findChats/", instance, "GET")
+        return await self._call("GET", path, _store_parser("GET", path, StoredChat.read))
+
+    async def find_messages(
+        self,
+        instance: str,
+        *,
+        remote_jid: str | None = None,
+        message_id: str | None = None,
+        limit: int | None = None,
+    ) -> StoreList[StoredMessage]:
+        """Stored messages, oldest first: of one chat, or the one with ``message_id``; the last
+        ``limit``. No limit is sent: the file store applies it before its (broken) sort."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        key: dict[str, str] = {}
+        if message_id:
+            key["id"] = message_id
+        if remote_jid:
+            key["remoteJid"] = remote_jid
+        body = {"where": {"key": key}} if key else {}
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, StoredMessage.read), body=body
+        )
+        chosen = [m for m in found if m.id == message_id] if message_id else found
+        result: StoreList[StoredMessage] = StoreList(
+            messages_of_chat(chosen, remote_jid, limit=limit)
+        )
+        result.skipped = found.skipped
+        return result
+
+    async def find_chat_messages(
+        self, instance: str, jid: str, *, limit: int | None = None
+    ) -> ChatMessages:
+        """One chat's messages, oldest first, read lazily (``ChatMessages``): for long chats."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        body = {"where": {"key": {"remoteJid": jid}}}
+
+        def parse(response: httpx.Response) -> ChatMessages:
+            return _parse(
+                response,
+                "POST",
+                path,
+                lambda content: ChatMessages.of_chat(
+                    from_json(content, cache_strings="all"), jid, limit
+                ),
+            )
+
+        return await self._call("POST", path, parse, body=body)
+
+    async def find_last_messages(self, instance: str) -> StoreList[StoredMessage]:
+        """The newest stored message of each chat (all are read: the store cannot say)."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+
+        def parse(response: httpx.Response) -> StoreList[StoredMessage]:
+            return _parse(
+                response,
+                "POST",
+                path,
+                lambda content: newest_per_chat(from_json(content, cache_strings="all")),
+            )
+
+        return await self._call("POST", path, parse, body={})
+
+    async def find_message_json(self, instance: str, message_id: str) -> dict[str, Any] | None:
+        """The message with ``message_id`` exactly as the store holds it (None: not stored)."""
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        body = {"where": {"key": {"id": message_id}}}
+
+        def pick(content: bytes) -> dict[str, Any] | None:
+            items = json.loads(content)
+            if not isinstance(items, list):
+                raise ValueError(f"expected an array, got {type(items).__name__}")
+            return next(
+                (
+                    item
+                    for item in items
+                    if isinstance(item, dict)
+                    and isinstance(item.get("key"), dict)
+                    and item["key"].get("id") == message_id
+                ),
+                None,
+            )
+
+        return await self._call(
+            "POST", path, lambda response: _parse(response, "POST", path, pick), body=body
+        )
+
+    async def find_contacts(self, instance: str, jid: str | None = None) -> StoreList[Contact]:
+        path = _instance_path("/chat/findContacts/", instance, "POST")
+        body = {"where": {"id": jid}} if jid else {}
+        found = await self._call("POST", path, _store_parser("POST", path, Contact.read), body=body)
+        if jid:
+            # The server applies createJid to a number: "5511…" finds "5511…@s.whatsapp.net".
+            found[:] = [c for c in found if jid in (c.id, c.id.split("@", 1)[0])]
+        return found
+
+    async def find_status_messages(
+        self, instance: str, *, message_id: str | None = None, remote_jid: str | None = None
+    ) -> StoreList[StatusRow]:
+        """Delivery updates; ``remote_jid`` is applied here only (the store ignores it, and a
+        server applying it would drop rows written without it)."""
+        path = _instance_path("/chat/findStatusMessage/", instance, "POST")
+        body = {"where": {"id": message_id}} if message_id else {}
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, StatusRow.read), body=body
+        )
+        if message_id or remote_jid:
+            found[:] = [
+                row
+                for row in found
+                if (not message_id or row.message_id == message_id)
+                and (not remote_jid or row.remote_jid in (None, remote_jid))
+            ]
+        return found
+
+    # --- end of the chat store block ----------------------------------------------------------
+
 
 # --- helpers ----------------------------------------------------------------------------------
 
@@ -406,6 +685,23 @@ def _single_instance(content: bytes) -> Instance:
     return InstanceEnvelope.model_validate_json(content).instance
 
 
+def _store_parser(
+    method: str, path: str, reader: Callable[[dict[str, Any]], _T | None]
+) -> Callable[[httpx.Response], StoreList[_T]]:
+    def parse(response: httpx.Response) -> StoreList[_T]:
+        # jiter (pydantic's parser) with its string cache: the 27 MB of a 100,000-message
+        # answer parse in less time and half the memory of json.loads (repeated JIDs, names
+        # and kinds become one string each).
+        return _parse(
+            response,
+            method,
+            path,
+            lambda content: read_items(from_json(content, cache_strings="all"), reader),
+        )
+
+    return parse
+
+
 def _json_object_or_none(content: bytes) -> dict[str, Any] | None:
     """updateMessage: documented as empty; a real server sends the edit object (kept)."""
     if not content.strip():
@@ -437,6 +733,51 @@ def _parse(response: httpx.Response, method: str, path: str, parse: Callable[[by
         ) from None
 
 
+# One bad item is skipped and counted (see api/lists.py), not the whole list lost.
+_INSTANCES = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
+_GROUPS = ListReader(GroupSummary)
+
+
+async def _parse_list(
+    response: httpx.Response, method: str, path: str, reader: ListReader[Any]
+) -> PartialList[Any]:
+    try:
+        items = await reader.read_async(response.content)
+    except (ValueError, RecursionError) as exc:  # not a JSON array at all
+        items = PartialList(unreadable=[f"not a JSON list: {exc}"])
+    if not items and items.unreadable:  # nothing could be read: that is the answer's fault
+        raise InvalidResponse(
+            messages=items.unreadable[:5], method=method, path=path, status=response.status_code
+        )
+    return items
+
+
+_PARTICIPANTS = ListReader(Participant)
+
+
+def _participant_list(content: bytes) -> PartialList[Participant]:
+    """``{"participants": [...]}``; one unreadable participant is skipped and counted."""
+    try:
+        return PartialList(ParticipantList.model_validate_json(content).participants)
+    except ValidationError as error:
+        data = json.loads(content)
+        items = data.get("participants") if isinstance(data, dict) else None
+        if not isinstance(items, list) or not items:
+            raise error from None
+        found = _PARTICIPANTS.read_objects(items)
+        if not found:
+            raise error from None
+        return found
+
+
+class _TooLarge(Exception):
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"the answer is larger than {limit // (1024 * 1024)} MB (max_response_mb in "
+            "config.toml); the rest was not read"
+        )
+
+
 def _describe(err: Any) -> str:
     where = ".".join(str(p) for p in err.get("loc", ()))
     return f"{where}: {err.get('msg')}" if where else str(err.get("msg"))
@@ -452,13 +793,17 @@ def _status_error(response: httpx.Response, method: str, path: str) -> GatewayEr
 
 
 def _transport_error(
-    exc: httpx.HTTPError, method: str, path: str, is_write: bool, secret: str = ""
+    exc: Exception, method: str, path: str, is_write: bool, secret: str = ""
 ) -> GatewayError:
     where = {"method": method, "path": path}
     text = str(exc) or type(exc).__name__
     if secret:
         text = text.replace(secret, "***")
     detail = [text]
+    if isinstance(exc, _TooLarge):
+        return InvalidResponse("The gateway's answer is too large", messages=detail, **where)
+    if isinstance(exc, TimeoutError):  # the whole call's deadline, not one read's
+        return GatewayTimeout(write=is_write, messages=["no complete answer in time"], **where)
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):
@@ -472,6 +817,17 @@ def _transport_error(
             **where,
         )
     return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
+
+
+# Body fields that are keys (an instance's own key, sent by create): masked in every event, so
+# the request log and its curl export never hold them.
+_SECRET_FIELDS = frozenset({"token"})
+
+
+def _without_secrets(body: Any) -> Any:
+    if isinstance(body, dict) and _SECRET_FIELDS & body.keys():
+        return {k: ("***" if k in _SECRET_FIELDS else v) for k, v in body.items()}
+    return body
 
 
 def _ms_since(t0: float) -> float:
@@ -497,7 +853,7 @@ def _event(
         status=response.status_code if response is not None else None,
         error=error.title if error else None,
         error_lines=tuple(error.messages) if error else (),
-        request_body=body,
+        request_body=_without_secrets(body),
         request_id=request.headers.get("x-request-id", ""),
         attempt=attempt,
         request_headers=redacted_headers(request.headers),

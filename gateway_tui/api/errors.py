@@ -13,14 +13,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-# How a real 1.7.1 gateway reports an instance that is not connected: internal exception text.
-# Not a bare "disconnected": deleting an *open* instance answers that it "needs to be
-# disconnected", which is the opposite case.
+# Every form in which a real 1.7.1 gateway reports an instance that is not connected, in one
+# place. Its instance objects fail in two flavours: created since the server started (no
+# socket): "TypeError: Cannot read properties of undefined (reading 'groupMetadata')", or the
+# same without "TypeError: " (sendList, fetchProfile); reloaded at start (a socket that never
+# opens): "Error: Connection Closed" or bare "Connection Closed", and archiveChat's
+# "Error: App state key not present!" (a session that never synced). logout says it plainly:
+# 'The "x" instance is not connected'. Not a bare "disconnected": deleting an *open* instance
+# answers that it "needs to be disconnected", which is the opposite case.
 _NOT_CONNECTED = re.compile(
     r"cannot read propert(y|ies)\b"
-    r"|typeerror"
-    r"|connection closed"
-    r"|not connected"
+    r"|\bconnection closed\b"
+    r"|\bnot connected\b"
+    r"|\bapp state key not present\b"
     r"|(?<!to be )(?<!must be )\bdisconnected\b",
     re.IGNORECASE,
 )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -28,11 +29,25 @@ def redacted_headers(headers: Any) -> Headers:
     )
 
 
+# Fields of a body that hold a key: an instance's own key comes back in fetchInstances
+# ("apikey", "token") and in create ("hash": {"apikey": …}).
+_SECRET_NAME = re.compile(r'"(?:apikey|token|hash)"\s*:', re.IGNORECASE)
+_SECRET_VALUE = re.compile(r'("(?:apikey|token|hash)"\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE)
+
+
 def capped_body(content: bytes) -> str:
-    """A response body as text, cut at ``BODY_CAP_BYTES`` with a note of what was left out."""
+    """A response body as text for the log: cut at ``BODY_CAP_BYTES`` (with a note of what was
+    left out), every secret field's value redacted. Done on the kept text only, by pattern, so
+    a 4.6 MB list costs no parse; a secret whose value the cut splits is cut off before it."""
     text = content[:BODY_CAP_BYTES].decode("utf-8", errors="replace")
+    text = _SECRET_VALUE.sub(lambda match: f'{match[1]}"{REDACTED}"', text)
+    last = None
+    for last in _SECRET_NAME.finditer(text):  # noqa: B007 - the last one is wanted
+        pass
+    if last is not None and not text[last.end() :].lstrip().startswith((f'"{REDACTED}"', "{")):
+        text = text[: last.start()]
     if len(content) > BODY_CAP_BYTES:
-        text += f"\n… {len(content) - BODY_CAP_BYTES:,} more bytes not kept"
+        text += f"\n… {len(content) - len(text.encode()):,} more bytes not kept"
     return text
 
 

@@ -16,8 +16,10 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    SerializerFunctionWrapHandler,
     TypeAdapter,
     field_validator,
+    model_serializer,
     model_validator,
 )
 
@@ -161,7 +163,11 @@ class Instance(_Listed):
         return self.integration.integration if self.integration else None
 
     @property
-    def webhook_url(self) -> str | None:
+    def wa_business_callback_url(self) -> str | None:
+        """Where the gateway receives WhatsApp Business (Cloud API) events for this instance.
+
+        Not the instance's own webhook (the URL the gateway posts events to).
+        """
         return self.integration.webhook_wa_business if self.integration else None
 
 
@@ -320,6 +326,14 @@ class ListRow(_Request):
     description: str = ""
     row_id: str = Field(alias="rowId")
 
+    @model_serializer(mode="wrap")
+    def _without_empty_description(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Optional means left out: a real 1.7.1 refuses "" in every field of a row (400).
+        data = handler(self)
+        if isinstance(data, dict) and not self.description:
+            data.pop("description", None)
+        return data
+
 
 class ListSection(_Request):
     title: str
@@ -414,6 +428,16 @@ class BusinessProfile(_Response):
         return []
 
 
+class NumberOnWhatsApp(_Response):
+    """One answer of whatsappNumbers: does this number (or group) exist on WhatsApp."""
+
+    exists: bool = False
+    jid: str = ""
+    number: Text | None = None
+    name: str | None = None
+
+
 # Built once at import: validating straight from bytes is the fast path for large lists.
 INSTANCE_LIST = TypeAdapter(list[InstanceEnvelope])
 GROUP_LIST = TypeAdapter(list[GroupSummary])
+NUMBERS_ON_WHATSAPP = TypeAdapter(list[NumberOnWhatsApp])

@@ -180,6 +180,16 @@ def check_invite_numbers(numbers: Iterable[str]) -> list[Problem]:
     return problems
 
 
+def check_invite_description(description: str) -> list[Problem]:
+    """sendInvite's description is required and may not be empty (a real 1.7.1 refuses both).
+
+    Blank is refused too: it would send the link under an empty line.
+    """
+    if not description.strip():
+        return [Problem("description", "a description is required (it is sent above the link)")]
+    return []
+
+
 def parse_delay(text: str) -> tuple[int | None, list[Problem]]:
     """Delay in whole milliseconds; empty means none. The server rejects floats and text."""
     value = text.strip()
@@ -279,7 +289,9 @@ def check_list_message(message: ListMessage) -> ListCheck:
                 errors.append(Problem(f"{row_where}.title", "a row needs a title"))
             # The server accepts both (it only requires the field and refuses identical rows),
             # but a reply could not be told apart: warnings, not errors.
-            if not row.row_id.strip():
+            if not row.row_id:
+                errors.append(Problem(f"{row_where}.rowId", "cannot be empty"))
+            elif not row.row_id.strip():
                 warnings.append(
                     Problem(f"{row_where}.rowId", "without a rowId, a reply cannot name this row")
                 )

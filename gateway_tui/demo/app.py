@@ -27,6 +27,8 @@ from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from gateway_tui.demo import chats as chat_store
+from gateway_tui.demo import lifecycle
 from gateway_tui.demo import validation as schemas
 from gateway_tui.demo.data import (
     BUSINESS_PROFILES,
@@ -41,9 +43,10 @@ from gateway_tui.demo.data import (
     is_on_whatsapp,
     number_of,
 )
-from gateway_tui.demo.errors import GatewayError, not_connected, not_connected_text, unauthorized
+from gateway_tui.demo.errors import GatewayError, not_connected_text, unauthorized
 from gateway_tui.demo.faults import (
     FaultInjector,
+    answer_dropper,
     canned_response,
     drop_connection,
     hide_dropped_connection_logs,
@@ -81,12 +84,14 @@ class Call:
             raise GatewayError(400, [dict(error._asdict()) for error in errors])
         return values
 
-    def group_request(
-        self, schema: dict[str, Any], *, body_fallback: bool = False
-    ) -> dict[str, Any]:
-        """Body fields plus the ``groupJid`` query parameter, validated for a group endpoint."""
+    def group_request(self, schema: dict[str, Any]) -> dict[str, Any]:
+        """Body fields plus the group JID, validated for a group endpoint.
+
+        The JID comes from the body, else from the ``groupJid`` query parameter (as the real
+        server's groupValidate takes it), with "@g.us" appended when missing.
+        """
         body = self.body if isinstance(self.body, dict) else {}
-        group_jid = self.query("groupJid") or (body.get("groupJid") if body_fallback else None)
+        group_jid = body.get("groupJid") or self.query("groupJid")
         if not group_jid or not isinstance(group_jid, str):
             raise GatewayError(
                 400,
@@ -131,7 +136,18 @@ def _authorize(request: Request, state: DemoState, instance: Instance | None) ->
 
 
 def _json(status: int, payload: Any) -> Response:
-    return JSONResponse(payload, status_code=status)
+    if payload is None:  # an empty body, as a real server sends when it swallowed an error
+        return Response(status_code=status)
+    return _JSONResponse(payload, status_code=status)
+
+
+class _JSONResponse(JSONResponse):
+    def render(self, content: Any) -> bytes:
+        try:
+            return super().render(content)
+        except UnicodeEncodeError:
+            # A lone surrogate (the hostile data set): Node's JSON.stringify writes "\ud800".
+            return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
 def instance_route(method: str, path: str):
@@ -170,9 +186,25 @@ def global_route(method: str, path: str):
     return register
 
 
-def _require_open(instance: Instance, client_method: str) -> None:
+def _require_open(
+    instance: Instance, client_method: str, failure: Callable[[str], GatewayError]
+) -> None:
+    """A session call fails on an instance that is not open, each route in its own way.
+
+    ``failure`` turns the session's error text into the route's answer, as a real 1.7.1
+    wraps it (checked against one by tests/real_gateway/test_differential.py).
+    """
     if instance.status != "open":
-        raise not_connected(client_method)
+        raise failure(not_connected_text(client_method))
+
+
+def _plain_500(text: str) -> GatewayError:
+    # sendList and fetchProfile: the exception's message alone, without "TypeError: ".
+    return GatewayError(500, text.removeprefix("TypeError: "))
+
+
+def _labelled(status: int, label: str) -> Callable[[str], GatewayError]:
+    return lambda text: GatewayError(status, [label, text])
 
 
 # ---------------------------------------------------------------- helpers on the WhatsApp side
@@ -246,8 +278,10 @@ def _profile(jid: str) -> dict[str, Any]:
 @instance_route("POST", "/message/sendList/{instance}")
 async def send_list(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_LIST)
-    _require_open(instance, "sendMessage")
+    _require_open(instance, "onWhatsApp", _plain_500)
     jid = _recipient(instance, body["number"])
+    if number_of(jid) in call.state.not_on_whatsapp:  # the demo's knob (campaign tests)
+        raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     delay = body.get("options", {}).get("delay")
     if delay and delay > 0:
         # The real server shows the presence for the whole delay before it answers.
@@ -262,13 +296,14 @@ async def send_list(call: Call, instance: Instance) -> Reply:
     message = instance.add_sent_message(
         jid, call.state.new_message_id(), fields["title"], list_message
     )
+    call.state.sends_by_number[number_of(jid)] += 1
     return 201, _sent_result(message)
 
 
 @instance_route("PUT", "/chat/updateMessage/{instance}")
 async def update_message(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.UPDATE_MESSAGE)
-    _require_open(instance, "sendMessage")
+    _require_open(instance, "sendMessage", lambda text: GatewayError(400, [text]))
     jid = create_jid(body["number"])
     key = body["key"]
     chat = instance.chats.get(jid)
@@ -310,6 +345,11 @@ def _archive_failure(reason: str) -> GatewayError:
 @instance_route("PUT", "/chat/archiveChat/{instance}")
 async def archive_chat(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.ARCHIVE_CHAT)
+    if not body.get("lastMessage") and not body.get("chat"):
+        # The real server then writes to the missing lastMessage (`chat: ""` counts as none).
+        raise _archive_failure(
+            "TypeError: Cannot set properties of undefined (setting 'messageTimestamp')"
+        )
     # The real server wraps every failure of this endpoint, a disconnected instance included.
     if instance.status != "open":
         raise _archive_failure(not_connected_text("chatModify"))
@@ -322,8 +362,6 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
         chat = instance.chats.get(create_jid(chat_id))
         if chat is None or not chat.messages:
             raise _archive_failure("Error: Last message not found")
-    else:
-        raise _archive_failure("TypeError: Cannot read properties of undefined (reading 'key')")
     chat.archived = body["archive"]
     # Says archived: true even when unarchiving, like the real server.
     return 201, {"chatId": chat_id, "archived": True}
@@ -332,7 +370,7 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
 @instance_route("POST", "/chat/fetchProfile/{instance}")
 async def fetch_profile(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.FETCH_PROFILE)
-    _require_open(instance, "onWhatsApp")
+    _require_open(instance, "onWhatsApp", _plain_500)
     if not body.get("number"):
         # Without a number the server describes the instance's own account.
         return 200, {
@@ -343,7 +381,36 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
             "status": instance.profile_status,
             "isBusiness": False,
         }
-    return 200, _profile(_recipient(instance, body["number"]))
+    jid = _recipient(instance, body["number"])
+    return 200, _profile(jid) | call.state.profile_overrides.get(number_of(jid), {})
+
+
+@instance_route("POST", "/chat/whatsappNumbers/{instance}")
+async def whatsapp_numbers(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.WHATSAPP_NUMBERS)
+    # A real server reads the list before it looks at the connection; its texts have no prefix.
+    if "numbers" not in body:
+        raise GatewayError(500, "Cannot read properties of undefined (reading 'forEach')")
+    _require_open(instance, "onWhatsApp", _plain_500)
+    answers = []
+    for number in body["numbers"]:
+        jid = create_jid(number)
+        if jid.endswith(GROUP_DOMAIN):
+            group = instance.groups.get(jid)
+            subject = group.subject if group else None
+            answers.append(
+                {"jid": jid, "exists": group is not None, "number": number_of(jid), "name": subject}
+            )
+            continue
+        exists = _exists_on_whatsapp(instance, jid) and (
+            number_of(jid) not in call.state.not_on_whatsapp
+        )
+        answer: dict[str, Any] = {"exists": exists, "jid": jid}
+        if name := CONTACT_NAMES.get(number_of(jid)):
+            answer["name"] = name
+        answer["number"] = number_of(jid)
+        answers.append(answer)
+    return 200, answers
 
 
 # ---------------------------------------------------------------- groups
@@ -351,12 +418,14 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
 
 @instance_route("POST", "/group/sendInvite/{instance}")
 async def send_invite(call: Call, instance: Instance) -> Reply:
-    values = call.body if isinstance(call.body, dict) else {}
-    if isinstance(values.get("groupJid"), str):
-        values = {**values, "groupJid": normalize_group_jid(values["groupJid"])}
-    request = call.validated_group(values, schemas.SEND_INVITE)
-    _require_open(instance, "groupInviteCode")
-    jid = request["groupJid"]
+    # Unlike the other group routes, the real server validates the body as it is: no query
+    # fallback, no "@g.us" added before the schema (the lookup below is lenient).
+    request = call.validated_group(
+        call.body if isinstance(call.body, dict) else {}, schemas.SEND_INVITE
+    )
+    # The real server swallows the reason: every failure is the same 404.
+    _require_open(instance, "groupInviteCode", lambda _text: GatewayError(404, ["No send invite"]))
+    jid = normalize_group_jid(request["groupJid"])
     recipients = [create_jid(number) for number in request["numbers"]]
     if _group_problem(instance, jid, as_admin=True) or not all(
         _exists_on_whatsapp(instance, recipient) for recipient in recipients
@@ -371,8 +440,8 @@ async def send_invite(call: Call, instance: Instance) -> Reply:
 
 @instance_route("PUT", "/group/updateGroupSubject/{instance}")
 async def update_group_subject(call: Call, instance: Instance) -> Reply:
-    request = call.group_request(schemas.UPDATE_GROUP_SUBJECT, body_fallback=True)
-    _require_open(instance, "groupUpdateSubject")
+    request = call.group_request(schemas.UPDATE_GROUP_SUBJECT)
+    _require_open(instance, "groupUpdateSubject", _labelled(500, "Error updating group subject"))
     jid = request["groupJid"]
     if problem := _group_problem(instance, jid, as_admin=True):
         raise GatewayError(500, ["Error updating group subject", problem])
@@ -386,7 +455,7 @@ async def update_group_subject(call: Call, instance: Instance) -> Reply:
 @instance_route("GET", "/group/participants/{instance}")
 async def group_participants(call: Call, instance: Instance) -> Reply:
     jid = call.group_request(schemas.GROUP_ONLY)["groupJid"]
-    _require_open(instance, "groupMetadata")
+    _require_open(instance, "groupMetadata", _labelled(404, "No participants"))
     if problem := _group_problem(instance, jid):
         raise GatewayError(404, ["No participants", problem])
     return 200, {"participants": instance.groups[jid].participants}
@@ -395,7 +464,7 @@ async def group_participants(call: Call, instance: Instance) -> Reply:
 @instance_route("GET", "/group/inviteCode/{instance}")
 async def group_invite_code(call: Call, instance: Instance) -> Reply:
     jid = call.group_request(schemas.GROUP_ONLY)["groupJid"]
-    _require_open(instance, "groupInviteCode")
+    _require_open(instance, "groupInviteCode", _labelled(404, "No invite code"))
     if problem := _group_problem(instance, jid, as_admin=True):
         raise GatewayError(404, ["No invite code", problem])
     code = instance.groups[jid].invite_code
@@ -405,7 +474,7 @@ async def group_invite_code(call: Call, instance: Instance) -> Reply:
 @instance_route("PUT", "/group/revokeInviteCode/{instance}")
 async def revoke_invite_code(call: Call, instance: Instance) -> Reply:
     jid = call.group_request(schemas.GROUP_ONLY)["groupJid"]
-    _require_open(instance, "groupRevokeInvite")
+    _require_open(instance, "groupRevokeInvite", _labelled(404, "Revoke error"))
     if problem := _group_problem(instance, jid, as_admin=True):
         raise GatewayError(404, ["Revoke error", problem])
     group = instance.groups[jid]
@@ -418,7 +487,8 @@ async def fetch_all_groups(call: Call, instance: Instance) -> Reply:
     get_participants = call.query("getParticipants")
     if not get_participants:
         raise GatewayError(400, ["The getParticipants needs to be informed in the query"])
-    _require_open(instance, "groupFetchAllParticipating")
+    call.validated_group({"getParticipants": get_participants}, schemas.GET_PARTICIPANTS)
+    _require_open(instance, "groupFetchAllParticipating", _labelled(404, "Error fetching group"))
     with_participants = get_participants == "true"
     return 200, [
         group.summary(with_participants=with_participants) for group in instance.groups.values()
@@ -431,6 +501,7 @@ async def fetch_all_groups(call: Call, instance: Instance) -> Reply:
 @global_route("GET", "/instance/fetchInstances")
 async def fetch_instances(call: Call) -> Reply:
     state = call.state
+    lifecycle.settle(state)
     if name := call.query("instanceName"):
         instance = state.instances.get(name)
         if instance is None:
@@ -442,46 +513,8 @@ async def fetch_instances(call: Call) -> Reply:
     ]
 
 
-@global_route("POST", "/instance/create")
-async def create_instance(call: Call) -> Reply:
-    body = call.validated(schemas.CREATE_INSTANCE)
-    name = body["instanceName"]
-    if name in call.state.instances:
-        raise GatewayError(403, [f'This name "{name}" is already in use.'])
-    instance = call.state.create_instance(name, body.get("token"))
-    return 201, {
-        "instance": {
-            "instanceName": name,
-            "instanceId": instance.instance_id,
-            "integration": body.get("integration", "WHATSAPP-BAILEYS"),
-            "webhook_wa_business": None,
-            "access_token_wa_business": "",
-            "status": "created",
-        },
-        "hash": {"apikey": instance.apikey},
-        "settings": instance.settings,
-    }
-
-
 def _success(message: str) -> dict[str, Any]:
     return {"status": "SUCCESS", "error": False, "response": {"message": message}}
-
-
-@instance_route("GET", "/instance/connectionState/{instance}")
-async def connection_state(call: Call, instance: Instance) -> Reply:
-    return 200, {"instance": {"instanceName": instance.name, "state": instance.status}}
-
-
-@instance_route("DELETE", "/instance/logout/{instance}")
-async def logout_instance(call: Call, instance: Instance) -> Reply:
-    if instance.status != "open":
-        raise GatewayError(400, [f'The "{instance.name}" instance is not connected'])
-    instance.status = "close"
-    return 200, {
-        "status": "SUCCESS",
-        "error": False,
-        "response": {"message": "Instance logged out"},
-    }
 
 
 @instance_route("DELETE", "/instance/delete/{instance}")
@@ -489,6 +522,7 @@ async def delete_instance(call: Call, instance: Instance) -> Reply:
     if instance.status == "open":
         raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
     del call.state.instances[instance.name]
+    lifecycle.forget(call.state, instance.name)
     return 200, _success("Instance deleted")
 
 
@@ -503,6 +537,23 @@ async def set_settings(call: Call, instance: Instance) -> Reply:
     instance.settings = {flag: body[flag] for flag in SETTING_FLAGS}
     instance.settings["msg_call"] = body.get("msg_call", "")
     return 201, {"settings": {"instanceName": instance.name, "settings": dict(instance.settings)}}
+
+
+# ---------------------------------------------------------------- lifecycle (demo/lifecycle.py)
+
+global_route("POST", "/instance/create")(lifecycle.create)
+instance_route("GET", "/instance/connect/{instance}")(lifecycle.connect)
+instance_route("GET", "/instance/connectionState/{instance}")(lifecycle.connection_state)
+instance_route("PUT", "/instance/restart/{instance}")(lifecycle.restart)
+instance_route("DELETE", "/instance/logout/{instance}")(lifecycle.logout)
+instance_route("POST", "/webhook/set/{instance}")(lifecycle.set_webhook)
+instance_route("GET", "/webhook/find/{instance}")(lifecycle.find_webhook)
+instance_route("POST", "/websocket/set/{instance}")(lifecycle.set_websocket)
+instance_route("GET", "/websocket/find/{instance}")(lifecycle.find_websocket)
+
+# The chat store: findChats, findMessages, findContacts, findStatusMessage.
+for _method, _path, _handler in chat_store.ROUTES:
+    instance_route(_method, _path)(_handler)
 
 
 # ---------------------------------------------------------------- the ASGI app
@@ -577,5 +628,9 @@ class DemoGateway:
                 await self._routes(scope, receive, send)
         elif rule.kind == "drop_connection":
             await drop_connection(send)
+        elif rule.kind == "drop_after_read":
+            # The request is read and acted on; its answer never leaves (outcome unknown).
+            with contextlib.suppress(ClientDisconnect):
+                await self._routes(scope, receive, answer_dropper(send))
         else:
             await send_response(send, *canned_response(rule, method, path))

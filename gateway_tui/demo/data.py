@@ -18,6 +18,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
+from urllib.parse import quote
 
 DEMO_API_KEY = "gtui-demo-7d41c9e2b8a65f30"
 DEFAULT_SEED = 171
@@ -144,6 +145,12 @@ class Message:
     status: str = "DELIVERY_ACK"
     list_message: dict[str, Any] | None = None
     edited: bool = False
+    # The stored ``message`` object when it is not plain text (demo/chats.py), who wrote it,
+    # and, for messages sent through the API, when (time.monotonic(): statuses advance from it).
+    content: dict[str, Any] | None = None
+    push_name: str = ""
+    participant: str | None = None
+    sent_clock: float | None = None
 
 
 @dataclass
@@ -200,6 +207,8 @@ class Workspace:
 
     groups: dict[str, Group] = field(default_factory=dict)
     chats: dict[str, Chat] = field(default_factory=dict)
+    # pushName by JID, as findContacts answers ("" for a contact that set no name).
+    contacts: dict[str, str] = field(default_factory=dict)
 
 
 _WORKSPACE_LOCK = threading.Lock()
@@ -219,6 +228,10 @@ class Instance:
     settings: dict[str, Any]
     workspace_seed: int
     _workspace: Workspace | None = field(default=None, repr=False)
+    # The chat store of an open instance (demo/chats.py): how many history chats, and the
+    # size of one extra chat for the 100,000-message benchmark (0: none).
+    history_chats: int = 30
+    big_chat_messages: int = 0
 
     @property
     def owner(self) -> str:
@@ -251,6 +264,7 @@ class Instance:
             timestamp=int(time.time()),
             status="PENDING",
             list_message=list_message,
+            sent_clock=time.monotonic(),
         )
         self.chats.setdefault(jid, Chat(jid)).messages.append(message)
         return message
@@ -270,7 +284,9 @@ class Instance:
             record["integration"] = {
                 "integration": "WHATSAPP-BAILEYS",
                 "token": self.apikey,
-                "webhook_wa_business": f"{server_url}/webhook/whatsapp/{self.instance_id}",
+                # Named by the instance name, as encodeURIComponent writes it.
+                "webhook_wa_business": f"{server_url}/webhook/whatsapp/"
+                + quote(self.name, safe="!~*'()"),
             }
         return {"instance": record}
 
@@ -290,7 +306,17 @@ class DemoState:
     # Writes (POST/PUT/DELETE) as received, so tests can prove a call was not repeated.
     writes: list[Write] = field(default_factory=list)
     write_counts: Counter[str | None] = field(default_factory=Counter)
+    # Campaign knobs and counters: list messages sent per recipient number, and numbers that
+    # are "not on WhatsApp" on top of the built-in rule (is_on_whatsapp).
+    sends_by_number: Counter[str] = field(default_factory=Counter)
+    not_on_whatsapp: set[str] = field(default_factory=set)
     rng: random.Random = field(default_factory=random.Random, repr=False)
+    # Pairings, webhooks, websockets (demo/lifecycle.py); and when a "phone" scans a shown QR
+    # code by itself (None: only lifecycle.scan() does).
+    lifecycle: Any = field(default=None, repr=False)
+    auto_scan_seconds: float | None = 6.0
+    # fetchProfile answers for these numbers are merged over the usual ones (the hostile set).
+    profile_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def record_write(self, method: str, path: str, request_id: str | None) -> None:
         self.writes.append(Write(method, path, request_id))
@@ -388,8 +414,14 @@ def build_state(
     *,
     seed: int = DEFAULT_SEED,
     api_key: str = DEMO_API_KEY,
+    chats: int | None = None,
+    big_chat: int = 0,
 ) -> DemoState:
-    """The demo world: the curated instances first, then generated ones up to ``instances``."""
+    """The demo world: the curated instances first, then generated ones up to ``instances``.
+
+    ``chats`` (history chats of each open instance) and ``big_chat`` (messages of one extra
+    chat) are the benchmarks' knobs.
+    """
     rng = random.Random(seed)
     by_name: dict[str, Instance] = {}
     for index in range(instances):
@@ -407,6 +439,9 @@ def build_state(
             )
         else:
             instance = _generated_instance(rng, index + 1)
+        if chats is not None:
+            instance.history_chats = chats
+        instance.big_chat_messages = big_chat
         by_name[instance.name] = instance
     return DemoState(
         api_key=api_key,
@@ -420,10 +455,16 @@ def build_state(
 
 
 def build_workspace(instance: Instance) -> Workspace:
+    from gateway_tui.demo.chats import add_history  # it builds on this module's types
+
     rng = random.Random(instance.workspace_seed)
     if instance.name == "sales-eu":
-        return _sales_eu_workspace(instance, rng)
-    return _generated_workspace(instance, rng)
+        workspace = _sales_eu_workspace(instance, rng)
+    else:
+        workspace = _generated_workspace(instance, rng)
+    if instance.status == "open":
+        add_history(instance, workspace)
+    return workspace
 
 
 def _participants(

@@ -31,7 +31,3 @@ def unauthorized() -> GatewayError:
 def not_connected_text(client_method: str) -> str:
     """How a real gateway's internals fail when a disconnected instance is asked to act."""
     return f"TypeError: Cannot read properties of undefined (reading '{client_method}')"
-
-
-def not_connected(client_method: str) -> GatewayError:
-    return GatewayError(500, not_connected_text(client_method))

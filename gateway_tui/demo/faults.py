@@ -24,6 +24,7 @@ FAULT_KINDS = frozenset(
         "malformed_json",
         "html_error",
         "drop_connection",
+        "drop_after_read",  # the request is handled, then the connection closes unanswered
         "stall",
         "unauthorized",
         "missing_route",  # a server without this (optional) endpoint, as Express answers it
@@ -181,6 +182,15 @@ async def drop_connection(send: Any) -> None:
     await send({"type": "http.response.start", "status": 200, "headers": headers})
     await send({"type": "http.response.body", "body": TRUNCATED_JSON, "more_body": True})
     raise ConnectionDropped
+
+
+def answer_dropper(send: Any) -> Any:
+    """An ASGI ``send`` that cuts the connection where the answer would start."""
+
+    async def dropping_send(message: Any) -> None:
+        await drop_connection(send)
+
+    return dropping_send
 
 
 async def stall(seconds: float, closing: threading.Event) -> None:

@@ -7,6 +7,7 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterable
 from types import TracebackType
 from typing import Self
 
@@ -43,13 +44,27 @@ class DemoServer:
         port: int = 0,
         api_key: str = DEMO_API_KEY,
         seed: int = DEFAULT_SEED,
+        hostile: bool = False,
+        not_on_whatsapp: Iterable[str] = (),
+        drop_share: float = 0.0,
+        chats: int | None = None,
+        big_chat: int = 0,
     ) -> None:
+        """``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
+        sends whose connection is dropped after the message went out (outcome unknown).
+        ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
+        that many messages (the benchmarks' knobs; see demo/chats.py)."""
         self.api_key = api_key
         self.seed = seed
+        self.hostile = hostile  # serve the hostile data set (demo/hostile.py)
         self._instance_count = instances
+        self._chats, self._big_chat = chats, big_chat
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
+        self._not_on_whatsapp = set(not_on_whatsapp)
+        self._drop_share = drop_share
+        self._apply_knobs()
         self._requested_port = port
         self._port: int | None = None
         self._server: uvicorn.Server | None = None
@@ -125,9 +140,31 @@ class DemoServer:
         self._gateway.state = state
         self._gateway.latency_ms = self._initial_latency_ms
         self.faults.clear()
+        self._apply_knobs()
+
+    def _apply_knobs(self) -> None:
+        self.state.not_on_whatsapp |= self._not_on_whatsapp
+        if self._drop_share > 0:
+            self.faults.add(
+                "drop_after_read",
+                method="POST",
+                path_prefix="/message/",
+                probability=self._drop_share,
+            )
 
     def _fresh_state(self) -> DemoState:
-        return build_state(self._instance_count, seed=self.seed, api_key=self.api_key)
+        state = build_state(
+            self._instance_count,
+            seed=self.seed,
+            api_key=self.api_key,
+            chats=self._chats,
+            big_chat=self._big_chat,
+        )
+        if self.hostile:
+            from gateway_tui.demo.hostile import make_hostile
+
+            make_hostile(state)
+        return state
 
     def stop(self) -> None:
         """Shut down; stalled requests are released so this takes well under a second."""
@@ -154,9 +191,28 @@ class DemoServer:
         self.stop()
 
 
-def serve(port: int, *, instances: int = DEFAULT_INSTANCE_COUNT, latency_ms: int = 0) -> int:
+def serve(
+    port: int,
+    *,
+    instances: int = DEFAULT_INSTANCE_COUNT,
+    latency_ms: int = 0,
+    hostile: bool = False,
+    not_on_whatsapp: Iterable[str] = (),
+    drop_share: float = 0.0,
+    chats: int | None = None,
+    big_chat: int = 0,
+) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
-    server = DemoServer(instances=instances, latency_ms=latency_ms, port=port)
+    server = DemoServer(
+        instances=instances,
+        latency_ms=latency_ms,
+        port=port,
+        hostile=hostile,
+        not_on_whatsapp=not_on_whatsapp,
+        drop_share=drop_share,
+        chats=chats,
+        big_chat=big_chat,
+    )
     try:
         server.start()
     except OSError as exc:

@@ -54,8 +54,11 @@ def schema_errors(value: Any, schema: dict[str, Any], path: str = _ROOT) -> list
     if isinstance(value, str):
         if "enum" in schema and value not in schema["enum"]:
             errors += fail(f"is not one of enum values: {','.join(schema['enum'])}")
+        if len(value) < schema.get("minLength", 0):
+            errors += fail(f"does not meet minimum length of {schema['minLength']}")
         if "pattern" in schema and not re.search(schema["pattern"], value):
-            errors += fail(f'does not match pattern "{schema["pattern"]}"')
+            # The validator writes the pattern with JSON.stringify.
+            errors += fail(f"does not match pattern {json.dumps(schema['pattern'])}")
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
             errors += fail(f"does not meet minimum length of {schema['minItems']}")
@@ -73,11 +76,15 @@ def schema_errors(value: Any, schema: dict[str, Any], path: str = _ROOT) -> list
         for name, child in schema.get("properties", {}).items():
             if name in value:
                 errors += schema_errors(value[name], child, f"{path}.{name}")
-        for name in schema.get("notEmpty", ()):
-            if value.get(name) == "":
-                errors.append(
-                    SchemaError(_display(f"{path}.{name}"), f'The "{name}" cannot be empty')
-                )
+        # isNotEmpty is an if/then on propertyNames: it applies only when EVERY key of the
+        # object is in its list (a row {title, rowId} yes, a section {title, rows} never).
+        not_empty = schema.get("notEmpty", ())
+        if not_empty and set(value) <= set(not_empty):
+            for name in not_empty:
+                if value.get(name) == "":
+                    errors.append(
+                        SchemaError(_display(f"{path}.{name}"), f'The "{name}" cannot be empty')
+                    )
     return errors
 
 
@@ -138,7 +145,7 @@ SEND_LIST = {
                                         "rowId": _STRING,
                                     },
                                     "required": ["title", "rowId"],
-                                    "notEmpty": ["title"],
+                                    "notEmpty": ["title", "description", "rowId"],
                                 },
                             },
                         },
@@ -148,7 +155,7 @@ SEND_LIST = {
                 },
             },
             "required": ["title", "description", "buttonText", "sections"],
-            "notEmpty": ["title", "description", "buttonText"],
+            "notEmpty": ["title", "description", "buttonText", "footerText"],
         },
     },
     "required": ["number", "listMessage"],
@@ -172,7 +179,7 @@ UPDATE_MESSAGE = {
     "type": "object",
     "properties": {"number": _STRING, "text": _STRING, "key": _MESSAGE_KEY},
     "required": ["number", "text", "key"],
-    "notEmpty": ["number", "text"],
+    "notEmpty": ["number", "text", "key"],
 }
 
 FETCH_PROFILE = {"type": "object", "properties": {"number": _STRING}}
@@ -196,7 +203,8 @@ CREATE_INSTANCE = {
 }
 
 # Group endpoints: errors are reported per property ([{"property", "message"}]).
-GROUP_JID_PATTERN = r"^\d+(-\d+)?@g\.us$"
+# As the real schema writes it (its "." is any character).
+GROUP_JID_PATTERN = r"^[\d-]+@g.us$"
 _GROUP_JID = {"type": "string", "pattern": GROUP_JID_PATTERN}
 
 GROUP_ONLY = {"type": "object", "properties": {"groupJid": _GROUP_JID}, "required": ["groupJid"]}
@@ -205,13 +213,20 @@ UPDATE_GROUP_SUBJECT = {
     "type": "object",
     "properties": {"groupJid": _GROUP_JID, "subject": _STRING},
     "required": ["groupJid", "subject"],
-    "notEmpty": ["subject"],
+    "notEmpty": ["groupJid", "subject"],
+}
+
+GET_PARTICIPANTS = {
+    "type": "object",
+    "properties": {"getParticipants": {"type": "string", "enum": ["true", "false"]}},
+    "required": ["getParticipants"],
+    "notEmpty": ["getParticipants"],
 }
 
 SEND_INVITE = {
     "type": "object",
     "properties": {
-        "groupJid": _GROUP_JID,
+        "groupJid": _STRING,  # no pattern in the real schema
         "description": _STRING,
         "numbers": {
             "type": "array",
@@ -219,13 +234,31 @@ SEND_INVITE = {
             "uniqueItems": True,
             "items": {
                 "type": "string",
-                # At least 10 digits; "+", spaces, "()" and "-" may surround them.
-                "pattern": r"^[+\s()-]*(\d[\s()-]*){10,}$",
-                "description": "Each number must be a string of at least 10 digits",
+                # As the real schema: 10 characters or more holding a digit.
+                "minLength": 10,
+                "pattern": r"\d+",
+                "description": '"numbers" must be an array of numeric strings',
             },
         },
     },
-    "required": ["groupJid", "numbers"],
+    "required": ["groupJid", "description", "numbers"],
+    "notEmpty": ["groupJid", "description", "numbers"],
+}
+
+# What a real 1.7.1 server checks of whatsappNumbers (the items have no pattern: "abc" passes).
+WHATSAPP_NUMBERS = {
+    "type": "object",
+    "properties": {
+        "numbers": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {
+                "type": "string",
+                "description": '"numbers" must be an array of numeric strings',
+            },
+        }
+    },
 }
 
 

@@ -1,4 +1,4 @@
-"""The chat list's dialogs: pick a sent message, edit it, and a business profile card.
+"""The chat dialogs: edit an own message, and a business profile card.
 
 The edit and profile dialogs run their gateway call themselves (they are GatewayScreens), so a
 refusal is shown inside the dialog, where the input can be fixed and tried again.
@@ -14,8 +14,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Input, Label, Static
 
 from gateway_tui.actions.messages import profile_key
 from gateway_tui.api.errors import GatewayError
@@ -58,42 +57,6 @@ class ChatModal(ModalScreen[_R], GatewayScreen):
         if self.busy:
             self.notify("Waiting for the gateway's answer…", markup=False)
             return
-        self.dismiss(None)
-
-
-class PickMessageScreen(ModalScreen[str | None]):
-    """`e` on a chat with several sent messages: which one to edit (dismisses with its id)."""
-
-    HELP_TITLE = "Pick a message"
-    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pick_message.cancel")]
-
-    def __init__(self, chat: str, messages: list[tuple[str, str, str]]) -> None:
-        """``messages``: (id, text, when) newest first."""
-        super().__init__()
-        self.chat = chat
-        self.messages = messages
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="pick-message-dialog", classes="dialog"):
-            title = Text("Which message to edit? ", style="bold")
-            title.append(number_label(self.chat))
-            yield Static(title, classes="dialog-title")
-            options = []
-            for message_id, text, when in self.messages:
-                prompt = Text(text or "(no text)", style="bold")
-                prompt.append(f"\n  {when} · id {message_id}", style="dim")
-                options.append(Option(prompt, id=message_id))
-            yield OptionList(*options, id="pick-message-list")
-            yield Static(Text("enter edits · esc cancels", style="dim"))
-
-    def on_mount(self) -> None:
-        self.query_one("#pick-message-list", OptionList).focus()
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        event.stop()
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
         self.dismiss(None)
 
 

@@ -1,13 +1,12 @@
-"""`t` on an instance: the chats the app knows, and what can be done to them.
+"""`t` on an instance: the gateway's chats (findChats), named and with their last message.
 
-A 1.7.1 gateway cannot list chats, so the list is built from what the app has seen: the
-recipients of list messages sent from here (this run and, from the stored history, earlier
-ones) and the chats the gateway named in its answers.
+Names come from the stored contacts (pushName) and, for groups, from fetchAllGroups when the
+instance can answer it (else the JID shows). Chats this app sent to are merged in, never twice;
+when the gateway's store is empty (switched off) the sent history is all there is, and the
+screen says so. `enter` opens the conversation (screens/messages.py).
 """
 
 from __future__ import annotations
-
-from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,62 +14,75 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
-from gateway_tui.actions.messages import sent_text
-from gateway_tui.api.models import MessageKey, jid_number
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.models import jid_number
+from gateway_tui.chat_book import ChatBook, ChatRow, chat_rows, printable
 from gateway_tui.drafts import ComposeStore
 from gateway_tui.screens.base import GatewayScreen
-from gateway_tui.screens.chat_modals import (
-    EditMessageScreen,
-    PickMessageScreen,
-    ProfileScreen,
-    number_label,
-)
-from gateway_tui.state import ChatRecord, Topic
+from gateway_tui.screens.chat_modals import ProfileScreen
+from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
 from gateway_tui.widgets.table_filter import TableFilter
 
 
-def chat_name(chat: ChatRecord) -> str:
-    if chat.jid.endswith("@g.us"):
-        return f"group {chat.jid}"
-    return number_label(chat.jid)
+def when_text(row: ChatRow) -> str:
+    return row.last_at.strftime("%Y-%m-%d %H:%M") if row.last_at else "—"
 
 
-def _when(chat: ChatRecord) -> str:
-    return chat.last_at.strftime("%Y-%m-%d %H:%M") if chat.last_at else "—"
+def _last(row: ChatRow) -> str:
+    if not row.last_text:
+        return "—"
+    return ("You: " if row.from_me else "") + row.last_text
 
 
-CHAT_COLUMNS: list[Column[ChatRecord]] = [
-    Column("chat", "Chat", chat_name, max_width=36),
-    Column("last", "Last message", lambda c: c.last_text or "—", max_width=40),
-    Column("when", "Sent", _when, width=16),
-    Column("status", "Status", lambda c: c.last_status or "—", width=12),
+def _source(row: ChatRow) -> str:
+    if row.sent_here and row.in_store:
+        return f"gateway + {row.sent_here} sent"
+    return f"{row.sent_here} sent here" if not row.in_store else "gateway"
+
+
+CHAT_COLUMNS: list[Column[ChatRow]] = [
+    Column(
+        "chat",
+        "Chat",
+        lambda r: ("👥 " if r.is_group else "") + r.title,
+        style=lambda r: "bold" if r.name else "",
+        max_width=28,
+    ),
+    Column("number", "Number / JID", lambda r: r.number, max_width=26),
+    Column("last", "Last message", _last, max_width=48),
+    Column(
+        "when",
+        "Last activity",
+        when_text,
+        width=16,
+        sort_key=lambda r: r.last_at.timestamp() if r.last_at else 0,
+    ),
     Column(
         "archived",
         "Archived",
-        lambda c: "archived" if c.archived else "—",
-        style=lambda c: "yellow" if c.archived else "dim",
+        lambda r: "archived" if r.archived else "—",
+        style=lambda r: "yellow" if r.archived else "dim",
         width=9,
     ),
-    Column("count", "Sent here", lambda c: str(len(c.texts)), width=9),
+    Column("source", "Known from", _source, style=lambda r: "dim", max_width=20),
 ]
-
-
-def chat_search_text(chat: ChatRecord) -> str:
-    return " ".join((chat.jid, chat_name(chat), chat.last_text, *chat.texts.values()))
 
 
 class ChatsScreen(GatewayScreen):
     HELP_TITLE = "Chats"
-    TOPICS = frozenset({Topic.CHATS, Topic.SENT})
+    TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS})
 
     BINDINGS = [
+        Binding("enter", "open", "Open the conversation", id="chats.open"),
         Binding("a", "archive", "Archive / unarchive", id="chats.archive"),
-        Binding("e", "edit", "Edit a sent message", id="chats.edit"),
+        Binding("e", "edit", "Edit your last text message", id="chats.edit"),
         Binding("p", "profile", "Business profile", id="chats.profile"),
         Binding("m", "compose", "Compose to this chat", id="chats.compose"),
+        Binding("r", "refresh", "Refresh", id="chats.refresh"),
+        Binding("s", "sort", "Sort", id="chats.sort"),
         Binding("slash", "filter", "Filter", id="chats.filter"),
         Binding("escape", "back", "Back", id="chats.back"),
     ]
@@ -80,6 +92,7 @@ class ChatsScreen(GatewayScreen):
         super().__init__()
         self.instance = instance
         self.store: ComposeStore | None = store
+        self.rows: list[ChatRow] = []
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -91,18 +104,20 @@ class ChatsScreen(GatewayScreen):
             yield StatusPanel(id="chats-panel")
             yield RecordTable(
                 CHAT_COLUMNS,
-                row_key=lambda c: c.jid,
-                search_text=chat_search_text,
+                row_key=lambda r: r.jid,
+                search_text=lambda r: r.search,  # built once, on the first filter key
                 id="chats-table",
             )
             yield Static(id="chat-details")
             yield TableFilter(
-                "chats-table", placeholder="filter by number, JID or text", id="chats-filter"
+                "chats-table",
+                placeholder="filter by name, number or last message",
+                id="chats-filter",
             )
         yield Footer()
 
     @property
-    def table(self) -> RecordTable[ChatRecord]:
+    def table(self) -> RecordTable[ChatRow]:
         return self.query_one("#chats-table", RecordTable)
 
     def on_mount(self) -> None:
@@ -115,170 +130,224 @@ class ChatsScreen(GatewayScreen):
             self.notify(
                 f"Could not read the sent history: {problem}", severity="warning", markup=False
             )
-            return
-        self.actions.restore_sent(
-            self.instance, stored.records, texts=stored.texts, archived=stored.archived
+        else:
+            self.actions.restore_sent(
+                self.instance, stored.records, texts=stored.texts, archived=stored.archived
+            )
+            # The gateway's store keeps no archived flag: the ones set from here are ours.
+            self.actions.restore_archived(self.instance, stored.archived)
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        if self.actions.chat_book(self.instance).loading:
+            return  # a read is under way: its answer is the fresh one
+        self.call(
+            self.actions.load_chat_book(self.instance),
+            what="Reading the gateway's chats",
+            on_done=self._loaded,
+            on_error=self._failed,
+            group="chat-book",
         )
+
+    def _loaded(self, book: ChatBook) -> None:
+        if book.groups_error is not None:  # the chats are there; their group names are not
+            self.gateway_app.report_error(book.groups_error, "Reading group names")
+
+    def _failed(self, _error: GatewayError) -> bool:
+        self.refresh_from_state()  # the loadable holds the error: the panel or summary says it
+        return True
 
     # --- drawing ---------------------------------------------------------------------------------
 
-    def chats(self) -> list[ChatRecord]:
-        """Newest first."""
-        chats = list(self.state.chats_of(self.instance).values())
-        return sorted(chats, key=lambda c: c.last_at or datetime.min, reverse=True)
-
     def refresh_from_state(self) -> None:
-        chats = self.chats()
+        loadable = self.actions.chat_book(self.instance)
+        book = loadable.value
+        sent = self.state.chats_of(self.instance)
+        self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
         panel = self.query_one("#chats-panel", StatusPanel)
         table = self.table
-        if not chats:
+        if not self.rows:
             table.display = False
             panel.display = True
-            panel.show_message(
-                "No chats yet",
-                "Chats appear here once a list message is sent from this app: m composes one. "
-                "p looks up the profile of any number.",
-            )
+            if loadable.error is not None:
+                panel.show_error(loadable.error, self.gateway_app.gateway_url)
+            elif loadable.loading or book is None:
+                panel.show_message("Reading the gateway's chats…")
+            else:
+                panel.show_message(
+                    "No chats",
+                    "The gateway keeps no chats for this instance (its store is empty or "
+                    "switched off), and nothing was sent from here yet. m composes a list "
+                    "message; p looks up the profile of any number.",
+                )
         else:
             panel.display = False
             table.display = True
-            table.set_rows(chats)
-        archived = sum(1 for c in chats if c.archived)
-        parts = [f"{len(chats)} chat(s)", f"{archived} archived"]
-        if table.filter_text:
-            parts.append(f"filter: “{table.filter_text}” ({table.visible_count} shown)")
-        parts.append("a archive / unarchive · e edit · p profile · m compose")
-        self.query_one("#chats-summary", Static).update(Text(" · ".join(parts)))
+            table.set_rows(self.rows)
+        self._draw_summary(loadable.error, loadable.loading)
         self._draw_details()
+
+    def _draw_summary(self, error: GatewayError | None, loading: bool) -> None:
+        book = self.actions.chat_book(self.instance).value
+        table = self.table
+        rows = self.rows
+        parts = [f"{len(rows):,} chat(s)", f"{sum(r.archived for r in rows)} archived"]
+        groups = sum(r.is_group for r in rows)
+        if groups:
+            parts.append(f"{groups} group(s)")
+        parts += table.view_summary()
+        if table.filter_text:
+            parts.append(f"{table.visible_count:,} shown")
+        text = Text(" · ".join(parts))
+        notes: list[tuple[str, str]] = []
+        if loading:
+            notes.append(("refreshing…", "dim"))
+        if error is not None and rows:
+            notes.append((f"✕ could not read the gateway's chats: {error.title}", "red"))
+        if book is not None and book.empty and rows:
+            notes.append(
+                (
+                    "the gateway's chat store is empty (store switched off?): "
+                    "showing the chats this app sent to",
+                    "yellow",
+                )
+            )
+        if book is not None and book.groups_note:
+            notes.append((book.groups_note, "dim"))
+        if book is not None and book.skipped:
+            notes.append((f"{book.skipped} stored item(s) could not be read", "yellow"))
+        for note, style in notes:
+            text.append("\n")
+            text.append(note, style=style)
+        self.query_one("#chats-summary", Static).update(text)
 
     def _draw_details(self) -> None:
         details = self.query_one("#chat-details", Static)
-        chat = self.table.cursor_row if self.table.display else None
-        details.display = chat is not None
-        if chat is None:
+        row = self.table.cursor_row if self.table.display else None
+        details.display = row is not None
+        if row is None:
             return
-        text = Text(chat.jid, style="bold")
+        text = Text(row.title, style="bold")
+        if row.name and not row.is_group:
+            text.append(f"  {row.number}", style="dim")
+        text.append(f"  {printable(row.jid)}", style="dim")
         text.append(
-            "  archived" if chat.archived else "  not archived",
-            style="yellow" if chat.archived else "dim",
+            "  archived" if row.archived else "  not archived",
+            style="yellow" if row.archived else "dim",
         )
-        if chat.last_key is not None:
-            text.append(f"\nlast message id {chat.last_key.id}", style="dim")
-        for record in self.actions.sent_in_chat(self.instance, chat.jid)[:6]:
-            key = record.result.key
-            if key is None:
-                continue
-            text.append(f"\n{record.sent_at:%Y-%m-%d %H:%M}  ", style="dim")
-            text.append(chat.texts.get(key.id, sent_text(record)))
-            text.append(f"  {key.id}", style="dim")
+        if row.last_text:
+            text.append(f"\n{when_text(row)}  ", style="dim")
+            text.append("You: " if row.from_me else "", style="dim")
+            text.append(row.last_text)
+        text.append(
+            "\nenter opens the conversation · a archive · p profile · m compose", style="dim"
+        )
         details.update(text)
 
     def on_record_table_cursor_moved(self, event: RecordTable.CursorMoved) -> None:
         event.stop()
         self._draw_details()
 
+    def on_record_table_row_selected(self, event: RecordTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def on_record_table_sorted(self, event: RecordTable.Sorted) -> None:
+        event.stop()
+        self._draw_summary(None, False)
+
     # --- actions ------------------------------------------------------------------------------
 
-    def _current(self) -> ChatRecord | None:
-        chat = self.table.cursor_row if self.table.display else None
-        if chat is None:
-            self.notify("No chat here yet: send a list message first (m).", markup=False)
-        return chat
+    def _current(self) -> ChatRow | None:
+        row = self.table.cursor_row if self.table.display else None
+        if row is None:
+            self.notify("No chat here: m composes a list message to start one.", markup=False)
+        return row
 
-    def action_archive(self) -> None:
-        chat = self._current()
-        if chat is None:
-            return
-        if chat.last_key is None:
-            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
-            return
-        archive = not chat.archived
-        jid = chat.jid
+    def action_open(self, select_own_text: bool = False) -> None:
+        from gateway_tui.screens.messages import MessagesScreen
 
-        def done(_result: object) -> None:
-            if self.store is None:
-                return
-            try:
-                self.store.record_archived(jid, archive)
-            except OSError as problem:
-                self.notify(
-                    f"Could not store the flag: {problem}", severity="warning", markup=False
+        row = self._current()
+        if row is not None:
+            self.app.push_screen(
+                MessagesScreen(
+                    self.instance,
+                    row.jid,
+                    title=row.title,
+                    store=self.store,
+                    edit_last=select_own_text,
                 )
-
-        self.call(
-            self.actions.set_archived(self.instance, jid, archive),
-            what="Archiving the chat" if archive else "Unarchiving the chat",
-            done="Chat archived" if archive else "Chat unarchived",
-            on_done=done,
-            group="archive",
-        )
+            )
 
     def action_edit(self) -> None:
-        chat = self._current()
-        if chat is None:
-            return
-        records = self.actions.sent_in_chat(self.instance, chat.jid)
-        if not records:
-            self.notify("Only messages sent from this app can be edited.", markup=False)
-            return
-        keys = {r.result.key.id: r.result.key for r in records if r.result.key is not None}
-        if len(records) == 1:
-            self._edit(chat, records[0].result.key)  # type: ignore[arg-type]
-            return
-        choices = [
-            (
-                r.result.key.id,
-                chat.texts.get(r.result.key.id, sent_text(r)),
-                f"{r.sent_at:%Y-%m-%d %H:%M}",
-            )
-            for r in records
-            if r.result.key is not None
-        ]
-        self.app.push_screen(
-            PickMessageScreen(chat.jid, choices),
-            lambda message_id: self._edit(chat, keys[message_id]) if message_id else None,
-        )
+        """The conversation, with its newest own text message chosen for editing."""
+        self.action_open(select_own_text=True)
 
-    def _edit(self, chat: ChatRecord, key: MessageKey) -> None:
-        old = chat.texts.get(key.id, "")
-
-        def edited(text: str | None) -> None:
-            if text is None:
-                return
-            self.notify("Message edited", markup=False)
-            if self.store is not None:
-                try:
-                    self.store.record_edit(key.id, text)
-                except OSError as problem:
-                    self.notify(
-                        f"Could not store the edit: {problem}", severity="warning", markup=False
-                    )
-
-        self.app.push_screen(EditMessageScreen(self.instance, key, old), edited)
+    def action_archive(self) -> None:
+        row = self._current()
+        if row is None:
+            return
+        if row.last_key is None:
+            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
+            return
+        archive_chat(self, row.jid, row.last_key, not row.archived)
 
     def action_profile(self) -> None:
-        chat = self.table.cursor_row if self.table.display else None
-        number = ""
-        if chat is not None and not chat.jid.endswith("@g.us"):
-            number = jid_number(chat.jid)
+        row = self.table.cursor_row if self.table.display else None
+        number = jid_number(row.jid) if row is not None and not row.is_group else ""
         self.app.push_screen(ProfileScreen(self.instance, number))
 
     def action_compose(self) -> None:
-        from gateway_tui.screens.composer import ComposerScreen
-
-        chat = self.table.cursor_row if self.table.display else None
-        if chat is None:
+        row = self.table.cursor_row if self.table.display else None
+        if row is None:
             self.gateway_app.open_composer(self.instance)
             return
-        recipient = chat.jid if chat.jid.endswith("@g.us") else jid_number(chat.jid)
-        self.app.push_screen(ComposerScreen(self.instance, recipient=recipient, store=self.store))
+        open_composer_to(self, row.jid)
+
+    def action_sort(self) -> None:
+        self.table.cycle_sort()
 
     def action_filter(self) -> None:
         self.query_one(TableFilter).open()
 
     def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self.refresh_from_state()
+        self._draw_summary(None, False)
+        self._draw_details()
 
     def action_back(self) -> None:
         if not self.query_one(TableFilter).close():
             self.app.pop_screen()
+
+
+# --- shared with the messages screen ---
+
+
+def archive_chat(screen: GatewayScreen, jid: str, key, archive: bool) -> None:  # noqa: ANN001
+    """Archive or unarchive ``jid`` by its real last message; the flag is kept in the history."""
+    store: ComposeStore | None = getattr(screen, "store", None)
+    instance: str = screen.instance  # type: ignore[attr-defined]
+
+    def done(_result: object) -> None:
+        if store is None:
+            return
+        try:
+            store.record_archived(jid, archive)
+        except OSError as problem:
+            screen.notify(f"Could not store the flag: {problem}", severity="warning", markup=False)
+
+    screen.call(
+        screen.actions.archive_chat(instance, jid, key, archive),
+        what="Archiving the chat" if archive else "Unarchiving the chat",
+        done="Chat archived" if archive else "Chat unarchived",
+        on_done=done,
+        group="archive",
+    )
+
+
+def open_composer_to(screen: GatewayScreen, jid: str) -> None:
+    from gateway_tui.screens.composer import ComposerScreen
+
+    recipient = jid if jid.endswith("@g.us") else jid_number(jid)
+    screen.app.push_screen(
+        ComposerScreen(screen.instance, recipient=recipient, store=getattr(screen, "store", None))  # type: ignore[attr-defined]
+    )

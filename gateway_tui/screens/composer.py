@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Label, Select, Static
+from textual.worker import Worker
 
 from gateway_tui.api.errors import Problem
 from gateway_tui.api.models import InstanceStatus, SentMessage
@@ -83,6 +84,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         Binding("f7", "templates", "Templates", id="composer.templates"),
         Binding("f8", "history", "Sent history", id="composer.history", show=False),
         Binding("f9", "new_draft", "New empty draft", id="composer.new_draft", show=False),
+        Binding("f5", "send_to_many", "Send to many", id="composer.send_to_many"),
         Binding("escape", "back", "Back", id="composer.back"),
     ]
 
@@ -107,6 +109,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self.saved_at: datetime | None = None
         # Sending.
         self.sending = False
+        self._send_worker: Worker | None = None
         self._send_started = 0.0
         self._send_delay_ms = 0
         self._send_body: dict | None = None
@@ -387,9 +390,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             target, prefix = target_of(problem.field, self.draft)
             lines[target].append(Text(f"⚠ {prefix}{problem.message}", style="yellow"))
         for problem in self._server_problems:
-            target, _ = (
-                target_of(problem.field, self.draft) if problem.field else ("err-general", "")
-            )
+            if not problem.field:
+                continue  # about no field: the status line says it, not a line under a row
+            target, _ = target_of(problem.field, self.draft)
             lines[target].append(Text(f"✕ gateway: {problem.message}", style="bold red"))
         for widget in self.query(".composer-error").results(Static):
             found = lines.get(widget.id or "")
@@ -535,14 +538,18 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         curl = self.actions.send_list_curl(self.instance, self.draft.request())
         self.copy(curl, "curl (the key is read from $GATEWAY_API_KEY)")
 
+    def action_send_to_many(self) -> None:
+        """A campaign of this draft (screens/campaign_setup.py); the draft is saved first."""
+        from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+
+        self.save_draft_now()
+        self.app.push_screen(CampaignSetupScreen(self.instance, self.draft))
+
     # --- leaving ------------------------------------------------------------------------------
 
     def action_back(self) -> None:
         if self.sending:
-            self.notify(
-                "Sending: wait for the gateway's answer (the delay holds the request open).",
-                markup=False,
-            )
+            self._give_up_send()
             return
         self.save_draft_now()
         self.app.pop_screen()

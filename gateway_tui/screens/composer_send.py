@@ -12,6 +12,7 @@ from datetime import datetime
 from rich.text import Text
 from textual.timer import Timer
 from textual.widgets import Input, Static
+from textual.worker import Worker
 
 from gateway_tui.api.errors import GatewayError, Problem
 from gateway_tui.api.models import SendListRequest, SentMessage
@@ -55,6 +56,7 @@ class SendFlow:
     _last_sent_body: dict | None
     _unknown_body: dict | None
     _send_presence: str | None
+    _send_worker: Worker | None
     _server_problems: list[Problem]
     _reveal_all: bool
     _dirty: bool
@@ -130,7 +132,7 @@ class SendFlow:
         self._send_presence = request.options.presence if request.options else None
         self._countdown = self.set_interval(COUNTDOWN_TICK, self._tick)
         self._tick()
-        self.call(
+        self._send_worker = self.call(
             self._send(request),
             what="Sending the list message",
             on_done=self._sent,
@@ -200,6 +202,23 @@ class SendFlow:
         text.append("\n  Recorded in the chat list (t on the instance view).", style="dim")
         self._status(text)
         self._redraw()
+
+    def _give_up_send(self) -> None:
+        """Stop waiting for a stalled send. The gateway may still send it: never retried, and
+        the next ctrl+s asks first."""
+        if self._send_worker is not None:
+            self._send_worker.cancel()
+        self.sending = False
+        if self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+        self._unknown_body = self._send_body
+        text = Text.assemble(("⚠ Given up: outcome unknown — check before retrying", "bold yellow"))
+        text.append(
+            "\n  The gateway may have sent the message. Look at the chat before sending again: "
+            "ctrl+s asks first, nothing is resent on its own. esc again goes back."
+        )
+        self._status(text)
 
     def _send_failed(self, error: GatewayError) -> bool:
         if error.outcome_unknown:

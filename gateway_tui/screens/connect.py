@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import re
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +17,8 @@ from gateway_tui.api.validation import check_api_key
 from gateway_tui.config import Profile, insecure_url_warning, save_profile, validate_gateway_url
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.widgets.status_panel import error_advice
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class ConnectScreen(GatewayScreen):
@@ -47,6 +52,9 @@ class ConnectScreen(GatewayScreen):
             yield Label("API key")
             yield Input(password=True, placeholder="global API key", id="api-key")
             yield Static(id="key-error", classes="field-error")
+            yield Label("…or the environment variable that holds it (saved instead of the key)")
+            yield Input(placeholder="e.g. GATEWAY_API_KEY (optional)", id="api-key-env")
+            yield Static(id="env-error", classes="field-error")
             yield Label("Profile name (to save this gateway)")
             yield Input(value=config.profile or "default", id="profile-name")
             with Horizontal(classes="buttons"):
@@ -70,7 +78,18 @@ class ConnectScreen(GatewayScreen):
             url = validate_gateway_url(self.query_one("#url", Input).value)
         except ValueError as problem:
             url_error.update(Text(str(problem), style="red"))
+        env_error = self.query_one("#env-error", Static)
+        env_error.update("")
         key = self.query_one("#api-key", Input).value.strip()
+        env_name = self.key_env_name()
+        if env_name and not _ENV_NAME.fullmatch(env_name):
+            env_error.update(Text("A variable name: letters, digits and _ only.", style="red"))
+            return None
+        if env_name and not key:
+            key = os.environ.get(env_name, "").strip()
+            if not key:
+                env_error.update(Text(f"${env_name} is not set here: type the key too.", "red"))
+                return None
         if not key:
             key_error.update(Text("Enter the API key.", style="red"))
         elif problems := check_api_key(key):
@@ -110,12 +129,28 @@ class ConnectScreen(GatewayScreen):
             return
         name = self.query_one("#profile-name", Input).value.strip() or "default"
         url, key = form
+        env_name = self.key_env_name()
+        # With a variable named, only its name is written: the key itself stays off the disk.
+        profile = (
+            Profile(url=url, api_key_env=env_name) if env_name else Profile(url=url, api_key=key)
+        )
         try:
-            save_profile(name, Profile(url=url, api_key=key), make_default=True)
+            save_profile(name, profile, make_default=True)
         except (OSError, ValueError) as problem:  # ValueError: a corrupt config file
             self._say(f"✕ Could not save the profile: {problem}", "red")
             return
-        self._say(f"✓ Saved profile “{name}” in {self.gateway_app.config.path}", "green")
+        path = self.gateway_app.config.path
+        if env_name:
+            self._say(
+                f"✓ Saved profile “{name}” in {path}, with the key read from ${env_name} "
+                "(the key itself is not in the file)",
+                "green",
+            )
+        else:
+            self._say(f"✓ Saved profile “{name}” in {path}, with the key in the file", "green")
+
+    def key_env_name(self) -> str:
+        return self.query_one("#api-key-env", Input).value.strip().lstrip("$")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "Back" exists only when opened from the palette over another screen, not as the home.

@@ -28,6 +28,7 @@ from gateway_tui.api.models import GroupInviteResult
 from gateway_tui.api.validation import (
     SUBJECT_LIMIT,
     InviteNumbers,
+    check_invite_description,
     check_subject,
     parse_invite_numbers,
 )
@@ -73,7 +74,7 @@ def explain_group_error(
         )
     lines = " ".join(error.messages)
     lowered = lines.casefold()
-    if error.instance_not_connected:
+    if error.instance_not_connected or _refused_for_status(error, instance_status):
         status = f" (status: {instance_status})" if instance_status else ""
         return (
             f"The instance {instance} is not connected{status}",
@@ -112,6 +113,20 @@ def explain_group_error(
         return ("The subject was not changed", _cap(why or f"{NOT_ADMIN}, or {NOT_MEMBER}") + ".")
     title, advice = error_advice(error, url, retry_key=retry_key)
     return (f"{OPERATIONS.get(operation, 'The call')} failed: {title}", advice)
+
+
+def _refused_for_status(error: GatewayError, instance_status: str | None) -> bool:
+    """A session failure of an instance the app knows is not open.
+
+    Some answers carry no reason at all (sendInvite: 404 "No send invite"), but the status
+    tells. Validation errors, unknown routes and unknown instances come before the session
+    is touched, so they keep their own explanation.
+    """
+    if instance_status in (None, "open") or error.status is None or error.status < 404:
+        return False
+    if error.problems or "does not exist" in " ".join(error.messages):
+        return False
+    return not (isinstance(error, NotFound) and error.route_missing)
 
 
 def _cap(text: str) -> str:
@@ -304,6 +319,11 @@ def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
     return text
 
 
+def default_invite_description(subject: str | None) -> str:
+    """What the description box starts with: sendInvite refuses an empty description."""
+    return f"Join the group “{subject}” on WhatsApp:" if subject else "Join our WhatsApp group:"
+
+
 class InviteScreen(GroupModal[GroupInviteResult | None]):
     """`n`: numbers (one per line or comma-separated) and a description; shows the URL sent."""
 
@@ -326,8 +346,13 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             yield Label("Numbers — one per line or separated by commas, with country code")
             yield TextArea(id="invite-numbers", soft_wrap=True)
             yield Static(id="invite-check", classes="field-error")
-            yield Label("Description (sent with the link)")
-            yield Input(placeholder="optional", id="invite-description")
+            yield Label("Description — sent above the link; the gateway requires one")
+            yield Input(
+                default_invite_description(self.subject),
+                placeholder="a line above the link",
+                select_on_focus=False,
+                id="invite-description",
+            )
             yield Static(id="invite-result", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Send (ctrl+s)", variant="primary", id="invite-send")
@@ -380,7 +405,12 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             self._say(Text())
             self.query_one("#invite-numbers", TextArea).focus()
             return
-        description = self.query_one("#invite-description", Input).value
+        description_input = self.query_one("#invite-description", Input)
+        description = description_input.value
+        if problems := check_invite_description(description):
+            self._say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
+            description_input.focus()
+            return
         self.busy = True
         self._say(Text(f"Sending to {len(parsed.numbers)} number(s)…", style="dim"))
 

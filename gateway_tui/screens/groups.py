@@ -15,6 +15,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from gateway_tui.api.errors import GatewayError, NotFound
+from gateway_tui.api.lists import unreadable_of
 from gateway_tui.api.validation import check_group_jid, group_jid_from
 from gateway_tui.formatting import clock
 from gateway_tui.recent_groups import RecentGroup, load_recent
@@ -179,8 +180,13 @@ class GroupPickerScreen(GatewayScreen):
         loadable = self.state.groups_of(self.instance)
         panel = self.query_one("#groups-panel", StatusPanel)
         table = self.table
-        # A 404 means this server has no fetchAllGroups: typing the JID is the way in.
-        no_list = loadable.value is None and isinstance(loadable.error, NotFound)
+        # "Cannot GET /group/fetchAllGroups/…": this server has no such route, typing the JID
+        # is the way in. Its other 404s ("Error fetching group", …) are explained as errors.
+        no_list = (
+            loadable.value is None
+            and isinstance(loadable.error, NotFound)
+            and loadable.error.route_missing
+        )
         subjects = {
             jid: subject
             for (name, jid), subject in self.state.group_subjects.items()
@@ -241,6 +247,8 @@ class GroupPickerScreen(GatewayScreen):
             total = len(loadable.value)
             shown = table.visible_count
             parts.append(f"{shown} of {total} groups" if shown != total else f"{total} groups")
+            if skipped := len(unreadable_of(loadable.value)):
+                parts.append(f"{skipped} could not be read (skipped)")
         recent = sum(1 for row in table.rows if row.recent)
         if recent:
             parts.append(f"{recent} recent")

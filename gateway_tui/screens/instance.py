@@ -13,8 +13,10 @@ from textual.widgets.option_list import Option
 from gateway_tui.api.errors import GatewayError, NotFound
 from gateway_tui.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.formatting import clock, format_number, status_text
+from gateway_tui.sanitize import printable_text
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen, PromptScreen
+from gateway_tui.screens.lifecycle_keys import InstanceFollower
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.status_panel import StatusPanel
@@ -32,12 +34,14 @@ def details_table(instance: Instance) -> Table:
         ("Profile name", Text(instance.profile_name or "—")),
         ("Profile status", Text(instance.profile_status or "—")),
         ("Integration", Text(instance.integration_name or "—")),
-        ("Webhook URL", Text(instance.webhook_url or "—")),
+        # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
+        # gateway posts this instance's events to.
+        ("WA Business callback", Text(instance.wa_business_callback_url or "—")),
         ("Instance id", Text(instance.instance_id or "—")),
         ("Server URL", Text(instance.server_url or "—")),
     ]
     for label, value in rows:
-        table.add_row(label, value)
+        table.add_row(label, printable_text(value))  # measured with its placeholders
     return table
 
 
@@ -67,6 +71,11 @@ class InstanceScreen(GatewayScreen):
         Binding("g", "groups", "Groups", id="instance.groups"),
         Binding("m", "compose", "Compose list", id="instance.compose"),
         Binding("t", "chats", "Chats", id="instance.chats"),
+        Binding("C", "connect", "Connect (QR)", id="instance.connect"),
+        Binding("R", "restart", "Restart", id="instance.restart"),
+        Binding("L", "logout", "Log out", id="instance.logout"),
+        Binding("w", "webhook", "Webhook", id="instance.webhook"),
+        Binding("W", "websocket", "Websocket", id="instance.websocket"),
     ]
 
     def __init__(self, name: str) -> None:
@@ -78,7 +87,9 @@ class InstanceScreen(GatewayScreen):
         yield GatewayBar()
         with VerticalScroll(id="instance-body"):
             yield Static(
-                Text(self.instance_name, style="bold"), id="instance-title", classes="title"
+                printable_text(Text(self.instance_name, style="bold")),
+                id="instance-title",
+                classes="title",
             )
             yield Static(id="instance-details")
             yield Static(Text("Settings", style="bold"), classes="section-title")
@@ -92,6 +103,7 @@ class InstanceScreen(GatewayScreen):
         self.query_one("#settings-list", OptionList).focus()
         self.actions.select(self.instance_name)
         self._load_settings()
+        self._follow = InstanceFollower(self)
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -241,3 +253,20 @@ class InstanceScreen(GatewayScreen):
             done="Settings written and read back",
             on_error=unsupported,
         )
+
+    # --- lifecycle (issue 13): screens/lifecycle_keys.py does the work ----------------------
+
+    def action_connect(self) -> None:
+        self._follow.connect()
+
+    def action_restart(self) -> None:
+        self._follow.restart()
+
+    def action_logout(self) -> None:
+        self._follow.logout()
+
+    def action_webhook(self) -> None:
+        self.gateway_app.open_hooks(self.instance_name, "webhook")
+
+    def action_websocket(self) -> None:
+        self.gateway_app.open_hooks(self.instance_name, "websocket")

@@ -9,15 +9,20 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import BadRequest, GatewayError, NotFound
+from gateway_tui.api.lists import unreadable_of
 from gateway_tui.api.models import Instance, InstanceStatus
 from gateway_tui.formatting import clock, format_number, status_cell, status_style
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen
+from gateway_tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
 from gateway_tui.widgets.table_filter import TableFilter
+
+# How often the rows in view have their connection state asked (at most; see on_mount).
+LIVE_STATE_SECONDS = 5.0
 
 # The status filter cycles through these; None shows every instance.
 STATUS_FILTERS: list[InstanceStatus | None] = [None, *InstanceStatus]
@@ -65,6 +70,10 @@ def instance_search_text(instance: Instance) -> str:
     )
 
 
+def _instances(count: int) -> str:
+    return "instance" if count == 1 else "instances"
+
+
 class InstancesScreen(GatewayScreen):
     HELP_TITLE = "Instances"
     TOPICS = frozenset({Topic.INSTANCES})
@@ -74,16 +83,22 @@ class InstancesScreen(GatewayScreen):
         Binding("slash", "filter", "Filter", id="instances.filter"),
         Binding("f", "status_filter", "Status filter", id="instances.status_filter"),
         Binding("r", "refresh", "Refresh", id="instances.refresh"),
-        Binding("s", "sort", "Sort", id="instances.sort"),
-        Binding("c", "copy_name", "Copy name", id="instances.copy_name"),
+        Binding("s", "sort", "Sort", id="instances.sort", show=False),
+        Binding("c", "copy_name", "Copy name", id="instances.copy_name", show=False),
         Binding("y", "copy_id", "Copy id", id="instances.copy_id", show=False),
         Binding("ctrl+d", "delete", "Delete", id="instances.delete"),
+        Binding("n", "new_instance", "New", id="instances.new"),
+        Binding("C", "connect", "Connect (QR)", id="instances.connect"),
+        Binding(
+            "d", "unreadable", "Why instances were skipped", id="instances.unreadable", show=False
+        ),
         Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self._status_filter: InstanceStatus | None = None
+        self._failed_state_checks = 0  # in the last round of live state checks
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -110,11 +125,16 @@ class InstancesScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
-        if self.state.instances.value is None and not self.state.instances.loading:
+        # Only when nothing was asked yet: the app asks at start, and a load that already
+        # failed (a wrong key) is shown in the panel, not sent and reported a second time.
+        loadable = self.state.instances
+        if loadable.value is None and loadable.error is None and not loadable.loading:
             self.action_refresh()
         interval = self.gateway_app.config.refresh_interval
         if interval and interval > 0:
             self.set_interval(interval, self._refresh_on_interval, name="auto-refresh")
+            live = min(interval, LIVE_STATE_SECONDS)
+            self.set_interval(live, self._check_states_in_view, name="live-state")
 
     # --- drawing from state ----------------------------------------------------------------------
 
@@ -161,6 +181,8 @@ class InstancesScreen(GatewayScreen):
         total = len(loadable.value or ())
         shown = self.table.visible_count if loadable.value else 0
         parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
+        if skipped := len(unreadable_of(loadable.value)):
+            parts.append(f"{skipped} {_instances(skipped)} could not be read — d shows why")
         if self._status_filter is not None:
             parts.append(f"status: {self._status_filter.value}")
         parts += self.table.view_summary()
@@ -168,6 +190,10 @@ class InstancesScreen(GatewayScreen):
             parts.append("refreshing…")
         else:
             parts.append(f"updated {clock(loadable.updated_at)}")
+        if checked := self.state.lifecycle.checked_at:
+            parts.append(f"states checked {clock(max(checked.values()))}")
+        if failed := self._failed_state_checks:
+            parts.append(f"⚠ {failed} state checks failed")
         self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
 
     # --- actions ---------------------------------------------------------------------------
@@ -241,6 +267,21 @@ class InstancesScreen(GatewayScreen):
             return
         self.copy(pick(instance), f"Instance {what}")
 
+    def action_unreadable(self) -> None:
+        reasons = unreadable_of(self.state.instances.value)
+        if not reasons:
+            self.notify("Every instance in the last answer could be read.", markup=False)
+            return
+        shown = "\n".join(reasons[:10])
+        more = f"\n…and {len(reasons) - 10} more" if len(reasons) > 10 else ""
+        self.notify(
+            f"Skipped, the rest is shown:\n{shown}{more}",
+            title=f"{len(reasons)} {_instances(len(reasons))} could not be read",
+            severity="warning",
+            timeout=20,
+            markup=False,
+        )
+
     def action_delete(self) -> None:
         instance = self.table.cursor_row
         if instance is None:
@@ -262,6 +303,14 @@ class InstancesScreen(GatewayScreen):
             # Our list said it was not open, but the gateway says it is connected now.
             if isinstance(error, BadRequest) and "disconnected" in " ".join(error.messages):
                 self._offer_logout(name)
+                return True
+            if isinstance(error, NotFound) and not error.route_missing:
+                self.notify(
+                    f"{name} no longer exists on the gateway: removed from the list.",
+                    title="Already gone",
+                    severity="warning",
+                    markup=False,
+                )
                 return True
             return False
 
@@ -296,9 +345,54 @@ class InstancesScreen(GatewayScreen):
             )
             return True
 
+        def reread(error: GatewayError | None) -> None:
+            if error is not None:  # logged out, but its new status could not be read
+                self.gateway_app.report_error(error, f"Re-reading {name} after the logout")
+
         self.call(
             self.actions.logout_instance(name),
             what=f"Logging out {name}",
             done=f"Logged out {name}; ctrl+d deletes it now",
+            on_done=reread,
             on_error=unsupported,
         )
+
+    # --- lifecycle (issue 13) ---------------------------------------------------------------------
+
+    def _check_states_in_view(self) -> None:
+        """Ask connectionState for the rows on screen, a few at a time: a drop shows within
+        one interval without refetching a list of thousands."""
+        table = self.table
+        if not self.is_current or not table.display or self.state.instances.loading:
+            return
+        top = table.scroll_offset.y
+        rows = table.visible_rows[top : top + max(1, table.scrollable_content_region.height)]
+        names = [row.instance_name for row in rows]
+        if names:
+            self.run_worker(
+                self._check_states(names), group="live-state", exclusive=True, exit_on_error=False
+            )
+
+    async def _check_states(self, names: list[str]) -> None:
+        # Failures are counted in the summary line: a toast every few seconds would not help.
+        self._failed_state_checks = await self.actions.check_states(names)
+        self._update_summary()
+
+    def action_new_instance(self) -> None:
+        def created(result: NewInstanceResult | None) -> None:
+            if result is None:
+                return
+            self.table.move_cursor_to_key(result.name)
+            if result.connect:
+                self.gateway_app.open_pairing(result.name, result.number)
+
+        self.app.push_screen(NewInstanceScreen(), created)
+
+    def action_connect(self) -> None:
+        instance = self.table.cursor_row
+        if instance is None:
+            return
+        if instance.status_kind == InstanceStatus.OPEN:
+            self.notify(f"{instance.instance_name} is already open (connected).", markup=False)
+            return
+        self.gateway_app.open_pairing(instance.instance_name)

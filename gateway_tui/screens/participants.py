@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
 from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.lists import unreadable_of
 from gateway_tui.api.models import Participant, ParticipantRole
 from gateway_tui.formatting import clock, format_number
 from gateway_tui.recent_groups import load_recent, remember
@@ -326,6 +327,8 @@ class ParticipantsScreen(GatewayScreen):
         admins = sum(1 for p in rows if p.is_admin)
         supers = sum(1 for p in rows if p.role is ParticipantRole.SUPERADMIN)
         parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
+        if skipped := len(unreadable_of(participants.value)):
+            parts.append(f"{skipped} could not be read (skipped)")
         if rows and self.table.visible_count != len(rows):
             parts.append(f"showing {self.table.visible_count:,}")
         parts += self.table.view_summary()

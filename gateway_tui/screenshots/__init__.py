@@ -6,6 +6,13 @@ from gateway_tui.screenshots.base import Scenario
 
 
 def all_scenarios() -> list[Scenario]:
-    from gateway_tui.screenshots import compose, groups, shell
+    from gateway_tui.screenshots import campaign, chats, compose, groups, lifecycle, shell
 
-    return [*shell.SCENARIOS, *groups.SCENARIOS, *compose.SCENARIOS]
+    return [
+        *shell.SCENARIOS,
+        *groups.SCENARIOS,
+        *compose.SCENARIOS,
+        *lifecycle.SCENARIOS,
+        *campaign.SCENARIOS,
+        *chats.SCENARIOS,
+    ]

@@ -63,6 +63,7 @@ def build_app(server: Any, scenario: Scenario) -> GatewayApp:
         config = load_config()
     config.refresh_interval = 0
     server.state.server_url = DISPLAY_URL  # what the gateway says of itself, in every picture
+    server.state.auto_scan_seconds = None  # no demo phone scanning mid-picture
     port = int(server.url.rsplit(":", 1)[1])
     return GatewayApp(config, transport=RedirectTransport(port), clock=lambda: FIXED_NOW)
 

@@ -1,4 +1,4 @@
-"""Scenarios of the composer and the chat list: preview, opened list, JSON, chats, edit, profile.
+"""Scenarios of the composer: preview, opened list, JSON (the chats are in chats.py).
 
 Each scenario keeps its drafts and history in a throwaway directory, so a picture never shows
 (or overwrites) a draft of the person running ``make screenshots``.
@@ -13,7 +13,6 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from gateway_tui.api.models import ListMessage, ListRow, ListSection, SendListRequest
 from gateway_tui.drafts import ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.screenshots.base import Scenario, wait_until
 
@@ -136,63 +135,6 @@ async def _help(pilot: Pilot) -> None:
     await pilot.pause()
 
 
-def _request(number: str, title: str, rows: tuple[str, ...]) -> SendListRequest:
-    return SendListRequest(
-        number=number,
-        list_message=ListMessage(
-            title=title,
-            description="Pick one",
-            button_text="Options",
-            sections=[
-                ListSection(
-                    title="Choices",
-                    rows=[ListRow(title=row, row_id=row.lower()) for row in rows],
-                )
-            ],
-        ),
-    )
-
-
-async def open_chats(pilot: Pilot):
-    """Three list messages sent (two chats), one chat archived, then the chat list."""
-    from gateway_tui.screens.chats import ChatsScreen
-
-    app = pilot.app
-    await _instances(pilot)
-    app.open_instance(INSTANCE)
-    await pilot.pause()
-    actions = app.actions
-    await actions.send_list(INSTANCE, _request("4915112340001", "Lunch menu", ("Pizza", "Soup")))
-    await actions.send_list(INSTANCE, _request("5511912345678", "Pedido de pães", ("12", "24")))
-    await actions.send_list(INSTANCE, _request("4915112340001", "Delivery slot", ("9-12", "12-15")))
-    await actions.set_archived(INSTANCE, "5511912345678@s.whatsapp.net", True)
-    screen = ChatsScreen(INSTANCE, store=_store(app))
-    app.push_screen(screen)
-    await pilot.pause()
-    return screen
-
-
-async def _chats(pilot: Pilot) -> None:
-    await open_chats(pilot)
-
-
-async def _edit(pilot: Pilot) -> None:
-    await open_chats(pilot)
-    await pilot.press("e")  # Jonas's chat has two messages: pick the older one
-    await pilot.pause()
-    await pilot.press("down", "enter")
-    await pilot.pause()
-
-
-async def _profile(pilot: Pilot) -> None:
-    app = pilot.app
-    await open_chats(pilot)
-    await pilot.press("down")  # the bakery's chat: a business profile
-    await pilot.press("p")
-    await pilot.pause()
-    await wait_until(pilot, lambda: not getattr(app.screen, "busy", False))
-
-
 SCENARIOS = [
     Scenario("compose", _composer, size=SIZE),
     Scenario("compose-opened-list", _opened_list, size=SIZE),
@@ -200,7 +142,4 @@ SCENARIOS = [
     Scenario("compose-80-columns", _narrow, size=(80, 24)),
     Scenario("compose-80-columns-preview", _narrow_preview, size=(80, 24)),
     Scenario("compose-help", _help, size=SIZE),
-    Scenario("chats", _chats, size=(140, 34)),
-    Scenario("chat-edit", _edit, size=(140, 34)),
-    Scenario("profile-card", _profile, size=(140, 34)),
 ]

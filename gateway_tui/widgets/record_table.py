@@ -25,6 +25,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from gateway_tui.sanitize import printable
+
 R = TypeVar("R")
 
 # A line's cells (fitted text and style) and the style of the gaps between and after them.
@@ -42,16 +44,6 @@ WIDEN_FACTOR = 2
 # Room kept after a label for " ▲", so sorting never changes a column's width.
 SORT_ARROW_CELLS = 2
 
-# Control characters would move the terminal's cursor or restyle it: line breaks and tabs become
-# spaces, other C0/C1 controls a visible "�", and bidi embeddings/overrides/isolates (which would
-# reorder the rest of the terminal line) are dropped. RTL text itself is left alone. Lone
-# surrogates (a JSON "\ud83d" decodes to one) can't be encoded for the terminal, so they become "�".
-_CONTROL_CHARACTER_TABLE: dict[int, str | None] = {
-    **{code: "\ufffd" for code in (*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0xD800, 0xE000))},
-    **{ord(character): " " for character in "\t\n\v\f\r\u2028\u2029"},
-    **{code: None for code in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))},
-}
-
 
 def _character_budget(width: int) -> int:
     """How many characters of a value are worth looking at to fill `width` cells.
@@ -63,7 +55,8 @@ def _character_budget(width: int) -> int:
 
 
 def _printable(text: str) -> str:
-    return text.translate(_CONTROL_CHARACTER_TABLE)
+    # Cells come from outside (gateway, WhatsApp users): see gateway_tui.sanitize.
+    return printable(text)
 
 
 def measure(text: str, max_width: int) -> int:

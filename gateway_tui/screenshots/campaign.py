@@ -1,0 +1,116 @@
+"""Scenarios of a campaign: the set-up with a per-recipient preview, and a campaign running.
+
+The running campaign lives in a throwaway directory with a fixed id and seed, and its first
+sends are written to its journal at fixed times: with the app's clock fixed, the picture is the
+same on every run (the runner then waits for the pace's next turn).
+"""
+
+from __future__ import annotations
+
+import atexit
+import shutil
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+from textual.pilot import Pilot
+from textual.widgets import DataTable, TextArea
+
+from gateway_tui.campaign.journal import Pace, Status, create_campaign
+from gateway_tui.campaign.recipients import parse_recipients
+from gateway_tui.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.screenshots.base import FIXED_NOW, Scenario, wait_until
+from gateway_tui.screenshots.compose import INSTANCE, SIZE, open_composer
+
+RECIPIENTS = """number,name,branch
++49 151 1234 0001,Ana,Mitte
++49 151 1234 0002,Jonas,Kreuzberg
++49 151 1234 0003,Lea,Mitte
+4915112340002,Jonas again,Kreuzberg
++55 11 91234 5678,Bruno,Pinheiros
+12ab,Typo,Mitte
+"""
+
+
+def campaign_menu() -> Draft:
+    return Draft(
+        title="Lunch menu, {name}",
+        description="Today's dishes at {branch}, ready at noon",
+        button_text="See the menu",
+        footer="Order by 11:30",
+        sections=[
+            DraftSection(
+                "Pizzas",
+                [DraftRow("Margherita", "Tomato, mozzarella"), DraftRow("Funghi", "Mushrooms")],
+            ),
+            DraftSection("Drinks", [DraftRow("Lemonade", "Fresh, homemade")]),
+        ],
+    )
+
+
+async def _setup(pilot: Pilot) -> None:
+    from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+
+    app = pilot.app
+    composer = await open_composer(pilot)
+    composer.draft = campaign_menu()
+    await pilot.press("f5")
+    await wait_until(pilot, lambda: isinstance(app.screen, CampaignSetupScreen))
+    setup = app.screen
+    setup.query_one("#c-paste", TextArea).load_text(RECIPIENTS)
+    await wait_until(pilot, lambda: setup.recipients is not None)
+    table = setup.query_one("#c-recipients", DataTable)
+    table.focus()
+    await pilot.press("down")
+    await pilot.pause()
+
+
+async def _running(pilot: Pilot) -> None:
+    from gateway_tui.screens.campaign_run import CampaignRunScreen
+
+    app = pilot.app
+    await wait_until(pilot, lambda: bool(app.state.instances.value))
+    root = Path(tempfile.mkdtemp(prefix="gateway-tui-shot-"))
+    atexit.register(shutil.rmtree, root, True)
+    lines = "".join(f"49151123{index:05d},Customer {index}\n" for index in range(240))
+    campaign = create_campaign(
+        gateway=app.gateway_url or "",
+        instance=INSTANCE,
+        draft=campaign_menu(),
+        recipients=parse_recipients("number,name,branch\n" + lines.replace("\n", ",Mitte\n")),
+        pace=Pace(per_minute=6, jitter=0.3),
+        now=FIXED_NOW,
+        root=root,
+        seed=7,
+        campaign_id="20261121-091500-c4f2",
+    )
+    start = (FIXED_NOW - timedelta(minutes=13)).timestamp()
+    outcomes = [Status.SENT] * 80
+    outcomes[17] = outcomes[52] = Status.FAILED
+    outcomes[64] = Status.UNKNOWN
+    for index, status in enumerate(outcomes):
+        at = start + index * 9.7
+        campaign.record_try(index, at=at, planned=at, gap=9.7)
+        error = {
+            Status.FAILED: f"The gateway refused the request: {campaign.recipients[index].number}"
+            " is not on WhatsApp",
+            Status.UNKNOWN: "No answer in time — outcome unknown, check before retrying",
+        }.get(status, "")
+        campaign.record_done(
+            index,
+            status,
+            at=at + 0.4,
+            message_id=f"3EB0{index:016X}" if not error else "",
+            error=error,
+        )
+    campaign.close()
+    screen = CampaignRunScreen(campaign, start=True)
+    app.push_screen(screen)
+    await wait_until(pilot, lambda: screen.runner is not None and screen.runner.next_at is not None)
+    await pilot.pause(0.3)
+
+
+SCENARIOS = [
+    Scenario("campaign-setup", _setup, size=SIZE),
+    Scenario("campaign-running", _running, size=(120, 34)),
+]

@@ -1,0 +1,92 @@
+"""Scenarios of the chats and a conversation: the chat list, a list message and its reply,
+delivery marks, editing an own message, a business profile.
+
+They show the demo's seeded history only (its times are fixed), so pictures do not change from
+run to run; a message sent during the scenario would carry the wall clock's time.
+"""
+
+from __future__ import annotations
+
+from textual.pilot import Pilot
+
+from gateway_tui.screenshots.base import Scenario, wait_until
+from gateway_tui.screenshots.compose import INSTANCE, _instances, _store
+
+SIZE = (140, 40)
+JONAS = "4915112340001@s.whatsapp.net"
+BAKERY = "5511912345678@s.whatsapp.net"
+LIST_CHAT = "5511997160360@s.whatsapp.net"  # Diego Alves: a list message and his reply
+MARKS_CHAT = "5511997046386@s.whatsapp.net"  # Felix Braun: own messages at every status
+
+
+async def open_chats(pilot: Pilot):
+    from gateway_tui.screens.chats import ChatsScreen
+
+    app = pilot.app
+    await _instances(pilot)
+    screen = ChatsScreen(INSTANCE, store=_store(app))
+    app.push_screen(screen)
+    await pilot.pause()
+    await wait_until(pilot, lambda: len(screen.table.rows) > 30)
+    await wait_until(pilot, lambda: app.state.groups_of(INSTANCE).value is not None)
+    await pilot.pause()
+    return screen
+
+
+async def _chats(pilot: Pilot) -> None:
+    app = pilot.app
+    screen = await open_chats(pilot)
+    await app.actions.archive_chat(
+        INSTANCE, BAKERY, screen.rows[[r.jid for r in screen.rows].index(BAKERY)].last_key, True
+    )
+    await pilot.pause()
+
+
+async def open_conversation(pilot: Pilot, jid: str, title: str):
+    from gateway_tui.screens.messages import MessagesScreen
+
+    app = pilot.app
+    await _instances(pilot)
+    screen = MessagesScreen(INSTANCE, jid, title=title, store=_store(app))
+    app.push_screen(screen)
+    await pilot.pause()
+    loadable = app.actions.messages_of(INSTANCE, jid)
+    await wait_until(pilot, lambda: loadable.value is not None and not loadable.loading)
+    await wait_until(pilot, lambda: bool(screen.view.statuses))
+    await pilot.pause()
+    return screen
+
+
+async def _list_and_reply(pilot: Pilot) -> None:
+    screen = await open_conversation(pilot, LIST_CHAT, "Diego Alves")
+    await pilot.press("up")  # the reply: the list above it, the chosen row in it
+    await pilot.pause()
+    assert screen.view.selected is not None and screen.view.selected.kind == "listResponseMessage"
+
+
+async def _delivery_marks(pilot: Pilot) -> None:
+    await open_conversation(pilot, MARKS_CHAT, "Felix Braun")
+
+
+async def _edit(pilot: Pilot) -> None:
+    await open_conversation(pilot, JONAS, "Jonas Weber")
+    await pilot.press("e")  # the newest message is the instance's own text: editable
+    await pilot.pause()
+
+
+async def _profile(pilot: Pilot) -> None:
+    app = pilot.app
+    screen = await open_chats(pilot)
+    screen.table.move_cursor_to_key(BAKERY)  # the bakery: a business profile
+    await pilot.press("p")
+    await pilot.pause()
+    await wait_until(pilot, lambda: not getattr(app.screen, "busy", False))
+
+
+SCENARIOS = [
+    Scenario("chats", _chats, size=SIZE),
+    Scenario("conversation-list-reply", _list_and_reply, size=SIZE),
+    Scenario("conversation-delivery-marks", _delivery_marks, size=SIZE),
+    Scenario("chat-edit", _edit, size=SIZE),
+    Scenario("profile-card", _profile, size=SIZE),
+]
