@@ -26,7 +26,8 @@ from gateway_tui.api.client import GatewayClient
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.config import ResolvedConfig, insecure_url_warning, mask_key
 from gateway_tui.crash import crash_report, describe, scrub
-from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
+from gateway_tui.display_filter import ControlCharacterFilter
+from gateway_tui.sanitize import clipboard_text, printable
 from gateway_tui.state import AppState, Topic
 
 DARK_THEME = "textual-dark"
