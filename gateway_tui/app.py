@@ -27,7 +27,8 @@ from textual.signal import Signal
 
 from gateway_tui import storage
 from gateway_tui.crash import crash_report, describe, scrub
-from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
+from gateway_tui.display_filter import ControlCharacterFilter
+from gateway_tui.sanitize import clipboard_text, printable
 from gateway_tui.type_ahead import TypeAhead
 from gateway_tui.urls import insecure_url_warning
 

@@ -9,27 +9,24 @@ out but pass these through, so:
   C1 and lone surrogates → �) and drops bidi embeddings/overrides/isolates, which would reorder
   the rest of the terminal line. Screens, the record table, notifications and copy-to-clipboard
   use it.
-- :class:`ControlCharacterFilter` is the last line: a Textual line filter through which every
-  painted line passes. Whatever still holds a control character there is shown with the same
-  placeholders, so no escape sequence can reach the terminal driver, whichever widget drew it.
+- ``display_filter.ControlCharacterFilter`` is the last line: a Textual line filter through
+  which every painted line passes, with the same placeholders.
+
+No Textual here: the command line's headless commands print server text through this module.
 """
 
 from __future__ import annotations
 
 import re
 
-from rich.cells import cell_len
-from rich.segment import Segment
 from rich.text import Text
-from textual.color import Color
-from textual.filter import LineFilter
 
 # Visible stand-ins: the Unicode "control pictures" for C0 (␀…␟) and DEL (␡); "�" for C1 controls
 # (no pictures exist for them) and for lone surrogates (which cannot even be encoded for output).
 REPLACEMENT = "\ufffd"
 _BIDI_CONTROLS = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
 
-_SINGLE_LINE: dict[int, str | None] = {
+SINGLE_LINE: dict[int, str | None] = {
     **{code: chr(0x2400 + code) for code in range(0x00, 0x20)},
     0x7F: "\u2421",
     **{code: REPLACEMENT for code in (*range(0x80, 0xA0), *range(0xD800, 0xE000))},
@@ -37,10 +34,10 @@ _SINGLE_LINE: dict[int, str | None] = {
     **{ord(character): " " for character in "\t\n\v\f\r\u2028\u2029"},
     **{code: None for code in _BIDI_CONTROLS},
 }
-_MULTI_LINE: dict[int, str | None] = {**_SINGLE_LINE, ord("\n"): "\n"}
+_MULTI_LINE: dict[int, str | None] = {**SINGLE_LINE, ord("\n"): "\n"}
 
 # Anything a terminal could act on: C0 and C1 controls, DEL, bidi controls and lone surrogates.
-_UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
 def printable(text: str, *, multiline: bool = False) -> str:
@@ -48,9 +45,9 @@ def printable(text: str, *, multiline: bool = False) -> str:
 
     Single-line (the default): tabs and line breaks become spaces. ``multiline`` keeps "\\n".
     """
-    if text.isprintable() and not _UNSAFE.search(text):
+    if text.isprintable() and not UNSAFE.search(text):
         return text
-    return text.translate(_MULTI_LINE if multiline else _SINGLE_LINE)
+    return text.translate(_MULTI_LINE if multiline else SINGLE_LINE)
 
 
 def printable_text(text: Text) -> Text:
@@ -64,7 +61,7 @@ def printable_text(text: Text) -> Text:
 
 def is_safe(text: str) -> bool:
     """True when ``text`` holds nothing a terminal would act on."""
-    return _UNSAFE.search(text) is None
+    return UNSAFE.search(text) is None
 
 
 def clipboard_text(text: str) -> str:
@@ -83,65 +80,3 @@ def _has_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
-
-
-class ControlCharacterFilter(LineFilter):
-    """Replaces control characters in every painted line, keeping the line's width.
-
-    Rich measures a control character as zero cells wide, so a layout made with one in it has no
-    room for a placeholder: each placeholder takes a cell of the line's trailing blank space, and
-    where there is none left the character is dropped instead. Either way it is never written.
-    """
-
-    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        if is_safe("".join([segment.text for segment in segments])):  # nearly every line
-            return segments
-        spare = _trailing_blank_cells(segments)
-        cleaned: list[Segment] = []
-        used = 0
-        for text, style, control in segments:
-            if is_safe(text):
-                cleaned.append(Segment(text, style, control))
-                continue
-            pieces: list[str] = []
-            for character in text:
-                if not _UNSAFE.match(character):
-                    pieces.append(character)
-                    continue
-                shown = _SINGLE_LINE.get(ord(character))
-                if not shown:
-                    continue
-                if cell_len(character) == 0:  # Rich gave it no cell: take one of the blanks
-                    if used >= spare:
-                        continue
-                    used += 1
-                pieces.append(shown)
-            cleaned.append(Segment("".join(pieces), style, control))
-        return _trim_trailing_blanks(cleaned, used)
-
-
-def _trailing_blank_cells(segments: list[Segment]) -> int:
-    blanks = 0
-    for segment in reversed(segments):
-        text = segment.text
-        stripped = text.rstrip(" ")
-        blanks += len(text) - len(stripped)
-        if stripped:
-            break
-    return blanks
-
-
-def _trim_trailing_blanks(segments: list[Segment], cells: int) -> list[Segment]:
-    """Take ``cells`` spaces off the end of the line (they were counted as spare)."""
-    index = len(segments) - 1
-    while cells > 0 and index >= 0:
-        text, style, control = segments[index]
-        stripped = text.rstrip(" ")
-        removable = min(cells, len(text) - len(stripped))
-        if removable:
-            segments[index] = Segment(text[: len(text) - removable], style, control)
-            cells -= removable
-        if stripped:
-            break
-        index -= 1
-    return segments

@@ -21,8 +21,9 @@ from textual.app import App
 from textual.drivers.headless_driver import HeadlessDriver
 
 from gateway_tui.demo.hostile import ATTACKS, CLIPBOARD, hostile
+from gateway_tui.display_filter import ControlCharacterFilter
 from gateway_tui.drafts import ComposeStore, Draft, DraftRow, DraftSection
-from gateway_tui.sanitize import ControlCharacterFilter, clipboard_text, printable
+from gateway_tui.sanitize import clipboard_text, printable
 from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.screens.chats import ChatsScreen
 from gateway_tui.screens.composer import ComposerScreen
