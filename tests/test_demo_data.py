@@ -4,7 +4,6 @@ other tests and the screenshots rely on."""
 from __future__ import annotations
 
 import re
-import time
 import uuid
 
 import pytest
@@ -18,10 +17,9 @@ from gateway_tui.demo.data import (
 from gateway_tui.demo.validation import create_jid
 
 
-def test_ten_thousand_instances_build_well_under_a_second() -> None:
-    started = time.perf_counter()
+def test_ten_thousand_instances_are_built() -> None:
+    # How fast: bench/ measures it (a busy machine must not fail a test on time).
     state = build_state(10_000)
-    assert time.perf_counter() - started < 0.5
     assert len(state.instances) == 10_000
     assert len({instance.instance_id for instance in state.instances.values()}) == 10_000
     assert {instance.status for instance in state.instances.values()} == {

@@ -665,7 +665,7 @@ class Walk:
             await wait_for(
                 self.pilot,
                 lambda: not book.loading and (book.value is not None or book.error is not None),
-                within=15,
+                within=60,
             )
             if book.value is not None:
                 break

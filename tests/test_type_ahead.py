@@ -123,7 +123,18 @@ async def test_a_burst_into_the_connect_form_fills_url_and_key():
     app = GatewayApp(load_config())
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen), within=LIMIT)
-        burst(app, *"http://127.0.0.1:1", "tab", *"secret-key", "tab", "ctrl+u", *"work")
+        burst(
+            app,
+            *"http://127.0.0.1:1",
+            "tab",
+            *"secret-key",
+            "tab",
+            *"MY_KEY",
+            "tab",
+            "ctrl+u",
+            *"work",
+        )
         await wait_for(pilot, lambda: value(app.screen, "#profile-name") == "work", within=LIMIT)
         assert value(app.screen, "#url") == "http://127.0.0.1:1"
         assert value(app.screen, "#api-key") == "secret-key"
+        assert value(app.screen, "#api-key-env") == "MY_KEY"

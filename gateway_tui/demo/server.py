@@ -26,7 +26,9 @@ from gateway_tui.demo.faults import FaultInjector
 __all__ = ["DEMO_API_KEY", "DemoServer", "serve"]
 
 HOST = "127.0.0.1"
-_START_TIMEOUT = 10.0
+# Generous: a busy machine starts uvicorn slowly; a server that fails to start ends the wait
+# at once (its thread is gone).
+_START_TIMEOUT = 120.0
 _STOP_TIMEOUT = 5.0
 
 

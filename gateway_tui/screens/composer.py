@@ -63,7 +63,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         Binding("ctrl+s", "send", "Send", id="composer.send", priority=True),
         Binding("ctrl+n", "add_row", "Add row", id="composer.add_row"),
         Binding("ctrl+o", "add_section", "Add section", id="composer.add_section", show=False),
-        Binding("ctrl+r", "remove", "Remove row / section", id="composer.remove"),
+        Binding("ctrl+r", "remove", "Remove", id="composer.remove"),
         Binding(
             "ctrl+up,alt+up", "move(-1)", "Move row / section up", id="composer.move_up", show=False
         ),
@@ -81,7 +81,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         Binding("f3", "toggle_list", "Opened list", id="composer.toggle_list", show=False),
         Binding("f4", "toggle_preview", "Preview", id="composer.toggle_preview"),
         Binding("f6", "save_template", "Save as template", id="composer.save_template", show=False),
-        Binding("f7", "templates", "Templates", id="composer.templates"),
+        Binding("f7", "templates", "Templates", id="composer.templates", show=False),
         Binding("f8", "history", "Sent history", id="composer.history", show=False),
         Binding("f9", "new_draft", "New empty draft", id="composer.new_draft", show=False),
         Binding("f5", "send_to_many", "Send to many", id="composer.send_to_many"),

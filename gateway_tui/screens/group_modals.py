@@ -350,7 +350,8 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             yield Input(
                 default_invite_description(self.subject),
                 placeholder="a line above the link",
-                select_on_focus=False,
+                # A suggestion: typing replaces it, an arrow key keeps it for editing.
+                select_on_focus=True,
                 id="invite-description",
             )
             yield Static(id="invite-result", classes="field-error")
