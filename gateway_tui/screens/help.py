@@ -71,8 +71,10 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         table = Table(show_header=True, header_style="bold", box=None, expand=True)
-        table.add_column("Keys", no_wrap=True)
-        table.add_column("Does")
+        # Long key lists wrap (at " / ") rather than squeeze what the key does into a sliver
+        # on an 80-column terminal.
+        table.add_column("Keys", max_width=18)
+        table.add_column("Does", ratio=1, min_width=18)
         # A Text, not a string: Rich would read "[keys]" as markup.
         table.add_column(Text("Binding id (remap in [keys])"), style="dim", no_wrap=True)
         group = None

@@ -183,7 +183,7 @@ async def test_deleted_message_and_group_sender(real_gateway) -> None:
         view.select(0)
         await pilot.pause()
         text = screen_text(app)
-        assert "Carla Dias" in text and "+55 219 8765 0003" in text
+        assert "Carla Dias" in text and "+55 21 98765-0003" in text
 
 
 async def test_an_own_text_message_can_be_chosen_for_edit(real_gateway) -> None:
