@@ -236,14 +236,19 @@ def test_server_lifecycle_on_a_free_port() -> None:
         httpx.get(f"{server.url}/instance/fetchInstances")
 
 
-def test_stop_ends_a_stalled_request_instead_of_waiting_for_it() -> None:
+def test_stop_cuts_a_stalled_request_short() -> None:
+    stall = 600.0  # far beyond any busy machine: only a stop that waits for it reaches it
     server = DemoServer().start()
-    rule = server.faults.add("stall", seconds=30)
+    rule = server.faults.add("stall", seconds=stall)
     outcome: list[object] = []
 
     def stalled_call() -> None:
         try:
-            outcome.append(httpx.get(f"{server.url}{SETTINGS}", headers={"apikey": DEMO_API_KEY}))
+            outcome.append(
+                httpx.get(
+                    f"{server.url}{SETTINGS}", headers={"apikey": DEMO_API_KEY}, timeout=stall * 2
+                )
+            )
         except httpx.HTTPError as exc:
             outcome.append(exc)
 
@@ -253,10 +258,12 @@ def test_stop_ends_a_stalled_request_instead_of_waiting_for_it() -> None:
     while rule.hits == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert rule.hits == 1, "the request never reached the stall"
+    started = time.monotonic()
     server.stop()
-    caller.join(60)
-    # Had stop() waited for the stall, the call would have been answered (200) after 30 s.
-    assert outcome and isinstance(outcome[0], httpx.HTTPError), outcome
+    caller.join(stall * 2)
+    # The stall wakes when the server shuts down: the call ends long before its 600 s.
+    assert outcome, "the stalled request never finished"
+    assert time.monotonic() - started < stall
 
 
 def test_ten_thousand_instances_over_http() -> None:
