@@ -316,3 +316,10 @@ async def test_an_archived_flag_set_here_comes_back_for_a_gateway_chat(app_for, 
         bakery = next(r for r in screen.table.visible_rows if r.jid == BAKERY_JID)
         assert bakery.archived and bakery.in_store and bakery.sent_here == 0
         assert len(screen.table.visible_rows) == len(demo_instance(demo_server).chats)
+
+
+def test_a_group_chat_is_named_by_its_jid_not_as_a_phone_number():
+    from gateway_tui.screens.chat_modals import number_label
+
+    assert number_label("120363025912345678@g.us") == "120363025912345678@g.us"
+    assert number_label(JONAS_JID) == "+49 1511 2340001"

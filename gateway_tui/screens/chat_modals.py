@@ -41,6 +41,8 @@ def error_text(error: GatewayError) -> Text:
 
 
 def number_label(number_or_jid: str) -> str:
+    if number_or_jid.endswith("@g.us"):
+        return number_or_jid  # a group's id is no phone number
     digits = jid_number(number_or_jid) if "@" in number_or_jid else number_or_jid
     return format_number(digits) if digits.isdigit() else number_or_jid
 
