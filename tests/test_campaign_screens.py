@@ -11,8 +11,9 @@ from gateway_tui.campaign.recipients import parse_recipients
 from gateway_tui.drafts import ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.screens.campaign_run import CampaignRunScreen
 from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+from gateway_tui.screens.compose_modals import LibraryScreen
 from gateway_tui.screens.composer import ComposerScreen
-from tests.support import screen_text, wait_for
+from tests.support import make_app, make_config, screen_text, wait_for
 
 DRAFT = Draft(
     title="Hello {name}",
@@ -164,3 +165,25 @@ async def test_a_delay_that_is_not_whole_milliseconds_keeps_it_from_starting(app
         assert "full speed (no pause between sends) · 2 recipients take about 3 s" in (
             screen_text(app)
         )
+
+
+async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port(demo_server):
+    earlier = create_campaign(
+        gateway="demo",  # the demo's identity: its port changes with every run
+        instance="sales-eu",
+        draft=DRAFT,
+        recipients=parse_recipients(PASTED),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    config = make_config(demo_server)
+    app = make_app(config.with_gateway(demo_server.url, config.api_key, identity="demo"))
+    async with app.run_test(size=(140, 44)) as pilot:
+        ComposeStore("demo", "sales-eu").save_draft(DRAFT)
+        app.push_screen(ComposerScreen("sales-eu"))
+        await pilot.pause()
+        await pilot.press("f5")
+        await wait_for(pilot, lambda: isinstance(app.screen, CampaignSetupScreen))
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: isinstance(app.screen, LibraryScreen))
+        assert earlier.id in screen_text(app)

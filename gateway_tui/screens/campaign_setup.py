@@ -335,7 +335,9 @@ class CampaignSetupScreen(GatewayScreen):
         assert self.recipients is not None
         try:
             campaign = create_campaign(
-                gateway=self.gateway_app.gateway_url or "",
+                # Filed under the gateway's identity, like drafts: the demo's survive a relaunch
+                # on another port.
+                gateway=self.gateway_app.gateway_identity or "",
                 instance=self.instance,
                 draft=self.draft,
                 recipients=self.recipients,
@@ -406,7 +408,7 @@ class CampaignSetupScreen(GatewayScreen):
             except JournalError:
                 continue
             if campaign.instance != self.instance or campaign.gateway != (
-                self.gateway_app.gateway_url or ""
+                self.gateway_app.gateway_identity or ""
             ):
                 continue
             counts = campaign.counts()
