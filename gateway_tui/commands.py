@@ -218,14 +218,22 @@ def add_parsers(commands: Any) -> None:
         "chats",
         parents=[common],
         formatter_class=raw,
-        help="list the chats this app sent to from an instance",
+        help="list the chats of an instance, newest first",
         description=(
-            "List the chats of an instance as this app knows them: the messages it sent\n"
-            "(composer and campaigns) on this machine, newest first."
+            "List the chats of an instance, newest first: the gateway's stored chats\n"
+            "(findChats, contacts, each chat's newest message) merged with what this app\n"
+            "sent from this machine. --local lists only what this app sent (composer and\n"
+            "campaigns), without asking the gateway."
         ),
-        epilog="examples:\n  gateway-tui chats sales-eu\n  gateway-tui chats sales-eu --json",
+        epilog=(
+            "examples:\n  gateway-tui chats sales-eu\n  gateway-tui chats sales-eu --json\n"
+            "  gateway-tui chats sales-eu --local --csv"
+        ),
     )
     chats.add_argument("instance", metavar="INSTANCE")
+    chats.add_argument(
+        "--local", action="store_true", help="only the chats this app sent to (no gateway call)"
+    )
     _output_options(chats)
 
 
@@ -237,9 +245,11 @@ def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
     try:
         if args.command == "campaigns":
             return _campaigns(args)
-        if args.command == "chats":
+        if args.command == "chats" and args.local:
             return _chats(args, config)
         _require_gateway(config)
+        if args.command == "chats":
+            return asyncio.run(_gateway_chats(args, config))
         if args.command == "send-list":
             return asyncio.run(_send_list(args, config))
         if args.command == "instances":
@@ -350,9 +360,82 @@ async def _participants(args: argparse.Namespace, config: ResolvedConfig) -> int
     return EXIT_OK
 
 
+async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    """The gateway's chats merged with this app's sent history, as the chats screen shows them."""
+    from gateway_tui.actions import Actions
+    from gateway_tui.api.errors import GatewayError
+    from gateway_tui.chat_book import chat_rows
+    from gateway_tui.drafts import ComposeStore
+    from gateway_tui.state import AppState
+
+    assert config.url
+    async with _client(config) as client:
+        actions = Actions(client, AppState())
+        stored = ComposeStore(config.url, args.instance).stored_chats()
+        actions.restore_sent(
+            args.instance, stored.records, texts=stored.texts, archived=stored.archived
+        )
+        actions.restore_archived(args.instance, stored.archived)
+        try:
+            book = await actions.load_chat_book(args.instance)
+        except GatewayError as error:
+            raise _gateway_error(error) from None
+    rows = [
+        {
+            "jid": row.jid,
+            "name": row.name,
+            "last_at": row.last_at.isoformat(timespec="seconds") if row.last_at else None,
+            "from_me": row.from_me,
+            "archived": row.archived,
+            "in_gateway": row.in_store,
+            "sent_here": row.sent_here,
+            "last_message": row.last_text,
+        }
+        for row in chat_rows(
+            book,
+            actions.state.chats_of(args.instance),
+            lambda jid: actions.state.subject_of(args.instance, jid),
+        )
+    ]
+    _add_campaign_sends(rows, config.url, args.instance)
+    columns = ("jid", "name", "last_at", "from_me", "archived", "in_gateway", "sent_here")
+    _emit(rows, (*columns, "last_message"), args)
+    if book.skipped:
+        print(f"{book.skipped} stored item(s) could not be read and were left out", file=sys.stderr)
+    return EXIT_OK
+
+
+def _add_campaign_sends(rows: list[dict[str, Any]], gateway: str, instance: str) -> None:
+    """Count what campaigns sent from here into ``rows`` (the sent history holds only the
+    composer's); a chat the gateway does not list gets a row of its own."""
+    from gateway_tui.actions.messages import chat_jid
+
+    by_jid = {row["jid"]: row for row in rows}
+    for _campaign_id, recipient, at, title in _campaign_sends(gateway, instance):
+        jid = chat_jid(recipient.number)
+        row = by_jid.get(jid)
+        if row is None:
+            row = by_jid[jid] = {
+                "jid": jid,
+                "name": "",
+                "last_at": None,
+                "from_me": True,
+                "archived": False,
+                "in_gateway": False,
+                "sent_here": 0,
+                "last_message": "",
+            }
+            rows.append(row)
+        row["sent_here"] += 1
+        when = at.isoformat(timespec="seconds")
+        if not row["in_gateway"] and (row["last_at"] is None or when > row["last_at"]):
+            row["last_at"], row["last_message"] = when, title
+    rows.sort(key=lambda row: row["last_at"] or "", reverse=True)
+
+
 def _chats(args: argparse.Namespace, config: ResolvedConfig) -> int:
-    # Until the gateway's own chat list is in the client, these are the chats this app sent
-    # to: the composer's history and the campaigns' journals.
+    # --local: the chats this app sent to, from the composer's history and the campaigns'
+    # journals, without a gateway call.
     from gateway_tui.actions.messages import chat_jid, record_jid, sent_text
     from gateway_tui.drafts import ComposeStore
 

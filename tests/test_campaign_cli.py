@@ -168,13 +168,35 @@ def test_a_gateway_error_is_one_plain_line(gateway, capsys):
     assert err.startswith("gateway-tui: error: ") and "Traceback" not in err
 
 
-def test_chats_lists_what_this_app_sent(gateway, tmp_path, capsys):
+def test_chats_local_lists_what_this_app_sent(gateway, tmp_path, capsys):
+    assert main(send(tmp_path)) == 0
+    capsys.readouterr()
+    assert main(["chats", "sales-eu", "--local", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {row["jid"] for row in rows} == {f"49172{i:08d}@s.whatsapp.net" for i in range(5)}
+    assert rows[0]["last_message"] == "Hello P4"
+
+
+def test_chats_lists_the_gateways_chats_with_what_this_app_sent(gateway, tmp_path, capsys):
     assert main(send(tmp_path)) == 0
     capsys.readouterr()
     assert main(["chats", "sales-eu", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {row["jid"] for row in rows} == {f"49172{i:08d}@s.whatsapp.net" for i in range(5)}
-    assert rows[0]["last_message"] == "Hello P4"
+    by_jid = {row["jid"]: row for row in rows}
+    stored = gateway.state.instances["sales-eu"].chats
+    assert set(stored) <= set(by_jid)  # every chat the gateway stores, the new ones among them
+    assert by_jid["4915112340001@s.whatsapp.net"]["name"] == "Jonas Weber"
+    sent = [by_jid[f"49172{i:08d}@s.whatsapp.net"] for i in range(5)]
+    assert all(row["sent_here"] == 1 and row["in_gateway"] for row in sent)
+    times = [row["last_at"] for row in rows if row["last_at"]]
+    assert times == sorted(times, reverse=True)  # newest first
+
+
+def test_chats_says_why_the_gateway_could_not_list_them(gateway, capsys):
+    gateway.faults.add("status", status=500, path_prefix="/chat/findChats/")
+    assert main(["chats", "sales-eu"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gateway-tui: error: ") and "Traceback" not in err
 
 
 def test_campaigns_lists_ids_for_resume(gateway, tmp_path, capsys):

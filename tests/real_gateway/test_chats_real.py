@@ -266,3 +266,16 @@ async def test_find_contacts_by_number(real_gateway) -> None:
     async with client(real_gateway) as gateway:
         [bruno] = await gateway.find_contacts(PLANTED, "5511987650002")
     assert bruno.id == BRUNO and bruno.name == "Bruno Lima"
+
+
+def test_the_chats_command_lists_the_planted_chats(real_gateway, monkeypatch, capsys) -> None:
+    import json
+
+    from gateway_tui.cli import main
+
+    monkeypatch.setenv("GATEWAY_URL", real_gateway.url)
+    monkeypatch.setenv("GATEWAY_API_KEY", real_gateway.api_key)
+    assert main(["chats", PLANTED, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["jid"] for row in rows] == [GROUP, BRUNO, ANA]
+    assert [row["name"] for row in rows][1:] == ["Bruno Lima", "Ana Souza"]
