@@ -301,7 +301,7 @@ def test_serve_runs_in_the_foreground_until_ctrl_c() -> None:
         )
         assert len(response.json()) == 2
         process.send_signal(signal.SIGINT)
-        assert process.wait(5) == 0
+        assert process.wait(120) == 0  # generous: a busy machine shuts down slowly
     finally:
         process.kill()
         process.wait()
