@@ -541,7 +541,11 @@ def _transport_for(url: str) -> httpx.AsyncBaseTransport | None:
 
     import httpx
 
-    return httpx.AsyncHTTPTransport(verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+    from gateway_tui.api.client import CONNECTION_LIMITS
+
+    return httpx.AsyncHTTPTransport(
+        verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT), limits=CONNECTION_LIMITS
+    )
 
 
 def run_app(

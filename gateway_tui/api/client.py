@@ -79,6 +79,14 @@ DEFAULT_TIMEOUT = 15.0
 # The largest answer read, counted after decompression (a gzip bomb is stopped at this size).
 # 10,000 instances take about 7 MB.
 DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
+# A real gateway (Node) and the demo (uvicorn) close a keep-alive connection after 5 s idle. A
+# request sent on it at that moment fails ("the connection broke"): a write then has an unknown
+# outcome, and the state checks every few seconds would meet that moment often. Our side lets
+# idle connections go first.
+KEEPALIVE_EXPIRY = 4.0
+CONNECTION_LIMITS = httpx.Limits(
+    max_connections=100, max_keepalive_connections=20, keepalive_expiry=KEEPALIVE_EXPIRY
+)
 # Backoff before each retry of a GET that failed in transport (never for writes).
 GET_RETRY_DELAYS = (0.2, 0.6)
 # Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
@@ -117,6 +125,7 @@ class GatewayClient:
             base_url=self.base_url,
             headers=headers,
             timeout=httpx.Timeout(timeout, connect=min(timeout, 5.0)),
+            limits=CONNECTION_LIMITS,  # a transport given here must bring its own (app.py)
             transport=transport,
         )
 
