@@ -3,13 +3,14 @@ foreground (``serve``, for ``gateway-tui demo-server``)."""
 
 from __future__ import annotations
 
+import signal
 import socket
 import sys
 import threading
 import time
 from collections.abc import Iterable
 from types import TracebackType
-from typing import Self
+from typing import Any, Self
 
 import uvicorn
 
@@ -227,11 +228,26 @@ def serve(
     )
     print(f"Try: curl -H 'apikey: {server.api_key}' {server.url}/instance/fetchInstances")
     sys.stdout.flush()
+    previous = _stop_on_signals()
     try:
         while server.running:
             time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         server.stop()
     return 0
+
+
+def _stop_on_signals() -> dict[int, Any]:
+    """Ctrl-C and SIGTERM stop the server, even when started with SIGINT ignored (a shell's
+    background job is): the handlers are set here, not inherited. Returns the ones replaced."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt
+
+    return {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
