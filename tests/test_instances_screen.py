@@ -210,3 +210,27 @@ async def test_failed_refresh_keeps_rows_marked_stale(app_for, demo_server):
         await wait_for(pilot, lambda: app.state.instances.stale)
         assert table(app).visible_count == count
         assert "refresh failed" in screen_text(app)
+
+
+async def test_a_state_check_that_changes_nothing_leaves_the_table_alone(app_for, monkeypatch):
+    from gateway_tui.state import Topic
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: loaded(app))
+        given = []
+        original = RecordTable.set_rows
+        monkeypatch.setattr(
+            RecordTable, "set_rows", lambda self, rows: given.append(rows) or original(self, rows)
+        )
+        same = app.state.instances.value
+        app.state.notify(Topic.INSTANCES)  # what a state check with no change does
+        await pilot.pause()
+        # Not handed over again: 10,000 rows would be re-indexed, re-sorted and re-filtered.
+        assert not any(rows is same for rows in given)
+        first = app.state.instances.value[0]
+        changed = [first.model_copy(update={"status": "close"}), *app.state.instances.value[1:]]
+        app.state.instances.value = changed
+        app.state.notify(Topic.INSTANCES)
+        await pilot.pause()
+        assert any(rows is changed for rows in given)

@@ -416,3 +416,28 @@ async def test_ten_thousand_rows_workflow() -> None:
         await pilot.pause()
         assert table.visible_rows[0] is items[-1]
         assert table.cursor_key == f"item-{1200 + 2 * BODY_LINES:05d}"
+
+
+async def test_a_refresh_with_the_same_row_objects_reuses_their_search_texts() -> None:
+    searched: Counter[str] = Counter()
+    rows = make_items(2_000)
+
+    class CountingApp(TableApp):
+        def compose(self) -> ComposeResult:
+            def search_text(item: Item) -> str:
+                searched[item.name] += 1
+                return f"{item.name} {item.owner}"
+
+            yield RecordTable(self.columns, row_key=lambda i: i.name, search_text=search_text)
+
+    app = CountingApp(rows)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.table.set_filter("item-0001")
+        assert sum(searched.values()) == 2_000
+        # A refresh: a new list, one row replaced (its status changed), the rest the same objects.
+        changed = Item(rows[5].name, "closed", rows[5].owner)
+        app.table.set_rows([*rows[:5], changed, *rows[6:]])
+        app.table.set_filter("item-00")
+        assert sum(searched.values()) == 2_001 and searched[changed.name] == 2
+        assert names(app.table)[:3] == ["item-00000", "item-00001", "item-00002"]

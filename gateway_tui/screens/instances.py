@@ -99,6 +99,7 @@ class InstancesScreen(GatewayScreen):
         super().__init__()
         self._status_filter: InstanceStatus | None = None
         self._failed_state_checks = 0  # in the last round of live state checks
+        self._rows_shown: list[Instance] | None = None  # the list the table was last given
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -165,7 +166,11 @@ class InstancesScreen(GatewayScreen):
         else:
             panel.display = False
             table.display = True
-            table.set_rows(loadable.value)
+            # A state check notifies every few seconds, mostly with the same list: only a new
+            # list is handed to the table (10,000 rows are re-indexed, re-sorted, re-filtered).
+            if loadable.value is not self._rows_shown:
+                table.set_rows(loadable.value)
+                self._rows_shown = loadable.value
         stale.display = loadable.stale
         if loadable.stale and loadable.error is not None:
             stale.update(

@@ -256,6 +256,9 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         # scans cached strings and a sort only reorders indices.
         self._sorted_indices: list[int] | None = None
         self._search_haystacks: list[str] | None = None
+        # Search texts of the rows before the last set_rows, by row identity: a refresh that
+        # brings back the same row objects (a state check every few seconds) reuses them.
+        self._reusable_haystacks: dict[int, tuple[R, str]] = {}
         self._predicate_results: list[bool] | None = None
         # Indices into `_rows` of the rows shown, in display order.
         self._visible: list[int] = []
@@ -328,6 +331,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     def set_rows(self, rows: Sequence[R]) -> None:
         """Replace all rows; the cursor keeps its key, and its screen line, while that row shows."""
+        if self._search_haystacks is not None:
+            self._reusable_haystacks = {
+                id(row): (row, text)
+                for row, text in zip(self._rows, self._search_haystacks, strict=True)
+            }
         self._rows = list(rows)
         self._index_by_key = {self._row_key(row): index for index, row in enumerate(self._rows)}
         self._sorted_indices = self._search_haystacks = self._predicate_results = None
@@ -435,8 +443,15 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     def _haystacks(self) -> list[str]:
         if self._search_haystacks is None:
-            self._search_haystacks = [self._search_text(row).casefold() for row in self._rows]
+            reusable, self._reusable_haystacks = self._reusable_haystacks, {}
+            self._search_haystacks = [self._haystack(row, reusable) for row in self._rows]
         return self._search_haystacks
+
+    def _haystack(self, row: R, reusable: dict[int, tuple[R, str]]) -> str:
+        kept = reusable.get(id(row))
+        if kept is not None and kept[0] is row:  # the same object (its id alone may be reused)
+            return kept[1]
+        return self._search_text(row).casefold()
 
     def _accepted(self, predicate: Callable[[R], bool]) -> list[bool]:
         if self._predicate_results is None:
