@@ -1,4 +1,4 @@
-"""5. Chats at 10,000 and 6. a conversation of 100,000 messages: the app in a pty, probed.
+"""7. Chats at 10,000 and 8. a conversation of 100,000 messages: the app in a pty, probed.
 
 Each run is a fresh ``python -m bench.chats_probe`` process (the real GatewayApp on a pty) against
 a demo gateway in a process of its own, started with the chat store's knobs.
@@ -124,7 +124,7 @@ def run_chats(report: Report, runs: int) -> None:
                     rss.append(probe.peak_rss_kib() / 1024)
                 floors.append(_json_floor(bodies, env))
     size = sum(len(b) for b in bodies) / 1e6
-    section = f"5. Chats at {CHAT_COUNT:,} ({size:.1f} MB of responses)"
+    section = f"7. Chats at {CHAT_COUNT:,} ({size:.1f} MB of responses)"
     floor = Figure("json.loads of the same bytes, GC off", floors)
     report.add(
         Row(
@@ -198,7 +198,7 @@ def run_conversation(report: Report, runs: int) -> None:
                     scrolls += _scrolls(probe, SCROLLS_PER_RUN)
                     rss.append(probe.peak_rss_kib() / 1024)
                 floors.append(_json_floor([messages_body], env))
-    section = f"6. A conversation of {BIG_CHAT:,} messages ({len(messages_body) / 1e6:.1f} MB)"
+    section = f"8. A conversation of {BIG_CHAT:,} messages ({len(messages_body) / 1e6:.1f} MB)"
     report.add(
         Row(
             section,
