@@ -61,9 +61,12 @@ class ChatBook:
         return not self.chats and not self.last
 
 
-def person_label(jid: str) -> str:
-    digits = jid_number(jid)
-    return format_number(digits) if digits else jid
+def person_label(number_or_jid: str) -> str:
+    """A number or JID for reading: "+49 1511 2340001"; a group's JID as it is (no number)."""
+    if number_or_jid.endswith(GROUP_SUFFIX):
+        return number_or_jid
+    digits = jid_number(number_or_jid) if "@" in number_or_jid else number_or_jid
+    return format_number(digits) if digits.isdigit() else number_or_jid
 
 
 @dataclass(slots=True)

@@ -319,7 +319,8 @@ async def test_an_archived_flag_set_here_comes_back_for_a_gateway_chat(app_for, 
 
 
 def test_a_group_chat_is_named_by_its_jid_not_as_a_phone_number():
-    from gateway_tui.screens.chat_modals import number_label
+    from gateway_tui.chat_book import person_label
 
-    assert number_label("120363025912345678@g.us") == "120363025912345678@g.us"
-    assert number_label(JONAS_JID) == "+49 1511 2340001"
+    assert person_label("120363025912345678@g.us") == "120363025912345678@g.us"
+    assert person_label(JONAS_JID) == "+49 1511 2340001"
+    assert person_label(JONAS) == "+49 1511 2340001"

@@ -18,9 +18,9 @@ from textual.widgets import Input, Label, Static
 
 from gateway_tui.actions.messages import profile_key
 from gateway_tui.api.errors import GatewayError
-from gateway_tui.api.models import BusinessProfile, MessageKey, jid_number
+from gateway_tui.api.models import BusinessProfile, MessageKey
 from gateway_tui.api.validation import check_recipient, normalise_number
-from gateway_tui.formatting import format_number
+from gateway_tui.chat_book import person_label
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.state import Loadable, Topic
 
@@ -38,13 +38,6 @@ def error_text(error: GatewayError) -> Text:
         text.append("\n")
         text.append(error.hint, style="yellow")
     return text
-
-
-def number_label(number_or_jid: str) -> str:
-    if number_or_jid.endswith("@g.us"):
-        return number_or_jid  # a group's id is no phone number
-    digits = jid_number(number_or_jid) if "@" in number_or_jid else number_or_jid
-    return format_number(digits) if digits.isdigit() else number_or_jid
 
 
 class ChatModal(ModalScreen[_R], GatewayScreen):
@@ -81,7 +74,7 @@ class EditMessageScreen(ChatModal[str | None]):
         with Vertical(id="edit-dialog", classes="dialog"):
             yield Static(Text("Edit a sent message", style="bold"), classes="dialog-title")
             where = Text.assemble(("Chat ", "dim"))
-            where.append(number_label(self.key.remote_jid))
+            where.append(person_label(self.key.remote_jid))
             where.append(" · message id ", style="dim")
             where.append(self.key.id)
             yield Static(where)
@@ -143,7 +136,7 @@ def profile_card(number: str, loadable: Loadable[BusinessProfile]) -> Text | Tab
         return Text("Asking the gateway…", style="dim")
     if error is not None and error.not_on_whatsapp:
         text = Text.assemble(("✕ ", "bold red"))
-        text.append(f"{number_label(error.not_on_whatsapp[0] or number)} is not on WhatsApp.")
+        text.append(f"{person_label(error.not_on_whatsapp[0] or number)} is not on WhatsApp.")
         text.append("\nThe gateway cannot message or look up this number.", style="dim")
         return text
     if error is not None:
@@ -152,12 +145,12 @@ def profile_card(number: str, loadable: Loadable[BusinessProfile]) -> Text | Tab
     if profile is None:
         return Text("")
     if profile.number_exists is False:
-        return Text(f"✕ {number_label(number)} is not on WhatsApp.", style="bold red")
+        return Text(f"✕ {person_label(number)} is not on WhatsApp.", style="bold red")
     table = Table.grid(padding=(0, 2))
     table.add_column(style="dim", no_wrap=True)
     table.add_column()
     table.add_row("Name", Text(profile.name or "—", style="bold"))
-    number_text = number_label(profile.wuid or number)
+    number_text = person_label(profile.wuid or number)
     if profile.wuid:
         number_text += f"  ({profile.wuid})"
     table.add_row("Number", Text(number_text))
