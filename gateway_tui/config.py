@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from gateway_tui import storage
 from gateway_tui.urls import (  # noqa: F401 - re-exported: callers import them from here
@@ -109,10 +108,16 @@ class ConfigFile(BaseModel):
     profiles: dict[str, Profile] = Field(default_factory=dict)
 
 
-class EnvSettings(BaseSettings):
-    """``GATEWAY_URL``, ``GATEWAY_API_KEY`` and ``GATEWAY_PROFILE``; empty counts as unset."""
+ENV_PREFIX = "GATEWAY_"
 
-    model_config = SettingsConfigDict(env_prefix="GATEWAY_", env_ignore_empty=True)
+
+@dataclass(frozen=True)
+class EnvSettings:
+    """``GATEWAY_URL``, ``GATEWAY_API_KEY`` and ``GATEWAY_PROFILE``; empty counts as unset.
+
+    Three plain strings, read directly: importing pydantic-settings for them took about 20 ms
+    of every start, between the first frame and the instances (bench/RESULTS.md §1).
+    """
 
     url: str | None = None
     api_key: SecretStr | None = None
@@ -120,13 +125,16 @@ class EnvSettings(BaseSettings):
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str] | None = None) -> EnvSettings:
-        """Read from ``environ`` instead of os.environ (None means os.environ)."""
-        if environ is None:
-            return cls()
-        prefix = cls.model_config["env_prefix"]
-        # Explicit values, None included, take precedence over os.environ in pydantic-settings.
-        values = {name: environ.get(prefix + name.upper()) or None for name in cls.model_fields}
-        return cls(**values)
+        """Read from ``environ`` (None means os.environ)."""
+        source = os.environ if environ is None else environ
+
+        def value(name: str) -> str | None:
+            return source.get(ENV_PREFIX + name) or None
+
+        key = value("API_KEY")
+        return cls(
+            url=value("URL"), api_key=SecretStr(key) if key else None, profile=value("PROFILE")
+        )
 
 
 @dataclass

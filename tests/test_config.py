@@ -166,7 +166,7 @@ def test_env_settings_reads_the_prefixed_variables(monkeypatch):
     monkeypatch.setenv("GATEWAY_URL", "https://a.example.com")
     monkeypatch.setenv("GATEWAY_API_KEY", "k")
     monkeypatch.setenv("GATEWAY_PROFILE", "")  # empty counts as unset
-    settings = EnvSettings()
+    settings = EnvSettings.from_environ()
     assert settings.url == "https://a.example.com"
     assert settings.api_key.get_secret_value() == "k"
     assert settings.profile is None
