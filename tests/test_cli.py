@@ -83,7 +83,8 @@ try:
     main({argv!r})
 except SystemExit:  # --help exits
     pass
-heavy = sorted(m for m in sys.modules if m.split(".")[0] in {HEAVY_MODULES!r})
+imported = [name for name, module in sys.modules.items() if module is not None]
+heavy = sorted(m for m in imported if m.split(".")[0] in {HEAVY_MODULES!r})
 assert not heavy, heavy
 print("ok")
 """
