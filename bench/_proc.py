@@ -137,6 +137,11 @@ class PtyProcess:
                 return int(line.split()[1])
         raise RuntimeError("no VmHWM in /proc status")
 
+    def cpu_ms(self) -> float:
+        """CPU time the process has used so far (user + system), in ms (10 ms resolution)."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
+
     def tail(self, size: int = 600) -> str:
         return bytes(self.output[-size:]).decode("utf-8", "replace")
 
