@@ -668,3 +668,30 @@ async def test_as_curl_replays_the_call(client: GatewayClient, events: list[Call
             event.url, json=event.request_body, headers={"apikey": DEMO_API_KEY}
         )
     assert response.status_code == 201
+
+
+class _LookupRecorder:
+    """A finder that records every module the import system is asked to find."""
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+
+    def find_spec(self, name: str, path: Any = None, target: Any = None) -> None:
+        self.names.append(name)
+        return None  # the next finder does the real work
+
+
+async def test_a_call_asks_the_import_system_for_nothing(client: GatewayClient) -> None:
+    """httpcore asks for sniffio on every request; were it missing, each ask would be a failed
+    import (a search of every sys.path entry), four a request: 0.3 ms of a 1.3 ms call."""
+    import sys
+
+    await client.fetch_instances()  # loads whatever the first call loads
+    recorder = _LookupRecorder()
+    sys.meta_path.insert(0, recorder)
+    try:
+        await client.fetch_instances()
+        await client.connection_state(OPEN)
+    finally:
+        sys.meta_path.remove(recorder)
+    assert recorder.names == []
