@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 
-from gateway_tui.api.events import BODY_CAP_BYTES, KEY_PLACEHOLDER, capped_body
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gateway_tui.api.events import BODY_CAP_BYTES, KEY_PLACEHOLDER, REDACTED, capped_body
 from gateway_tui.screens.request_log import RequestLogScreen, pretty_body
 from tests.support import screen_text, wait_for
 
@@ -71,6 +74,30 @@ def test_a_big_body_is_capped_with_a_note():
     body = json.dumps({"x": "a" * (BODY_CAP_BYTES * 2)}).encode()
     kept = capped_body(body)
     assert len(kept) < BODY_CAP_BYTES + 100
+    assert "more bytes not kept" in kept
+
+
+# Keys as a server writes them: any text, quotes, backslashes and controls included.
+secret_values = st.text(min_size=1, max_size=40)
+
+
+@given(apikey=secret_values, token=secret_values, created=secret_values)
+def test_every_key_in_a_body_is_redacted_whatever_it_holds(apikey, token, created):
+    body = [
+        {"instance": {"instanceName": "a", "apikey": apikey, "Token": token}},
+        {"hash": {"apikey": created}, "note": "after"},
+    ]
+    kept = json.loads(capped_body(json.dumps(body).encode()))
+    assert kept[0]["instance"] == {"instanceName": "a", "apikey": REDACTED, "Token": REDACTED}
+    assert kept[1] == {"hash": {"apikey": REDACTED}, "note": "after"}
+
+
+def test_a_key_the_cap_cuts_through_is_left_out_whole():
+    secret = "K" * 64
+    padding = "x" * (BODY_CAP_BYTES - 30)  # the cap falls inside the key's value
+    body = json.dumps({"pad": padding, "apikey": secret}).encode()
+    kept = capped_body(body)
+    assert '"apikey"' not in kept and "KKKK" not in kept
     assert "more bytes not kept" in kept
 
 

@@ -32,7 +32,11 @@ def redacted_headers(headers: Any) -> Headers:
 # Fields of a body that hold a key: an instance's own key comes back in fetchInstances
 # ("apikey", "token") and in create ("hash": {"apikey": …}).
 _SECRET_NAME = re.compile(r'"(?:apikey|token|hash)"\s*:', re.IGNORECASE)
-_SECRET_VALUE = re.compile(r'("(?:apikey|token|hash)"\s*:\s*)"(?:[^"\\]|\\.)*"', re.IGNORECASE)
+# The string value written as an unrolled loop: the same match as (?:[^"\\]|\\.)*, in half the
+# time (this runs on every call's body).
+_SECRET_VALUE = re.compile(
+    r'("(?:apikey|token|hash)"\s*:\s*)"[^"\\]*(?:\\.[^"\\]*)*"', re.IGNORECASE
+)
 
 
 def capped_body(content: bytes) -> str:
