@@ -249,16 +249,15 @@ class GatewayApp(App[int]):
         loader, self._config_loader = self._config_loader, None
         assert loader is not None
         # The imports build tens of thousands of long-lived objects: collecting among them
-        # now is wasted time (they are frozen out of the collector's sight right after).
-        collecting = gc.isenabled()
+        # now is wasted time (they are frozen out of the collector's sight right after). The
+        # command line has had the collector off since before Textual was imported.
         gc.disable()
         try:
             self._start(loader())
             import gateway_tui.screens.instances  # noqa: F401 - the home screen, next
         finally:
-            if collecting:
-                gc.enable()
-        _freeze_startup_heap()
+            _freeze_startup_heap()
+            gc.enable()
         self._ask_for_instances()
         self._show_first_home()
         # After the home screen's push (queued by _show_home), which holds keys itself.

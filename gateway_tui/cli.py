@@ -7,6 +7,7 @@ draws its first frame before the config (pydantic) and the HTTP stack are import
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
@@ -177,10 +178,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))
         if args.demo:
             return _run_demo(load(), instances=args.demo_instances)
-        from gateway_tui.app import run_app
+        # From here to the home screen, Python builds only what lives as long as the process
+        # (Textual, the libraries, the first screens): collections among it are wasted time.
+        # The app turns the collector back on once the start is done (app._finish_start).
+        gc.disable()
+        try:
+            from gateway_tui.app import run_app
 
-        # The config is loaded once the first frame is drawn.
-        return run_app(load, starting_url=args.url)
+            # The config is loaded once the first frame is drawn.
+            return run_app(load, starting_url=args.url)
+        finally:
+            gc.enable()
     except KeyboardInterrupt:
         return 130
 

@@ -7,8 +7,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from tests.support import make_app, make_config
+
+# No per-example deadline and no "too slow" check: a busy machine must not fail a property
+# test by being slow (a test given its own settings keeps them).
+settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)

@@ -1,3 +1,4 @@
+import gc
 import os
 import subprocess
 import sys
@@ -17,8 +18,10 @@ class FakeApp:
     def __init__(self, exit_code: int = 0) -> None:
         self.configs: list[ResolvedConfig] = []
         self.exit_code = exit_code
+        self.collector_on: list[bool] = []
 
     def run_app(self, config, *, starting_url: str | None = None) -> int:
+        self.collector_on.append(gc.isenabled())
         # The app is given a loader (it loads the config after its first frame): load it here.
         self.configs.append(config() if callable(config) else config)
         return self.exit_code
@@ -134,6 +137,15 @@ def test_env_and_profile_reach_the_app(fake_app, monkeypatch):
     [config] = fake_app.configs
     assert config.url == "https://env.example.com"
     assert any("'missing'" in problem for problem in config.problems)
+
+
+def test_the_app_starts_with_the_collector_off_and_it_is_on_after(fake_app):
+    """The start builds only long-lived objects: no collection among them (the app turns the
+    collector on once its home screen is up; the command line, when the app ends)."""
+    assert gc.isenabled()
+    main(["--url", "https://gw.example.com", "--api-key", "k"])
+    assert fake_app.collector_on == [False]
+    assert gc.isenabled()
 
 
 def test_the_app_exit_code_is_returned(fake_app):

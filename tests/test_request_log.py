@@ -105,3 +105,9 @@ def test_pretty_body_indents_json_and_leaves_other_text_alone():
     assert pretty_body('{"a":[1,2]}') == '{\n  "a": [\n    1,\n    2\n  ]\n}'
     assert pretty_body("<html>oops</html>") == "<html>oops</html>"
     assert pretty_body({"text": "line\nbreak"}) == '{\n  "text": "line\\nbreak"\n}'
+
+
+def test_property_tests_run_without_a_deadline_a_busy_machine_could_beat():
+    from hypothesis import settings
+
+    assert settings().deadline is None  # the suite's profile (tests/conftest.py)

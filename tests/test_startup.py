@@ -5,6 +5,7 @@ Only what happens is checked here, never how long it takes: speed is measured in
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -92,9 +93,14 @@ async def test_the_first_frame_shows_loading_then_the_instances(demo_server):
 
     app = GatewayApp(load, starting_url=demo_server.url)
     assert not app.started
-    async with app.run_test(size=(140, 40)) as pilot:
-        await wait_for(pilot, lambda: "sales-eu" in screen_text(app))
-        assert app.started and isinstance(app.screen, InstancesScreen)
+    gc.disable()  # as the command line starts the app
+    try:
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(pilot, lambda: "sales-eu" in screen_text(app))
+            assert app.started and isinstance(app.screen, InstancesScreen)
+            assert gc.isenabled()  # the start is over: the collector is on again
+    finally:
+        gc.enable()
     [first_frame] = shown_when_loading
     assert LOADING in first_frame and "Name" in first_frame and demo_server.url in first_frame
 
