@@ -104,6 +104,20 @@ async def test_footers_fit_at_120_columns(app_for, demo_server):
             assert "f12 Request log" in footer, (app.screen, footer)  # the last key, uncut
 
 
+async def test_at_80_columns_the_footer_ends_with_the_palette_key_and_nothing_after(app_for):
+    """The palette key is docked at the right edge; a compact footer's margin once left one
+    column there, where the key scrolled under it showed through ("^p paletteQ")."""
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        for opener in (lambda: None, lambda: app.open_instance(INSTANCE)):
+            opener()
+            await pilot.pause()
+            await pilot.pause()
+            footer = screen_text(app).splitlines()[-1]
+            assert footer.rstrip().endswith("^p palette"), (app.screen, footer)
+
+
 # --- 9. limits, next to the field, as you type ------------------------------------------------
 
 
