@@ -118,6 +118,44 @@ async def test_at_80_columns_the_footer_ends_with_the_palette_key_and_nothing_af
             assert footer.rstrip().endswith("^p palette"), (app.screen, footer)
 
 
+async def test_at_80_columns_the_chat_footers_name_their_main_keys_and_help_says_it_all(
+    app_for, demo_server
+):
+    """The footers say a word per key, so five or more of a chat screen's keys fit at 80
+    columns (long descriptions once showed three); help and the palette say the whole thing."""
+    from gateway_tui.screens.chats import ChatsScreen
+    from gateway_tui.screens.messages import MessagesScreen
+
+    jid = next(iter(demo_server.state.instances[INSTANCE].chats))
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        for screen, keys, whole in (
+            (
+                ChatsScreen(INSTANCE),
+                ("⏎ Open", "a Archive", "e Edit", "p Profile", "m Compose"),
+                "Edit your last text message",
+            ),
+            (
+                MessagesScreen(INSTANCE, jid),
+                ("e Edit", "a Archive", "p Profile", "m Answer"),
+                "Answer with a list message",
+            ),
+        ):
+            app.push_screen(screen)
+            await wait_for(pilot, lambda screen=screen: app.screen is screen)
+            await pilot.pause()
+            footer = screen_text(app).splitlines()[-1]
+            assert all(key in footer for key in keys), footer
+            await pilot.press("f1")
+            await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+            assert whole in screen_text(app)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda screen=screen: app.screen is screen)
+            app.pop_screen()
+            await pilot.pause()
+
+
 # --- 9. limits, next to the field, as you type ------------------------------------------------
 
 

@@ -76,11 +76,21 @@ class ChatsScreen(GatewayScreen):
     TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS})
 
     BINDINGS = [
-        Binding("enter", "open", "Open the conversation", id="chats.open"),
-        Binding("a", "archive", "Archive / unarchive", id="chats.archive"),
-        Binding("e", "edit", "Edit your last text message", id="chats.edit"),
-        Binding("p", "profile", "Business profile", id="chats.profile"),
-        Binding("m", "compose", "Compose to this chat", id="chats.compose"),
+        # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
+        # palette say.
+        Binding("enter", "open", "Open", tooltip="Open the conversation", id="chats.open"),
+        Binding(
+            "a", "archive", "Archive", tooltip="Archive / unarchive the chat", id="chats.archive"
+        ),
+        Binding("e", "edit", "Edit", tooltip="Edit your last text message", id="chats.edit"),
+        Binding("p", "profile", "Profile", tooltip="Business profile", id="chats.profile"),
+        Binding(
+            "m",
+            "compose",
+            "Compose",
+            tooltip="Compose a list message to this chat",
+            id="chats.compose",
+        ),
         Binding("r", "refresh", "Refresh", id="chats.refresh"),
         Binding("s", "sort", "Sort", id="chats.sort"),
         Binding("slash", "filter", "Filter", id="chats.filter"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,6 +18,7 @@ from textual.widgets import Static
 
 # Where a binding comes from, in the order help lists them.
 SCREEN, APP, FIELD = "screen", "app", "field"
+KEYS_WIDTH = 18  # the widest the keys column gets; longer key lists wrap
 GROUP_TITLES = {SCREEN: "This screen", APP: "Everywhere", FIELD: "Moving around and editing"}
 
 
@@ -50,7 +52,8 @@ def key_rows(screen: Screen) -> list[KeyRow]:
     rows = [
         KeyRow(
             " / ".join(dict.fromkeys(keys)),
-            binding.description or binding.action,
+            # The footer shows the short description; help and the palette the whole one.
+            binding.tooltip or binding.description or binding.action,
             binding.id or "",
             group,
             binding.action,
@@ -70,24 +73,18 @@ class HelpScreen(ModalScreen[None]):
         self._rows = key_rows(for_screen)
 
     def compose(self) -> ComposeResult:
-        table = Table(show_header=True, header_style="bold", box=None, expand=True)
-        # Long key lists wrap (at " / ") rather than squeeze what the key does into a sliver
-        # on an 80-column terminal.
-        table.add_column("Keys", max_width=18)
-        table.add_column("Does", ratio=1, min_width=18)
-        # A Text, not a string: Rich would read "[keys]" as markup.
-        table.add_column(Text("Binding id (remap in [keys])"), style="dim", no_wrap=True)
-        group = None
-        for row in self._rows:
-            if row.group != group:
-                group = row.group
-                if table.row_count:
-                    table.add_row("", "", "")
-                table.add_row(Text(GROUP_TITLES[group], style="bold underline"), "", "")
-            table.add_row(Text(row.keys, style="bold"), Text(row.description), row.binding_id)
         with VerticalScroll(id="help-dialog", classes="dialog"):
             yield Static(Text(f"Keys — {self._title}", style="bold"), classes="dialog-title")
-            yield Static(table)
+            groups: dict[str, list[KeyRow]] = {}
+            for row in self._rows:
+                groups.setdefault(row.group, []).append(row)
+            # One table a group, its title above it: the columns fit the keys and ids, and what
+            # a key does gets the rest of the width (at 80 columns too).
+            for group, rows in groups.items():
+                yield Static(
+                    Text(GROUP_TITLES[group], style="bold underline"), classes="help-group"
+                )
+                yield Static(_key_table(rows))
             yield Static(
                 Text(
                     "esc closes · ctrl+p finds every action · remap a key by its id in the "
@@ -98,3 +95,18 @@ class HelpScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         self.dismiss(None)
+
+
+def _key_table(rows: list[KeyRow]) -> Table:
+    """One group's keys: the keys and ids columns as wide as their content (the keys at most
+    KEYS_WIDTH, wrapping at " / "), what a key does the rest."""
+    id_header = Text("Id (for [keys])")  # a Text: Rich would read "[keys]" as markup
+    keys_width = min(KEYS_WIDTH, max(len("Keys"), *(cell_len(row.keys) for row in rows)))
+    id_width = max(id_header.cell_len, *(cell_len(row.binding_id) for row in rows))
+    table = Table(show_header=True, header_style="bold", box=None, expand=True)
+    table.add_column("Keys", width=keys_width)
+    table.add_column("Does", ratio=1, min_width=18)
+    table.add_column(id_header, style="dim", no_wrap=True, width=id_width)
+    for row in rows:
+        table.add_row(Text(row.keys, style="bold"), Text(row.description), row.binding_id)
+    return table

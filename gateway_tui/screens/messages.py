@@ -59,14 +59,36 @@ class MessagesScreen(GatewayScreen):
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
     BINDINGS = [
-        Binding("e", "edit", "Edit your text message", id="messages.edit"),
-        Binding("a", "archive", "Archive / unarchive the chat", id="messages.archive"),
-        Binding("p", "profile", "Business profile of the sender", id="messages.profile"),
-        Binding("m", "compose", "Answer with a list message", id="messages.compose"),
-        Binding("y", "copy_id", "Copy the message id", id="messages.copy_id"),
-        Binding("Y", "copy_json", "Copy the message JSON", id="messages.copy_json"),
+        # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
+        # palette say.
+        Binding("e", "edit", "Edit", tooltip="Edit your text message", id="messages.edit"),
+        Binding(
+            "a",
+            "archive",
+            "Archive",
+            tooltip="Archive / unarchive the chat",
+            id="messages.archive",
+        ),
+        Binding(
+            "p",
+            "profile",
+            "Profile",
+            tooltip="Business profile of the sender",
+            id="messages.profile",
+        ),
+        Binding(
+            "m", "compose", "Answer", tooltip="Answer with a list message", id="messages.compose"
+        ),
+        Binding("y", "copy_id", "Copy id", tooltip="Copy the message id", id="messages.copy_id"),
+        Binding(
+            "Y",
+            "copy_json",
+            "Copy JSON",
+            tooltip="Copy the message JSON",
+            id="messages.copy_json",
+        ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
-        Binding("slash", "search", "Search the chat", id="messages.search"),
+        Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
         Binding("escape", "back", "Back", id="messages.back"),
     ]
 
