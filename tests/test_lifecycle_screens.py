@@ -178,8 +178,8 @@ async def test_pairing_code_in_large_letters_and_scan_returns(app_for, manual_sc
         assert app.clipboard == code
         # The phone types the code: the state turns open within a poll, then the screen returns.
         demo_lifecycle.scan(manual_scan.state, "onboarding")
-        await wait_for(pilot, lambda: "Connected" in screen_text(app), within=20)
-        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen), within=20)
+        await wait_for(pilot, lambda: "Connected" in screen_text(app))
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
         instance = app.state.instance("onboarding")
         assert instance.status == "open" and instance.owner_number == "4915123450000"
         # Said once, with the profile name and number the phone brought.
@@ -211,7 +211,6 @@ async def test_a_lapsed_code_is_replaced(app_for, manual_scan, monkeypatch):
         await wait_for(
             pilot,
             lambda: (_answer(app) or None) is not None and _answer(app).code not in (None, first),
-            within=20,
         )
         await pilot.pause()
         assert decode_drawn_qr(app) == [_answer(app).code]
@@ -227,7 +226,7 @@ async def test_a_drop_shows_in_the_list_within_an_interval(app_for, demo_server,
         await _instances(pilot)
         assert app.state.instance("support").status == "open"
         demo_server.state.instances["support"].status = "close"
-        await wait_for(pilot, lambda: app.state.instance("support").status == "close", within=20)
+        await wait_for(pilot, lambda: app.state.instance("support").status == "close")
         assert any(c.path == "/instance/connectionState/support" for c in app.state.calls)
         assert not any(c.path == "/instance/fetchInstances" for c in list(app.state.calls)[1:])
         await pilot.pause()
@@ -240,7 +239,7 @@ async def test_failed_state_checks_are_counted_on_the_list(app_for, demo_server,
     app = app_for(refresh_interval=3600)
     async with app.run_test(size=(120, 36)) as pilot:
         await _instances(pilot)
-        await wait_for(pilot, lambda: "state checks failed" in screen_text(app), within=20)
+        await wait_for(pilot, lambda: "state checks failed" in screen_text(app))
 
 
 async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, manual_scan):
@@ -248,7 +247,7 @@ async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, m
     app = app_for()
     async with app.run_test(size=(140, 45)) as pilot:
         await _connect_screen(pilot)
-        await wait_for(pilot, lambda: "the last check failed" in screen_text(app), within=20)
+        await wait_for(pilot, lambda: "the last check failed" in screen_text(app))
         assert isinstance(app.screen, PairingScreen)
         assert not any("failed" in n for n in notices(app))  # no toast every two seconds
 
@@ -365,7 +364,7 @@ async def test_create_connect_open_webhook_restart_logout_keys_only(app_for, man
         assert decode_drawn_qr(app) == [app.actions.pairing_of("day-one").value.code]
         assert demo_lifecycle.scan(manual_scan.state, "day-one")
         # Scanned: open, then back on the list, where the row says so.
-        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen), within=30)
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
         await wait_for(pilot, lambda: "day-one" in screen_text(app))
         row = next(line for line in screen_text(app).splitlines() if "day-one" in line)
         assert "open" in row
