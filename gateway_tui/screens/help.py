@@ -81,9 +81,7 @@ class HelpScreen(ModalScreen[None]):
             # One table a group, its title above it: the columns fit the keys and ids, and what
             # a key does gets the rest of the width (at 80 columns too).
             for group, rows in groups.items():
-                yield Static(
-                    Text(GROUP_TITLES[group], style="bold underline"), classes="help-group"
-                )
+                yield Static(Text(GROUP_TITLES[group], style="bold underline"))
                 yield Static(_key_table(rows))
             yield Static(
                 Text(
