@@ -16,6 +16,7 @@ from gateway_tui.screens.messages import MessagesScreen
 from gateway_tui.widgets.conversation import ConversationView
 from tests.real_gateway.gateway import PLANTED
 from tests.support import make_app, make_config, screen_text, wait_for
+from tests.test_demo_chats import BAD_FIND_MESSAGES_BODIES
 
 ANA = "5511987650001@s.whatsapp.net"
 BRUNO = "5511987650002@s.whatsapp.net"
@@ -213,23 +214,7 @@ async def test_an_own_text_message_can_be_chosen_for_edit(real_gateway) -> None:
         assert "not connected" in text
 
 
-@pytest.mark.parametrize(
-    ("body", "expected"),
-    [
-        ({"limit": "x"}, [["limit is not of a type(s) integer"]]),
-        ({"where": "x"}, [["where is not of a type(s) object"]]),
-        ({"where": {"key": {"id": ""}}}, [["The property cannot be empty"]]),
-        (
-            {"where": {"key": {"fromMe": "yes"}}},
-            [
-                [
-                    "where.key.fromMe is not of a type(s) boolean",
-                    "where.key.fromMe is not one of enum values: true,false",
-                ]
-            ],
-        ),
-    ],
-)
+@pytest.mark.parametrize(("body", "expected"), BAD_FIND_MESSAGES_BODIES)
 def test_find_messages_validation_texts(real_gateway, body, expected) -> None:
     """The same texts the demo gives (tests/test_demo_chats.py)."""
     status, answer = real_gateway.request("POST", f"/chat/findMessages/{PLANTED}", body=body)
