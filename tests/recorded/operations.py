@@ -1,0 +1,523 @@
+"""How each recorded request is made with ``GatewayClient``, and what its answer must become.
+
+``operation_for(recording)`` finds the client method for a recording's method and path and
+turns the recorded request into that method's arguments (``Call``). When the client cannot
+send that exact request (it has no field for a part of the body, or asks in another way), the
+builder raises ``NotExpressible`` with the reason; the test module's one table must list it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from gateway_tui.api import (
+    GatewayClient,
+    InstanceSettings,
+    ListMessage,
+    MessageKey,
+    SendListRequest,
+)
+from gateway_tui.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
+from gateway_tui.api.models import SendListOptions
+from tests.recorded.gateway import Recording
+
+
+class NotExpressible(Exception):
+    """The client cannot send this recorded request as it was sent."""
+
+
+Run = Callable[[GatewayClient], Awaitable[Any]]
+Check = Callable[[Any, Recording], None]
+
+
+@dataclass(frozen=True)
+class Call:
+    run: Run
+    check: Check  # the result of a 2xx against the recorded body
+    # Top-level body keys the client always adds (create: its own token, qrcode).
+    added: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class Operation:
+    name: str
+    method: str
+    pattern: re.Pattern[str]
+    build: Callable[[Recording, re.Match[str]], Call]
+
+
+def _body(rec: Recording) -> dict[str, Any]:
+    if rec.raw_body is not None:
+        raise NotExpressible("its body is not JSON: the client only sends JSON it built itself")
+    body = rec.request_body
+    if body is None:
+        return {}
+    if not isinstance(body, dict):
+        raise NotExpressible("its body is not a JSON object")
+    return body
+
+
+def _no_query(rec: Recording, allowed: set[str] = frozenset()) -> None:
+    extra = set(rec.query) - allowed
+    if extra:
+        raise NotExpressible(f"the client sends no {', '.join(sorted(extra))} in the query")
+
+
+def _no_body(rec: Recording) -> None:
+    if rec.request_body not in (None, {}):
+        raise NotExpressible("the client sends no body on this route")
+
+
+def _only_keys(body: dict[str, Any], allowed: set[str], what: str = "the body") -> None:
+    extra = set(body) - allowed
+    if extra:
+        raise NotExpressible(f"the client has no field for {', '.join(sorted(extra))} in {what}")
+
+
+def _require(body: dict[str, Any], *names: str, what: str = "the body") -> None:
+    missing = [n for n in names if n not in body]
+    if missing:
+        raise NotExpressible(f"the client always sends {', '.join(missing)} in {what}")
+
+
+def _typed(value: Any, kind: type, what: str) -> Any:
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise NotExpressible(
+            f"{what} is a {type(value).__name__}: the client's is a {kind.__name__}"
+        )
+    return value
+
+
+# --- result checks: the model holds the recorded values --------------------------------------
+
+
+def _no_check(result: Any, rec: Recording) -> None:
+    return None
+
+
+def _check_instances(result: Any, rec: Recording) -> None:
+    body = rec.response_body
+    items = body if isinstance(body, list) else [body]
+    expected = []
+    for item in items:
+        inner = item.get("instance", item) if isinstance(item, dict) else {}
+        expected.append(
+            (
+                inner.get("instanceName") or inner.get("name"),
+                inner.get("status") or inner.get("connectionStatus"),
+            )
+        )
+    got = [(i.instance_name, str(i.status)) for i in result]
+    assert got == expected
+
+
+def _check_settings(result: Any, rec: Recording) -> None:
+    body = rec.response_body
+    for name in ("reject_call", "groups_ignore", "always_online", "read_messages", "read_status"):
+        camel = re.sub(r"_(\w)", lambda m: m.group(1).upper(), name)
+        recorded = body.get(name, body.get(camel))
+        if recorded is not None:
+            assert getattr(result, name) is recorded, name
+    recorded_msg = body.get("msg_call", body.get("msgCall"))
+    if recorded_msg:
+        assert result.msg_call == recorded_msg
+
+
+def _check_state(result: Any, rec: Recording) -> None:
+    body = rec.response_body
+    inner = body.get("instance", body) if isinstance(body, dict) else {}
+    if "state" in inner:
+        assert str(result.state) == inner["state"]
+
+
+def _check_keys_of(*names: str) -> Check:
+    """The model carries each named top-level value of the recorded body."""
+
+    def check(result: Any, rec: Recording) -> None:
+        body = rec.response_body
+        for name in names:
+            if isinstance(body, dict) and name in body:
+                assert result.model_dump(by_alias=True).get(name) == body[name], name
+
+    return check
+
+
+def _check_length(result: Any, rec: Recording) -> None:
+    body = rec.response_body
+    if isinstance(body, list):
+        assert len(result) <= len(body)
+        assert len(result) + getattr(result, "skipped", 0) >= 0
+
+
+def _check_webhook(result: Any, rec: Recording) -> None:
+    body = rec.response_body
+    if isinstance(body, dict) and body:
+        assert result.configured
+        for name in ("url", "enabled", "events"):
+            if name in body:
+                assert getattr(result, name) == body[name], name
+    else:
+        assert not result.configured
+
+
+def _check_websocket(result: Any, rec: Recording) -> None:
+    body = rec.response_body
+    if isinstance(body, dict) and body:
+        assert result.configured
+        for name in ("enabled", "events"):
+            if name in body:
+                assert getattr(result, name) == body[name], name
+    else:
+        assert not result.configured
+
+
+def _check_created(result: Any, rec: Recording) -> None:
+    inner = rec.response_body.get("instance", {})
+    assert result.name == inner.get("instanceName")
+
+
+def _check_numbers(result: Any, rec: Recording) -> None:
+    assert [n.model_dump(by_alias=True).get("exists") for n in result] == [
+        item.get("exists") for item in rec.response_body
+    ]
+
+
+# --- builders -------------------------------------------------------------------------------
+
+
+def _instance(match: re.Match[str]) -> str:
+    return match.group("i")
+
+
+def b_fetch_instances(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec, {"instanceName"})
+    _no_body(rec)
+    name = rec.query.get("instanceName")
+    if name == "":
+        raise NotExpressible("an empty instanceName: the client then sends no instanceName")
+    return Call(lambda c: c.fetch_instances(name), _check_instances)
+
+
+def _simple(method_name: str, check: Check = _no_check, query: set[str] = frozenset()):
+    def build(rec: Recording, m: re.Match[str]) -> Call:
+        _no_query(rec, query)
+        _no_body(rec)
+        return Call(lambda c: getattr(c, method_name)(_instance(m)), check)
+
+    return build
+
+
+def b_connect(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec, {"number"})
+    _no_body(rec)
+    number = rec.query.get("number")
+    return Call(lambda c: c.connect(_instance(m), number), _no_check)
+
+
+def b_create(rec: Recording, m: re.Match[str]) -> Call:
+    body = _body(rec)
+    _no_query(rec)
+    allowed = {"instanceName", "token", "number", "qrcode", "integration"}
+    _only_keys(body, allowed)
+    if "instanceName" not in body:
+        raise NotExpressible("no instanceName: the client's request requires one")
+    # The client always sends a token of its own making (so it can show it once) and says
+    # whether it wants a QR code; the rest of the body is the recorded one.
+    added = frozenset({"token", "qrcode"} - set(body))
+    request = CreateInstanceRequest.model_validate({"token": "gtui-recorded-token"} | body)
+    return Call(lambda c: c.create_instance(request), _check_created, added)
+
+
+def _settings_of(body: dict[str, Any]) -> InstanceSettings:
+    names = {"reject_call", "groups_ignore", "always_online", "read_messages", "read_status"}
+    names |= {"sync_full_history", "msg_call"}
+    _only_keys(body, names)
+    for name in names - {"msg_call"}:
+        if name in body:
+            _typed(body[name], bool, name)
+    missing = names - {"msg_call"} - set(body)
+    if missing:
+        raise NotExpressible(
+            f"the client always sends every setting ({', '.join(sorted(missing))})"
+        )
+    return InstanceSettings.model_validate(body)
+
+
+def b_set_settings(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    settings = _settings_of(_body(rec))
+    return Call(lambda c: c.set_settings(_instance(m), settings), _no_check)
+
+
+def b_set_webhook(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"url", "enabled", "events", "webhook_by_events", "webhook_base64"})
+    _require(body, "url", "enabled", "events")
+    settings = WebhookSettings.model_validate(body)
+    return Call(lambda c: c.set_webhook(_instance(m), settings), _no_check)
+
+
+def b_set_websocket(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"enabled", "events"})
+    _require(body, "enabled", "events")
+    settings = WebsocketSettings.model_validate(body)
+    return Call(lambda c: c.set_websocket(_instance(m), settings), _no_check)
+
+
+def b_fetch_all_groups(rec: Recording, m: re.Match[str]) -> Call:
+    _no_body(rec)
+    if rec.query != {"getParticipants": "false"}:
+        raise NotExpressible("the client always asks with getParticipants=false")
+    return Call(lambda c: c.fetch_all_groups(_instance(m)), _check_length)
+
+
+def _group(method_name: str, check: Check = _no_check):
+    def build(rec: Recording, m: re.Match[str]) -> Call:
+        _no_query(rec, {"groupJid"})
+        _no_body(rec)
+        if "groupJid" not in rec.query:
+            raise NotExpressible("no groupJid: the client always names the group")
+        jid = rec.query["groupJid"]
+        return Call(lambda c: getattr(c, method_name)(_instance(m), jid), check)
+
+    return build
+
+
+def b_subject(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec, {"groupJid"})
+    body = _body(rec)
+    _only_keys(body, {"subject"})
+    if "groupJid" not in rec.query:
+        raise NotExpressible("groupJid in the body: the client names the group in the query")
+    _require(body, "subject")
+    subject = _typed(body["subject"], str, "subject")
+    jid = rec.query["groupJid"]
+    return Call(lambda c: c.update_group_subject(_instance(m), jid, subject), _no_check)
+
+
+def b_invite(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"groupJid", "numbers", "description"})
+    _require(body, "groupJid", "numbers", "description")
+    numbers = _typed(body["numbers"], list, "numbers")
+    return Call(
+        lambda c: c.send_group_invite(_instance(m), body["groupJid"], numbers, body["description"]),
+        _no_check,
+    )
+
+
+def _list_request_v1(body: dict[str, Any]) -> SendListRequest:
+    _only_keys(body, {"number", "options", "listMessage"})
+    _require(body, "number", "listMessage")
+    _typed(body["number"], str, "number")
+    message = _typed(body["listMessage"], dict, "listMessage")
+    _only_keys(
+        message, {"title", "description", "buttonText", "footerText", "sections"}, "listMessage"
+    )
+    _require(message, "title", "description", "buttonText", "sections", what="listMessage")
+    options = body.get("options")
+    if options is not None:
+        _only_keys(_typed(options, dict, "options"), {"delay", "presence"}, "options")
+        if "delay" in options:
+            _typed(options["delay"], int, "options.delay")
+    return SendListRequest.model_validate(body)
+
+
+def _list_request_v2(body: dict[str, Any]) -> SendListRequest:
+    allowed = {"number", "title", "description", "buttonText", "footerText", "sections", "delay"}
+    _only_keys(body, allowed)
+    _require(body, "number", "title", "buttonText", "footerText", "sections")
+    message = {k: body[k] for k in ("title", "description", "buttonText", "footerText", "sections")}
+    message.setdefault("description", "")
+    options = (
+        SendListOptions(delay=_typed(body["delay"], int, "delay")) if "delay" in body else None
+    )
+    return SendListRequest(
+        number=_typed(body["number"], str, "number"),
+        list_message=ListMessage.model_validate(message),
+        options=options,
+    )
+
+
+def b_send_list(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    if "listMessage" in body or rec.version == "v1.7.1":
+        request = _list_request_v1(body)
+    else:
+        request = _list_request_v2(body)
+    return Call(lambda c: c.send_list(_instance(m), request), _no_check)
+
+
+def _key(value: Any, what: str) -> MessageKey:
+    key = _typed(value, dict, what)
+    _only_keys(key, {"id", "fromMe", "remoteJid"}, what)
+    _require(key, "id", "fromMe", "remoteJid", what=what)
+    return MessageKey.model_validate(key)
+
+
+def b_archive(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"lastMessage", "archive", "chat"})
+    if "chat" in body:
+        raise NotExpressible("archives by chat: the client names the chat by its last message")
+    _require(body, "lastMessage", "archive")
+    last = _typed(body["lastMessage"], dict, "lastMessage")
+    _only_keys(last, {"key"}, "lastMessage")
+    _require(last, "key", what="lastMessage")
+    key = _key(last["key"], "lastMessage.key")
+    archive = _typed(body["archive"], bool, "archive")
+    return Call(lambda c: c.archive_chat(_instance(m), key, archive), _no_check)
+
+
+def b_update_message(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"number", "text", "key"})
+    _require(body, "number", "text", "key")
+    key = _key(body["key"], "key")
+    number = _typed(body["number"], str, "number")
+    text = _typed(body["text"], str, "text")
+    return Call(lambda c: c.update_message(_instance(m), key, text, number), _no_check)
+
+
+def b_fetch_profile(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"number"})
+    _require(body, "number")
+    number = _typed(body["number"], str, "number")
+    return Call(lambda c: c.fetch_profile(_instance(m), number), _no_check)
+
+
+def b_whatsapp_numbers(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"numbers"})
+    _require(body, "numbers")
+    numbers = _typed(body["numbers"], list, "numbers")
+    return Call(lambda c: c.whatsapp_numbers(_instance(m), numbers), _check_numbers)
+
+
+def b_find_chats(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    if rec.request_body not in (None, {}):
+        raise NotExpressible("a filter: the client asks for every chat")
+    return Call(lambda c: c.find_chats(_instance(m)), _check_length)
+
+
+def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    if not body:
+        return Call(lambda c: c.find_messages(_instance(m)), _check_length)
+    _only_keys(body, {"where"})
+    where = _typed(body["where"], dict, "where")
+    _only_keys(where, {"key"}, "where")
+    key = _typed(where.get("key"), dict, "where.key")
+    _only_keys(key, {"id", "remoteJid"}, "where.key")
+    message_id = key.get("id")
+    jid = key.get("remoteJid")
+    if message_id is not None and jid is not None:
+        raise NotExpressible("an id and a chat at once: the client asks by one of them")
+    if jid == "" or message_id == "":
+        raise NotExpressible("an empty filter value: the client leaves the filter out instead")
+    return Call(
+        lambda c: c.find_messages(_instance(m), remote_jid=jid, message_id=message_id),
+        _check_length,
+    )
+
+
+def b_find_contacts(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    if not body:
+        return Call(lambda c: c.find_contacts(_instance(m)), _check_length)
+    _only_keys(body, {"where"})
+    where = _typed(body["where"], dict, "where")
+    _only_keys(where, {"id"}, "where")
+    jid = _typed(where.get("id"), str, "where.id")
+    return Call(lambda c: c.find_contacts(_instance(m), jid), _check_length)
+
+
+def b_find_status(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    if not body:
+        return Call(lambda c: c.find_status_messages(_instance(m)), _check_length)
+    _only_keys(body, {"where"})
+    where = _typed(body["where"], dict, "where")
+    _only_keys(where, {"id"}, "where")
+    message_id = _typed(where.get("id"), str, "where.id")
+    return Call(
+        lambda c: c.find_status_messages(_instance(m), message_id=message_id), _check_length
+    )
+
+
+def _op(name: str, method: str, route: str, build) -> Operation:
+    pattern = re.compile("^" + route.replace("{i}", "(?P<i>[^/]+)") + "$")
+    return Operation(name, method, pattern, build)
+
+
+OPERATIONS: tuple[Operation, ...] = (
+    _op("fetchInstances", "GET", "/instance/fetchInstances", b_fetch_instances),
+    _op(
+        "connectionState",
+        "GET",
+        "/instance/connectionState/{i}",
+        _simple("connection_state", _check_state),
+    ),
+    _op("create", "POST", "/instance/create", b_create),
+    _op("connect", "GET", "/instance/connect/{i}", b_connect),
+    _op("restart", "PUT", "/instance/restart/{i}", _simple("restart_instance")),
+    _op("logout", "DELETE", "/instance/logout/{i}", _simple("logout_instance")),
+    _op("delete", "DELETE", "/instance/delete/{i}", _simple("delete_instance")),
+    _op("settings/find", "GET", "/settings/find/{i}", _simple("find_settings", _check_settings)),
+    _op("settings/set", "POST", "/settings/set/{i}", b_set_settings),
+    _op("webhook/find", "GET", "/webhook/find/{i}", _simple("find_webhook", _check_webhook)),
+    _op("webhook/set", "POST", "/webhook/set/{i}", b_set_webhook),
+    _op(
+        "websocket/find", "GET", "/websocket/find/{i}", _simple("find_websocket", _check_websocket)
+    ),
+    _op("websocket/set", "POST", "/websocket/set/{i}", b_set_websocket),
+    _op("fetchAllGroups", "GET", "/group/fetchAllGroups/{i}", b_fetch_all_groups),
+    _op("participants", "GET", "/group/participants/{i}", _group("group_participants")),
+    _op("inviteCode", "GET", "/group/inviteCode/{i}", _group("group_invite_code")),
+    _op(
+        "revokeInviteCode", "PUT", "/group/revokeInviteCode/{i}", _group("revoke_group_invite_code")
+    ),
+    _op("updateGroupSubject", "PUT", "/group/updateGroupSubject/{i}", b_subject),
+    _op("sendInvite", "POST", "/group/sendInvite/{i}", b_invite),
+    _op("sendList", "POST", "/message/sendList/{i}", b_send_list),
+    _op("archiveChat", "PUT", "/chat/archiveChat/{i}", b_archive),
+    _op("updateMessage", "PUT", "/chat/updateMessage/{i}", b_update_message),
+    _op("fetchProfile", "POST", "/chat/fetchProfile/{i}", b_fetch_profile),
+    _op("whatsappNumbers", "POST", "/chat/whatsappNumbers/{i}", b_whatsapp_numbers),
+    _op("findChats", "GET", "/chat/findChats/{i}", b_find_chats),
+    _op("findMessages", "POST", "/chat/findMessages/{i}", b_find_messages),
+    _op("findContacts", "POST", "/chat/findContacts/{i}", b_find_contacts),
+    _op("findStatusMessage", "POST", "/chat/findStatusMessage/{i}", b_find_status),
+)
+
+
+def route_of(rec: Recording) -> str:
+    """``METHOD /first/two`` segments: the key of a route the client has no method for."""
+    parts = rec.path.split("/")
+    return f"{rec.method} {'/'.join(parts[:3]) if len(parts) > 2 else rec.path}"
+
+
+def operation_for(rec: Recording) -> Operation | None:
+    """The operation of a recording's path, whatever the verb: the client chooses the verb
+    its line uses, and a recording of another verb is then one it does not send."""
+    for op in OPERATIONS:
+        if op.pattern.match(rec.path):
+            return op
+    return None

@@ -1,0 +1,282 @@
+"""Every recorded exchange with a real 1.7.1 and 2.3.6 is a test case of the client.
+
+A case's id names its folder and file (``v2.3.6/025-sendList-valid-disconnected``). The
+recorded request is made through ``GatewayClient`` against a gateway that holds that recording
+alone, and must reach it (the same verb and path, the recorded query and body); the recorded
+answer must become the right model with the recorded values, or the right typed error with the
+server's text and the right "instance not connected" flag. A request the server refused (400)
+that the client refuses before sending is checked too: nothing may reach the gateway.
+
+A recording the client has no method for, or cannot send as it was sent, is in ``NOT_CHECKED``
+(the one table) with the reason: never silently skipped. A table line that no longer holds
+(the client can now send it) fails, so the table stays true.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+
+from gateway_tui.api import GatewayClient, GatewayError
+from gateway_tui.api.errors import (
+    BadRequest,
+    Forbidden,
+    InvalidRequest,
+    NotFound,
+    ServerError,
+    Unauthorized,
+)
+from tests.recorded.gateway import RecordedGateway, Recording, all_recordings
+from tests.recorded.operations import NotExpressible, operation_for, route_of
+
+ERROR_BY_STATUS = {
+    400: BadRequest,
+    401: Unauthorized,
+    403: Forbidden,
+    404: NotFound,
+    500: ServerError,
+}
+
+# Routes the client has no method for: every recording of the route is listed by this.
+NO_METHOD = {
+    "GET /": "the server's welcome page (name and version): the client reads no version yet",
+    "GET /nope": "an unknown route: the recording shows the server's 404 (the recorded "
+    "gateway's own 404 is tested against it in test_recorded_gateway.py)",
+    "GET /nope/route": "as GET /nope",
+    "GET /store/auth": "a static file of the server's store, not an interface route",
+    "GET /group/findGroupInfos": "not used: participants come from /group/participants",
+    "POST /group/create": "the app does not create groups",
+    "PUT /group/updateGroupPicture": "the app does not change group pictures",
+    "POST /group/updateGroupPicture": "as PUT /group/updateGroupPicture",
+    "PUT /group/updateSetting": "the app does not change group settings",
+    "POST /group/updateSetting": "as PUT /group/updateSetting",
+    "PUT /group/toggleEphemeral": "the app does not change disappearing messages",
+    "POST /group/toggleEphemeral": "as PUT /group/toggleEphemeral",
+    "DELETE /group/leaveGroup": "the app does not leave groups",
+    "POST /message/sendText": "no plain text yet (the chat issue adds it)",
+    "POST /message/sendMedia": "no media yet (the chat issue adds it)",
+    "POST /message/sendReaction": "no reactions yet (the chat issue adds them)",
+    "POST /message/sendWhatsAppAudio": "no audio messages",
+    "PUT /chat/markMessageAsRead": "no read receipts yet (the chat issue adds them, opt-in)",
+    "POST /chat/markMessageAsRead": "as PUT /chat/markMessageAsRead",
+    "DELETE /chat/deleteMessageForEveryone": "the app does not delete messages",
+    "POST /chat/sendPresence": "presence is sent with a list message (options.presence)",
+    "POST /chat/fetchProfilePictureUrl": "the profile view does not show the picture",
+    "POST /chat/fetchBusinessProfile": "the profile view uses fetchProfile",
+    "POST /chat/getBase64FromMediaMessage": "no media yet (the chat issue adds saving media)",
+}
+
+_SENT_BY_CLIENT_ONLY_AS_JSON = "its body is not JSON: the client only sends JSON it built itself"
+
+# Recordings of a route the client has, sent in a way the client never sends it.
+CANNOT_SEND = {
+    # --- v1.7.1 ---------------------------------------------------------------------------
+    "v1.7.1/010-create-no-instanceName": "no instanceName: the client's request requires one",
+    "v1.7.1/017-fetchInstances-by-instance_name-ignored": "the client asks by instanceName only",
+    "v1.7.1/018-fetchInstances-by-instanceId": "the client asks by instanceName only",
+    "v1.7.1/019-fetchInstances-by-number": "the client asks by instanceName only",
+    "v1.7.1/033-settings-set-a-partial": "the client always sends every setting",
+    "v1.7.1/034-settings-set-a-wrong-type": "a string for a flag: the client's flags are booleans",
+    "v1.7.1/041-sendList-empty-body": "the client always sends number and listMessage",
+    "v1.7.1/042-sendList-missing-listMessage": "the client always sends listMessage",
+    "v1.7.1/043-sendList-number-not-string": "a number that is not a string",
+    "v1.7.1/044-sendList-missing-fields": "the client always sends description, buttonText "
+    "and sections",
+    "v1.7.1/047-sendList-row-missing-rowId": "the client always sends a rowId",
+    "v1.7.1/053-sendList-delay-not-integer": "a delay that is not an integer",
+    "v1.7.1/054-sendList-delay-float": "a delay that is not an integer",
+    "v1.7.1/055-sendList-bad-presence": "a presence outside the client's enum",
+    "v1.7.1/056-sendList-malformed-json": _SENT_BY_CLIENT_ONLY_AS_JSON,
+    "v1.7.1/057-archiveChat-by-chat": "archives by chat: the client names the chat by its "
+    "last message",
+    "v1.7.1/059-archiveChat-missing-archive": "the client always says archive or unarchive",
+    "v1.7.1/060-archiveChat-archive-not-bool": "archive is a boolean in the client",
+    "v1.7.1/061-archiveChat-only-archive": "the client always sends the last message's key",
+    "v1.7.1/062-archiveChat-lastMessage-key-incomplete": "the client always sends a whole key",
+    "v1.7.1/064-updateMessage-empty-body": "the client always sends number, text and key",
+    "v1.7.1/065-updateMessage-key-missing-fields": "the client always sends a whole key",
+    "v1.7.1/067-fetchProfile-no-number": "the client always sends a number",
+    "v1.7.1/068-fetchProfile-number-not-string": "a number that is not a string",
+    "v1.7.1/070-sendInvite-missing-numbers": "the client always sends numbers",
+    "v1.7.1/072-sendInvite-groupJid-in-query-only": "the client names the group in the body",
+    "v1.7.1/074-updateGroupSubject-body-groupJid": "groupJid in the body: the client names the "
+    "group in the query",
+    "v1.7.1/076-updateGroupSubject-missing-groupJid": "groupJid in the body: the client names "
+    "the group in the query",
+    "v1.7.1/077-updateGroupSubject-missing-subject": "the client always sends a subject",
+    "v1.7.1/080-participants-missing-groupJid": "no groupJid: the client always names the group",
+    "v1.7.1/084-inviteCode-missing-groupJid": "no groupJid: the client always names the group",
+    "v1.7.1/086-revokeInviteCode-missing-groupJid": "no groupJid: the client always names the "
+    "group",
+    "v1.7.1/088-fetchInstances-name-in-path": "the instance name in the path: the client asks "
+    "with ?instanceName=",
+    "v1.7.1/097-fetchInstances-empty-instanceName": "an empty instanceName: the client then "
+    "sends no instanceName",
+    "v1.7.1/098-settings-set-extra-query-param": "the client sends no foo in the query",
+    "v1.7.1/058-archiveChat-by-lastMessage": "lastMessage.messageTimestamp: the client names "
+    "the message by its key alone",
+    "v1.7.1/075-updateGroupSubject-no-suffix": "a bare group id: the client adds @g.us",
+    "v1.7.1/082-participants-no-suffix": "a bare group id: the client adds @g.us",
+    "v1.7.1/091-updateGroupSubject-body-and-query": "groupJid in the body: the client names "
+    "the group in the query",
+    "v1.7.1-more/018-restart-lc1-POST-v2-verb": "the 2.x verb: on 1.7.1 the client restarts "
+    "with PUT (recording 014)",
+    "v1.7.1-more/038-webhook-set-a-missing-url": "the client always sends url, enabled and events",
+    "v1.7.1-more/039-webhook-set-a-v2-shape": "the 2.x body ({webhook: {…}}) on 1.7.1",
+    "v1.7.1-more/040-webhook-set-a-enabled-false": "no events: the client always sends them "
+    "(an enabled webhook without them is a 500)",
+    "v1.7.1-more/047-websocket-set-a-disable": "no events: the client always sends them",
+    "v1.7.1-more/064-settings-set-a-missing-required": "the client always sends every setting",
+    "v1.7.1-more/065-settings-set-a-v2-camelCase": "the 2.x camelCase settings on 1.7.1",
+    "v1.7.1-more/078-sendList-v2-flat-shape": "the 2.x flat sendList on 1.7.1",
+    "v1.7.1-more/089-findChats-POST-v2-verb": "the 2.x verb and filter: on 1.7.1 the client "
+    "asks with GET (recording 088)",
+    "v1.7.1-more/092-findMessages-a-by-remoteJid-limit-2": "limit: the client sends no limit "
+    "(the file store applies it before its broken sort) and bounds the list itself",
+    "v1.7.1-more/093-findMessages-a-by-remoteJid-page-offset": "page and offset: 1.7.1 has no "
+    "paging",
+    "v1.7.1-more/095-findMessages-a-empty-remoteJid": "an empty chat: the client leaves the "
+    "filter out instead",
+    "v1.7.1-more/100-findStatusMessage-a-by-remoteJid": "where.remoteJid: the client filters "
+    "by chat itself (the store ignores it)",
+    "v1.7.1-more/108-fetchAllGroups-missing-getParticipants": "the client always asks with "
+    "getParticipants=false",
+    "v1.7.1-more/138-wsserver-websocket-set-missing-enabled": "the client always sends enabled "
+    "and events",
+    "v1.7.1-more/139-wsserver-websocket-set-disabled": "no events: the client always sends them",
+}
+
+
+def _reason_listed(rec: Recording) -> str | None:
+    return CANNOT_SEND.get(rec.id) or NO_METHOD.get(route_of(rec))
+
+
+# The 2.x line joins when the client speaks it (issue 20); until then only 1.7.1's cases run.
+CASES = tuple(r for r in all_recordings() if r.version == "v1.7.1")
+
+
+def test_there_are_recordings_of_both_lines() -> None:
+    """The cases come from ../shared/recordings: without it the suite would check nothing."""
+    by_version = {
+        v: sum(1 for r in all_recordings() if r.version == v) for v in ("v1.7.1", "v2.3.6")
+    }
+    assert by_version["v1.7.1"] >= 250 and by_version["v2.3.6"] >= 220, by_version
+
+
+def _string_leaves(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [s for item in value for s in _string_leaves(item)]
+    if isinstance(value, dict):
+        return [s for k, v in value.items() if k != "property" for s in _string_leaves(v)]
+    return []
+
+
+# The forms a real server uses for "this instance has no live session" (recording notes and
+# the spec): checked against the recordings' own names, not the client's pattern.
+_NOT_CONNECTED_TEXT = re.compile(
+    r"Cannot read properties of undefined \(reading '(?!includes'|length')"
+    r"|Connection Closed|is not connected|App state key not present"
+)
+
+
+def _is_not_connected(rec: Recording) -> bool:
+    return any(_NOT_CONNECTED_TEXT.search(s) for s in _string_leaves(rec.messages))
+
+
+def _no_empty(body: Any) -> Any:
+    return None if body in ({}, None) else body
+
+
+def client_for(rec: Recording, gateway: RecordedGateway) -> GatewayClient:
+    return GatewayClient(
+        "http://gateway.test",
+        rec.api_key or "",
+        transport=gateway.transport(),
+        retry_delays=(),
+    )
+
+
+@pytest.mark.parametrize("rec", CASES, ids=[r.id for r in CASES])
+async def test_recording(rec: Recording) -> None:
+    listed = _reason_listed(rec)
+    operation = operation_for(rec)
+    if operation is None:
+        assert listed, f"the client has no method for {route_of(rec)}: list it"
+        return
+    try:
+        call = operation.build(rec, operation.pattern.match(rec.path))
+    except (NotExpressible, ValidationError) as reason:
+        assert listed, f"not expressible ({reason}) and not listed in CANNOT_SEND"
+        return
+    gateway = RecordedGateway((rec,))
+    async with client_for(rec, gateway) as client:
+        try:
+            result = await call.run(client)
+            error = None
+        except GatewayError as exc:
+            result, error = None, exc
+
+    if isinstance(error, InvalidRequest):
+        # Refused before sending: right only where the server refused it too.
+        assert not gateway.log, "refused, yet something was sent"
+        assert rec.status == 400 or rec.id in REFUSED_BEFORE_SENDING, (
+            f"the client refuses what the server answered {rec.status}: {error.messages}"
+        )
+        assert not listed, "the client refuses it before sending: remove it from the table"
+        return
+
+    assert len(gateway.log) == 1, gateway.answered_by()
+    sent = gateway.log[0]
+    body_sent = sent.body
+    if call.added:
+        body_sent = {k: v for k, v in sent.body.items() if k not in call.added}
+    same_request = (
+        sent.recording is rec
+        and sent.query == rec.query
+        and _no_empty(body_sent) == _no_empty(rec.request_body)
+    )
+    if not same_request:
+        # Another verb, path, query or body than the recording's: a request it never sends.
+        assert listed, (
+            f"the client sent {sent.method} {sent.path} {sent.query} {sent.body!r}; recorded: "
+            f"{rec.method} {rec.path} {rec.query} {rec.request_body!r}: list why"
+        )
+        return
+    assert not listed, "the client sends this request: remove it from the table"
+
+    if 200 <= rec.status < 300:
+        assert error is None, f"a {rec.status} read as {error!r}: {error.messages}"
+        call.check(result, rec)
+        return
+    assert error is not None, f"a {rec.status} answered, the client returned {result!r}"
+    assert type(error) is ERROR_BY_STATUS[rec.status], repr(error)
+    assert error.status == rec.status
+    lines = " ".join(" | ".join(error.messages).split())
+    for text in _string_leaves(rec.messages):
+        assert " ".join(text.split()) in lines, (text, error.messages)
+    expected = _is_not_connected(rec) and rec.id not in NOT_CONNECTED_UNSAID
+    assert error.instance_not_connected is expected, error.messages
+
+
+# Refused before sending although the server did not answer 400: the server's answer shows
+# the same mistake another way.
+REFUSED_BEFORE_SENDING = {
+    "v1.7.1/011-create-empty-instanceName": "403 'This name \"\" is already in use': an empty "
+    "name is refused here",
+    "v1.7.1/089-sendList-to-group-jid": "500 reading 'id': a list cannot go to a group",
+    "v1.7.1/090-fetchProfile-group-jid": "500 reading 'id': a group has no profile",
+    "v1.7.1/049-sendList-empty-list-title": "the server's schema lets an empty list title "
+    "through (then fails on the session); the composer requires every text WhatsApp shows",
+    "v1.7.1/050-sendList-empty-section-title": "as 049, for a section's title",
+    "v1.7.1/092-sendInvite-groupJid-not-validated": "the server does not check sendInvite's "
+    "groupJid (404 'No send invite'); the client refuses a JID that is no group's",
+}
+
+# Not-connected answers whose text does not say so: the screens use the instance's known
+# status instead (the groups screen, the composer).
+NOT_CONNECTED_UNSAID: dict[str, str] = {}
