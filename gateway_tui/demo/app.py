@@ -508,6 +508,13 @@ async def fetch_instances(call: Call) -> Reply:
             raise GatewayError(404, [f'Instance "{name}" not found'])
         # With a name, the real server answers one object, not an array.
         return 200, instance.fetch_item(state.server_url)
+    # A real 1.7.1 also looks an instance up by its id or its number (an array then).
+    for field_name, key in (("instanceId", "instance_id"), ("number", "owner_number")):
+        if wanted := call.query(field_name):
+            found = [i for i in state.instances.values() if getattr(i, key) == wanted]
+            if not found:
+                raise GatewayError(404, [f'Instance "{wanted}" not found'])
+            return 200, [i.fetch_item(state.server_url) for i in found]
     return 200, [
         instance.fetch_item(state.server_url) for instance in list(state.instances.values())
     ]

@@ -232,6 +232,8 @@ class Instance:
     # size of one extra chat for the 100,000-message benchmark (0: none).
     history_chats: int = 30
     big_chat_messages: int = 0
+    # What an instance created through the interface was given (None: a seeded instance).
+    integration_fields: dict[str, Any] | None = None
 
     @property
     def owner(self) -> str:
@@ -280,7 +282,13 @@ class Instance:
                 "profileStatus": self.profile_status,
             }
         record |= {"status": self.status, "serverUrl": server_url, "apikey": self.apikey}
-        if self.has_integration:
+        if self.integration_fields is not None:
+            # A real 1.7.1 always has this object: the webhook URL, plus what create was given.
+            record["integration"] = dict(self.integration_fields) | {
+                "webhook_wa_business": f"{server_url}/webhook/whatsapp/"
+                + quote(self.name, safe="!~*'()"),
+            }
+        elif self.has_integration:
             record["integration"] = {
                 "integration": "WHATSAPP-BAILEYS",
                 "token": self.apikey,

@@ -11,6 +11,7 @@ background task is needed.
 from __future__ import annotations
 
 import base64
+import json
 import random
 import re
 import time
@@ -144,7 +145,9 @@ async def create(call: Call) -> Reply:
         raise GatewayError(403, [f'This name "{name}" is already in use.'])
     number = body.get("number")
     if isinstance(number, str) and number and not _NUMBER_PATTERN.match(number):
-        raise GatewayError(400, [[f'number does not match pattern "{_NUMBER_PATTERN.pattern}"']])
+        # The validator writes the pattern with JSON.stringify (backslashes doubled).
+        pattern = json.dumps(_NUMBER_PATTERN.pattern)
+        raise GatewayError(400, [[f"number does not match pattern {pattern}"]])
     token = body.get("token")
     if token and any(i.apikey == token for i in state.instances.values()):
         raise GatewayError(400, ["Token already exists"])
@@ -156,6 +159,10 @@ async def create(call: Call) -> Reply:
             raise GatewayError(400, ["number is required"])
     instance = new_instance(state.rng, name, "close", token=token, owner_number=number or None)
     instance.has_integration = integration is not None
+    # fetchInstances shows what the instance was created with (token, integration, number).
+    instance.integration_fields = {
+        key: body[key] for key in ("integration", "number", "token") if body.get(key)
+    }
     state.instances[name] = instance
     record: dict[str, Any] = {"instanceName": name, "instanceId": instance.instance_id}
     if integration:
@@ -257,6 +264,8 @@ def _body(call: Call) -> dict[str, Any]:
 async def set_webhook(call: Call, instance: Instance) -> Reply:
     body = _body(call)
     url = body.get("url")
+    if "url" not in body:
+        raise GatewayError(400, [['instance requires property "url"']])
     if not isinstance(url, str) or not url or not _URL.match(url):
         raise GatewayError(400, ['Invalid "url" property'])
     _check_events(body)

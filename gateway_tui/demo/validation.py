@@ -49,11 +49,15 @@ def schema_errors(value: Any, schema: dict[str, Any], path: str = _ROOT) -> list
 
     expected = schema.get("type")
     if expected and not _TYPE_CHECKS[expected](value):
-        return fail(f"is not of a type(s) {expected}")
+        errors = fail(f"is not of a type(s) {expected}")
+        if "enum" in schema and value not in schema["enum"]:
+            # A flag declared {type: boolean, enum: [true, false]} fails both ways.
+            errors += fail(f"is not one of enum values: {_enum_text(schema['enum'])}")
+        return errors
     errors: list[SchemaError] = []
     if isinstance(value, str):
         if "enum" in schema and value not in schema["enum"]:
-            errors += fail(f"is not one of enum values: {','.join(schema['enum'])}")
+            errors += fail(f"is not one of enum values: {_enum_text(schema['enum'])}")
         if len(value) < schema.get("minLength", 0):
             errors += fail(f"does not meet minimum length of {schema['minLength']}")
         if "pattern" in schema and not re.search(schema["pattern"], value):
@@ -88,6 +92,11 @@ def schema_errors(value: Any, schema: dict[str, Any], path: str = _ROOT) -> list
     return errors
 
 
+def _enum_text(values: list[Any]) -> str:
+    """As JavaScript joins them: strings bare, true/false in lower case."""
+    return ",".join(v if isinstance(v, str) else json.dumps(v) for v in values)
+
+
 def _has_duplicates(items: list[Any]) -> bool:
     canonical = [json.dumps(item, sort_keys=True) for item in items]
     return len(set(canonical)) != len(canonical)
@@ -97,6 +106,8 @@ def _has_duplicates(items: list[Any]) -> bool:
 
 _STRING = {"type": "string"}
 _BOOLEAN = {"type": "boolean"}
+# A real 1.7.1 declares archive and the settings' flags with an enum too (two lines of error).
+_FLAG = {"type": "boolean", "enum": [True, False]}
 
 _MESSAGE_KEY = {
     "type": "object",
@@ -170,7 +181,7 @@ ARCHIVE_CHAT = {
             "properties": {"key": _MESSAGE_KEY, "messageTimestamp": {"type": "integer"}},
             "required": ["key"],
         },
-        "archive": _BOOLEAN,
+        "archive": _FLAG,
     },
     "required": ["archive"],
 }
@@ -186,7 +197,7 @@ FETCH_PROFILE = {"type": "object", "properties": {"number": _STRING}}
 
 SETTINGS = {
     "type": "object",
-    "properties": {**dict.fromkeys(SETTING_FLAGS, _BOOLEAN), "msg_call": _STRING},
+    "properties": {**dict.fromkeys(SETTING_FLAGS, _FLAG), "msg_call": _STRING},
     "required": list(SETTING_FLAGS),
 }
 
