@@ -48,26 +48,32 @@ def app_for(demo_server) -> Callable:
     return build
 
 
-# The suite against the real 1.7.1 gateway runs whenever it can be built here (node >= 18 and
-# ../shared/real-gateway); otherwise it is left out with one line that says why.
-# REQUIRE_REAL_GATEWAY=1 (make conformance) turns "cannot run" into a failure instead.
+# The conformance suite (tests/real_gateway/) attaches to a gateway that is already running,
+# given by GATEWAY_URL and GATEWAY_API_KEY. It runs under `make conformance` only
+# (GTUI_CONFORMANCE=1), never by surprise in `make test`; without the two variables it stops
+# with one line saying what it needs. The variables are read here, before isolated_home hides
+# them from every test.
 _REAL_GATEWAY_DIR = Path(__file__).parent / "real_gateway"
 
 
-def _real_gateway_missing() -> str | None:
-    if os.environ.get("REQUIRE_REAL_GATEWAY") == "1":
-        return None
-    from tests.real_gateway.gateway import unavailable_reason
-
-    return unavailable_reason()
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    config._real_gateway_missing = _real_gateway_missing()  # type: ignore[attr-defined]
+    from tests.real_gateway.live import LiveGateway, needs
+
+    config._live_gateway = None  # type: ignore[attr-defined]
+    config._live_left_out = None  # type: ignore[attr-defined]
+    if os.environ.get("GTUI_CONFORMANCE") != "1":
+        config._live_left_out = (  # type: ignore[attr-defined]
+            "make conformance GATEWAY_URL=… GATEWAY_API_KEY=… runs it against a running gateway"
+        )
+        return
+    reason = needs()
+    if reason:
+        pytest.exit(f"conformance suite: {reason}", returncode=2)
+    config._live_gateway = LiveGateway.from_env()  # type: ignore[attr-defined]
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
-    if getattr(config, "_real_gateway_missing", None) and collection_path.is_relative_to(
+    if getattr(config, "_live_left_out", None) and collection_path.is_relative_to(
         _REAL_GATEWAY_DIR
     ):
         return True
@@ -75,6 +81,6 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
-    reason = getattr(config, "_real_gateway_missing", None)
+    reason = getattr(config, "_live_left_out", None)
     if reason:
-        terminalreporter.write_line(f"real-gateway conformance suite: not run — {reason}")
+        terminalreporter.write_line(f"conformance suite (a running gateway): not run — {reason}")

@@ -1019,7 +1019,7 @@ def _session_error(method: str) -> str:
 
 
 # How a real 1.7.1 answers each route for an instance created since it started (checked
-# against one in tests/real_gateway/test_differential.py).
+# against one in tests/recorded/test_demo_agrees.py).
 NOT_CONNECTED_ROUTES = [
     (
         "POST",

@@ -1,6 +1,6 @@
 """The lifecycle calls (create, connect, restart, logout, webhook, websocket) against the demo
 gateway over loopback HTTP, and the rules checked before sending. Shapes and codes are those a
-real 1.7.1 answered (tests/real_gateway/test_lifecycle_real.py checks the same on one)."""
+real 1.7.1 answered (tests/recorded/ checks the recorded answers)."""
 
 from __future__ import annotations
 

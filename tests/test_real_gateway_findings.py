@@ -1,7 +1,7 @@
 """What a real 1.7.1 gateway showed that the demo had hidden (issue 10), one test per defect.
 
-These run against the demo, which now answers as the real server does (tests/real_gateway/
-holds the same flows against the real one), so they run wherever the suite runs.
+These run against the demo, which answers as the real server does (tests/recorded/ checks it
+against the recorded answers), so they run wherever the suite runs.
 """
 
 from __future__ import annotations

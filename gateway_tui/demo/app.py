@@ -192,7 +192,7 @@ def _require_open(
     """A session call fails on an instance that is not open, each route in its own way.
 
     ``failure`` turns the session's error text into the route's answer, as a real 1.7.1
-    wraps it (checked against one by tests/real_gateway/test_differential.py).
+    wraps it (checked against one by tests/recorded/test_demo_agrees.py).
     """
     if instance.status != "open":
         raise failure(not_connected_text(client_method))

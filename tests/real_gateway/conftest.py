@@ -1,35 +1,50 @@
-"""Fixtures for the suite against the real Evolution API 1.7.1 (``make conformance``).
+"""Fixtures for the conformance suite against a running gateway (``make conformance``).
 
-One server per test process (each xdist worker starts its own, on its own port and store),
-seeded with evo-a … evo-g and with evo-a's store planted. Tests that change the world
-(delete, create, settings) use ``scratch_instance`` so they never disturb the others.
+One ``LiveGateway`` per test process; each test that changes something gets an instance of
+its own (``scratch_instance``), created through the client, never paired. Every instance this
+run created is deleted when the session ends, whatever happened (a test process that dies is
+the one case left: the names say which run they came from).
 """
 
 from __future__ import annotations
 
-import itertools
-import os
+import secrets
 from collections.abc import Iterator
 
 import pytest
 
-from tests.real_gateway.gateway import RealGateway, serving
-
-_names = itertools.count(1)
+from gateway_tui.api import GatewayClient
+from gateway_tui.api.lifecycle import CreateInstanceRequest
+from tests.real_gateway.live import LiveGateway
 
 
 @pytest.fixture(scope="session")
-def real_gateway(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RealGateway]:
-    with serving(tmp_path_factory.mktemp("real-gateway")) as server:
-        server.plant()
-        yield server
+def live_gateway(request: pytest.FixtureRequest) -> Iterator[LiveGateway]:
+    gateway = request.config._live_gateway  # type: ignore[attr-defined]
+    try:
+        yield gateway
+    finally:
+        left = gateway.clean_up()
+        if left:
+            pytest.fail(f"instances left behind on the gateway: {sorted(left)}")
 
 
 @pytest.fixture
-def scratch_instance(real_gateway: RealGateway) -> Iterator[str]:
-    """A freshly created instance of this test's own (deleted afterwards)."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw")
-    name = f"zz-{worker}-{os.getpid()}-{next(_names)}"
-    real_gateway.create_instance(name, qrcode=False)
-    yield name
-    real_gateway.request("DELETE", f"/instance/delete/{name}")
+async def client(live_gateway: LiveGateway):
+    async with GatewayClient(live_gateway.url, live_gateway.api_key) as gateway:
+        yield gateway
+
+
+@pytest.fixture
+async def scratch_instance(live_gateway: LiveGateway, client: GatewayClient) -> str:
+    """A new instance of this run, never paired (deleted at the session's end)."""
+    name = live_gateway.new_name()
+    request = CreateInstanceRequest(
+        instance_name=name,
+        token=secrets.token_hex(16),
+        qrcode=False,
+        integration="WHATSAPP-BAILEYS",
+    )
+    created = await client.create_instance(request)
+    assert created.name == name
+    return name
