@@ -1,5 +1,5 @@
 """The demo gateway's chat store behaves like the real 1.7.1 file store (gateway-behaviour-1.7.1-
-more.md §1; the same checks run against the real server in tests/recorded/ (the recorded store reads)).
+more.md §1; tests/recorded/ checks the same against the recorded store reads).
 """
 
 from __future__ import annotations
