@@ -149,6 +149,7 @@ class GatewayApp(App[int]):
                 timeout=self.config.request_timeout,
                 transport=transport,
                 max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
+                api_version=self.config.api_version,
             )
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
@@ -162,6 +163,7 @@ class GatewayApp(App[int]):
                 timeout=self.config.request_timeout,
                 transport=transport,
                 max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
+                api_version=self.config.api_version,
             )
         client.subscribe(self.state.record_call)
         return client
@@ -174,6 +176,20 @@ class GatewayApp(App[int]):
     def gateway_identity(self) -> str | None:
         """What drafts, history and templates of this gateway are filed under."""
         return self.config.gateway_identity
+
+    @property
+    def gateway_version(self) -> str | None:
+        """What the gateway says it is ("2.3.6"), else its line once known ("2.x")."""
+        client = self.client
+        if client.server_version:
+            return client.server_version
+        return client.dialect.label if client.line_known else None
+
+    @property
+    def instance_fields_missing(self) -> frozenset[str]:
+        """Instance fields the gateway's line never gives (none known before its line is)."""
+        client = self.client
+        return client.dialect.instance_fields_missing if client.line_known else frozenset()
 
     @property
     def masked_key(self) -> str:

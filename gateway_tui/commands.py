@@ -284,7 +284,10 @@ def _client(config: ResolvedConfig):
     assert config.url and config.api_key
     try:
         return GatewayClient(
-            config.url, config.api_key.get_secret_value(), timeout=config.request_timeout
+            config.url,
+            config.api_key.get_secret_value(),
+            timeout=config.request_timeout,
+            api_version=config.api_version,
         )
     except GatewayError as error:
         raise CommandError(f"the API key cannot be used: {error.summary}") from None

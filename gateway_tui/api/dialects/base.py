@@ -41,6 +41,8 @@ class Dialect:
     # The events a webhook or websocket may subscribe to.
     event_names: tuple[str, ...]
     instances: ListReader[Any]
+    # Instance fields (of api.models.Instance) this line's gateways never give.
+    instance_fields_missing: frozenset[str]
 
     def verb(self, operation: str) -> str:
         return self.verbs[operation]

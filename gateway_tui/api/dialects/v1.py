@@ -41,6 +41,9 @@ class V1Dialect(Dialect):
     footer_required = False
     description_required = True
     event_names = EVENT_NAMES
+    instance_fields_missing = frozenset(
+        {"number", "disconnection_reason_code", "disconnection_at", "message_count"}
+    )
     # One bad item is skipped and counted (see api/lists.py), not the whole list lost.
     instances = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
 

@@ -157,6 +157,9 @@ class V2Dialect(Dialect):
     footer_required = True
     description_required = False
     event_names = EVENT_NAMES
+    instance_fields_missing = frozenset(
+        {"server_url", "profile_status", "wa_business_callback_url"}
+    )
     instances = ListReader(InstanceRow)
 
     def read_single_instance(self, content: bytes) -> Instance:
