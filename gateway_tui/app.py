@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from gateway_tui.actions import Actions
     from gateway_tui.api.client import GatewayClient
+    from gateway_tui.api.dialects import Dialect
     from gateway_tui.api.errors import GatewayError
     from gateway_tui.config import ResolvedConfig
     from gateway_tui.state import AppState, Topic
@@ -184,6 +185,30 @@ class GatewayApp(App[int]):
         if client.server_version:
             return client.server_version
         return client.dialect.label if client.line_known else None
+
+    @property
+    def gateway_line(self) -> Dialect:
+        """The gateway's line as known so far (1.7.1 until an answer tells)."""
+        return self.client.dialect
+
+    def list_message_notes(self) -> list[str]:
+        """What a user sending list messages through this gateway must know about its line."""
+        from gateway_tui.api.dialects import LIST_MESSAGES_UNSHOWN, list_message_warning
+
+        client = self.client
+        if not client.line_known or client.dialect.line != "2":
+            return []
+        notes = [
+            "Evolution API 2.x: the footer is required, the description optional; presence is "
+            "not sent (the gateway always shows typing during the delay)."
+        ]
+        version = client.server_version
+        warning = list_message_warning(version)
+        if warning:
+            notes.append(warning)
+        elif version is None:
+            notes.append(f"If this gateway is 2.3.0–2.3.7: {LIST_MESSAGES_UNSHOWN}.")
+        return notes
 
     @property
     def instance_fields_missing(self) -> frozenset[str]:

@@ -293,6 +293,12 @@ def _client(config: ResolvedConfig):
         raise CommandError(f"the API key cannot be used: {error.summary}") from None
 
 
+async def _gateway_line(config: ResolvedConfig):
+    """The gateway's line (pinned, or from GET /), whose rules a message is checked by."""
+    async with _client(config) as client:
+        return await client.line()
+
+
 def _gateway_error(error: Any) -> CommandError:
     return CommandError(_plain(error))
 
@@ -567,7 +573,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         print(f"gateway-tui: leaving out {lines}", file=sys.stderr)
     if args.check_whatsapp:
         await _check_whatsapp(args.instance, recipients, config)
-    problems = MessageTemplate(draft).problems(recipients)
+    problems = MessageTemplate(draft).problems(recipients, await _gateway_line(config))
     if problems:
         listed = "; ".join(str(problem) for problem in problems[:10])
         raise CommandError(f"the message cannot be sent: {listed}")

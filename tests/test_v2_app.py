@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from pydantic import ValidationError
 
 from gateway_tui.config import Profile
 from gateway_tui.formatting import disconnect_reason, disconnect_text
+from tests.support import RECORDINGS
 
 
 @pytest.mark.parametrize(
@@ -29,3 +32,78 @@ def test_disconnect_reason_in_words() -> None:
     assert text.startswith("401 logged out · 2026-11-2")
     assert disconnect_text(None, None) == ""
     assert disconnect_text(None, "not a time") == "not a time"
+
+
+def _draft(**changes: str):
+    from gateway_tui.drafts import Draft, DraftRow, DraftSection
+
+    draft = Draft(
+        recipient="5511999999999",
+        title="Menu",
+        description="Pick one",
+        button_text="Open",
+        footer="footer",
+        delay="1200",
+        presence="composing",
+        sections=[DraftSection("S1", [DraftRow("R1", "d1", "r1")])],
+    )
+    for name, value in changes.items():
+        setattr(draft, name, value)
+    return draft
+
+
+def test_the_composer_requires_a_footer_on_2x_only() -> None:
+    from gateway_tui.api.dialects import V1, V2
+
+    draft = _draft(footer="")
+    assert [p.field for p in draft.check(V2).errors] == ["footerText"]
+    assert draft.check(V1).ok
+
+
+def test_the_description_is_optional_on_2x_only() -> None:
+    from gateway_tui.api.dialects import V1, V2
+
+    draft = _draft(description="")
+    assert draft.check(V2).ok
+    assert [p.field for p in draft.check(V1).errors] == ["description"]
+
+
+def test_the_body_shown_is_the_lines_body() -> None:
+    from gateway_tui.api.dialects import V2
+
+    recorded = json.loads(next((RECORDINGS / "v2.3.6-more").glob("077-*.json")).read_text())[
+        "request_body"
+    ]
+    assert _draft().body(V2) == recorded  # the flat body 2.3.6 took (presence not sent)
+    assert "listMessage" in _draft().body()
+
+
+def test_a_campaign_is_checked_by_the_lines_rules() -> None:
+    from gateway_tui.api.dialects import V2
+    from gateway_tui.campaign.recipients import MessageTemplate, parse_recipients
+
+    recipients = parse_recipients("5511999999999\n5511999999998\n")
+    template = MessageTemplate(_draft(footer=""))
+    assert [p.field for p in template.problems(recipients, V2)] == ["footerText"]
+    assert template.problems(recipients) == []
+
+
+@pytest.mark.parametrize(
+    ("version", "warned"),
+    [
+        ("2.3.6", True),
+        ("2.3.0", True),
+        ("2.3.7", True),
+        ("2.3.8", False),
+        ("2.4.0", False),
+        ("1.7.1", False),
+        (None, False),
+    ],
+)
+def test_list_messages_unshown_on_2_3_0_to_2_3_7(version: str | None, warned: bool) -> None:
+    from gateway_tui.api.dialects import list_message_warning
+
+    warning = list_message_warning(version)
+    assert bool(warning) is warned
+    if warning:
+        assert "#1620" in warning and "201" in warning and version in warning

@@ -8,9 +8,7 @@ query and body, and the recorded answer must parse to the right model or typed e
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -36,10 +34,8 @@ from gateway_tui.api import client as client_module
 from gateway_tui.api.errors import LicenseRequired
 from gateway_tui.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
 from gateway_tui.api.models import InstanceSettings, Participant
+from tests.support import RECORDINGS
 
-RECORDINGS = Path(
-    os.environ.get("GATEWAY_RECORDINGS", Path(__file__).resolve().parents[2] / "shared/recordings")
-)
 pytestmark = pytest.mark.skipif(
     not (RECORDINGS / "v2.3.6").is_dir(), reason=f"no recordings at {RECORDINGS}"
 )

@@ -187,7 +187,7 @@ class GatewayClient:
         except Exception:  # noqa: BLE001 - only a hint: the answers of other calls also tell
             pass
 
-    async def _line(self) -> Dialect:
+    async def line(self) -> Dialect:
         """The line, for a call whose shape depends on it: asked of GET / when no answer has
         told it yet (a command line run that never listed the instances, say)."""
         if self._dialect is None:
@@ -392,7 +392,7 @@ class GatewayClient:
         fails, so every rule it has is checked here first."""
         path = "/instance/create"
         _require(request.problems(), "POST", path)
-        line = await self._line()
+        line = await self.line()
         # qrcode:true makes the server wait ~5 s for a code: allow for it.
         timeout = self.timeout + (10 if request.qrcode else 0)
         return await self._model(
@@ -421,18 +421,18 @@ class GatewayClient:
     async def restart_instance(self, instance: str) -> ConnectionState:
         """Answers the connection state (an empty body on some instances: no state then; 2.x
         answers ``{"count": 0}`` or ``{"error": true, …}``, no state either)."""
-        verb = (await self._line()).verb("restart")
+        verb = (await self.line()).verb("restart")
         path = _instance_path("/instance/restart/", instance, verb)
         return await self._optional_model(ConnectionState, verb, path)
 
     async def find_webhook(self, instance: str) -> WebhookSettings:
         path = _instance_path("/webhook/find/", instance, "GET")
-        line = await self._line()
+        line = await self.line()
         return await self._read("GET", path, line.read_webhook)
 
     async def set_webhook(self, instance: str, settings: WebhookSettings) -> WebhookSetResult:
         path = _seg_path("/webhook/set/", instance)
-        line = await self._line()
+        line = await self.line()
         problems = check_webhook_url(settings.url) + line.check_events(settings.events)
         _require(validation.check_instance_name(instance) + problems, "POST", path)
         body = line.webhook_body(settings)
@@ -440,12 +440,12 @@ class GatewayClient:
 
     async def find_websocket(self, instance: str) -> WebsocketSettings:
         path = _instance_path("/websocket/find/", instance, "GET")
-        line = await self._line()
+        line = await self.line()
         return await self._read("GET", path, line.read_websocket)
 
     async def set_websocket(self, instance: str, settings: WebsocketSettings) -> WebsocketSetResult:
         path = _seg_path("/websocket/set/", instance)
-        line = await self._line()
+        line = await self.line()
         problems = validation.check_instance_name(instance) + line.check_events(settings.events)
         _require(problems, "POST", path)
         body = line.websocket_body(settings)
@@ -457,13 +457,13 @@ class GatewayClient:
 
     async def find_settings(self, instance: str) -> InstanceSettings:
         path = _instance_path("/settings/find/", instance, "GET")
-        line = await self._line()
+        line = await self.line()
         return await self._read("GET", path, line.read_settings)
 
     async def set_settings(self, instance: str, settings: InstanceSettings) -> SettingsSetResult:
         """Optional extra: a server without it answers 404 (see ``NotFound.route_missing``)."""
         path = _instance_path("/settings/set/", instance, "POST")
-        line = await self._line()
+        line = await self.line()
         body = line.settings_body(settings)
         return await self._read("POST", path, line.read_settings_set, body=body)
 
@@ -492,14 +492,14 @@ class GatewayClient:
         return await self._model(InviteCode, "GET", path, params={"groupJid": jid})
 
     async def revoke_group_invite_code(self, instance: str, group_jid: str) -> RevokeResult:
-        verb = (await self._line()).verb("revoke_invite")
+        verb = (await self.line()).verb("revoke_invite")
         path, jid = _group_call("/group/revokeInviteCode/", instance, group_jid, verb)
         return await self._optional_model(RevokeResult, verb, path, params={"groupJid": jid})
 
     async def update_group_subject(
         self, instance: str, group_jid: str, subject: str
     ) -> SubjectUpdateResult:
-        verb = (await self._line()).verb("update_subject")
+        verb = (await self.line()).verb("update_subject")
         path, jid = _group_call(
             "/group/updateGroupSubject/",
             instance,
@@ -535,7 +535,7 @@ class GatewayClient:
 
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
         path = _seg_path("/message/sendList/", instance)
-        line = await self._line()
+        line = await self.line()
         check = validation.check_list_message(
             request.list_message,
             footer_required=line.footer_required,
@@ -564,7 +564,7 @@ class GatewayClient:
     async def archive_chat(self, instance: str, key: MessageKey, archive: bool) -> ArchiveResult:
         """Archive or unarchive the chat of ``key``. A real server always says archived=true."""
         path = _seg_path("/chat/archiveChat/", instance)
-        verb = (await self._line()).verb("archive_chat")
+        verb = (await self.line()).verb("archive_chat")
         problems = validation.check_instance_name(instance) + validation.check_message_key(key)
         _require(problems, verb, path)
         # Both lines take this form; 2.3.6's {"chat": jid} form always fails (a Prisma error).
@@ -576,7 +576,7 @@ class GatewayClient:
     ) -> dict[str, Any] | None:
         """Edit a sent message. ``number`` defaults to the chat of ``key``."""
         path = _seg_path("/chat/updateMessage/", instance)
-        line = await self._line()
+        line = await self.line()
         verb = line.verb("update_message")
         chat = validation.normalise_number(number or key.remote_jid)
         problems = validation.check_instance_name(instance) + validation.check_message_key(key)
@@ -623,7 +623,7 @@ class GatewayClient:
 
     async def find_chats(self, instance: str) -> StoreList[StoredChat]:
         """Every stored chat (``[]`` when the server keeps no store)."""
-        line = await self._line()
+        line = await self.line()
         verb = line.verb("find_chats")
         path = _instance_path("/chat/findChats/", instance, verb)
         return await self._call(
@@ -693,7 +693,7 @@ class GatewayClient:
 
     async def find_contacts(self, instance: str, jid: str | None = None) -> StoreList[Contact]:
         path = _instance_path("/chat/findContacts/", instance, "POST")
-        line = await self._line()
+        line = await self.line()
         body = line.contacts_body(jid)
         found = await self._call(
             "POST", path, _store_parser("POST", path, line.read_contact), body=body
@@ -710,7 +710,7 @@ class GatewayClient:
         server applying it would drop rows written without it)."""
         path = _instance_path("/chat/findStatusMessage/", instance, "POST")
         body = {"where": {"id": message_id}} if message_id else {}
-        line = await self._line()
+        line = await self.line()
         found = await self._call(
             "POST", path, _store_parser("POST", path, line.read_status_row), body=body
         )
@@ -742,7 +742,7 @@ class GatewayClient:
         1.7.1 answers one array. 2.x answers pages, newest first: they are fetched in turn
         until the last, or until ``limit`` messages are in.
         """
-        line = await self._line()
+        line = await self.line()
         load = parse or (lambda content: from_json(content, cache_strings="all"))
         if not line.paged_messages:
             return await self._read("POST", path, lambda content: build(load(content)), body=body)

@@ -17,7 +17,31 @@ from gateway_tui.api.dialects.base import Dialect
 from gateway_tui.api.dialects.v1 import LINE as V1
 from gateway_tui.api.dialects.v2 import LINE as V2
 
-__all__ = ["V1", "V2", "Dialect", "dialect_named", "line_of_version", "sniff_instances"]
+__all__ = [
+    "V1",
+    "V2",
+    "Dialect",
+    "dialect_named",
+    "line_of_version",
+    "list_message_warning",
+    "sniff_instances",
+]
+
+# Upstream issues #1620, #1794, #1926, #1996: 2.3.0–2.3.7 answer 201 to sendList, and WhatsApp
+# never shows the message on the phone. 2.4.0 says it fixed this.
+LIST_MESSAGES_UNSHOWN = (
+    "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7, although the "
+    "gateway answers 201 (upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this)"
+)
+
+
+def list_message_warning(version: str | None) -> str | None:
+    """What to tell a user about to send a list message through a gateway of ``version``."""
+    match = re.match(r"\s*v?(\d+)\.(\d+)\.(\d+)", version or "")
+    if match and (int(match[1]), int(match[2])) == (2, 3) and int(match[3]) <= 7:
+        return f"This gateway is {version.strip()}: {LIST_MESSAGES_UNSHOWN}."
+    return None
+
 
 _V1_ROW = re.compile(rb'^\s*\[\s*\{\s*"instance"\s*:')
 _V2_ROW = re.compile(rb'^\s*\[\s*\{\s*"(id|name|connectionStatus)"\s*:')
