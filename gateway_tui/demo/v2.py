@@ -29,6 +29,9 @@ CLIENT_NAME = "evolution_exchange"
 # right after, gone 1.5 s on).
 DELETE_SECONDS = 1.5
 
+# Up to this many rows, fetchInstances counts each open instance's store (building it).
+COUNTED_ROWS = 50
+
 V2_ROUTES: list[Route] = []
 _STRING = {"type": "string"}
 _BOOLEAN = {"type": "boolean"}
@@ -107,15 +110,15 @@ def _settings(instance: Instance) -> dict[str, Any]:
     return found | {"wavoipToken": ""}
 
 
-def instance_row(instance: Instance) -> dict[str, Any]:
-    """A fetchInstances row of 2.x: the flat Prisma row."""
+def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]:
+    """A fetchInstances row of 2.x: the flat Prisma row. ``count_store``: build an open
+    instance's store to count it (not for thousands of rows: their counts stay 0)."""
     open_ = instance.status == "open"
     was_paired = instance.status in ("close", "refused") and bool(instance.owner_number)
     # A fixed moment per instance: the demo's pictures must not change from run to run.
     stamp = 1763970000 + int(hashlib.sha256(instance.name.encode()).hexdigest()[:5], 16)
     workspace_counts = (0, 0, 0)
-    # Counted only once the demo built the instance's store (10,000 rows stay cheap).
-    if instance._workspace is not None:
+    if instance._workspace is not None or (count_store and open_):
         chats = instance.chats
         workspace_counts = (
             sum(len(chat.messages) for chat in chats.values()),
@@ -177,7 +180,8 @@ async def fetch_instances(request: Any) -> Any:
         rows = [instance for instance in rows if instance.name == name]
         if not rows:
             raise GatewayError(404, [f'Instance "{name}" not found'])
-    return v1.json_response(200, [instance_row(instance) for instance in rows])
+    count = len(rows) <= COUNTED_ROWS
+    return v1.json_response(200, [instance_row(instance, count) for instance in rows])
 
 
 V2_ROUTES.append(Route("/instance/fetchInstances", fetch_instances, methods=["GET"]))

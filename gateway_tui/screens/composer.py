@@ -33,6 +33,7 @@ from gateway_tui.screens.composer_fields import (  # noqa: F401 - re-exported fo
     PRESENCE_NOTE,
     ROW_PARTS,
     field_of,
+    placeholder_for,
     server_problems,
     target_of,
 )
@@ -177,7 +178,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                         yield Label(label, classes="field-label")
                         yield Input(
                             getattr(draft, attr),
-                            placeholder=placeholder,
+                            placeholder=placeholder_for(
+                                key, placeholder, self.gateway_app.gateway_line
+                            ),
                             id=f"f-{key}",
                             compact=True,
                         )
