@@ -167,7 +167,13 @@ class GatewayApp(App[int]):
                 api_version=self.config.api_version,
             )
         client.subscribe(self.state.record_call)
+        client.on_server_info = self._server_info_known
         return client
+
+    def _server_info_known(self) -> None:
+        from gateway_tui.state import Topic
+
+        self.state.notify(Topic.CALLS)  # the gateway bar shows the version
 
     @property
     def gateway_url(self) -> str | None:

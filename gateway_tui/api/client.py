@@ -121,6 +121,8 @@ class GatewayClient:
         # GET /'s answer, read beside the first fetchInstances (never before it).
         self.server_info: ServerInfo | None = None
         self._root_task: asyncio.Task[None] | None = None
+        # Called once GET / has told the gateway's version (the app redraws its bar then).
+        self.on_server_info: Callable[[], None] | None = None
         self.timeout = timeout
         self.max_response_bytes = max_response_bytes
         self._retry_delays = retry_delays
@@ -174,6 +176,8 @@ class GatewayClient:
         self.server_info = info
         if self._dialect is None:
             self._dialect = dialects.line_of_version(info.version)
+        if self.on_server_info is not None:
+            self.on_server_info()
         return info
 
     def _read_root_beside(self) -> None:
