@@ -107,3 +107,20 @@ def test_list_messages_unshown_on_2_3_0_to_2_3_7(version: str | None, warned: bo
     assert bool(warning) is warned
     if warning:
         assert "#1620" in warning and "201" in warning and version in warning
+
+
+async def test_a_deleted_instance_stays_gone_while_2x_finishes_the_delete() -> None:
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config, wait_for
+
+    with DemoServer(api_version="2.3.6", instances=5) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            name = "onboarding"  # closed: it may be deleted
+            await app.actions.delete_instance(name)
+            # The gateway still lists it (rec 067); the list must not bring it back.
+            rows = await app.actions.refresh_instances()
+            assert name in server.state.instances
+            assert name not in [row.instance_name for row in rows]
+            assert name not in [row.instance_name for row in app.state.instances.value]
