@@ -124,3 +124,16 @@ async def test_a_deleted_instance_stays_gone_while_2x_finishes_the_delete() -> N
             assert name in server.state.instances
             assert name not in [row.instance_name for row in rows]
             assert name not in [row.instance_name for row in app.state.instances.value]
+
+
+def test_a_lid_member_says_so_plainly() -> None:
+    from gateway_tui.api.models import Participant
+    from gateway_tui.screens.participants import number_cell
+
+    with_number = Participant.model_validate(
+        {"id": "123456789@lid", "phoneNumber": "5511999999999@s.whatsapp.net"}
+    )
+    lid_only = Participant.model_validate({"id": "987654321@lid"})
+    assert number_cell(with_number) == "+55 11 99999-9999"
+    assert number_cell(lid_only) == "LID only, no number"
+    assert number_cell(Participant.model_validate({"id": "x@s.whatsapp.net"})) == "—"
