@@ -387,9 +387,14 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     def cycle_sort(self) -> None:
         """One key for every order: each column ascending, then descending, then the next."""
-        keys = [column.key for column in self._columns]
+        # A column no row has (``only_when``) is not offered; one dropped for room still is.
+        keys = [
+            column.key
+            for column, base in zip(self._columns, self._base_widths, strict=True)
+            if base or column.only_when is None
+        ]
         current = self._sort_column
-        if current is None:
+        if current is None or current not in keys:
             self.sort_by(keys[0], reverse=False)
         elif not self._sort_reverse:
             self.sort_by(current, reverse=True)
