@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
     from gateway_tui.actions import Actions
     from gateway_tui.api.client import GatewayClient
+    from gateway_tui.api.dialects import Dialect
     from gateway_tui.api.errors import GatewayError
     from gateway_tui.config import ResolvedConfig
     from gateway_tui.state import AppState, Topic
@@ -149,6 +150,7 @@ class GatewayApp(App[int]):
                 timeout=self.config.request_timeout,
                 transport=transport,
                 max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
+                api_version=self.config.api_version,
             )
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
@@ -162,9 +164,16 @@ class GatewayApp(App[int]):
                 timeout=self.config.request_timeout,
                 transport=transport,
                 max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
+                api_version=self.config.api_version,
             )
         client.subscribe(self.state.record_call)
+        client.on_server_info = self._server_info_known
         return client
+
+    def _server_info_known(self) -> None:
+        from gateway_tui.state import Topic
+
+        self.state.notify(Topic.CALLS)  # the gateway bar shows the version
 
     @property
     def gateway_url(self) -> str | None:
@@ -174,6 +183,44 @@ class GatewayApp(App[int]):
     def gateway_identity(self) -> str | None:
         """What drafts, history and templates of this gateway are filed under."""
         return self.config.gateway_identity
+
+    @property
+    def gateway_version(self) -> str | None:
+        """What the gateway says it is ("2.3.6"), else its line once known ("2.x")."""
+        client = self.client
+        if client.server_version:
+            return client.server_version
+        return client.dialect.label if client.line_known else None
+
+    @property
+    def gateway_line(self) -> Dialect:
+        """The gateway's line as known so far (1.7.1 until an answer tells)."""
+        return self.client.dialect
+
+    def list_message_notes(self) -> list[str]:
+        """What a user sending list messages through this gateway must know about its line."""
+        from gateway_tui.api.dialects import LIST_MESSAGES_UNSHOWN, list_message_warning
+
+        client = self.client
+        if not client.line_known or client.dialect.line != "2":
+            return []
+        notes = [
+            "Evolution API 2.x: the footer is required, the description optional; presence is "
+            "not sent (the gateway always shows typing during the delay)."
+        ]
+        version = client.server_version
+        warning = list_message_warning(version)
+        if warning:
+            notes.append(warning)
+        elif version is None:
+            notes.append(f"If this gateway is 2.3.0–2.3.7: {LIST_MESSAGES_UNSHOWN}.")
+        return notes
+
+    @property
+    def instance_fields_missing(self) -> frozenset[str]:
+        """Instance fields the gateway's line never gives (none known before its line is)."""
+        client = self.client
+        return client.dialect.instance_fields_missing if client.line_known else frozenset()
 
     @property
     def masked_key(self) -> str:

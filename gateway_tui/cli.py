@@ -53,6 +53,10 @@ def _whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], i
     return _argument_type(whole_number)
 
 
+# The versions demo-server imitates (a 2.x line answers as the recorded 2.3.6).
+DEMO_VERSIONS = ("1.7.1", "2.3.6")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gateway-tui",
@@ -79,6 +83,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--demo",
         action="store_true",
         help="run against an embedded demo gateway (ignores --url, --api-key and profiles)",
+    )
+    parser.add_argument(
+        "--demo-version",
+        choices=("1", "2"),
+        help="the Evolution API line the demo imitates: 1 (1.7.1, the default) or 2 (2.3.6)",
     )
     parser.add_argument(
         "--demo-instances",
@@ -126,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="share (0-1) of sends whose connection drops after the message went out",
     )
     demo_parser.add_argument(
+        "--api-version",
+        choices=DEMO_VERSIONS,
+        help="the Evolution API version imitated (default: 1.7.1)",
+    )
+    demo_parser.add_argument(
         "--chats", metavar="N", type=_whole_number(0), help="history chats per open instance"
     )
     demo_parser.add_argument(
@@ -153,6 +167,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)  # on bad input: usage + a plain message, exit status 2
     if args.demo_instances is not None and not args.demo:
         parser.error("--demo-instances needs --demo")
+    if args.demo_version is not None and not args.demo:
+        parser.error("--demo-version needs --demo")
     try:
         if args.command == "config":
             from gateway_tui.config import config_path
@@ -177,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))
         if args.demo:
-            return _run_demo(load(), instances=args.demo_instances)
+            return _run_demo(load(), instances=args.demo_instances, api_version=args.demo_version)
         # From here to the home screen, Python builds only what lives as long as the process
         # (Textual, the libraries, the first screens): collections among it are wasted time.
         # The app turns the collector back on once the start is done (app._finish_start).
@@ -204,6 +220,7 @@ def _serve_demo(args: argparse.Namespace) -> int:
         drop_share=args.drop_share,
         chats=args.chats,
         big_chat=args.big_chat,
+        api_version=args.api_version,
     )
     try:
         return serve(args.port, **options)
@@ -211,14 +228,18 @@ def _serve_demo(args: argparse.Namespace) -> int:
         return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
 
 
-def _run_demo(config: ResolvedConfig, *, instances: int | None) -> int:
+def _run_demo(
+    config: ResolvedConfig, *, instances: int | None, api_version: str | None = None
+) -> int:
     from gateway_tui.app import run_app
     from gateway_tui.demo.server import DemoServer
 
     # Only the server's start-up errors get the short message; the app's keep their traceback.
     with ExitStack() as stack:
         try:
-            server = stack.enter_context(DemoServer(**_given(instances=instances)))
+            server = stack.enter_context(
+                DemoServer(**_given(instances=instances, api_version=api_version))
+            )
         except OSError as exc:
             return _fail(f"cannot start the demo gateway: {exc.strerror or exc}")
         return run_app(demo_config(config, server))

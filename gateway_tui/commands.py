@@ -284,10 +284,19 @@ def _client(config: ResolvedConfig):
     assert config.url and config.api_key
     try:
         return GatewayClient(
-            config.url, config.api_key.get_secret_value(), timeout=config.request_timeout
+            config.url,
+            config.api_key.get_secret_value(),
+            timeout=config.request_timeout,
+            api_version=config.api_version,
         )
     except GatewayError as error:
         raise CommandError(f"the API key cannot be used: {error.summary}") from None
+
+
+async def _gateway_line(config: ResolvedConfig):
+    """The gateway's line (pinned, or from GET /), whose rules a message is checked by."""
+    async with _client(config) as client:
+        return await client.line()
 
 
 def _gateway_error(error: Any) -> CommandError:
@@ -564,7 +573,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         print(f"gateway-tui: leaving out {lines}", file=sys.stderr)
     if args.check_whatsapp:
         await _check_whatsapp(args.instance, recipients, config)
-    problems = MessageTemplate(draft).problems(recipients)
+    problems = MessageTemplate(draft).problems(recipients, await _gateway_line(config))
     if problems:
         listed = "; ".join(str(problem) for problem in problems[:10])
         raise CommandError(f"the message cannot be sent: {listed}")

@@ -78,6 +78,20 @@ class Profile(BaseModel):
     url: str
     api_key: SecretStr | None = None
     api_key_env: str | None = None  # read the key from this env var: no secret on disk
+    # Which line of Evolution API the gateway speaks: "1" (1.7.1), "2" (2.x), or "auto" (told
+    # by its answers).
+    api_version: str = "auto"
+
+    @field_validator("api_version", mode="before")
+    @classmethod
+    def _known_line(cls, value: object) -> str:
+        text = str(value).strip().lower()
+        if text in ("auto", ""):
+            return "auto"
+        line = text.split(".", 1)[0].lstrip("v")
+        if line not in ("1", "2"):
+            raise ValueError('api_version is "1", "2" or "auto"')
+        return line
 
     @field_validator("url")
     @classmethod
@@ -152,6 +166,7 @@ class ResolvedConfig:
     request_timeout: float = DEFAULT_REQUEST_TIMEOUT
     max_response_mb: float = DEFAULT_MAX_RESPONSE_MB
     theme: str | None = None
+    api_version: str = "auto"  # the profile's pin, or "auto"
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
     path: Path = field(default_factory=config_path)
@@ -187,6 +202,7 @@ class ResolvedConfig:
     def _retarget(
         self, url: str | None, api_key: SecretStr | None, profile: str | None
     ) -> ResolvedConfig:
+        chosen = self.profiles.get(profile) if profile else None
         old_url_warning = insecure_url_warning(self.url)
         new_url_warning = insecure_url_warning(url)
         warnings = [warning for warning in self.warnings if warning != old_url_warning]
@@ -198,6 +214,7 @@ class ResolvedConfig:
             api_key=api_key,
             profile=profile,
             gateway_id=None,
+            api_version=chosen.api_version if chosen else "auto",
             keys=dict(self.keys),
             profiles=dict(self.profiles),
             problems=list(self.problems),

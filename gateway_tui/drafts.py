@@ -25,6 +25,8 @@ from urllib.parse import quote, urlsplit
 
 from pydantic import ValidationError
 
+from gateway_tui.api import dialects
+from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.errors import Problem
 from gateway_tui.api.models import (
     ListMessage,
@@ -215,18 +217,24 @@ class Draft:
             options=self.options(),
         )
 
-    def body(self) -> dict[str, Any]:
-        """The exact JSON body that will be sent."""
-        return self.request().to_json()
+    def body(self, line: Dialect | None = None) -> dict[str, Any]:
+        """The exact JSON body that will be sent to a gateway of ``line`` (1.7.1 if None)."""
+        return (line or dialects.V1).send_list_body(self.request())
 
     @property
     def delay_ms(self) -> int:
         delay, _ = parse_delay(self.delay)
         return delay or 0
 
-    def check(self) -> DraftCheck:
-        """The server's rules (errors) and WhatsApp's display limits (warnings)."""
-        listed = check_list_message(self.list_message())
+    def check(self, line: Dialect | None = None) -> DraftCheck:
+        """The rules of a gateway of ``line`` (errors; 1.7.1 if None) and WhatsApp's display
+        limits (warnings)."""
+        line = line or dialects.V1
+        listed = check_list_message(
+            self.list_message(),
+            footer_required=line.footer_required,
+            description_required=line.description_required,
+        )
         delay, delay_problems = parse_delay(self.delay)
         errors = (
             check_recipient(self.recipient)

@@ -56,3 +56,41 @@ def status_text(raw: str, kind: InstanceStatus) -> Text:
 
 def clock(moment: datetime | None) -> str:
     return moment.strftime("%H:%M:%S") if moment else "never"
+
+
+# Why WhatsApp ended a session (Baileys' DisconnectReason), as 2.x stores it per instance.
+DISCONNECT_REASONS = {
+    "401": "logged out",
+    "403": "banned or forbidden",
+    "408": "connection lost",
+    "411": "multi-device mismatch",
+    "428": "connection closed",
+    "440": "replaced by another session",
+    "500": "bad session",
+    "503": "WhatsApp unavailable",
+    "515": "restart required",
+}
+
+
+def disconnect_reason(code: str | None) -> str:
+    """ "401 logged out"; the bare code when unknown; "" when there is none."""
+    if not code:
+        return ""
+    words = DISCONNECT_REASONS.get(code)
+    return f"{code} {words}" if words else code
+
+
+def moment_text(iso: str | None) -> str:
+    """An ISO 8601 time from the gateway, in local time to the minute; as sent when unreadable."""
+    if not iso:
+        return ""
+    try:
+        moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def disconnect_text(code: str | None, at: str | None) -> str:
+    """The instance's last disconnection: reason and time, "" when the gateway gave none."""
+    return " · ".join(part for part in (disconnect_reason(code), moment_text(at)) if part)

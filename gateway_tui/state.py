@@ -156,6 +156,9 @@ class AppState:
         self.chats: dict[str, dict[str, ChatRecord]] = {}
         self.profiles: dict[tuple[str, str], Loadable[BusinessProfile]] = {}
         self.lifecycle = LifecycleState()
+        # Instances this app deleted, and when (time.monotonic()): a 2.x gateway still lists
+        # one for a moment after its 200, and the list must not bring it back.
+        self.deleted: dict[str, float] = {}
         # The gateway's chat store (issue 12): per instance, per (instance, chat JID), and the
         # latest delivery status of each message id per instance.
         self.chat_books: dict[str, Loadable[ChatBook]] = {}

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import os
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -10,6 +12,11 @@ from rich.console import Console
 from gateway_tui.app import GatewayApp
 from gateway_tui.config import ResolvedConfig, load_config
 from gateway_tui.screenshots.base import wait_until as wait_for
+
+# Exchanges recorded from real gateways (outside the repo: ../shared/recordings).
+RECORDINGS = Path(
+    os.environ.get("GATEWAY_RECORDINGS", Path(__file__).resolve().parents[2] / "shared/recordings")
+)
 
 
 def make_config(server: Any, **overrides: Any) -> ResolvedConfig:

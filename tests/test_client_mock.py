@@ -819,7 +819,7 @@ async def test_participant_roles_keep_unknown_values(admin: Any, role: Participa
     async with client_for(Server(json_reply(200, answer))) as client:
         (participant,) = await client.group_participants(INSTANCE, GROUP)
     assert participant.role is role and participant.admin == admin
-    assert participant.model_extra == {"lid": "123@lid"}
+    assert participant.lid == "123@lid" and not participant.is_lid
 
 
 async def test_group_sizes_that_are_not_numbers_read_as_unknown() -> None:

@@ -10,5 +10,7 @@ async def probe_gateway(url: str, api_key: str, *, call_timeout: float = 8.0) ->
 
     Raises the typed ``GatewayError`` of whatever went wrong.
     """
-    async with GatewayClient(url, api_key, timeout=call_timeout, retry_delays=()) as client:
+    async with GatewayClient(
+        url, api_key, timeout=call_timeout, retry_delays=(), api_version="auto"
+    ) as client:
         return len(await client.fetch_instances())

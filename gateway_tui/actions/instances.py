@@ -2,18 +2,33 @@
 
 from __future__ import annotations
 
+import time
+
 from gateway_tui.actions.base import ActionsBase
 from gateway_tui.api.errors import GatewayError, NotFound
 from gateway_tui.api.lists import PartialList, unreadable_of
 from gateway_tui.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
 from gateway_tui.state import Topic
 
+# A 2.x gateway finishes a delete after its 200 (still listed right after, gone 1.5 s later,
+# as recorded): rows of an instance this app deleted are hidden for this long.
+DELETE_SETTLE_SECONDS = 10.0
+
 
 class InstanceActions(ActionsBase):
     async def refresh_instances(self) -> list[Instance]:
-        return await self._load(
-            self.state.instances, Topic.INSTANCES, self.client.fetch_instances()
-        )
+        return await self._load(self.state.instances, Topic.INSTANCES, self._listed())
+
+    async def _listed(self) -> list[Instance]:
+        found = await self.client.fetch_instances()
+        now = time.monotonic()
+        deleted = self.state.deleted
+        for name, at in list(deleted.items()):
+            if now - at > DELETE_SETTLE_SECONDS:
+                del deleted[name]
+        if not deleted:
+            return found
+        return _same_skips(found, [i for i in found if i.instance_name not in deleted])
 
     async def refresh_instance(self, name: str) -> Instance | None:
         """Re-read one instance by name and put it in place in the list."""
@@ -44,6 +59,7 @@ class InstanceActions(ActionsBase):
             if not error.route_missing:
                 self._drop_instance(name)
             raise
+        self.state.deleted[name] = time.monotonic()
         self._drop_instance(name)
         return result
 

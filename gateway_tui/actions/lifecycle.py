@@ -32,6 +32,7 @@ class LifecycleActions(ActionsBase):
         """Create; the new instance joins the list at once, without a refetch."""
         created = await self.client.create_instance(request)
         name = created.name or request.instance_name
+        self.state.deleted.pop(name, None)  # made again: listed again
         # A Business API instance has no socket to open: a real server lists it open at once.
         status = InstanceStatus.OPEN if request.integration == BUSINESS else InstanceStatus.CLOSE
         integration = {"integration": created.integration} if created.integration else None

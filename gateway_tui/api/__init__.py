@@ -16,6 +16,7 @@ from gateway_tui.api.errors import (
     GatewayUnreachable,
     InvalidRequest,
     InvalidResponse,
+    LicenseRequired,
     NotFound,
     Problem,
     ServerError,
@@ -105,6 +106,7 @@ __all__ = [
     "SendListOptions",
     "SendListRequest",
     "SentMessage",
+    "LicenseRequired",
     "ServerError",
     "Unauthorized",
 ]

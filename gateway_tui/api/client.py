@@ -15,7 +15,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
-from gateway_tui.api import lifecycle, validation
+from gateway_tui.api import dialects, lifecycle, validation
 from gateway_tui.api.chat_models import (
     ChatMessages,
     Contact,
@@ -27,6 +27,7 @@ from gateway_tui.api.chat_models import (
     newest_per_chat,
     read_items,
 )
+from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.errors import (
     GatewayError,
     GatewayTimeout,
@@ -45,6 +46,7 @@ from gateway_tui.api.lifecycle import (
     WebhookSettings,
     WebsocketSetResult,
     WebsocketSettings,
+    check_webhook_url,
 )
 from gateway_tui.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.api.models import (
@@ -56,7 +58,6 @@ from gateway_tui.api.models import (
     GroupInviteResult,
     GroupSummary,
     Instance,
-    InstanceEnvelope,
     InstanceSettings,
     InviteCode,
     LogoutResult,
@@ -67,6 +68,7 @@ from gateway_tui.api.models import (
     RevokeResult,
     SendListRequest,
     SentMessage,
+    ServerInfo,
     SettingsSetResult,
     SubjectUpdateResult,
 )
@@ -76,6 +78,8 @@ _M = TypeVar("_M", bound=BaseModel)
 _T = TypeVar("_T")
 
 DEFAULT_TIMEOUT = 15.0
+# Messages per findMessages page on 2.x (its default is 50: a long chat would take thousands).
+MESSAGES_PAGE = 1000
 # The largest answer read, counted after decompression (a gzip bomb is stopped at this size).
 # 10,000 instances take about 7 MB.
 DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024
@@ -106,8 +110,19 @@ class GatewayClient:
         retry_delays: tuple[float, ...] = GET_RETRY_DELAYS,
         transport: httpx.AsyncBaseTransport | None = None,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        api_version: str | None = "1",
     ) -> None:
+        """``api_version`` pins the line: "1" (1.7.1, the interface this client was specified
+        for) or "2"; None or "auto" lets the gateway's answers tell (the app and the command
+        line pass the profile's ``api_version``, "auto" unless pinned)."""
         self.base_url = base_url.rstrip("/")
+        self._pinned: Dialect | None = dialects.dialect_named(api_version)
+        self._dialect: Dialect | None = self._pinned
+        # GET /'s answer, read beside the first fetchInstances (never before it).
+        self.server_info: ServerInfo | None = None
+        self._root_task: asyncio.Task[None] | None = None
+        # Called once GET / has told the gateway's version (the app redraws its bar then).
+        self.on_server_info: Callable[[], None] | None = None
         self.timeout = timeout
         self.max_response_bytes = max_response_bytes
         self._retry_delays = retry_delays
@@ -136,7 +151,54 @@ class GatewayClient:
         await self.aclose()
 
     async def aclose(self) -> None:
+        if self._root_task is not None and not self._root_task.done():
+            self._root_task.cancel()
         await self._http.aclose()
+
+    # --- which line the gateway speaks ----------------------------------------------------------
+
+    @property
+    def dialect(self) -> Dialect:
+        """The line in use: pinned, else told by the answers so far, else 1.7.1."""
+        return self._dialect or dialects.V1
+
+    @property
+    def line_known(self) -> bool:
+        return self._dialect is not None
+
+    @property
+    def server_version(self) -> str | None:
+        return self.server_info.version if self.server_info else None
+
+    async def fetch_server_info(self, *, quiet: bool = False) -> ServerInfo:
+        """GET /: the gateway's version (and, on 2.x, its client name)."""
+        info = await self._model(ServerInfo, "GET", "/", quiet=quiet)
+        self.server_info = info
+        if self._dialect is None:
+            self._dialect = dialects.line_of_version(info.version)
+        if self.on_server_info is not None:
+            self.on_server_info()
+        return info
+
+    def _read_root_beside(self) -> None:
+        """Start GET / once, without waiting for it."""
+        if self._root_task is None:
+            self._root_task = asyncio.get_running_loop().create_task(self._read_root())
+
+    async def _read_root(self) -> None:
+        try:
+            await self.fetch_server_info(quiet=True)
+        except Exception:  # noqa: BLE001 - only a hint: the answers of other calls also tell
+            pass
+
+    async def line(self) -> Dialect:
+        """The line, for a call whose shape depends on it: asked of GET / when no answer has
+        told it yet (a command line run that never listed the instances, say)."""
+        if self._dialect is None:
+            self._read_root_beside()
+            assert self._root_task is not None
+            await asyncio.shield(self._root_task)
+        return self.dialect
 
     def __repr__(self) -> str:  # the key stays out of any repr or log line
         return f"GatewayClient({self.base_url!r})"
@@ -166,12 +228,15 @@ class GatewayClient:
         params: dict[str, str] | None = None,
         body: Any = None,
         call_timeout: float | None = None,
+        quiet: bool = False,
     ) -> _T:
         """Send once (GETs: retry transport failures); parse a 2xx response or raise.
 
         One event per attempt, emitted once the outcome is known: an answer that cannot be read
-        is a failed call in the log too, not a success.
+        is a failed call in the log too, not a success. ``quiet``: no event (the client's own
+        question for the gateway's line, not a call anyone made).
         """
+        emit = (lambda event: None) if quiet else self._emit
         extra: dict[str, Any] = {}
         deadline = self.timeout if call_timeout is None else call_timeout
         if call_timeout is not None:
@@ -199,7 +264,7 @@ class GatewayClient:
             except (httpx.HTTPError, TimeoutError, _TooLarge) as exc:
                 error = _transport_error(exc, method, path, is_write, self._secret)
                 elapsed = _ms_since(t0)
-                self._emit(_event(request, path, started, elapsed, attempt, body, error=error))
+                emit(_event(request, path, started, elapsed, attempt, body, error=error))
                 if attempt <= len(delays) and isinstance(exc, _RETRYABLE):
                     await asyncio.sleep(delays[attempt - 1])
                     continue
@@ -216,21 +281,21 @@ class GatewayClient:
                     path=path,
                 )
                 elapsed = _ms_since(t0)
-                self._emit(_event(request, path, started, elapsed, attempt, body, error=given_up))
+                emit(_event(request, path, started, elapsed, attempt, body, error=given_up))
                 raise
             elapsed = _ms_since(t0)
             if not response.is_success:
                 error = _status_error(response, method, path)
-                self._emit(_event(request, path, started, elapsed, attempt, body, response, error))
+                emit(_event(request, path, started, elapsed, attempt, body, response, error))
                 raise error
             try:
                 result = parse(response)
                 if asyncio.iscoroutine(result):  # a big list, read off the event loop
                     result = await result
             except InvalidResponse as error:
-                self._emit(_event(request, path, started, elapsed, attempt, body, response, error))
+                emit(_event(request, path, started, elapsed, attempt, body, response, error))
                 raise
-            self._emit(_event(request, path, started, elapsed, attempt, body, response))
+            emit(_event(request, path, started, elapsed, attempt, body, response))
             return result
 
     async def _receive(self, request: httpx.Request, deadline_at: float) -> httpx.Response:
@@ -270,6 +335,12 @@ class GatewayClient:
 
         return await self._call(method, path, parse, **kw)
 
+    async def _read(self, method: str, path: str, parse: Callable[[bytes], _T], **kw: Any) -> _T:
+        """A call whose answer ``parse`` reads from the body's bytes."""
+        return await self._call(
+            method, path, lambda response: _parse(response, method, path, parse), **kw
+        )
+
     async def _optional_model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
         """For endpoints the interface documents with an empty body: empty means defaults."""
 
@@ -283,14 +354,24 @@ class GatewayClient:
     # --- instances ----------------------------------------------------------------------------
 
     async def fetch_instances(self, name: str | None = None) -> list[Instance]:
-        """All instances, or the one named (a real server then answers one object, not a list)."""
+        """All instances, or the one named (1.7.1 then answers one object, not a list).
+
+        The answer's shape tells the line (1.7.1 rows wrapped in ``instance``, 2.x flat);
+        GET / is read beside the first call, for the version.
+        """
         params = {"instanceName": name} if name else None
         path = "/instance/fetchInstances"
+        if self._pinned is None:
+            self._read_root_beside()
 
         def parse(response: httpx.Response) -> Any:
+            line = self._pinned or dialects.sniff_instances(response.content)
+            if line is not None:
+                self._dialect = line
+            line = line or self.dialect
             if response.content.lstrip().startswith(b"{"):
-                return [_parse(response, "GET", path, _single_instance)]
-            return _parse_list(response, "GET", path, _INSTANCES)
+                return [_parse(response, "GET", path, line.read_single_instance)]
+            return _parse_list(response, "GET", path, line.instances)
 
         return await self._call("GET", path, parse, params=params)
 
@@ -315,10 +396,11 @@ class GatewayClient:
         fails, so every rule it has is checked here first."""
         path = "/instance/create"
         _require(request.problems(), "POST", path)
+        line = await self.line()
         # qrcode:true makes the server wait ~5 s for a code: allow for it.
         timeout = self.timeout + (10 if request.qrcode else 0)
         return await self._model(
-            CreatedInstance, "POST", path, body=request.to_json(), call_timeout=timeout
+            CreatedInstance, "POST", path, body=line.create_body(request), call_timeout=timeout
         )
 
     async def connect(self, instance: str, number: str | None = None) -> ConnectResult:
@@ -341,27 +423,37 @@ class GatewayClient:
         return await self._call("GET", path, parse, params=params, call_timeout=self.timeout + 10)
 
     async def restart_instance(self, instance: str) -> ConnectionState:
-        """Answers the connection state (an empty body on some instances: no state then)."""
-        path = _instance_path("/instance/restart/", instance, "PUT")
-        return await self._optional_model(ConnectionState, "PUT", path)
+        """Answers the connection state (an empty body on some instances: no state then; 2.x
+        answers ``{"count": 0}`` or ``{"error": true, …}``, no state either)."""
+        verb = (await self.line()).verb("restart")
+        path = _instance_path("/instance/restart/", instance, verb)
+        return await self._optional_model(ConnectionState, verb, path)
 
     async def find_webhook(self, instance: str) -> WebhookSettings:
         path = _instance_path("/webhook/find/", instance, "GET")
-        return await self._optional_model(WebhookSettings, "GET", path)
+        line = await self.line()
+        return await self._read("GET", path, line.read_webhook)
 
     async def set_webhook(self, instance: str, settings: WebhookSettings) -> WebhookSetResult:
         path = _seg_path("/webhook/set/", instance)
-        _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
-        return await self._model(WebhookSetResult, "POST", path, body=settings.to_json())
+        line = await self.line()
+        problems = check_webhook_url(settings.url) + line.check_events(settings.events)
+        _require(validation.check_instance_name(instance) + problems, "POST", path)
+        body = line.webhook_body(settings)
+        return await self._read("POST", path, line.read_webhook_set, body=body)
 
     async def find_websocket(self, instance: str) -> WebsocketSettings:
         path = _instance_path("/websocket/find/", instance, "GET")
-        return await self._optional_model(WebsocketSettings, "GET", path)
+        line = await self.line()
+        return await self._read("GET", path, line.read_websocket)
 
     async def set_websocket(self, instance: str, settings: WebsocketSettings) -> WebsocketSetResult:
         path = _seg_path("/websocket/set/", instance)
-        _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
-        return await self._model(WebsocketSetResult, "POST", path, body=settings.to_json())
+        line = await self.line()
+        problems = validation.check_instance_name(instance) + line.check_events(settings.events)
+        _require(problems, "POST", path)
+        body = line.websocket_body(settings)
+        return await self._read("POST", path, line.read_websocket_set, body=body)
 
     # --- end of lifecycle -------------------------------------------------------------------------
 
@@ -369,12 +461,15 @@ class GatewayClient:
 
     async def find_settings(self, instance: str) -> InstanceSettings:
         path = _instance_path("/settings/find/", instance, "GET")
-        return await self._model(InstanceSettings, "GET", path)
+        line = await self.line()
+        return await self._read("GET", path, line.read_settings)
 
     async def set_settings(self, instance: str, settings: InstanceSettings) -> SettingsSetResult:
         """Optional extra: a server without it answers 404 (see ``NotFound.route_missing``)."""
         path = _instance_path("/settings/set/", instance, "POST")
-        return await self._model(SettingsSetResult, "POST", path, body=settings.to_json())
+        line = await self.line()
+        body = line.settings_body(settings)
+        return await self._read("POST", path, line.read_settings_set, body=body)
 
     # --- groups -------------------------------------------------------------------------------
 
@@ -401,23 +496,25 @@ class GatewayClient:
         return await self._model(InviteCode, "GET", path, params={"groupJid": jid})
 
     async def revoke_group_invite_code(self, instance: str, group_jid: str) -> RevokeResult:
-        path, jid = _group_call("/group/revokeInviteCode/", instance, group_jid, "PUT")
-        return await self._optional_model(RevokeResult, "PUT", path, params={"groupJid": jid})
+        verb = (await self.line()).verb("revoke_invite")
+        path, jid = _group_call("/group/revokeInviteCode/", instance, group_jid, verb)
+        return await self._optional_model(RevokeResult, verb, path, params={"groupJid": jid})
 
     async def update_group_subject(
         self, instance: str, group_jid: str, subject: str
     ) -> SubjectUpdateResult:
+        verb = (await self.line()).verb("update_subject")
         path, jid = _group_call(
             "/group/updateGroupSubject/",
             instance,
             group_jid,
-            "PUT",
+            verb,
             validation.check_subject(subject),
         )
         # The interface calls subject an object; a real server wants a plain string.
         body = {"subject": subject}
         return await self._optional_model(
-            SubjectUpdateResult, "PUT", path, params={"groupJid": jid}, body=body
+            SubjectUpdateResult, verb, path, params={"groupJid": jid}, body=body
         )
 
     async def send_group_invite(
@@ -442,41 +539,49 @@ class GatewayClient:
 
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
         path = _seg_path("/message/sendList/", instance)
-        check = validation.check_list_message(request.list_message)
+        line = await self.line()
+        check = validation.check_list_message(
+            request.list_message,
+            footer_required=line.footer_required,
+            description_required=line.description_required,
+        )
         problems = (
             validation.check_instance_name(instance)
             + validation.check_recipient(request.number)
             + check.errors
+            + line.send_list_problems(request)
         )
-        if request.options:
-            problems += validation.check_delay(request.options.delay)
-            problems += validation.check_presence(request.options.presence)
         _require(problems, "POST", path)
         # The server holds the request open for the whole delay before it answers.
         timeout = self.timeout + request.delay_ms / 1000
         return await self._model(
-            SentMessage, "POST", path, body=request.to_json(), call_timeout=timeout
+            SentMessage, "POST", path, body=line.send_list_body(request), call_timeout=timeout
         )
 
     def send_list_curl(self, instance: str, request: SendListRequest) -> str:
-        """The curl command that would send ``request`` (the key read from the environment)."""
+        """The curl command that would send ``request`` (the key read from the environment),
+        in the body of the line known so far."""
         path = _seg_path("/message/sendList/", instance)
         url = self._http.build_request("POST", path).url
-        return curl_command("POST", str(url), request.to_json())
+        return curl_command("POST", str(url), self.dialect.send_list_body(request))
 
     async def archive_chat(self, instance: str, key: MessageKey, archive: bool) -> ArchiveResult:
         """Archive or unarchive the chat of ``key``. A real server always says archived=true."""
         path = _seg_path("/chat/archiveChat/", instance)
+        verb = (await self.line()).verb("archive_chat")
         problems = validation.check_instance_name(instance) + validation.check_message_key(key)
-        _require(problems, "PUT", path)
+        _require(problems, verb, path)
+        # Both lines take this form; 2.3.6's {"chat": jid} form always fails (a Prisma error).
         body = {"lastMessage": {"key": key.to_json()}, "archive": archive}
-        return await self._model(ArchiveResult, "PUT", path, body=body)
+        return await self._model(ArchiveResult, verb, path, body=body)
 
     async def update_message(
         self, instance: str, key: MessageKey, text: str, number: str | None = None
     ) -> dict[str, Any] | None:
         """Edit a sent message. ``number`` defaults to the chat of ``key``."""
         path = _seg_path("/chat/updateMessage/", instance)
+        line = await self.line()
+        verb = line.verb("update_message")
         chat = validation.normalise_number(number or key.remote_jid)
         problems = validation.check_instance_name(instance) + validation.check_message_key(key)
         if not text.strip():
@@ -485,14 +590,10 @@ class GatewayClient:
             problems.append(Problem("number", "the chat number is missing"))
         else:
             problems += validation.check_recipient(chat)
-        _require(problems, "PUT", path)
+        _require(problems, verb, path)
         # Declared an integer by the interface text; a real server requires a string.
-        body = {"number": chat, "text": text, "key": key.to_json()}
-
-        def parse(response: httpx.Response) -> dict[str, Any] | None:
-            return _parse(response, "PUT", path, _json_object_or_none)
-
-        return await self._call("PUT", path, parse, body=body)
+        body = {"number": line.update_message_number(chat), "text": text, "key": key.to_json()}
+        return await self._read(verb, path, _json_object_or_none, body=body)
 
     async def fetch_profile(self, instance: str, number: str) -> BusinessProfile:
         path = _seg_path("/chat/fetchProfile/", instance)
@@ -526,8 +627,12 @@ class GatewayClient:
 
     async def find_chats(self, instance: str) -> StoreList[StoredChat]:
         """Every stored chat (``[]`` when the server keeps no store)."""
-        path = _instance_path("/chat/findChats/", instance, "GET")
-        return await self._call("GET", path, _store_parser("GET", path, StoredChat.read))
+        line = await self.line()
+        verb = line.verb("find_chats")
+        path = _instance_path("/chat/findChats/", instance, verb)
+        return await self._call(
+            verb, path, _store_parser(verb, path, line.read_chat), body=line.find_chats_body()
+        )
 
     async def find_messages(
         self,
@@ -546,9 +651,7 @@ class GatewayClient:
         if remote_jid:
             key["remoteJid"] = remote_jid
         body = {"where": {"key": key}} if key else {}
-        found = await self._call(
-            "POST", path, _store_parser("POST", path, StoredMessage.read), body=body
-        )
+        found = await self._store_messages(path, body, StoredMessage.read)
         chosen = [m for m in found if m.id == message_id] if message_id else found
         result: StoreList[StoredMessage] = StoreList(
             messages_of_chat(chosen, remote_jid, limit=limit)
@@ -562,40 +665,21 @@ class GatewayClient:
         """One chat's messages, oldest first, read lazily (``ChatMessages``): for long chats."""
         path = _instance_path("/chat/findMessages/", instance, "POST")
         body = {"where": {"key": {"remoteJid": jid}}}
-
-        def parse(response: httpx.Response) -> ChatMessages:
-            return _parse(
-                response,
-                "POST",
-                path,
-                lambda content: ChatMessages.of_chat(
-                    from_json(content, cache_strings="all"), jid, limit
-                ),
-            )
-
-        return await self._call("POST", path, parse, body=body)
+        return await self._messages(
+            path, body, lambda items: ChatMessages.of_chat(items, jid, limit), limit=limit
+        )
 
     async def find_last_messages(self, instance: str) -> StoreList[StoredMessage]:
         """The newest stored message of each chat (all are read: the store cannot say)."""
         path = _instance_path("/chat/findMessages/", instance, "POST")
-
-        def parse(response: httpx.Response) -> StoreList[StoredMessage]:
-            return _parse(
-                response,
-                "POST",
-                path,
-                lambda content: newest_per_chat(from_json(content, cache_strings="all")),
-            )
-
-        return await self._call("POST", path, parse, body={})
+        return await self._messages(path, {}, newest_per_chat)
 
     async def find_message_json(self, instance: str, message_id: str) -> dict[str, Any] | None:
         """The message with ``message_id`` exactly as the store holds it (None: not stored)."""
         path = _instance_path("/chat/findMessages/", instance, "POST")
         body = {"where": {"key": {"id": message_id}}}
 
-        def pick(content: bytes) -> dict[str, Any] | None:
-            items = json.loads(content)
+        def pick(items: Any) -> dict[str, Any] | None:
             if not isinstance(items, list):
                 raise ValueError(f"expected an array, got {type(items).__name__}")
             return next(
@@ -609,14 +693,15 @@ class GatewayClient:
                 None,
             )
 
-        return await self._call(
-            "POST", path, lambda response: _parse(response, "POST", path, pick), body=body
-        )
+        return await self._messages(path, body, pick, parse=json.loads)
 
     async def find_contacts(self, instance: str, jid: str | None = None) -> StoreList[Contact]:
         path = _instance_path("/chat/findContacts/", instance, "POST")
-        body = {"where": {"id": jid}} if jid else {}
-        found = await self._call("POST", path, _store_parser("POST", path, Contact.read), body=body)
+        line = await self.line()
+        body = line.contacts_body(jid)
+        found = await self._call(
+            "POST", path, _store_parser("POST", path, line.read_contact), body=body
+        )
         if jid:
             # The server applies createJid to a number: "5511…" finds "5511…@s.whatsapp.net".
             found[:] = [c for c in found if jid in (c.id, c.id.split("@", 1)[0])]
@@ -629,8 +714,9 @@ class GatewayClient:
         server applying it would drop rows written without it)."""
         path = _instance_path("/chat/findStatusMessage/", instance, "POST")
         body = {"where": {"id": message_id}} if message_id else {}
+        line = await self.line()
         found = await self._call(
-            "POST", path, _store_parser("POST", path, StatusRow.read), body=body
+            "POST", path, _store_parser("POST", path, line.read_status_row), body=body
         )
         if message_id or remote_jid:
             found[:] = [
@@ -640,6 +726,42 @@ class GatewayClient:
                 and (not remote_jid or row.remote_jid in (None, remote_jid))
             ]
         return found
+
+    async def _store_messages(
+        self, path: str, body: dict[str, Any], reader: Callable[[dict[str, Any]], _T | None]
+    ) -> StoreList[_T]:
+        return await self._messages(path, body, lambda items: read_items(items, reader))
+
+    async def _messages(
+        self,
+        path: str,
+        body: dict[str, Any],
+        build: Callable[[Any], _T],
+        *,
+        limit: int | None = None,
+        parse: Callable[[bytes], Any] | None = None,
+    ) -> _T:
+        """findMessages, its items handed to ``build`` (in the answer's JSON form).
+
+        1.7.1 answers one array. 2.x answers pages, newest first: they are fetched in turn
+        until the last, or until ``limit`` messages are in.
+        """
+        line = await self.line()
+        load = parse or (lambda content: from_json(content, cache_strings="all"))
+        if not line.paged_messages:
+            return await self._read("POST", path, lambda content: build(load(content)), body=body)
+        items: list[Any] = []
+        page = 1
+        while True:
+            paged = {**body, "page": page, "offset": MESSAGES_PAGE}
+            records, pages = await self._read(
+                "POST", path, lambda content: line.messages_page(load(content)), body=paged
+            )
+            items.extend(records)
+            if page >= pages or not records or (limit is not None and len(items) >= limit):
+                break
+            page += 1
+        return _built(build, items, path)
 
     # --- end of the chat store block ----------------------------------------------------------
 
@@ -687,11 +809,6 @@ def _group_call(
     )
     _require(problems, method, path)
     return path, validation.group_jid_from(group_jid)
-
-
-def _single_instance(content: bytes) -> Instance:
-    # The envelope also accepts an unwrapped instance object (liberal).
-    return InstanceEnvelope.model_validate_json(content).instance
 
 
 def _store_parser(
@@ -743,7 +860,6 @@ def _parse(response: httpx.Response, method: str, path: str, parse: Callable[[by
 
 
 # One bad item is skipped and counted (see api/lists.py), not the whole list lost.
-_INSTANCES = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
 _GROUPS = ListReader(GroupSummary)
 
 
@@ -777,6 +893,13 @@ def _participant_list(content: bytes) -> PartialList[Participant]:
         if not found:
             raise error from None
         return found
+
+
+def _built(build: Callable[[Any], _T], items: list[Any], path: str) -> _T:
+    try:
+        return build(items)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidResponse(messages=[str(exc)], method="POST", path=path) from None
 
 
 class _TooLarge(Exception):

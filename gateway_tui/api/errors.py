@@ -212,6 +212,15 @@ class ServerError(GatewayError):
     default_title = "The gateway had an internal error"
 
 
+class LicenseRequired(ServerError):
+    """2.4 answers every business call with 503 LICENSE_REQUIRED until it is activated."""
+
+    default_title = (
+        "The gateway needs activation: Evolution API 2.4 refuses calls (503 LICENSE_REQUIRED) "
+        "until its server is activated with a license — ask whoever runs it"
+    )
+
+
 class GatewayUnreachable(GatewayError):
     default_title = "The gateway cannot be reached"
 
@@ -264,6 +273,8 @@ def error_for_response(
     elif body is not None:
         message = body
     title = None
+    if status == 503 and _mentions(body if body is not None else raw_text, "LICENSE_REQUIRED"):
+        cls = LicenseRequired
     if cls is GatewayError:
         title = f"The gateway answered {status}" + (f" {reason}" if reason else "")
     return cls(
@@ -276,6 +287,19 @@ def error_for_response(
         problems=field_problems(message),
         not_on_whatsapp=numbers_not_on_whatsapp(message),
     )
+
+
+def _mentions(value: Any, word: str, depth: int = 0) -> bool:
+    """``word`` appears in any string of ``value`` (a decoded JSON body, or text)."""
+    if isinstance(value, str):
+        return word in value
+    if depth > 5:
+        return False
+    if isinstance(value, dict):
+        return any(_mentions(v, word, depth + 1) for v in (*value.keys(), *value.values()))
+    if isinstance(value, list):
+        return any(_mentions(v, word, depth + 1) for v in value[:50])
+    return False
 
 
 def _first_text_line(raw: str, limit: int = 200) -> str:

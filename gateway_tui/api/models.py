@@ -144,6 +144,13 @@ class Instance(_Listed):
     profile_status: str | None = Field(default=None, alias="profileStatus")
     server_url: str | None = Field(default=None, alias="serverUrl")
     integration: Integration | None = None
+    # Known on the 2.x line only (None on 1.7.1).
+    number: str | None = None
+    disconnection_reason_code: Text | None = Field(default=None, alias="disconnectionReasonCode")
+    disconnection_at: str | None = Field(default=None, alias="disconnectionAt")
+    message_count: int | None = None
+    contact_count: int | None = None
+    chat_count: int | None = None
 
     @field_validator("status", mode="before")
     @classmethod
@@ -230,6 +237,8 @@ class InstanceSettings(_Response):
     read_status: bool = False
     sync_full_history: bool = False
     msg_call: str | None = None
+    # 2.x only: the key of a calls service (wavoip). A secret: never shown, never in a repr.
+    wavoip_token: str | None = Field(default=None, repr=False, exclude=True)
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(include={*SETTING_LABELS, "msg_call"}, exclude_none=True)
@@ -248,9 +257,18 @@ class SettingsSetResult(_Response):
 
 
 class Participant(_Response):
+    """A group member. ``id`` may be a WhatsApp ``…@lid`` identifier (2.x, Baileys 7) with the
+    phone number beside it (``phoneNumber``) or not at all."""
+
     id: str
     admin: Text | None = None
     name: str | None = None
+    lid: str | None = None
+    phone_number: str | None = Field(default=None, alias="phoneNumber")
+
+    @property
+    def is_lid(self) -> bool:
+        return self.id.endswith("@lid")
 
     @property
     def role(self) -> ParticipantRole:
@@ -260,6 +278,9 @@ class Participant(_Response):
 
     @property
     def number(self) -> str:
+        """The phone number; "" for a LID member whose number the gateway did not give."""
+        if self.is_lid:
+            return jid_number(self.phone_number)
         return jid_number(self.id)
 
     @property
@@ -441,3 +462,11 @@ class NumberOnWhatsApp(_Response):
 INSTANCE_LIST = TypeAdapter(list[InstanceEnvelope])
 GROUP_LIST = TypeAdapter(list[GroupSummary])
 NUMBERS_ON_WHATSAPP = TypeAdapter(list[NumberOnWhatsApp])
+
+
+class ServerInfo(_Response):
+    """GET /: the gateway's welcome. ``version`` tells the line ("1.7.1", "2.3.6")."""
+
+    version: Text | None = None
+    client_name: str | None = Field(default=None, alias="clientName")
+    whatsapp_web_version: str | None = Field(default=None, alias="whatsappWebVersion")

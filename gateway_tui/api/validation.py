@@ -244,15 +244,22 @@ def _shows_at_most(limit: int) -> str:
     return f"WhatsApp shows at most {limit} characters"
 
 
-def check_list_message(message: ListMessage) -> ListCheck:
-    """The server's list-message rules (errors) and WhatsApp's display limits (warnings)."""
+def check_list_message(
+    message: ListMessage, *, footer_required: bool = False, description_required: bool = True
+) -> ListCheck:
+    """The server's list-message rules (errors) and WhatsApp's display limits (warnings).
+
+    1.7.1 requires a description and no footer; 2.x the other way round (the flags come from
+    the line's dialect, ``api/dialects``).
+    """
     errors: list[Problem] = []
     warnings: list[Problem] = []
-    for name, value in (
-        ("title", message.title),
-        ("description", message.description),
-        ("buttonText", message.button_text),
-    ):
+    required = [("title", message.title), ("buttonText", message.button_text)]
+    if description_required:
+        required.insert(1, ("description", message.description))
+    if footer_required:
+        required.append(("footerText", message.footer_text or ""))
+    for name, value in required:
         if not value.strip():
             errors.append(Problem(name, "cannot be empty"))
     for name, value, limit in (

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.errors import Problem
 from gateway_tui.api.models import SendListRequest
 from gateway_tui.api.validation import check_recipient, normalise_number
@@ -297,9 +298,10 @@ class MessageTemplate:
             return self._fixed.model_copy(update={"number": recipient.number})
         return self.draft_for(recipient).request()
 
-    def problems(self, recipients: RecipientList) -> list[Problem]:
+    def problems(self, recipients: RecipientList, line: Dialect | None = None) -> list[Problem]:
         """What would stop the campaign: the message itself, unknown placeholders, and each
-        recipient whose filled-in message the server would refuse (by line)."""
+        recipient whose filled-in message the server would refuse (by line). ``line``: the
+        gateway's line, whose rules apply (1.7.1 if None)."""
         problems: list[Problem] = []
         unknown = self.unknown_placeholders(recipients.columns)
         if unknown:
@@ -314,11 +316,11 @@ class MessageTemplate:
             return problems
         probe = Draft.from_json(self.draft.to_json())
         probe.recipient = "10000000000"  # the message alone: recipients are checked on reading
-        problems += probe.check().errors
+        problems += probe.check(line).errors
         if problems or not self.placeholders:
             return problems
         for recipient in recipients.recipients:
-            errors = self.draft_for(recipient).check().errors
+            errors = self.draft_for(recipient).check(line).errors
             if errors:
                 problems.append(Problem(f"line {recipient.line}", f"once filled in, {errors[0]}"))
         return problems

@@ -127,7 +127,7 @@ def _authorize(request: Request, state: DemoState, instance: Instance | None) ->
     """Global key: every route. An instance's own key: only that instance's routes."""
     key = request.headers.get("apikey")
     if not key:
-        if instance is None:
+        if instance is None and not state.api_version.startswith("2"):  # 2.x: 401 as ever
             raise GatewayError(403, ["Missing global api key", "The global api key must be set"])
         raise unauthorized()
     if key == state.api_key or (instance is not None and key == instance.apikey):
@@ -135,9 +135,16 @@ def _authorize(request: Request, state: DemoState, instance: Instance | None) ->
     raise unauthorized()
 
 
+# A handler's answer that is the JSON literal null (2.x's find before any set); None is an
+# empty body.
+JSON_NULL: Any = object()
+
+
 def _json(status: int, payload: Any) -> Response:
     if payload is None:  # an empty body, as a real server sends when it swallowed an error
         return Response(status_code=status)
+    if payload is JSON_NULL:
+        return Response(b"null", status_code=status, media_type="application/json")
     return _JSONResponse(payload, status_code=status)
 
 
@@ -150,8 +157,9 @@ class _JSONResponse(JSONResponse):
             return json.dumps(content, separators=(",", ":")).encode("ascii")
 
 
-def instance_route(method: str, path: str):
-    """Register a handler for a route whose path names an instance."""
+def instance_route(method: str, path: str, into: list[Route] | None = None):
+    """Register a handler for a route whose path names an instance (in ``into``: the 1.7.1
+    routes unless told)."""
 
     def register(handler: Callable[[Call, Instance], Awaitable[Reply]]):
         async def endpoint(request: Request) -> Response:
@@ -164,13 +172,13 @@ def instance_route(method: str, path: str):
             _authorize(request, state, instance)
             return _json(*await handler(Call(request, state, body), instance))
 
-        _ROUTES.append(Route(path, endpoint, methods=[method]))
+        (_ROUTES if into is None else into).append(Route(path, endpoint, methods=[method]))
         return handler
 
     return register
 
 
-def global_route(method: str, path: str):
+def global_route(method: str, path: str, into: list[Route] | None = None):
     """Register a handler for a route that only the global key may use."""
 
     def register(handler: Callable[[Call], Awaitable[Reply]]):
@@ -180,7 +188,7 @@ def global_route(method: str, path: str):
             _authorize(request, state, None)
             return _json(*await handler(Call(request, state, body)))
 
-        _ROUTES.append(Route(path, endpoint, methods=[method]))
+        (_ROUTES if into is None else into).append(Route(path, endpoint, methods=[method]))
         return handler
 
     return register
@@ -278,15 +286,22 @@ def _profile(jid: str) -> dict[str, Any]:
 @instance_route("POST", "/message/sendList/{instance}")
 async def send_list(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_LIST)
+    return await deliver_list(
+        call, instance, body["number"], body["listMessage"], body.get("options", {}).get("delay")
+    )
+
+
+async def deliver_list(
+    call: Call, instance: Instance, number: str, fields: dict[str, Any], delay: int | None
+) -> Reply:
+    """Send a list message whose body passed its line's schema."""
     _require_open(instance, "onWhatsApp", _plain_500)
-    jid = _recipient(instance, body["number"])
+    jid = _recipient(instance, number)
     if number_of(jid) in call.state.not_on_whatsapp:  # the demo's knob (campaign tests)
         raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
-    delay = body.get("options", {}).get("delay")
     if delay and delay > 0:
         # The real server shows the presence for the whole delay before it answers.
         await asyncio.sleep(delay / 1000)
-    fields = body["listMessage"]
     list_message = {
         key: fields[key]
         for key in ("title", "description", "buttonText", "footerText")
@@ -330,7 +345,7 @@ async def update_message(call: Call, instance: Instance) -> Reply:
     }
 
 
-def _archive_failure(reason: str) -> GatewayError:
+def archive_failure(reason: str) -> GatewayError:
     return GatewayError(
         500,
         [
@@ -347,21 +362,21 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.ARCHIVE_CHAT)
     if not body.get("lastMessage") and not body.get("chat"):
         # The real server then writes to the missing lastMessage (`chat: ""` counts as none).
-        raise _archive_failure(
+        raise archive_failure(
             "TypeError: Cannot set properties of undefined (setting 'messageTimestamp')"
         )
     # The real server wraps every failure of this endpoint, a disconnected instance included.
     if instance.status != "open":
-        raise _archive_failure(not_connected_text("chatModify"))
+        raise archive_failure(not_connected_text("chatModify"))
     if last_message := body.get("lastMessage"):
         chat_id = last_message["key"]["remoteJid"]
         chat = instance.chats.get(create_jid(chat_id))
         if chat is None or chat.find(last_message["key"]["id"]) is None:
-            raise _archive_failure("Error: message not found")
+            raise archive_failure("Error: message not found")
     elif chat_id := body.get("chat"):
         chat = instance.chats.get(create_jid(chat_id))
         if chat is None or not chat.messages:
-            raise _archive_failure("Error: Last message not found")
+            raise archive_failure("Error: Last message not found")
     chat.archived = body["archive"]
     # Says archived: true even when unarchiving, like the real server.
     return 201, {"chatId": chat_id, "archived": True}
@@ -520,7 +535,7 @@ async def fetch_instances(call: Call) -> Reply:
     ]
 
 
-def _success(message: str) -> dict[str, Any]:
+def success(message: str) -> dict[str, Any]:
     return {"status": "SUCCESS", "error": False, "response": {"message": message}}
 
 
@@ -530,7 +545,7 @@ async def delete_instance(call: Call, instance: Instance) -> Reply:
         raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
     del call.state.instances[instance.name]
     lifecycle.forget(call.state, instance.name)
-    return 200, _success("Instance deleted")
+    return 200, success("Instance deleted")
 
 
 @instance_route("GET", "/settings/find/{instance}")
@@ -563,6 +578,26 @@ for _method, _path, _handler in chat_store.ROUTES:
     instance_route(_method, _path)(_handler)
 
 
+async def _root(request: Request) -> Response:
+    """GET /: the welcome, with the version (no key needed)."""
+    return _json(
+        200,
+        {
+            "status": 200,
+            "message": "Welcome to the Evolution API, it is working!",
+            "version": "1.7.1",
+            "swagger": f"{request.app.state.demo.server_url}/docs",
+            "documentation": "https://doc.evolution-api.com",
+        },
+    )
+
+
+_ROUTES.append(Route("/", _root, methods=["GET"]))
+# What the 1.7.1 demo answers; demo/v2.py builds the 2.x routes from these and its own.
+ROUTES_1_7_1 = _ROUTES
+json_response = _json
+
+
 # ---------------------------------------------------------------- the ASGI app
 
 
@@ -591,8 +626,13 @@ class DemoGateway:
         self.latency_ms = latency_ms
         # Set by the server on shutdown so stalled requests give up waiting.
         self.closing = threading.Event()
+        routes = _ROUTES
+        if state.api_version.startswith("2"):
+            from gateway_tui.demo.v2 import V2_ROUTES
+
+            routes = V2_ROUTES
         self._routes = Starlette(
-            routes=_ROUTES,
+            routes=routes,
             exception_handlers={
                 GatewayError: _gateway_error,
                 HTTPException: _unknown_route,

@@ -311,6 +311,10 @@ class DemoState:
     seed: int
     instances: dict[str, Instance]
     server_url: str = "http://127.0.0.1"
+    # The line the demo imitates: "1.7.1" or "2.3.6" (demo/v2.py).
+    api_version: str = "1.7.1"
+    # 2.x: instances deleted (name → when): still listed for a moment after the 200.
+    deleting: dict[str, float] = field(default_factory=dict)
     # Writes (POST/PUT/DELETE) as received, so tests can prove a call was not repeated.
     writes: list[Write] = field(default_factory=list)
     write_counts: Counter[str | None] = field(default_factory=Counter)

@@ -52,11 +52,14 @@ class DemoServer:
         drop_share: float = 0.0,
         chats: int | None = None,
         big_chat: int = 0,
+        api_version: str = "1.7.1",
     ) -> None:
         """``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
         sends whose connection is dropped after the message went out (outcome unknown).
         ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
-        that many messages (the benchmarks' knobs; see demo/chats.py)."""
+        that many messages (the benchmarks' knobs; see demo/chats.py). ``api_version``: the
+        line imitated, "1.7.1" or "2.3.6" (demo/v2.py)."""
+        self.api_version = "2.3.6" if api_version.startswith("2") else "1.7.1"
         self.api_key = api_key
         self.seed = seed
         self.hostile = hostile  # serve the hostile data set (demo/hostile.py)
@@ -163,6 +166,7 @@ class DemoServer:
             chats=self._chats,
             big_chat=self._big_chat,
         )
+        state.api_version = self.api_version
         if self.hostile:
             from gateway_tui.demo.hostile import make_hostile
 
@@ -204,9 +208,11 @@ def serve(
     drop_share: float = 0.0,
     chats: int | None = None,
     big_chat: int = 0,
+    api_version: str = "1.7.1",
 ) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
     server = DemoServer(
+        api_version=api_version,
         instances=instances,
         latency_ms=latency_ms,
         port=port,
@@ -221,7 +227,7 @@ def serve(
     except OSError as exc:
         print(f"demo-server: cannot listen on {HOST}:{port}: {exc.strerror}", file=sys.stderr)
         return 1
-    print(f"Demo gateway (interface 1.7.1) listening on {server.url}")
+    print(f"Demo gateway (Evolution API {server.api_version}) listening on {server.url}")
     print(f"Global API key: {server.api_key}")
     print(
         f"{len(server.state.instances)} instances, {latency_ms} ms added latency. Ctrl-C to stop."

@@ -146,6 +146,8 @@ class CampaignSetupScreen(GatewayScreen):
         if self.template.placeholders:
             names = " ".join("{" + name + "}" for name in self.template.placeholders)
             title.append(f"  placeholders {names}", style="cyan")
+        for note in self.gateway_app.list_message_notes():
+            title.append(f"\n⚠ {note}", style="yellow not bold")
         self.query_one("#campaign-title", Static).update(title)
         self.query_one("#c-file", Input).focus()
         self._redraw()
@@ -230,7 +232,9 @@ class CampaignSetupScreen(GatewayScreen):
             problems.append(Problem("", "no valid recipient"))
         _, pace_problems = self._pace()
         if self._message_problems is None:
-            self._message_problems = self.template.problems(self.recipients)
+            self._message_problems = self.template.problems(
+                self.recipients, self.gateway_app.gateway_line
+            )
         # The message's problems include its delay and presence (Draft.check).
         return problems + pace_problems + self._message_problems
 

@@ -33,6 +33,7 @@ from gateway_tui.screens.composer_fields import (  # noqa: F401 - re-exported fo
     PRESENCE_NOTE,
     ROW_PARTS,
     field_of,
+    placeholder_for,
     server_problems,
     target_of,
 )
@@ -177,7 +178,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                         yield Label(label, classes="field-label")
                         yield Input(
                             getattr(draft, attr),
-                            placeholder=placeholder,
+                            placeholder=placeholder_for(
+                                key, placeholder, self.gateway_app.gateway_line
+                            ),
                             id=f"f-{key}",
                             compact=True,
                         )
@@ -239,6 +242,8 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                 "(open) instance",
                 style="yellow not bold",
             )
+        for note in self.gateway_app.list_message_notes():
+            title.append(f"\n⚠ {note}", style="yellow not bold")
         self.query_one("#composer-title", Static).update(title)
 
     def on_unmount(self) -> None:
@@ -380,7 +385,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                         field.value = ids[row.uid]
 
     def _show_problems(self) -> None:
-        check = self.draft.check()
+        check = self.draft.check(self.gateway_app.gateway_line)
         lines: dict[str, list[Text]] = defaultdict(list)
         for problem in check.errors:
             target, prefix = target_of(problem.field, self.draft)
@@ -413,7 +418,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
     def _draw_preview(self) -> None:
         note = None
         if self.mode == PreviewMode.JSON:
-            check = self.draft.check()
+            check = self.draft.check(self.gateway_app.gateway_line)
             if check.ok:
                 note = Text("✓ valid: ctrl+s sends exactly this", style="green")
             else:
@@ -422,7 +427,11 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                     style="red",
                 )
         self.query_one("#composer-preview", ListPreview).show(
-            self.draft, mode=self.mode, focus_uid=self._focus_uid, note=note
+            self.draft,
+            mode=self.mode,
+            focus_uid=self._focus_uid,
+            note=note,
+            line=self.gateway_app.gateway_line,
         )
 
     def _draw_draft_status(self) -> None:
@@ -531,7 +540,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         return self.query_one("#f-recipient", Input)
 
     def action_copy_body(self) -> None:
-        body = json.dumps(self.draft.body(), indent=2, ensure_ascii=False)
+        body = json.dumps(
+            self.draft.body(self.gateway_app.gateway_line), indent=2, ensure_ascii=False
+        )
         self.copy(body, "JSON body")
 
     def action_copy_curl(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.errors import GatewayError, Problem
 from gateway_tui.api.validation import (
     BUTTON_TEXT_LIMIT,
@@ -30,6 +31,17 @@ HEADER_FIELDS: tuple[tuple[str, str, str, str], ...] = (
     ("button", "Button text", "button_text", "opens the list, e.g. See the menu"),
     ("footer", "Footer", "footer", "optional small print"),
 )
+
+
+def placeholder_for(key: str, placeholder: str, line: Dialect) -> str:
+    """A header field's placeholder on a gateway of ``line`` (what it requires differs)."""
+    if key == "footer" and line.footer_required:
+        return f"small print under the message (required on {line.label})"
+    if key == "description" and not line.description_required:
+        return f"the message text (optional on {line.label})"
+    return placeholder
+
+
 # The header fields with a WhatsApp length limit: a counter beside each.
 FIELD_LIMITS = {
     "title": LIST_TITLE_LIMIT,

@@ -65,7 +65,7 @@ class SendFlow:
         if self.sending:
             self.notify("Already sending: waiting for the gateway's answer.", markup=False)
             return
-        check = self.draft.check()
+        check = self.draft.check(self.gateway_app.gateway_line)
         self._server_problems = []
         if not check.ok:
             self._reveal_all = True
@@ -78,7 +78,7 @@ class SendFlow:
                 )
             )
             return
-        body = self.draft.body()
+        body = self.draft.body(self.gateway_app.gateway_line)
         if self._unknown_body is not None:
             text = Text(
                 "The outcome of the last send is unknown: the gateway may have sent it. "

@@ -12,7 +12,7 @@ from textual.widgets.option_list import Option
 
 from gateway_tui.api.errors import GatewayError, NotFound
 from gateway_tui.api.models import SETTING_LABELS, Instance, InstanceSettings
-from gateway_tui.formatting import clock, format_number, status_text
+from gateway_tui.formatting import clock, disconnect_text, format_number, status_text
 from gateway_tui.sanitize import printable_text
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen, PromptScreen
@@ -22,27 +22,54 @@ from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.status_panel import StatusPanel
 
 
-def details_table(instance: Instance) -> Table:
-    """The instance's fields as label/value rows. Values are Text: server data is not markup."""
+def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> Table:
+    """The instance's fields as label/value rows. Values are Text: server data is not markup.
+
+    ``missing``: the fields the gateway's line never gives (their rows are left out).
+    """
     table = Table.grid(padding=(0, 2))
     table.add_column(style="dim", no_wrap=True)
     table.add_column()
     owner = instance.owner_number
-    rows: list[tuple[str, Text]] = [
-        ("Status", status_text(instance.status, instance.status_kind)),
-        ("Owner", Text(f"{format_number(owner)}  ({instance.owner})" if owner else "—")),
-        ("Profile name", Text(instance.profile_name or "—")),
-        ("Profile status", Text(instance.profile_status or "—")),
-        ("Integration", Text(instance.integration_name or "—")),
+    rows: list[tuple[str, str, Text]] = [
+        ("", "Status", status_text(instance.status, instance.status_kind)),
+        ("", "Owner", Text(f"{format_number(owner)}  ({instance.owner})" if owner else "—")),
+        ("number", "Number", Text(format_number(instance.number) if instance.number else "—")),
+        ("", "Profile name", Text(instance.profile_name or "—")),
+        ("profile_status", "Profile status", Text(instance.profile_status or "—")),
+        ("", "Integration", Text(instance.integration_name or "—")),
         # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
         # gateway posts this instance's events to.
-        ("WA Business callback", Text(instance.wa_business_callback_url or "—")),
-        ("Instance id", Text(instance.instance_id or "—")),
-        ("Server URL", Text(instance.server_url or "—")),
+        (
+            "wa_business_callback_url",
+            "WA Business callback",
+            Text(instance.wa_business_callback_url or "—"),
+        ),
+        ("", "Instance id", Text(instance.instance_id or "—")),
+        ("server_url", "Server URL", Text(instance.server_url or "—")),
+        (
+            "disconnection_at",
+            "Last disconnected",
+            Text(
+                disconnect_text(instance.disconnection_reason_code, instance.disconnection_at)
+                or "—"
+            ),
+        ),
+        ("message_count", "Stored", Text(_stored(instance))),
     ]
-    for label, value in rows:
-        table.add_row(label, printable_text(value))  # measured with its placeholders
+    for field, label, value in rows:
+        if field not in missing:
+            table.add_row(label, printable_text(value))  # measured with its placeholders
     return table
+
+
+def _stored(instance: Instance) -> str:
+    counts = (instance.message_count, instance.contact_count, instance.chat_count)
+    if all(count is None for count in counts):
+        return "—"
+    return "{} messages · {} contacts · {} chats".format(
+        *("?" if count is None else f"{count:,}" for count in counts)
+    )
 
 
 def setting_prompt(field: str, settings: InstanceSettings) -> Text:
@@ -117,7 +144,7 @@ class InstanceScreen(GatewayScreen):
                 Text("This instance is no longer listed by the gateway.", style="yellow")
             )
         else:
-            details.update(details_table(instance))
+            details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
         self.query_one("#instance-sections", Static).update(
             Text(self.gateway_app.instance_sections_hint())

@@ -11,7 +11,13 @@ from textual.widgets import Footer, Static
 from gateway_tui.api.errors import BadRequest, GatewayError, NotFound
 from gateway_tui.api.lists import unreadable_of
 from gateway_tui.api.models import Instance, InstanceStatus
-from gateway_tui.formatting import clock, format_number, status_cell, status_style
+from gateway_tui.formatting import (
+    clock,
+    disconnect_text,
+    format_number,
+    status_cell,
+    status_style,
+)
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen
 from gateway_tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
@@ -54,6 +60,16 @@ INSTANCE_COLUMNS: list[Column[Instance]] = [
         lambda i: i.integration_name or "—",
         max_width=20,
         drop_priority=2,
+    ),
+    # 2.x only: a 1.7.1 gateway does not say why or when an instance was disconnected.
+    Column(
+        "disconnected",
+        "Disconnected",
+        lambda i: disconnect_text(i.disconnection_reason_code, i.disconnection_at) or "—",
+        sort_key=lambda i: i.disconnection_at or None,
+        max_width=34,
+        drop_priority=3,
+        only_when=lambda i: bool(i.disconnection_reason_code or i.disconnection_at),
     ),
 ]
 

@@ -52,6 +52,13 @@ def role_cell(participant: Participant) -> str:
     return f"{ROLE_LOOK[participant.role][0]} {role_label(participant)}"
 
 
+def number_cell(participant: Participant) -> str:
+    """The phone number; for a member known only by a WhatsApp LID (2.x), says so plainly."""
+    if participant.number:
+        return format_number(participant.number)
+    return "LID only, no number" if participant.is_lid else "—"
+
+
 def number_sort_key(participant: Participant) -> tuple[int, str]:
     # Numeric order without int(): a shorter digit string is a smaller number.
     return (len(participant.number), participant.number)
@@ -61,11 +68,20 @@ PARTICIPANT_COLUMNS: list[Column[Participant]] = [
     Column(
         "number",
         "Number",
-        lambda p: format_number(p.number) if p.number else "—",
+        number_cell,
         sort_key=number_sort_key,
         max_width=22,
     ),
     Column("jid", "JID", lambda p: p.id, max_width=36, drop_priority=1),  # the number says it
+    # WhatsApp's LID of a member whose JID is a phone number (2.x, when the gateway gives it).
+    Column(
+        "lid",
+        "LID",
+        lambda p: p.lid or "—",
+        max_width=28,
+        drop_priority=2,
+        only_when=lambda p: bool(p.lid) and not p.is_lid,
+    ),
     Column(
         "role",
         "Role",

@@ -1,8 +1,9 @@
 """An instance's webhook or websocket settings: read with find, written with set, read back.
 
-A real 1.7.1 keeps some things differently from what was sent (no events → all 26; a disabled
-webhook keeps no URL and no events; a disabled websocket keeps all events): after each write
-the screen reads the settings back and says what differs.
+A real gateway keeps some things differently from what was sent (no events → all of its line's;
+a disabled 1.7.1 webhook keeps no URL and no events; a disabled websocket keeps all events on
+1.7.1, none on 2.x): after each write the screen reads the settings back and says what differs.
+The events offered are those of the gateway's line.
 """
 
 from __future__ import annotations
@@ -15,9 +16,9 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Checkbox, Footer, Input, Label, SelectionList, Static
 
+from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.errors import GatewayError, InvalidRequest
 from gateway_tui.api.lifecycle import (
-    EVENT_NAMES,
     NEVER_DELIVERED,
     WebhookSettings,
     WebsocketSettings,
@@ -30,9 +31,9 @@ from gateway_tui.widgets.gateway_bar import GatewayBar
 Kind = Literal["webhook", "websocket"]
 
 
-def _event_label(name: str) -> Text:
+def _event_label(name: str, line: Dialect) -> Text:
     label = Text(name)
-    if name in NEVER_DELIVERED:
+    if line.line == "1" and name in NEVER_DELIVERED:
         label.append("  (accepted, never sent by 1.7.1)", style="dim")
     return label
 
@@ -75,9 +76,12 @@ class HookSettingsScreen(GatewayScreen):
                 yield Checkbox(
                     "Media as base64 in the body (webhook_base64)", id="hooks-base64", compact=True
                 )
-            yield Label("Events (none ticked: the gateway subscribes to all 26)")
+            line = self.gateway_app.gateway_line
+            yield Label(
+                f"Events (none ticked: the gateway subscribes to all {len(line.event_names)})"
+            )
             yield SelectionList[str](
-                *((_event_label(name), name) for name in EVENT_NAMES),
+                *((_event_label(name, line), name) for name in line.event_names),
                 id="hooks-events",
                 compact=True,
             )
@@ -124,12 +128,13 @@ class HookSettingsScreen(GatewayScreen):
 
     def _describe(self, value, at) -> Text:
         if not value.configured:
-            return Text(f"Never set on this instance (find answers {{}}) · read {clock(at)}")
+            return Text(f"Never set on this instance (find answers nothing) · read {clock(at)}")
         parts = ["on" if value.enabled else "off"]
         if self.kind == "webhook":
             parts.append(value.url or "no URL")
         count = len(value.events)
-        parts.append("all 26 events" if count == len(EVENT_NAMES) else f"{count} events")
+        every = len(self.gateway_app.gateway_line.event_names)
+        parts.append(f"all {every} events" if count == every else f"{count} events")
         return Text(f"On the gateway: {' · '.join(parts)} · read {clock(at)}")
 
     def _fill(self, value) -> None:
@@ -144,10 +149,11 @@ class HookSettingsScreen(GatewayScreen):
             self.query_one("#hooks-base64", Checkbox).value = bool(value.webhook_base64)
         events = self.query_one("#hooks-events", SelectionList)
         events.deselect_all()
-        # All 26 is what "none ticked" gives: show it as none, the simpler choice.
-        if len(set(value.events)) < len(EVENT_NAMES):
+        # All of them is what "none ticked" gives: show it as none, the simpler choice.
+        names = self.gateway_app.gateway_line.event_names
+        if len(set(value.events)) < len(names):
             for name in value.events:
-                if name in EVENT_NAMES:
+                if name in names:
                     events.select(name)
 
     def _form(self) -> WebhookSettings | WebsocketSettings:

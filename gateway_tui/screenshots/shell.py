@@ -28,6 +28,20 @@ async def _instance_view(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: app.state.settings_of("sales-eu").value is not None)
 
 
+async def _instances_2x(pilot: Pilot) -> None:
+    app = _app(pilot)
+    await instances_loaded(pilot)
+    await wait_until(pilot, lambda: app.client.server_version == "2.3.6")
+    await pilot.pause()
+
+
+async def _instance_view_2x(pilot: Pilot) -> None:
+    app = _app(pilot)
+    await _instances_2x(pilot)
+    app.open_instance("onboarding")  # closed: the gateway says why and when
+    await wait_until(pilot, lambda: app.state.settings_of("onboarding").value is not None)
+
+
 async def _help(pilot: Pilot) -> None:
     await instances_loaded(pilot)
     await pilot.press("question_mark")
@@ -69,6 +83,9 @@ async def _connect(pilot: Pilot) -> None:
 SCENARIOS = [
     Scenario("instances", _instances),
     Scenario("instance-settings", _instance_view),
+    # The same on a 2.x gateway (the demo imitating a recorded 2.3.6).
+    Scenario("instances-2x", _instances_2x, server_options={"api_version": "2.3.6"}),
+    Scenario("instance-view-2x", _instance_view_2x, server_options={"api_version": "2.3.6"}),
     Scenario("help", _help),
     Scenario("confirm-delete", _confirm_delete),
     Scenario("request-log", _request_log, size=(140, 34)),

@@ -53,6 +53,7 @@ class GatewayBar(Widget):
         self.show(
             url=url,
             masked_key=app.masked_key,
+            version=app.gateway_version,
             health=app.state.health,
             selected=app.state.selected,
             profile=app.config.profile,
@@ -65,6 +66,7 @@ class GatewayBar(Widget):
         url: str | None,
         masked_key: str,
         health: Health,
+        version: str | None = None,
         selected: str | None,
         profile: str | None,
         insecure: bool,
@@ -85,6 +87,9 @@ class GatewayBar(Widget):
             text.append(selected, style="bold")
         if insecure:
             text.append("  ⚠ key sent in clear (http)", style="bold red")
+        if version:  # last: the first thing a narrow terminal cuts
+            text.append("  Evolution API ", style="dim")
+            text.append(version)
         self._text = text
         self.refresh()
 

@@ -21,6 +21,7 @@ from rich.rule import Rule
 from rich.text import Text
 from textual.widgets import Static
 
+from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.validation import (
     BUTTON_TEXT_LIMIT,
     ROW_DESCRIPTION_LIMIT,
@@ -160,7 +161,9 @@ class ListPreview(Static):
         mode: PreviewMode = PreviewMode.MESSAGE,
         focus_uid: int | None = None,
         note: Text | None = None,
+        line: Dialect | None = None,
     ) -> None:
+        """``line``: the gateway's line, whose body the JSON view shows."""
         parts: list[RenderableType] = []
         if mode == PreviewMode.JSON:
             title = Text("JSON body that will be sent", style="bold")
@@ -168,7 +171,7 @@ class ListPreview(Static):
             parts.append(title)
             if note is not None:
                 parts.append(note)
-            body = json_body(draft.body())
+            body = json_body(draft.body(line))
             parts.append(body)
             # As wide as its longest line, so the pane scrolls sideways instead of wrapping.
             widest = max((cell_len(line) for line in body.plain.splitlines()), default=0)

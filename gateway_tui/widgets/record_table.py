@@ -104,6 +104,8 @@ class Column(Generic[R]):
     drop_priority: int = 0
     """0: always shown. Otherwise, when the table is too narrow, columns are hidden, the
     highest priority first, until the rest fit."""
+    only_when: Callable[[R], bool] | None = None
+    """Shown only when a sampled row has it (a field one line of the gateway lacks)."""
 
     def text(self, row: R) -> str:
         value = self.value(row)
@@ -123,6 +125,8 @@ class Column(Generic[R]):
         """The column's width from the label and ``sample``, capped at ``max_width``; and what
         it would take on a wide terminal (up to WIDEN_FACTOR times that) to show values in full.
         Each value is read once."""
+        if self.only_when is not None and not any(self.only_when(row) for row in sample):
+            return 0, 0
         if self.width is not None:
             return max(1, self.width), max(1, self.width)
         cap = self.max_width * WIDEN_FACTOR
@@ -383,9 +387,14 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
 
     def cycle_sort(self) -> None:
         """One key for every order: each column ascending, then descending, then the next."""
-        keys = [column.key for column in self._columns]
+        # A column no row has (``only_when``) is not offered; one dropped for room still is.
+        keys = [
+            column.key
+            for column, base in zip(self._columns, self._base_widths, strict=True)
+            if base or column.only_when is None
+        ]
         current = self._sort_column
-        if current is None:
+        if current is None or current not in keys:
             self.sort_by(keys[0], reverse=False)
         elif not self._sort_reverse:
             self.sort_by(current, reverse=True)

@@ -1,0 +1,520 @@
+"""The demo gateway as a 2.x server answers (Evolution API 2.3.6, as recorded).
+
+The routes that did not change are the 1.7.1 demo's own handlers; the ones that did (verbs,
+flat camelCase bodies, flat fetchInstances rows, paged findMessages) are written here, from the
+recordings of a real 2.3.6 (``../shared/recordings/v2.3.6*``). Like the rest of the demo, this
+shares nothing with ``gateway_tui.api``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from typing import Any
+
+from starlette.routing import Route
+
+from gateway_tui.demo import app as v1
+from gateway_tui.demo import chats as chat_store
+from gateway_tui.demo import lifecycle
+from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
+from gateway_tui.demo.errors import GatewayError, not_connected_text
+from gateway_tui.demo.lifecycle import EVENTS
+from gateway_tui.demo.validation import create_jid
+
+VERSION = "2.3.6"
+CLIENT_NAME = "evolution_exchange"
+# A delete answers 200 at once; the instance goes a moment later (as recorded: still listed
+# right after, gone 1.5 s on).
+DELETE_SECONDS = 1.5
+
+# Up to this many rows, fetchInstances counts each open instance's store (building it).
+COUNTED_ROWS = 50
+
+V2_ROUTES: list[Route] = []
+_STRING = {"type": "string"}
+_BOOLEAN = {"type": "boolean"}
+
+# 2.x names of the settings, in the order the server lists and requires them.
+SETTINGS_V2 = {
+    "reject_call": "rejectCall",
+    "msg_call": "msgCall",
+    "groups_ignore": "groupsIgnore",
+    "always_online": "alwaysOnline",
+    "read_messages": "readMessages",
+    "read_status": "readStatus",
+    "sync_full_history": "syncFullHistory",
+}
+_REQUIRED_SETTINGS = [SETTINGS_V2[flag] for flag in SETTING_FLAGS]
+
+SEND_LIST = {
+    "type": "object",
+    "properties": {
+        "number": _STRING,
+        "title": _STRING,
+        "description": _STRING,
+        "footerText": _STRING,
+        "buttonText": _STRING,
+        "delay": {"type": "integer"},
+        "sections": {
+            "type": "array",
+            "minItems": 1,
+            "uniqueItems": True,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "title": _STRING,
+                    "rows": {
+                        "type": "array",
+                        "minItems": 1,
+                        "uniqueItems": True,
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "title": _STRING,
+                                "description": _STRING,
+                                "rowId": _STRING,
+                            },
+                            "required": ["title", "rowId"],
+                        },
+                    },
+                },
+                "required": ["title", "rows"],
+            },
+        },
+    },
+    "required": ["number", "title", "footerText", "buttonText", "sections"],
+}
+SETTINGS = {
+    "type": "object",
+    "properties": {**dict.fromkeys(_REQUIRED_SETTINGS, _BOOLEAN), "msgCall": _STRING},
+    "required": _REQUIRED_SETTINGS,
+}
+
+
+def route(method: str, path: str, *, instance: bool = True):
+    return (v1.instance_route if instance else v1.global_route)(method, path, into=V2_ROUTES)
+
+
+# ---------------------------------------------------------------- instances
+
+
+def _moment(seconds: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(seconds))
+
+
+def _settings(instance: Instance) -> dict[str, Any]:
+    stored = instance.settings
+    found = {SETTINGS_V2[k]: stored.get(k, "" if k == "msg_call" else False) for k in SETTINGS_V2}
+    return found | {"wavoipToken": ""}
+
+
+def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]:
+    """A fetchInstances row of 2.x: the flat Prisma row. ``count_store``: build an open
+    instance's store to count it (not for thousands of rows: their counts stay 0)."""
+    open_ = instance.status == "open"
+    was_paired = instance.status in ("close", "refused") and bool(instance.owner_number)
+    # A fixed moment per instance: the demo's pictures must not change from run to run.
+    stamp = 1763970000 + int(hashlib.sha256(instance.name.encode()).hexdigest()[:5], 16)
+    workspace_counts = (0, 0, 0)
+    if instance._workspace is not None or (count_store and open_):
+        chats = instance.chats
+        workspace_counts = (
+            sum(len(chat.messages) for chat in chats.values()),
+            len(instance.workspace.contacts),
+            len(chats),
+        )
+    return {
+        "id": instance.instance_id,
+        "name": instance.name,
+        "connectionStatus": instance.status,
+        "ownerJid": instance.owner if open_ or was_paired else None,
+        "profileName": instance.profile_name if open_ else None,
+        "profilePicUrl": instance.profile_picture_url if open_ else None,
+        "integration": "WHATSAPP-BAILEYS",
+        "number": None,
+        "businessId": None,
+        "token": instance.apikey,
+        "clientName": CLIENT_NAME,
+        "disconnectionReasonCode": 401 if was_paired else None,
+        "disconnectionObject": None,
+        "disconnectionAt": _moment(stamp) if was_paired else None,
+        "createdAt": _moment(stamp - 86400 * 30),
+        "updatedAt": _moment(stamp),
+        "Chatwoot": None,
+        "Proxy": None,
+        "Rabbitmq": None,
+        "Nats": None,
+        "Sqs": None,
+        "Websocket": None,
+        "Setting": {"instanceId": instance.instance_id, **_settings(instance)},
+        "_count": dict(zip(("Message", "Contact", "Chat"), workspace_counts, strict=True)),
+    }
+
+
+def _settle_deletes(state: DemoState) -> None:
+    now = time.monotonic()
+    for name, at in list(state.deleting.items()):
+        if now - at >= DELETE_SECONDS:
+            del state.deleting[name]
+            if name in state.instances:
+                del state.instances[name]
+                lifecycle.forget(state, name)
+
+
+async def fetch_instances(request: Any) -> Any:
+    """2.x accepts the global key (all rows) or an instance's own token (its row)."""
+    state: DemoState = request.app.state.demo
+    key = request.headers.get("apikey")
+    if not key:
+        raise v1.unauthorized()
+    _settle_deletes(state)
+    lifecycle.settle(state)
+    rows = list(state.instances.values())
+    if key != state.api_key:
+        rows = [instance for instance in rows if instance.apikey == key]
+        if not rows:
+            raise v1.unauthorized()
+    if name := request.query_params.get("instanceName"):
+        rows = [instance for instance in rows if instance.name == name]
+        if not rows:
+            raise GatewayError(404, [f'Instance "{name}" not found'])
+    count = len(rows) <= COUNTED_ROWS
+    return v1.json_response(200, [instance_row(instance, count) for instance in rows])
+
+
+V2_ROUTES.append(Route("/instance/fetchInstances", fetch_instances, methods=["GET"]))
+
+
+@route("DELETE", "/instance/delete/{instance}")
+async def delete_instance(call: v1.Call, instance: Instance) -> v1.Reply:
+    if instance.status == "open":
+        raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
+    call.state.deleting.setdefault(instance.name, time.monotonic())
+    return 200, v1.success("Instance deleted")
+
+
+@route("POST", "/instance/create", instance=False)
+async def create(call: v1.Call) -> v1.Reply:
+    body = call.body if isinstance(call.body, dict) else {}
+    if body.get("integration") not in ("WHATSAPP-BAILEYS", "WHATSAPP-BUSINESS", "EVOLUTION"):
+        raise GatewayError(400, ["Invalid integration"])
+    status, reply = await lifecycle.create(call)
+    instance = call.state.instances[reply["instance"]["instanceName"]]
+    record = reply["instance"]
+    return status, {
+        "instance": {
+            "instanceName": record["instanceName"],
+            "instanceId": record["instanceId"],
+            "integration": body["integration"],
+            "webhookWaBusiness": record.get("webhook_wa_business"),
+            "accessTokenWaBusiness": "",
+            "status": "connecting" if instance.status == "connecting" else "close",
+        },
+        "hash": instance.apikey,
+        "webhook": {},
+        "websocket": {},
+        "rabbitmq": {},
+        "nats": {},
+        "sqs": {},
+        "settings": _settings(instance),
+        **({"qrcode": reply["qrcode"]} if "qrcode" in reply else {}),
+    }
+
+
+@route("POST", "/instance/restart/{instance}")
+async def restart(call: v1.Call, instance: Instance) -> v1.Reply:
+    lifecycle.settle(call.state)
+    if instance.status == "open":
+        return 200, {"instance": {"instanceName": instance.name, "state": "open"}}
+    # As recorded for an instance that never paired.
+    return 200, {"error": True, "message": "[object Object]"}
+
+
+# ---------------------------------------------------------------- settings
+
+
+@route("GET", "/settings/find/{instance}")
+async def find_settings(call: v1.Call, instance: Instance) -> v1.Reply:
+    return 200, _settings(instance)
+
+
+@route("POST", "/settings/set/{instance}")
+async def set_settings(call: v1.Call, instance: Instance) -> v1.Reply:
+    body = call.validated(SETTINGS)
+    instance.settings = {flag: body[SETTINGS_V2[flag]] for flag in SETTING_FLAGS}
+    instance.settings["msg_call"] = body.get("msgCall", "")
+    applied = {k: v for k, v in _settings(instance).items() if k != "wavoipToken"}
+    return 201, {"settings": {"instanceName": instance.name, "settings": applied}}
+
+
+# ---------------------------------------------------------------- webhook and websocket
+
+
+def _nested(call: v1.Call, name: str) -> dict[str, Any]:
+    body = call.body if isinstance(call.body, dict) else {}
+    inner = body.get(name)
+    if not isinstance(inner, dict):
+        raise GatewayError(400, [[f'instance requires property "{name}"']])
+    events = inner.get("events", [])
+    for index, event in enumerate(events if isinstance(events, list) else []):
+        if event not in V2_EVENTS:
+            raise GatewayError(
+                400,
+                [[f"{name}.events[{index}] is not one of enum values: {','.join(V2_EVENTS)}"]],
+            )
+    return inner
+
+
+V2_EVENTS = tuple(
+    name
+    for old in EVENTS
+    if old not in ("NEW_JWT_TOKEN", "CHAMA_AI_ACTION")
+    for name in (
+        old,
+        *{
+            "MESSAGES_UPSERT": ("MESSAGES_EDITED",),
+            "SEND_MESSAGE": ("SEND_MESSAGE_UPDATE",),
+            "TYPEBOT_CHANGE_STATUS": (
+                "REMOVE_INSTANCE",
+                "LOGOUT_INSTANCE",
+                "INSTANCE_CREATE",
+                "INSTANCE_DELETE",
+                "STATUS_INSTANCE",
+            ),
+        }.get(old, ()),
+    )
+)
+
+
+def _row(instance: Instance, stored: dict[str, Any]) -> dict[str, Any]:
+    stamp = _moment(time.time())
+    return {"id": "demo-" + instance.instance_id[:8], **stored, "createdAt": stamp} | {
+        "updatedAt": stamp,
+        "instanceId": instance.instance_id,
+    }
+
+
+@route("POST", "/webhook/set/{instance}")
+async def set_webhook(call: v1.Call, instance: Instance) -> v1.Reply:
+    inner = _nested(call, "webhook")
+    if not isinstance(inner.get("url"), str):
+        raise GatewayError(400, [['webhook requires property "url"']])
+    enabled = inner.get("enabled") is True
+    stored = {
+        "url": inner["url"],  # 2.x stores any text, a URL or not
+        "headers": None,
+        "enabled": enabled,
+        "events": (list(inner.get("events") or []) or list(V2_EVENTS)) if enabled else [],
+        "webhookByEvents": inner.get("byEvents") is True,
+        "webhookBase64": inner.get("base64") is True,
+    }
+    lifecycle.of(call.state).webhooks[instance.name] = stored
+    return 201, _row(instance, stored)
+
+
+@route("GET", "/webhook/find/{instance}")
+async def find_webhook(call: v1.Call, instance: Instance) -> v1.Reply:
+    stored = lifecycle.of(call.state).webhooks.get(instance.name)
+    return 200, _row(instance, stored) if stored else v1.JSON_NULL
+
+
+@route("POST", "/websocket/set/{instance}")
+async def set_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
+    inner = _nested(call, "websocket")
+    if "enabled" not in inner:
+        raise GatewayError(400, [['websocket requires property "enabled"']])
+    enabled = inner["enabled"] is True
+    events = (list(inner.get("events") or []) or list(V2_EVENTS)) if enabled else []
+    stored = {"enabled": enabled, "events": events}
+    lifecycle.of(call.state).websockets[instance.name] = stored
+    return 201, _row(instance, stored)
+
+
+@route("GET", "/websocket/find/{instance}")
+async def find_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
+    stored = lifecycle.of(call.state).websockets.get(instance.name)
+    return 200, _row(instance, stored) if stored else v1.JSON_NULL
+
+
+# ---------------------------------------------------------------- messages
+
+
+@route("POST", "/message/sendList/{instance}")
+async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
+    body = call.validated(SEND_LIST)
+    fields = {
+        key: body[key]
+        for key in ("title", "description", "buttonText", "footerText", "sections")
+        if key in body
+    }
+    return await v1.deliver_list(call, instance, body["number"], fields, body.get("delay"))
+
+
+@route("POST", "/chat/updateMessage/{instance}")
+async def update_message(call: v1.Call, instance: Instance) -> v1.Reply:
+    body = call.validated(v1.schemas.UPDATE_MESSAGE)
+    # 2.x looks the message up in its store first, then needs the session.
+    key = body["key"]
+    chat = instance.chats.get(create_jid(key["remoteJid"]))
+    if chat is None or chat.find(key["id"]) is None:
+        raise GatewayError(400, ["Message not compatible"])
+    if instance.status != "open":
+        raise GatewayError(500, not_connected_text("sendMessage").removeprefix("TypeError: "))
+    return await v1.update_message(call, instance)
+
+
+@route("POST", "/chat/archiveChat/{instance}")
+async def archive_chat(call: v1.Call, instance: Instance) -> v1.Reply:
+    body = call.body if isinstance(call.body, dict) else {}
+    if body.get("chat") and not body.get("lastMessage"):
+        # 2.3.6 looks the last message up with a filter Prisma refuses: always this 500.
+        raise v1.archive_failure(
+            "PrismaClientValidationError: \nInvalid `this.prismaRepository.contact.findMany()` "
+            "invocation"
+        )
+    return await v1.archive_chat(call, instance)
+
+
+route("POST", "/group/updateGroupSubject/{instance}")(v1.update_group_subject)
+route("POST", "/group/revokeInviteCode/{instance}")(v1.revoke_invite_code)
+
+
+# ---------------------------------------------------------------- the chat store
+
+
+def _contact_row(instance: Instance, jid: str, name: str | None) -> dict[str, Any]:
+    return {
+        "id": "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12],
+        "remoteJid": jid,
+        "pushName": name,
+        "profilePicUrl": None,
+        "instanceId": instance.instance_id,
+        "isGroup": jid.endswith(GROUP_DOMAIN),
+        "isSaved": True,
+        "type": "contact",
+    }
+
+
+def _message_row(instance: Instance, message: Any) -> dict[str, Any]:
+    data = chat_store.message_json(instance, message)
+    data.pop("owner", None)
+    stamp = data.get("messageTimestamp")
+    if isinstance(stamp, dict):  # 1.7.1's Long object; 2.x stores a number
+        data["messageTimestamp"] = message.timestamp
+    return {"id": "m-" + message.key["id"], **data, "instanceId": instance.instance_id}
+
+
+def _where(call: v1.Call) -> dict[str, Any]:
+    body = call.body if isinstance(call.body, dict) else {}
+    where = body.get("where") or {}
+    if not isinstance(where, dict):
+        raise GatewayError(400, [["where is not of a type(s) object"]])
+    return where
+
+
+@route("POST", "/chat/findChats/{instance}")
+async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
+    where = _where(call)
+    wanted = where.get("remoteJid")
+    contacts = instance.workspace.contacts
+    rows = []
+    for jid, chat in instance.chats.items():
+        if isinstance(wanted, str) and create_jid(wanted) != jid:
+            continue
+        last = max(chat.messages, key=lambda m: m.timestamp, default=None)
+        at = _moment(last.timestamp if last else 0)
+        rows.append(
+            {
+                "id": "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12],
+                "remoteJid": jid,
+                "pushName": contacts.get(jid),
+                "profilePicUrl": None,
+                "updatedAt": at,
+                "windowStart": at,
+                "windowExpires": _moment((last.timestamp if last else 0) + 86400),
+                "windowActive": False,
+                "lastMessage": _message_row(instance, last) if last else None,
+                "unreadCount": 0,
+                "isSaved": True,
+            }
+        )
+    rows.sort(key=lambda r: -(r.get("lastMessage") or {}).get("messageTimestamp", 0))
+    body = call.body if isinstance(call.body, dict) else {}
+    skip, take = body.get("skip") or 0, body.get("take")
+    return 200, rows[skip : skip + take if isinstance(take, int) else None]
+
+
+@route("POST", "/chat/findMessages/{instance}")
+async def find_messages(call: v1.Call, instance: Instance) -> v1.Reply:
+    where = _where(call)
+    key = where.get("key") or {}
+    if key.get("id") == "" or key.get("remoteJid") == "":
+        raise GatewayError(400, [["The property cannot be empty"]])
+    messages = [m for chat in instance.chats.values() for m in chat.messages]
+    if isinstance(key.get("id"), str):
+        messages = [m for m in messages if m.key["id"] == key["id"]]
+    if isinstance(key.get("remoteJid"), str):
+        jid = create_jid(key["remoteJid"])
+        messages = [m for m in messages if m.key["remoteJid"] == jid]
+    messages.sort(key=lambda m: m.timestamp, reverse=True)  # newest first, as 2.x pages
+    body = call.body if isinstance(call.body, dict) else {}
+    offset = body.get("offset") if isinstance(body.get("offset"), int) else 50
+    page = body.get("page") if isinstance(body.get("page"), int) else 1
+    offset, page = max(1, offset), max(1, page)
+    pages = math.ceil(len(messages) / offset) if messages else 0
+    chosen = messages[(page - 1) * offset : page * offset]
+    return 200, {
+        "messages": {
+            "total": len(messages),
+            "pages": pages,
+            "currentPage": page,
+            "records": [_message_row(instance, m) for m in chosen],
+        }
+    }
+
+
+@route("POST", "/chat/findContacts/{instance}")
+async def find_contacts(call: v1.Call, instance: Instance) -> v1.Reply:
+    wanted = _where(call).get("remoteJid")
+    return 200, [
+        _contact_row(instance, jid, name)
+        for jid, name in instance.workspace.contacts.items()
+        if not isinstance(wanted, str) or create_jid(wanted) == jid
+    ]
+
+
+# ---------------------------------------------------------------- what did not change
+
+_SAME = {
+    ("GET", "/instance/connect/{instance}"),
+    ("GET", "/instance/connectionState/{instance}"),
+    ("DELETE", "/instance/logout/{instance}"),
+    ("POST", "/chat/fetchProfile/{instance}"),
+    ("POST", "/chat/whatsappNumbers/{instance}"),
+    ("POST", "/group/sendInvite/{instance}"),
+    ("GET", "/group/participants/{instance}"),
+    ("GET", "/group/inviteCode/{instance}"),
+    ("GET", "/group/fetchAllGroups/{instance}"),
+    ("POST", "/chat/findStatusMessage/{instance}"),
+}
+V2_ROUTES.extend(r for r in v1.ROUTES_1_7_1 if any((m, r.path) in _SAME for m in (r.methods or ())))
+
+
+async def root(request: Any) -> Any:
+    """GET /: 2.x adds clientName and whatsappWebVersion, drops swagger."""
+    return v1.json_response(
+        200,
+        {
+            "status": 200,
+            "message": "Welcome to the Evolution API, it is working!",
+            "version": VERSION,
+            "clientName": CLIENT_NAME,
+            "documentation": "https://doc.evolution-api.com",
+            "whatsappWebVersion": "2.3000.1027934701",
+        },
+    )
+
+
+V2_ROUTES.append(Route("/", root, methods=["GET"]))
