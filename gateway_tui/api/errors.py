@@ -263,7 +263,12 @@ def error_for_response(
     cls = _ERROR_BY_STATUS.get(status) or (ServerError if status >= 500 else GatewayError)
     reason = None
     message: Any = None
-    if isinstance(body, dict):
+    if isinstance(body, dict) and isinstance(boom := _boom_payload(body), dict):
+        # A Baileys error passed through whole (2.x whatsappNumbers on a closed instance):
+        # {"isBoom": true, "output": {"payload": {"error": …, "message": "Connection Closed"}}}
+        reason = boom.get("error") if isinstance(boom.get("error"), str) else None
+        message = boom.get("message")
+    elif isinstance(body, dict):
         reason = body.get("error") if isinstance(body.get("error"), str) else None
         response = body.get("response")
         message = response.get("message") if isinstance(response, dict) else body.get("message")
@@ -300,6 +305,12 @@ def _mentions(value: Any, word: str, depth: int = 0) -> bool:
     if isinstance(value, list):
         return any(_mentions(v, word, depth + 1) for v in value[:50])
     return False
+
+
+def _boom_payload(body: dict[str, Any]) -> Any:
+    if body.get("isBoom") is not True or not isinstance(body.get("output"), dict):
+        return None
+    return body["output"].get("payload")
 
 
 def _first_text_line(raw: str, limit: int = 200) -> str:

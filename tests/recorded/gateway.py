@@ -85,6 +85,8 @@ class Recording:
         body = self.response_body
         if isinstance(body, dict) and isinstance(body.get("response"), dict):
             return body["response"].get("message")
+        if isinstance(body, dict) and body.get("isBoom") is True:  # a Baileys error, whole
+            return body.get("output", {}).get("payload", {}).get("message")
         return body
 
     def response_bytes(self) -> bytes:

@@ -226,7 +226,8 @@ def b_create(rec: Recording, m: re.Match[str]) -> Call:
         raise NotExpressible("no instanceName: the client's request requires one")
     # The client always sends a token of its own making (so it can show it once) and says
     # whether it wants a QR code; the rest of the body is the recorded one.
-    added = frozenset({"token", "qrcode"} - set(body))
+    always = {"token", "qrcode"} | ({"integration"} if rec.version == "v2.3.6" else set())
+    added = frozenset(always - set(body))
     request = CreateInstanceRequest.model_validate({"token": "gtui-recorded-token"} | body)
     return Call(lambda c: c.create_instance(request), _check_created, added)
 
@@ -246,15 +247,47 @@ def _settings_of(body: dict[str, Any]) -> InstanceSettings:
     return InstanceSettings.model_validate(body)
 
 
+_CAMEL = {
+    "rejectCall": "reject_call",
+    "msgCall": "msg_call",
+    "groupsIgnore": "groups_ignore",
+    "alwaysOnline": "always_online",
+    "readMessages": "read_messages",
+    "readStatus": "read_status",
+    "syncFullHistory": "sync_full_history",
+}
+
+
 def b_set_settings(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
-    settings = _settings_of(_body(rec))
+    body = _body(rec)
+    if rec.version == "v2.3.6":
+        _only_keys(body, set(_CAMEL))
+        missing = set(_CAMEL) - set(body)
+        if missing:
+            raise NotExpressible(f"the client always sends every setting ({sorted(missing)})")
+        body = {_CAMEL[key]: value for key, value in body.items()}
+    settings = _settings_of(body)
     return Call(lambda c: c.set_settings(_instance(m), settings), _no_check)
+
+
+def _inner(rec: Recording, body: dict[str, Any], name: str) -> dict[str, Any]:
+    """2.x wraps a webhook or websocket in {"webhook": {…}}, with camelCase flags."""
+    if rec.version != "v2.3.6":
+        return body
+    _only_keys(body, {name})
+    _require(body, name)
+    inner = dict(_typed(body[name], dict, name))
+    renames = {"byEvents": "webhook_by_events", "base64": "webhook_base64"}
+    for camel, ours in renames.items():
+        if camel in inner:
+            inner[ours] = inner.pop(camel)
+    return inner
 
 
 def b_set_webhook(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
-    body = _body(rec)
+    body = _inner(rec, _body(rec), "webhook")
     _only_keys(body, {"url", "enabled", "events", "webhook_by_events", "webhook_base64"})
     _require(body, "url", "enabled", "events")
     settings = WebhookSettings.model_validate(body)
@@ -263,9 +296,11 @@ def b_set_webhook(rec: Recording, m: re.Match[str]) -> Call:
 
 def b_set_websocket(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
-    body = _body(rec)
+    body = _inner(rec, _body(rec), "websocket")
     _only_keys(body, {"enabled", "events"})
-    _require(body, "enabled", "events")
+    _require(body, "enabled")
+    if rec.version != "v2.3.6" or body["enabled"]:
+        _require(body, "events")  # 2.x: the client leaves events out of a disabled websocket
     settings = WebsocketSettings.model_validate(body)
     return Call(lambda c: c.set_websocket(_instance(m), settings), _no_check)
 
@@ -417,8 +452,10 @@ def b_find_chats(rec: Recording, m: re.Match[str]) -> Call:
 def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
+    # 2.x pages its answer: the client asks for each page (page, offset) itself.
+    paging = frozenset({"page", "offset"} - set(body)) if rec.version == "v2.3.6" else frozenset()
     if not body:
-        return Call(lambda c: c.find_messages(_instance(m)), _check_length)
+        return Call(lambda c: c.find_messages(_instance(m)), _check_length, paging)
     _only_keys(body, {"where"})
     where = _typed(body["where"], dict, "where")
     _only_keys(where, {"key"}, "where")
@@ -433,6 +470,7 @@ def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
     return Call(
         lambda c: c.find_messages(_instance(m), remote_jid=jid, message_id=message_id),
         _check_length,
+        paging,
     )
 
 
@@ -443,8 +481,9 @@ def b_find_contacts(rec: Recording, m: re.Match[str]) -> Call:
         return Call(lambda c: c.find_contacts(_instance(m)), _check_length)
     _only_keys(body, {"where"})
     where = _typed(body["where"], dict, "where")
-    _only_keys(where, {"id"}, "where")
-    jid = _typed(where.get("id"), str, "where.id")
+    field = "remoteJid" if rec.version == "v2.3.6" else "id"
+    _only_keys(where, {field}, "where")
+    jid = _typed(where.get(field), str, f"where.{field}")
     return Call(lambda c: c.find_contacts(_instance(m), jid), _check_length)
 
 

@@ -69,6 +69,10 @@ NO_METHOD = {
     "POST /chat/getBase64FromMediaMessage": "no media yet (the chat issue adds saving media)",
 }
 
+_V1_SHAPE = "the 1.7.1 body on 2.x (what a 1.7.1-only client sends): on 2.x the client sends 2.x's"
+_V1_VERB = (
+    "the 1.7.1 verb, which 2.x no longer has (404 'Cannot PUT …'): on 2.x the client uses POST"
+)
 _SENT_BY_CLIENT_ONLY_AS_JSON = "its body is not JSON: the client only sends JSON it built itself"
 
 # Recordings of a route the client has, sent in a way the client never sends it.
@@ -147,6 +151,55 @@ CANNOT_SEND = {
     "v1.7.1-more/138-wsserver-websocket-set-missing-enabled": "the client always sends enabled "
     "and events",
     "v1.7.1-more/139-wsserver-websocket-set-disabled": "no events: the client always sends them",
+    # --- v2.3.6 -----------------------------------------------------------------------------
+    "v2.3.6/014-fetchInstances-by-instanceId": "the client asks by instanceName only",
+    "v2.3.6/024-settings-set-a-1.7.1-shape": _V1_SHAPE,
+    "v2.3.6/027-sendList-1.7.1-shape": _V1_SHAPE,
+    "v2.3.6/032-sendList-empty-body": "the client always sends number, title, buttonText, "
+    "footerText and sections",
+    "v2.3.6/034-sendList-row-missing-rowId": "the client always sends a rowId",
+    "v2.3.6/035-sendList-malformed-json": "its body is not JSON",
+    "v2.3.6/037-participants-missing-groupJid": "no groupJid: the client always names the group",
+    "v2.3.6/038-participants-no-suffix": "a bare group id: the client adds @g.us",
+    "v2.3.6/041-revokeInviteCode-PUT-1.7.1-verb": _V1_VERB,
+    "v2.3.6/043-updateGroupSubject-PUT-1.7.1-verb": _V1_VERB,
+    "v2.3.6/045-archiveChat-POST-disconnected": "archives by chat: the client names the chat "
+    "by its last message (2.x takes either; 047 is the client's body)",
+    "v2.3.6/046-archiveChat-PUT-1.7.1-verb": _V1_VERB,
+    "v2.3.6/049-updateMessage-PUT-1.7.1-verb": _V1_VERB,
+    "v2.3.6/059-archiveChat-by-chat-planted": "as 045: archives by chat",
+    "v2.3.6-more/018-restart-lc1-PUT-1.7.1-verb": _V1_VERB,
+    "v2.3.6-more/038-webhook-set-a-missing-url": "the client always sends url, enabled and events",
+    "v2.3.6-more/039-webhook-set-a-1.7.1-shape": _V1_SHAPE,
+    "v2.3.6-more/040-webhook-set-a-enabled-false": "no events: the client always sends a "
+    "webhook's events",
+    "v2.3.6-more/047-websocket-set-a-1.7.1-shape": _V1_SHAPE,
+    "v2.3.6-more/065-settings-set-a-missing-required": "the client always sends every setting",
+    "v2.3.6-more/066-settings-set-a-1.7.1-snake_case": _V1_SHAPE,
+    "v2.3.6-more/078-sendList-1.7.1-nested-shape": _V1_SHAPE,
+    "v2.3.6-more/090-findChats-a-where-remoteJid": "a filter: the client reads every chat "
+    "(a 1.7.1 store ignores filters; one path for both)",
+    "v2.3.6-more/091-findChats-a-where-remoteJid-number-only": "as 090: a filter",
+    "v2.3.6-more/092-findChats-a-where-unknown-remoteJid": "as 090: a filter",
+    "v2.3.6-more/093-findChats-a-take-1-skip-0": "take/skip: the client reads every chat",
+    "v2.3.6-more/094-findChats-a-take-1-skip-1": "take/skip: the client reads every chat",
+    "v2.3.6-more/095-findChats-GET-1.7.1-verb": _V1_VERB,
+    "v2.3.6-more/098-findMessages-a-by-remoteJid-page1-offset2": "pages of 2: the client asks "
+    "for pages of 1,000",
+    "v2.3.6-more/099-findMessages-a-by-remoteJid-page2-offset2": "pages of 2: the client asks "
+    "for pages of 1,000",
+    "v2.3.6-more/100-findMessages-a-by-remoteJid-limit-1.7.1": "limit: the client sends no "
+    "limit (it bounds the list itself)",
+    "v2.3.6-more/102-findMessages-a-empty-remoteJid": "an empty chat: the client leaves the "
+    "filter out instead",
+    "v2.3.6-more/105-findContacts-a-where-id-1.7.1": "where.id, the 1.7.1 filter: on 2.x the "
+    "client asks by where.remoteJid (104)",
+    "v2.3.6-more/107-findStatusMessage-a-by-remoteJid": "where.remoteJid: the client filters "
+    "by chat itself",
+    "v2.3.6-more/116-fetchAllGroups-missing-getParticipants": "the client always asks with "
+    "getParticipants=false",
+    "v2.3.6-more/146-wsserver-websocket-set-missing-enabled": "the client always sends enabled",
+    "v2.3.6-more/147-wsserver-websocket-set-1.7.1-flat-shape": _V1_SHAPE,
 }
 
 
@@ -154,8 +207,7 @@ def _reason_listed(rec: Recording) -> str | None:
     return CANNOT_SEND.get(rec.id) or NO_METHOD.get(route_of(rec))
 
 
-# The 2.x line joins when the client speaks it (issue 20); until then only 1.7.1's cases run.
-CASES = tuple(r for r in all_recordings() if r.version == "v1.7.1")
+CASES = all_recordings()
 
 
 def test_there_are_recordings_of_both_lines() -> None:
@@ -198,6 +250,7 @@ def client_for(rec: Recording, gateway: RecordedGateway) -> GatewayClient:
         rec.api_key or "",
         transport=gateway.transport(),
         retry_delays=(),
+        api_version=rec.version.removeprefix("v").split(".")[0],  # the recording's line
     )
 
 
@@ -275,6 +328,8 @@ REFUSED_BEFORE_SENDING = {
     "v1.7.1/050-sendList-empty-section-title": "as 049, for a section's title",
     "v1.7.1/092-sendInvite-groupJid-not-validated": "the server does not check sendInvite's "
     "groupJid (404 'No send invite'); the client refuses a JID that is no group's",
+    "v2.3.6-more/035-webhook-set-a-invalid-url": "2.x stores any url (201 for 'not a url': a "
+    "webhook that can never be called); the client asks for an http(s) URL",
 }
 
 # Not-connected answers whose text does not say so: the screens use the instance's known

@@ -69,11 +69,15 @@ def _list_request() -> SendListRequest:
 
 
 async def test_the_log_says_which_shape_reached_which_server(version: str) -> None:
-    """A 1.7.1 client's sendList on each line: on 2.3.6 the body is the 1.7.1 shape, which a
+    """A 1.7.1-only client's sendList on each line: on 2.3.6 the body is the 1.7.1 shape, which a
     real 2.3.6 refuses (400 requires "title"); on 1.7.1 the valid one (not connected)."""
     gateway = RecordedGateway.of(version)
     async with GatewayClient(
-        "http://gw.test", GLOBAL_KEY, transport=gateway.transport(), retry_delays=()
+        "http://gw.test",
+        GLOBAL_KEY,
+        transport=gateway.transport(),
+        retry_delays=(),
+        api_version="1",  # a client that speaks 1.7.1 only, as before the 2.x issue
     ) as client:
         with pytest.raises(GatewayError) as info:
             await client.send_list("evo-a", _list_request())
