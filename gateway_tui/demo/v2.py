@@ -114,7 +114,13 @@ def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]
     """A fetchInstances row of 2.x: the flat Prisma row. ``count_store``: build an open
     instance's store to count it (not for thousands of rows: their counts stay 0)."""
     open_ = instance.status == "open"
-    was_paired = instance.status in ("close", "refused") and bool(instance.owner_number)
+    # A seeded closed instance was paired once; one created through the interface never was
+    # (a real one then lists no owner and no disconnection).
+    was_paired = (
+        instance.status in ("close", "refused")
+        and bool(instance.owner_number)
+        and instance.integration_fields is None
+    )
     # A fixed moment per instance: the demo's pictures must not change from run to run.
     stamp = 1763970000 + int(hashlib.sha256(instance.name.encode()).hexdigest()[:5], 16)
     workspace_counts = (0, 0, 0)
@@ -148,7 +154,13 @@ def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]
         "Nats": None,
         "Sqs": None,
         "Websocket": None,
-        "Setting": {"instanceId": instance.instance_id, **_settings(instance)},
+        "Setting": {
+            "id": "demo-setting-" + instance.instance_id[:8],
+            **_settings(instance),
+            "createdAt": _moment(stamp - 86400 * 30),
+            "updatedAt": _moment(stamp),
+            "instanceId": instance.instance_id,
+        },
         "_count": dict(zip(("Message", "Contact", "Chat"), workspace_counts, strict=True)),
     }
 
@@ -485,18 +497,79 @@ async def find_contacts(call: v1.Call, instance: Instance) -> v1.Reply:
     ]
 
 
+# ---------------------------------------------------------------- closed instances, as 2.x says it
+
+
+def _raw_error(status: int, body: Any) -> GatewayError:
+    """An error whose body is not the usual envelope (2.x passes some through as they come)."""
+    error = GatewayError(status, None)
+    error.body = body
+    return error
+
+
+@route("DELETE", "/instance/logout/{instance}")
+async def logout(call: v1.Call, instance: Instance) -> v1.Reply:
+    # 1.7.1 logs out a connecting instance; 2.x says it is not connected (as recorded).
+    lifecycle.settle(call.state)
+    if instance.status != "open":
+        raise GatewayError(400, [f'The "{instance.name}" instance is not connected'])
+    return await lifecycle.logout(call, instance)
+
+
+@route("POST", "/chat/whatsappNumbers/{instance}")
+async def whatsapp_numbers(call: v1.Call, instance: Instance) -> v1.Reply:
+    body = call.body if isinstance(call.body, dict) else {}
+    if body.get("numbers") == []:
+        # The validation error without its "response" envelope, as recorded.
+        raise _raw_error(
+            400,
+            {
+                "status": 400,
+                "error": "Bad Request",
+                "message": [["numbers does not meet minimum length of 1"]],
+            },
+        )
+    if instance.status == "connecting":  # Baileys' own error, passed through whole
+        payload = {
+            "statusCode": 428,
+            "error": "Precondition Required",
+            "message": "Connection Closed",
+        }
+        raise _raw_error(
+            400,
+            {
+                "data": None,
+                "isBoom": True,
+                "isServer": False,
+                "output": {"statusCode": 428, "payload": payload, "headers": {}},
+            },
+        )
+    if instance.status != "open":
+        raise _raw_error(400, {})  # a closed instance: an empty object, nothing else
+    return await v1.whatsapp_numbers(call, instance)
+
+
+@route("GET", "/group/fetchAllGroups/{instance}")
+async def fetch_all_groups(call: v1.Call, instance: Instance) -> v1.Reply:
+    if call.query("getParticipants") and instance.status != "open":
+        text = (
+            "Connection Closed"
+            if instance.status == "connecting"
+            else "Cannot convert undefined or null to object"
+        )
+        raise GatewayError(500, text)
+    return await v1.fetch_all_groups(call, instance)
+
+
 # ---------------------------------------------------------------- what did not change
 
 _SAME = {
     ("GET", "/instance/connect/{instance}"),
     ("GET", "/instance/connectionState/{instance}"),
-    ("DELETE", "/instance/logout/{instance}"),
     ("POST", "/chat/fetchProfile/{instance}"),
-    ("POST", "/chat/whatsappNumbers/{instance}"),
     ("POST", "/group/sendInvite/{instance}"),
     ("GET", "/group/participants/{instance}"),
     ("GET", "/group/inviteCode/{instance}"),
-    ("GET", "/group/fetchAllGroups/{instance}"),
     ("POST", "/chat/findStatusMessage/{instance}"),
 }
 V2_ROUTES.extend(r for r in v1.ROUTES_1_7_1 if any((m, r.path) in _SAME for m in (r.methods or ())))
