@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from gateway_tui.demo.server import DemoServer
 from tests.real_gateway.live import PREFIX
 
@@ -46,8 +48,9 @@ def _written_instances(server: DemoServer) -> set[str]:
     return names
 
 
-def test_it_passes_touches_only_its_own_instances_and_leaves_none() -> None:
-    with DemoServer() as server:
+@pytest.mark.parametrize("line", ["1.7.1", "2.3.6"])
+def test_it_passes_touches_only_its_own_instances_and_leaves_none(line: str) -> None:
+    with DemoServer(api_version=line) as server:
         before = set(server.state.instances)
         done = _run(server, "tests/real_gateway", "--ignore-glob=*/test_zz_probe_*")
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]

@@ -31,7 +31,8 @@ def live_gateway(request: pytest.FixtureRequest) -> Iterator[LiveGateway]:
 
 @pytest.fixture
 async def client(live_gateway: LiveGateway):
-    async with GatewayClient(live_gateway.url, live_gateway.api_key) as gateway:
+    # "auto": the line is told by the gateway's answers, as the app does.
+    async with GatewayClient(live_gateway.url, live_gateway.api_key, api_version="auto") as gateway:
         yield gateway
 
 

@@ -96,10 +96,12 @@ async def test_logout_of_a_never_connected_instance(client, scratch_instance) ->
 
 
 async def test_a_wrong_key_and_an_unknown_instance(live_gateway: LiveGateway) -> None:
-    async with GatewayClient(live_gateway.url, "gtui-conformance-wrong-key") as wrong:
+    async with GatewayClient(
+        live_gateway.url, "gtui-conformance-wrong-key", api_version="auto"
+    ) as wrong:
         error = await failure(wrong.fetch_instances())
     assert isinstance(error, Unauthorized | Forbidden)
-    async with GatewayClient(live_gateway.url, live_gateway.api_key) as client:
+    async with GatewayClient(live_gateway.url, live_gateway.api_key, api_version="auto") as client:
         error = await failure(client.find_settings(f"{PREFIX}no-such-instance"))
     assert isinstance(error, NotFound)
 
