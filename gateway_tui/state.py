@@ -130,6 +130,8 @@ class ChatRecord:
     archived: bool = False
     # Texts of messages by id, so an edit can be prefilled and its result shown.
     texts: dict[str, str] = field(default_factory=dict)
+    # Ids of messages edited from here (their new text is in ``texts``): drawn "edited".
+    edited: set[str] = field(default_factory=set)
     # When the last known message was sent, and the status the gateway gave it.
     last_at: datetime | None = None
     last_status: str | None = None

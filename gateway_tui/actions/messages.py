@@ -112,6 +112,8 @@ class MessageActions(ActionsBase):
         key = record.result.key
         if key is not None:
             chat.texts[key.id] = shown
+            if text is not None:  # the stored history's texts are edits
+                chat.edited.add(key.id)
         if chat.last_at is None or record.sent_at >= chat.last_at:
             if key is not None:
                 chat.last_key = key
@@ -134,6 +136,7 @@ class MessageActions(ActionsBase):
         answer = await self.client.update_message(instance, key, text)
         chat = self.state.chats_of(instance).setdefault(key.remote_jid, ChatRecord(key.remote_jid))
         chat.texts[key.id] = text
+        chat.edited.add(key.id)
         if chat.last_key is None or chat.last_key.id == key.id:
             chat.last_key = key
             chat.last_text = text

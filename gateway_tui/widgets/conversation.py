@@ -101,7 +101,11 @@ def _chosen_row(
 
 
 def message_body(
-    message: StoredMessage, find: Callable[[str], StoredMessage | None]
+    message: StoredMessage,
+    find: Callable[[str], StoredMessage | None],
+    *,
+    edited: str | None = None,
+    max_lines: int | None = None,
 ) -> list[RenderableType]:
     """What the bubble holds, by kind."""
     if message.kind == "listMessage" and message.list_message is not None:
@@ -119,8 +123,52 @@ def message_body(
             text.append("”", style="dim")
         return [text]
     if message.is_text:
-        return [Text(printable(message.full_text) or "(empty text)")]
+        return [clipped_text(printable(edited or message.full_text) or "(empty text)", max_lines)]
     return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
+
+
+# A message taller than this many lines (or characters, for one long line) is cut in its
+# bubble; the pager (`v` on the conversation) shows it whole.
+_CHARS_PER_LINE = 60
+
+
+def clipped_text(text: str, max_lines: int | None) -> Text:
+    """``text`` as a bubble shows it: whole, or its first ``max_lines`` lines and a note."""
+    if max_lines is None:
+        return Text(text)
+    max_lines = max(3, max_lines)
+    lines = text.split("\n", max_lines)
+    budget = max_lines * _CHARS_PER_LINE
+    if len(lines) <= max_lines and len(text) <= budget:
+        return Text(text)
+    shown = "\n".join(lines[:max_lines])[:budget]
+    rest = text.count("\n") - shown.count("\n")
+    result = Text(shown)
+    more = f"{rest:,} more line(s)" if rest else f"{len(text) - len(shown):,} more character(s)"
+    result.append(f"\n… {more}: v shows the whole message", style="dim italic")
+    return result
+
+
+def search_text(message: StoredMessage) -> str:
+    """All the text of a message that search looks in: a list's title, description, button,
+    footer, sections and rows; a list reply's row; the sender."""
+    parts = [message.full_text, message.text, message.sender_name or ""]
+    body = message.body
+    if message.kind in ("listMessage", "listResponseMessage"):
+        for name in ("title", "description", "buttonText", "footerText"):
+            if isinstance(body.get(name), str):
+                parts.append(body[name])
+        for section in body.get("sections") or []:
+            if not isinstance(section, dict):
+                continue
+            if isinstance(section.get("title"), str):
+                parts.append(section["title"])
+            for row in section.get("rows") or []:
+                if isinstance(row, dict):
+                    parts += [
+                        row[k] for k in ("title", "description") if isinstance(row.get(k), str)
+                    ]
+    return "\n".join(parts).casefold()
 
 
 def render_message(
@@ -131,6 +179,9 @@ def render_message(
     is_group: bool,
     selected: bool,
     today: datetime | None = None,
+    edited: str | None = None,
+    highlight: str = "",
+    max_lines: int | None = None,
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
@@ -141,13 +192,18 @@ def render_message(
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
     deleted = status is not None and status.kind == MessageStatus.DELETED
-    body = message_body(message, find)
-    if deleted:
-        for part in body:
-            if isinstance(part, Text):
-                part.stylize("strike dim")
+    body = message_body(message, find, edited=edited, max_lines=max_lines)
+    for part in body:
+        if not isinstance(part, Text):
+            continue
+        if deleted:
+            part.stylize("strike dim")
+        if highlight:
+            part.highlight_words([highlight], style="black on yellow", case_sensitive=False)
     parts += body
     meta = Text(when(message.timestamp, today), style="dim")
+    if edited is not None:
+        meta.append("  edited", style="dim italic")
     if message.from_me or deleted:
         meta.append("  ")
         meta.append_text(delivery_mark(status))
@@ -201,6 +257,9 @@ class ConversationView(Widget, can_focus=True):
         self.statuses: dict[str, StatusRow] = {}
         self.index = -1
         self.today: datetime | None = None
+        # New texts of messages edited from here (drawn instead of the stored text, "edited").
+        self.edits: dict[str, str] = {}
+        self.highlight = ""  # the search's text, marked in every bubble that holds it
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -281,7 +340,19 @@ class ConversationView(Widget, can_focus=True):
         message = self.messages[index]
         status = self.statuses.get(message.id)
         selected = index == self.index
-        key = (message.id, index, selected, status.status if status else None, width)
+        edited = self.edits.get(message.id)
+        max_lines = max(3, self.size.height - 8)
+        key = (
+            message.id,
+            index,
+            selected,
+            status.status if status else None,
+            width,
+            message.full_text,  # an edit read back from the store redraws the bubble
+            edited,
+            self.highlight,
+            max_lines,
+        )
         strips = self._cache.get(key)
         if strips is None:
             if len(self._cache) > _CACHE_LIMIT:
@@ -293,6 +364,9 @@ class ConversationView(Widget, can_focus=True):
                 is_group=self.is_group,
                 selected=selected,
                 today=self.today,
+                edited=edited,
+                highlight=self.highlight,
+                max_lines=max_lines,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)
@@ -368,6 +442,10 @@ class ConversationView(Widget, can_focus=True):
                 last = index
             offset += len(strips)
         return last
+
+    def refresh_lines(self) -> None:
+        """Draw again (after ``edits`` or ``highlight`` changed)."""
+        self._relayout()
 
     def on_resize(self) -> None:
         self._cache.clear()
