@@ -56,17 +56,11 @@ NO_METHOD = {
     "PUT /group/toggleEphemeral": "the app does not change disappearing messages",
     "POST /group/toggleEphemeral": "as PUT /group/toggleEphemeral",
     "DELETE /group/leaveGroup": "the app does not leave groups",
-    "POST /message/sendText": "no plain text yet (the chat issue adds it)",
-    "POST /message/sendMedia": "no media yet (the chat issue adds it)",
-    "POST /message/sendReaction": "no reactions yet (the chat issue adds them)",
     "POST /message/sendWhatsAppAudio": "no audio messages",
-    "PUT /chat/markMessageAsRead": "no read receipts yet (the chat issue adds them, opt-in)",
-    "POST /chat/markMessageAsRead": "as PUT /chat/markMessageAsRead",
     "DELETE /chat/deleteMessageForEveryone": "the app does not delete messages",
     "POST /chat/sendPresence": "presence is sent with a list message (options.presence)",
     "POST /chat/fetchProfilePictureUrl": "the profile view does not show the picture",
     "POST /chat/fetchBusinessProfile": "the profile view uses fetchProfile",
-    "POST /chat/getBase64FromMediaMessage": "no media yet (the chat issue adds saving media)",
 }
 
 _SENT_BY_CLIENT_ONLY_AS_JSON = "its body is not JSON: the client only sends JSON it built itself"
@@ -144,6 +138,19 @@ CANNOT_SEND = {
     "by chat itself (the store ignores it)",
     "v1.7.1-more/108-fetchAllGroups-missing-getParticipants": "the client always asks with "
     "getParticipants=false",
+    "v1.7.1-more/067-sendText-missing-text": "the client always sends textMessage.text",
+    "v1.7.1-more/068-sendText-missing-textMessage": "the client always sends textMessage",
+    "v1.7.1-more/070-sendText-empty-text": "an empty text: the client refuses it before sending",
+    "v1.7.1-more/071-sendText-v2-flat-shape": "the 2.x flat sendText on 1.7.1",
+    "v1.7.1-more/074-sendMedia-missing-mediatype": "the client always sends mediatype",
+    "v1.7.1-more/076-sendReaction-missing-key": "the client always sends the message's key",
+    "v1.7.1-more/082-markMessageAsRead-POST-v2-verb": "the 2.x verb: on 1.7.1 the client marks "
+    "read with PUT (recording 081)",
+    "v1.7.1-more/083-markMessageAsRead-v2-camelCase-body": "the 2.x readMessages on 1.7.1",
+    "v1.7.1-more/105-getBase64FromMediaMessage-full-message": "the whole stored message: the "
+    "client names the message by its id (recording 104)",
+    "v1.7.1-more/106-getBase64FromMediaMessage-unknown-id": "no convertToMp4: the client "
+    "always says false (it saves the file as it was sent)",
     "v1.7.1-more/138-wsserver-websocket-set-missing-enabled": "the client always sends enabled "
     "and events",
     "v1.7.1-more/139-wsserver-websocket-set-disabled": "no events: the client always sends them",
@@ -273,6 +280,8 @@ REFUSED_BEFORE_SENDING = {
     "v1.7.1/049-sendList-empty-list-title": "the server's schema lets an empty list title "
     "through (then fails on the session); the composer requires every text WhatsApp shows",
     "v1.7.1/050-sendList-empty-section-title": "as 049, for a section's title",
+    "v1.7.1-more/069-sendText-number-with-letters": "500 reading 'onWhatsApp' (the server "
+    "lets letters through, then fails on the session); the client refuses a number with letters",
     "v1.7.1/092-sendInvite-groupJid-not-validated": "the server does not check sendInvite's "
     "groupJid (404 'No send invite'); the client refuses a JID that is no group's",
 }
