@@ -203,6 +203,12 @@ def _describe(kind: str, body: Any, content: dict[str, Any]) -> str:
     return f"[{kind}]"  # an unknown kind is kept and shown as its type
 
 
+def _quotes(content: dict[str, Any] | None, kind: str) -> bool:
+    body = _dict((content or {}).get(kind))
+    info = _dict(body.get("contextInfo")) if body else None
+    return bool(info and info.get("stanzaId"))
+
+
 def selected_row_id(content: dict[str, Any] | None) -> str | None:
     body = _dict((content or {}).get("listResponseMessage"))
     reply = _dict(body.get("singleSelectReply")) if body else None
@@ -348,8 +354,8 @@ class StoredMessage:
         described = _describe(kind, content.get(kind), content) if content else ""
         text = one_line(described) if content else (f"[{kind}]" if kind else "")
         full_text = described if kind in TEXT_KINDS else text
-        if kind in TEXT_KINDS:
-            content = None  # the text is all there is to draw
+        if kind in TEXT_KINDS and not _quotes(content, kind):
+            content = None  # the text is all there is to draw (a reply keeps its quote)
         from_me = key.get("fromMe")
         push_name = _str(data.get("pushName"))
         context = _dict(data.get("contextInfo"))

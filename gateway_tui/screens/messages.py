@@ -27,8 +27,10 @@ from gateway_tui.drafts import ComposeStore
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.screens.chats import archive_chat, open_composer_to
+from gateway_tui.screens.conversation_compose import ConversationCompose
 from gateway_tui.state import SentRecord, Topic
 from gateway_tui.widgets.conversation import (
+    MEDIA_KINDS,
     ConversationView,
     delivery_mark,
     index_of_message,
@@ -36,6 +38,7 @@ from gateway_tui.widgets.conversation import (
     when,
 )
 from gateway_tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.widgets.message_line import MessageLine
 
 EDIT_WINDOW_SECONDS = 15 * 60
 POLL_SECONDS = 2.0
@@ -101,7 +104,7 @@ def edit_own_message(
     screen.app.push_screen(EditMessageScreen(instance, key, old_text), edited)
 
 
-class MessagesScreen(GatewayScreen):
+class MessagesScreen(ConversationCompose, GatewayScreen):
     HELP_TITLE = "Conversation"
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
@@ -133,6 +136,41 @@ class MessagesScreen(GatewayScreen):
             "Copy JSON",
             tooltip="Copy the message JSON",
             id="messages.copy_json",
+        ),
+        Binding(
+            "i", "write", "Write", tooltip="Write a message (enter sends)", id="messages.write"
+        ),
+        Binding(
+            "R",
+            "reply",
+            "Reply",
+            show=False,
+            tooltip="Reply quoting the chosen message",
+            id="messages.reply",
+        ),
+        Binding(
+            "plus",
+            "react",
+            "React",
+            show=False,
+            tooltip="React to the chosen message",
+            id="messages.react",
+        ),
+        Binding(
+            "s",
+            "save_media",
+            "Save",
+            show=False,
+            tooltip="Save the chosen photo, video, audio or document to a file",
+            id="messages.save_media",
+        ),
+        Binding(
+            "f",
+            "send_file",
+            "File",
+            show=False,
+            tooltip="Send a file (photo, video, audio or document) with a caption",
+            id="messages.send_file",
         ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
         Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
@@ -210,6 +248,12 @@ class MessagesScreen(GatewayScreen):
             search = Input(placeholder="search this chat's text", id="messages-search")
             search.display = False
             yield search
+            banner = Static(id="reply-banner")
+            banner.display = False
+            yield banner
+            yield MessageLine(
+                placeholder="Write a message · enter sends · ctrl+j new line", id="message-line"
+            )
         yield Footer()
 
     @property
@@ -228,6 +272,7 @@ class MessagesScreen(GatewayScreen):
             self.call(
                 self.actions.load_messages(self.instance, self.jid),
                 what="Reading the conversation",
+                on_done=lambda _m: self._mark_read_once(),
                 on_error=self._failed,
                 group="messages",
             )
@@ -342,6 +387,8 @@ class MessagesScreen(GatewayScreen):
         record = self.state.chats_of(self.instance).get(self.jid)
         if record is not None and record.archived:
             text.append(" · archived", style="yellow")
+        if self.gateway_app.config.mark_read_on_open:
+            text.append(" · read receipts on", style="dim")
         if loadable.loading:
             text.append(" · reading…", style="dim")
         if waiting_for_read(
@@ -367,7 +414,11 @@ class MessagesScreen(GatewayScreen):
         message = self.view.selected
         if message is None:
             details.update(
-                Text("↑↓ choose a message · / search · m answer with a list", style="dim")
+                Text(
+                    "↑↓ choose a message · / search · i write · f send a file · "
+                    "m answer with a list",
+                    style="dim",
+                )
             )
             return
         text = Text(
@@ -388,10 +439,16 @@ class MessagesScreen(GatewayScreen):
             text.append(f" {printable(status.status)}", style="dim")
             if status.at_ms:
                 text.append(f" at {when(status.at_ms // 1000)}", style="dim")
-        hint = "y copies the id · Y the JSON"
+        hints = [
+            f"{self.key_for(f'messages.{name}')} {what}"
+            for name, what in (("reply", "replies"), ("react", "reacts"), ("write", "writes"))
+        ]
+        if message.kind in MEDIA_KINDS:
+            hints.insert(0, f"{self.key_for('messages.save_media')} saves the file")
         if message.from_me and message.is_text:
-            hint = "e edits · " + hint
-        text.append(f"\n{hint}", style="dim")
+            hints.insert(0, f"{self.key_for('messages.edit')} edits")
+        hints.append(f"{self.key_for('messages.copy_id')} copies the id")
+        text.append("\n" + " · ".join(hints), style="dim")
         details.update(text)
 
     def on_conversation_view_moved(self, event: ConversationView.Moved) -> None:
@@ -517,6 +574,12 @@ class MessagesScreen(GatewayScreen):
         self._jump(older=False)
 
     def action_back(self) -> None:
+        if self.reply_to is not None:
+            self._set_reply(None)
+            return
+        if self.line.has_focus:  # what is typed stays
+            self.view.focus()
+            return
         search = self.query_one("#messages-search", Input)
         if search.display:
             search.value = ""

@@ -27,7 +27,13 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from gateway_tui.api.chat_models import ChatMessages, StatusRow, StoredMessage
+from gateway_tui.api.chat_models import (
+    ChatMessages,
+    StatusRow,
+    StoredMessage,
+    one_line,
+    parse_long,
+)
 from gateway_tui.api.models import MessageStatus
 from gateway_tui.chat_book import person_label, printable
 from gateway_tui.drafts import Draft
@@ -122,9 +128,88 @@ def message_body(
             text.append(list_title, style="dim italic")
             text.append("”", style="dim")
         return [text]
+    if message.kind in MEDIA_KINDS:
+        return [media_card(message)]
     if message.is_text:
-        return [clipped_text(printable(edited or message.full_text) or "(empty text)", max_lines)]
+        quote = quote_line(message, find)
+        body = clipped_text(printable(edited or message.full_text) or "(empty text)", max_lines)
+        return [quote, body] if quote is not None else [body]
     return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
+
+
+MEDIA_KINDS = {
+    "imageMessage": ("🖼", "Photo"),
+    "videoMessage": ("🎥", "Video"),
+    "audioMessage": ("🎵", "Audio"),
+    "documentMessage": ("📄", "Document"),
+    "stickerMessage": ("🏷", "Sticker"),
+}
+
+
+def file_size(size: int | None) -> str:
+    if size is None:
+        return ""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 2**20:.1f} MB"
+
+
+def media_card(message: StoredMessage) -> Text:
+    """A media message as a card: kind, file name, size, duration, type, caption."""
+    body = message.body
+    icon, label = MEDIA_KINDS[message.kind]
+    if message.kind == "audioMessage" and body.get("ptt") is True:
+        icon, label = "🎤", "Voice message"
+    if message.kind == "videoMessage" and body.get("gifPlayback") is True:
+        label = "GIF"
+    card = Text(f"{icon} {label}", style="bold")
+    facts = []
+    name = body.get("fileName") or body.get("title")
+    if isinstance(name, str) and name.strip():
+        facts.append(printable(name))
+    size = file_size(parse_long(body.get("fileLength")))
+    if size:
+        facts.append(size)
+    seconds = parse_long(body.get("seconds"))
+    if seconds:
+        facts.append(f"{seconds // 60}:{seconds % 60:02d}")
+    width, height = parse_long(body.get("width")), parse_long(body.get("height"))
+    if width and height:
+        facts.append(f"{width}×{height}")
+    mimetype = body.get("mimetype")
+    if isinstance(mimetype, str) and mimetype:
+        facts.append(printable(mimetype.split(";")[0]))
+    if facts:
+        card.append("\n" + " · ".join(facts), style="")
+    caption = body.get("caption")
+    if isinstance(caption, str) and caption.strip():
+        card.append("\n")
+        card.append(printable(caption))
+    card.append("\ns saves the file", style="dim italic")
+    return card
+
+
+def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | None]) -> Text | None:
+    """The "↩ quoted text" line of a reply (the quoted message when in the chat, else the
+    quote the reply carries)."""
+    quoted_id = message.quoted_id
+    if not quoted_id:
+        return None
+    original = find(quoted_id)
+    if original is not None:
+        said = original.text
+        who = "You" if original.from_me else (original.sender_name or person_label(original.sender))
+    else:
+        content = message.quoted_content or {}
+        said = content.get("conversation") if isinstance(content.get("conversation"), str) else ""
+        who = ""
+    line = Text("↩ ", style="dim")
+    if who:
+        line.append(printable(who) + ": ", style="bold dim")
+    line.append(printable(one_line(said or "a message", 60)), style="dim italic")
+    return line
 
 
 # A message taller than this many lines (or characters, for one long line) is cut in its
