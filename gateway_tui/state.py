@@ -52,6 +52,7 @@ class Topic(StrEnum):
     # Connect codes, state checks, webhook and websocket settings (issue 13).
     LIFECYCLE = "lifecycle"
     MESSAGES = "messages"  # a chat's stored messages and their delivery statuses
+    LIVE = "live"  # live events: up, or why not
 
 
 class Health(StrEnum):
@@ -147,6 +148,11 @@ class AppState:
         self.selected: str | None = None
         self.health: Health = Health.UNKNOWN
         self.last_error: str | None = None
+        # New messages live events brought to chats not open since: instance -> JID -> count.
+        self.unread: dict[str, dict[str, int]] = {}
+        # Live events: None not tried yet; True live; False polling, with ``live_why``.
+        self.live: bool | None = None
+        self.live_why: str | None = None
         self.calls: deque[CallEvent] = deque(maxlen=REQUEST_LOG_SIZE)
         self.groups: dict[str, Loadable[list[GroupSummary]]] = {}
         self.participants: dict[tuple[str, str], Loadable[list[Participant]]] = {}

@@ -539,6 +539,31 @@ class ChatMessages(Sequence[StoredMessage]):
         for index in range(len(self._items)):
             yield self[index]
 
+    def with_item(self, item: dict[str, Any]) -> ChatMessages:
+        """A new sequence with one more stored item (a live event's message) in time order;
+        an item whose id is there already takes its place. Messages read so far are kept."""
+        key = item.get("key") if isinstance(item, dict) else None
+        message_id = key.get("id") if isinstance(key, dict) else None
+        if not isinstance(message_id, str):
+            return self
+        items = list(self._items)
+        known = self.index_of(message_id)
+        read = dict(self._read)
+        if known >= 0:
+            items[known] = item
+            read.pop(known, None)
+        else:
+            stamp = parse_long(item.get("messageTimestamp")) or 0
+            at = len(items)
+            while at > 0 and (parse_long(items[at - 1].get("messageTimestamp")) or 0) > stamp:
+                at -= 1
+            items.insert(at, item)
+            if at < len(self._items):  # later positions moved: forget what was read there
+                read = {i: m for i, m in read.items() if i < at}
+        result = ChatMessages(items, self.skipped)
+        result._read = read
+        return result
+
     def index_of(self, message_id: str) -> int:
         """The position of ``message_id`` (-1: not in this chat), without reading messages."""
         if self._index is None:

@@ -299,6 +299,7 @@ async def send_list(call: Call, instance: Instance) -> Reply:
         jid, call.state.new_message_id(), fields["title"], list_message
     )
     call.state.sends_by_number[number_of(jid)] += 1
+    _announce(call, instance, message)
     return 201, _sent_result(message)
 
 
@@ -347,6 +348,12 @@ def _quote(options: dict[str, Any], instance: Instance, jid: str) -> dict[str, A
     return {"stanzaId": key["id"], "participant": author, "quotedMessage": content or {}}
 
 
+def _announce(call: Call, instance: Instance, message: Message) -> None:
+    """A message sent through the API, as a real 1.7.1 emits it (send.message)."""
+    if call.state.events is not None:
+        call.state.events.emit(instance, "send.message", chat_store.message_json(instance, message))
+
+
 def _sent_answer(message: Message, content: dict[str, Any]) -> dict[str, Any]:
     return {
         "key": message.key,
@@ -371,6 +378,7 @@ async def send_text(call: Call, instance: Instance) -> Reply:
         content["extendedTextMessage"]["contextInfo"] = quote
         message.content = content  # stored with its quote
     call.state.sends_by_number[number_of(jid)] += 1
+    _announce(call, instance, message)
     return 201, _sent_answer(message, content)
 
 
@@ -408,6 +416,7 @@ async def send_media(call: Call, instance: Instance) -> Reply:
     message.content = content
     message.media = data
     call.state.sends_by_number[number_of(jid)] += 1
+    _announce(call, instance, message)
     return 201, _sent_answer(message, content)
 
 
@@ -421,6 +430,7 @@ async def send_reaction(call: Call, instance: Instance) -> Reply:
     content = {"reactionMessage": {"key": key, "text": reaction["reaction"]}}
     message = instance.add_sent_message(jid, call.state.new_message_id(), "")
     message.content = content  # the store keeps a reaction as a message of its own
+    _announce(call, instance, message)
     return 201, _sent_answer(message, content)
 
 

@@ -323,6 +323,8 @@ class DemoState:
     not_on_whatsapp: set[str] = field(default_factory=set)
     # Ids of messages marked read through markMessageAsRead (the read receipts sent).
     read_receipts: list[str] = field(default_factory=list)
+    # The socket.io side (demo/events.py DemoEvents), set by the server that serves it.
+    events: Any = None
     rng: random.Random = field(default_factory=random.Random, repr=False)
     # Pairings, webhooks, websockets (demo/lifecycle.py); and when a "phone" scans a shown QR
     # code by itself (None: only lifecycle.scan() does).

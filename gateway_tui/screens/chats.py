@@ -37,7 +37,8 @@ def when_text(row: ChatRow) -> str:
 def _last(row: ChatRow) -> str:
     if not row.last_text:
         return "—"
-    return ("You: " if row.from_me else "") + row.last_text
+    new = f"● {row.unread} new · " if row.unread else ""
+    return new + ("You: " if row.from_me else "") + row.last_text
 
 
 def _source(row: ChatRow) -> str:
@@ -55,7 +56,13 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
         max_width=28,
     ),
     Column("number", "Number / JID", lambda r: r.number, max_width=26),
-    Column("last", "Last message", _last, max_width=48),
+    Column(
+        "last",
+        "Last message",
+        _last,
+        style=lambda r: "bold" if r.unread else "",
+        max_width=48,
+    ),
     Column(
         "when",
         "Last activity",
@@ -138,6 +145,7 @@ class ChatsScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
+        self.gateway_app.follow_live(self.instance)  # new messages reorder the list
         if self.store is None:
             self.store = ComposeStore(self.gateway_app.gateway_identity, self.instance)
         try:
@@ -180,6 +188,9 @@ class ChatsScreen(GatewayScreen):
         book = loadable.value
         sent = self.state.chats_of(self.instance)
         self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
+        unread = self.state.unread.get(self.instance, {})
+        for row in self.rows if unread else ():
+            row.unread = unread.get(row.jid, 0)
         panel = self.query_one("#chats-panel", StatusPanel)
         table = self.table
         if not self.rows:

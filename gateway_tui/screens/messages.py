@@ -263,6 +263,7 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def on_mount(self) -> None:
         self.view.focus()
         self.set_interval(POLL_SECONDS, self._poll)
+        self.gateway_app.follow_live(self.instance)  # new messages come without a key
         # The first read starts on_screen_resume, which comes with the push too.
 
     # --- loading ---------------------------------------------------------------------------------
@@ -342,6 +343,8 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
 
     def refresh_from_state(self) -> None:
         self.all_messages = self._merged()
+        if self.app.screen is self:
+            self.actions.mark_seen(self.instance, self.jid)
         self._search_texts = None
         view = self.view
         view.today = self.state.now()
