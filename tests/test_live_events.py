@@ -4,6 +4,8 @@ is off is polled as before, and the app says why once."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from gateway_tui.demo.server import DemoServer
@@ -50,8 +52,10 @@ async def test_incoming_messages_appear_without_a_key(writing_server):
         # No key pressed from here on.
         await wait_for(
             pilot,
-            lambda: conversation.view.messages
-            and conversation.view.messages[-1].text.startswith("incoming"),
+            lambda: (
+                conversation.view.messages
+                and conversation.view.messages[-1].text.startswith("incoming")
+            ),
         )
         first = conversation.view.messages[-1].text
         await wait_for(pilot, lambda: conversation.view.messages[-1].text != first)
@@ -65,9 +69,7 @@ async def test_incoming_messages_appear_without_a_key(writing_server):
         app.pop_screen()
         await pilot.pause()
         await wait_for(pilot, lambda: chats.table.visible_rows[0].jid == jid)
-        await wait_for(
-            pilot, lambda: chats.table.visible_rows[0].last_text.startswith("incoming")
-        )
+        await wait_for(pilot, lambda: chats.table.visible_rows[0].last_text.startswith("incoming"))
         await wait_for(pilot, lambda: "new" in screen_text(app))
 
 
@@ -86,3 +88,35 @@ async def test_a_gateway_without_websocket_is_polled_and_says_why_once():
             await pilot.pause()
             told = [n for n in notices(app) if "No live updates" in n]
             assert len(told) == 1 and "websocket is off" in told[0]
+
+
+async def test_the_demo_emits_events_as_a_real_1_7_1():
+    """The payload and namespace of the recorded 1.7.1 stream (events-001): the instance's own
+    namespace, {event, instance, data, server_url, date_time, apikey}."""
+    import json
+
+    import socketio
+
+    from tests.recorded.gateway import recordings_dir
+
+    stream = json.loads(
+        (recordings_dir() / "v1.7.1-more" / "events-001-lifecycle-qrcode-false.json").read_text()
+    )
+    real = next(e for e in stream["events"] if e["event"] == "connection.update")
+    with DemoServer(incoming_every=0.2) as server:
+        got: list = []
+        client = socketio.AsyncClient()
+        client.on("*", lambda event, data: got.append((event, data)), namespace=f"/{INSTANCE}")
+        await client.connect(server.url, namespaces=[f"/{INSTANCE}"])  # no auth, as 1.7.1
+        try:
+            for _ in range(600):
+                if got:
+                    break
+                await asyncio.sleep(0.1)
+        finally:
+            await client.disconnect()
+    event, payload = got[0]
+    assert event == "messages.upsert" and set(payload) == set(real["data"])
+    assert real["namespace"] == "/ws-1" and payload["instance"] == INSTANCE
+    assert payload["data"]["message"]["conversation"].startswith("incoming")
+    assert payload["apikey"] == server.state.instances[INSTANCE].apikey
