@@ -263,6 +263,10 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def on_mount(self) -> None:
         self.view.focus()
         self.set_interval(POLL_SECONDS, self._poll)
+        self.view.keys = {
+            "save": self.key_for("messages.save_media") or "s",
+            "view": self.key_for("messages.view_whole") or "v",
+        }
         self.gateway_app.follow_live(self.instance)  # new messages come without a key
         # The first read starts on_screen_resume, which comes with the push too.
 

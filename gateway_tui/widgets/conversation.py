@@ -41,6 +41,8 @@ from gateway_tui.widgets.list_preview import BUBBLE_WIDTH, bubble, opened_list
 
 MAX_BUBBLE_WIDTH = 64
 _CACHE_LIMIT = 600
+# The keys the bubbles' hints name (the screen sets them from its bindings, remaps included).
+DEFAULT_KEYS = {"save": "s", "view": "v"}
 
 # Delivery marks for own messages: PENDING ◷, SERVER_ACK ✓, DELIVERY_ACK ✓✓, READ ✓✓ in colour.
 DELIVERY_MARKS: dict[MessageStatus, tuple[str, str]] = {
@@ -112,6 +114,7 @@ def message_body(
     *,
     edited: str | None = None,
     max_lines: int | None = None,
+    keys: dict[str, str] = DEFAULT_KEYS,
 ) -> list[RenderableType]:
     """What the bubble holds, by kind."""
     if message.kind == "listMessage" and message.list_message is not None:
@@ -129,10 +132,12 @@ def message_body(
             text.append("”", style="dim")
         return [text]
     if message.kind in MEDIA_KINDS:
-        return [media_card(message)]
+        return [media_card(message, keys)]
     if message.is_text:
         quote = quote_line(message, find)
-        body = clipped_text(printable(edited or message.full_text) or "(empty text)", max_lines)
+        body = clipped_text(
+            printable(edited or message.full_text) or "(empty text)", max_lines, keys
+        )
         return [quote, body] if quote is not None else [body]
     return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
 
@@ -156,7 +161,7 @@ def file_size(size: int | None) -> str:
     return f"{size / 2**20:.1f} MB"
 
 
-def media_card(message: StoredMessage) -> Text:
+def media_card(message: StoredMessage, keys: dict[str, str] = DEFAULT_KEYS) -> Text:
     """A media message as a card: kind, file name, size, duration, type, caption."""
     body = message.body
     icon, label = MEDIA_KINDS[message.kind]
@@ -187,7 +192,7 @@ def media_card(message: StoredMessage) -> Text:
     if isinstance(caption, str) and caption.strip():
         card.append("\n")
         card.append(printable(caption))
-    card.append("\ns saves the file", style="dim italic")
+    card.append(f"\n{keys['save']} saves the file", style="dim italic")
     return card
 
 
@@ -217,7 +222,7 @@ def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | Non
 _CHARS_PER_LINE = 60
 
 
-def clipped_text(text: str, max_lines: int | None) -> Text:
+def clipped_text(text: str, max_lines: int | None, keys: dict[str, str] = DEFAULT_KEYS) -> Text:
     """``text`` as a bubble shows it: whole, or its first ``max_lines`` lines and a note."""
     if max_lines is None:
         return Text(text)
@@ -230,7 +235,7 @@ def clipped_text(text: str, max_lines: int | None) -> Text:
     rest = text.count("\n") - shown.count("\n")
     result = Text(shown)
     more = f"{rest:,} more line(s)" if rest else f"{len(text) - len(shown):,} more character(s)"
-    result.append(f"\n… {more}: v shows the whole message", style="dim italic")
+    result.append(f"\n… {more}: {keys['view']} shows the whole message", style="dim italic")
     return result
 
 
@@ -267,6 +272,7 @@ def render_message(
     edited: str | None = None,
     highlight: str = "",
     max_lines: int | None = None,
+    keys: dict[str, str] = DEFAULT_KEYS,
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
@@ -277,7 +283,7 @@ def render_message(
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
     deleted = status is not None and status.kind == MessageStatus.DELETED
-    body = message_body(message, find, edited=edited, max_lines=max_lines)
+    body = message_body(message, find, edited=edited, max_lines=max_lines, keys=keys)
     for part in body:
         if not isinstance(part, Text):
             continue
@@ -345,6 +351,7 @@ class ConversationView(Widget, can_focus=True):
         # New texts of messages edited from here (drawn instead of the stored text, "edited").
         self.edits: dict[str, str] = {}
         self.highlight = ""  # the search's text, marked in every bubble that holds it
+        self.keys = dict(DEFAULT_KEYS)  # what the hints in bubbles name
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -452,6 +459,7 @@ class ConversationView(Widget, can_focus=True):
                 edited=edited,
                 highlight=self.highlight,
                 max_lines=max_lines,
+                keys=self.keys,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)
