@@ -150,6 +150,9 @@ class AppState:
         self.last_error: str | None = None
         # New messages live events brought to chats not open since: instance -> JID -> count.
         self.unread: dict[str, dict[str, int]] = {}
+        # The last messages live events brought per (instance, JID): a read that left before
+        # one of them arrived puts it back in (actions/chats.py).
+        self.live_items: dict[tuple[str, str], deque[dict]] = {}
         # Live events: None not tried yet; True live; False polling, with ``live_why``.
         self.live: bool | None = None
         self.live_why: str | None = None

@@ -6,6 +6,7 @@ orders; here the results go in the state, merged with what this app knows from s
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -57,10 +58,16 @@ class ChatStoreActions(ActionsBase):
     async def load_messages(self, instance: str, jid: str) -> ChatMessages:
         """The chat's messages, oldest first (read lazily: a chat may hold 100,000)."""
         return await self._load(
-            self.messages_of(instance, jid),
-            Topic.MESSAGES,
-            self.client.find_chat_messages(instance, jid),
+            self.messages_of(instance, jid), Topic.MESSAGES, self._read_chat(instance, jid)
         )
+
+    async def _read_chat(self, instance: str, jid: str) -> ChatMessages:
+        messages = await self.client.find_chat_messages(instance, jid)
+        # A read that left before a live event came back without its message: put it in.
+        for item in self.state.live_items.get((instance, jid), ()):
+            if messages.index_of(item["key"]["id"]) < 0:
+                messages = messages.with_item(item)
+        return messages
 
     async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
         rows = await self.client.find_status_messages(instance, remote_jid=jid)
@@ -81,6 +88,8 @@ class ChatStoreActions(ActionsBase):
             jid = key.get("remoteJid") if isinstance(key, dict) else None
             if not isinstance(jid, str) or not jid:
                 continue
+            recent = self.state.live_items.setdefault((event.instance, jid), deque(maxlen=200))
+            recent.append(item)
             loadable = self.state.messages.get((event.instance, jid))
             if loadable is not None and isinstance(loadable.value, ChatMessages):
                 loadable.value = loadable.value.with_item(item)

@@ -48,6 +48,7 @@ class ConversationCompose(_Base):
     reply_to: StoredMessage | None = None
     _sending = False
     _marked_read = False
+    _reload_pending = False
 
     @property
     def line(self) -> MessageLine:
@@ -86,7 +87,12 @@ class ConversationCompose(_Base):
         self.call(send(), what="Sending the message", on_done=sent, group="send-text")
 
     def _reload_messages(self) -> None:
-        if not self.actions.messages_of(self.instance, self.jid).loading:
+        """Read the chat again after a send. A read already under way may have left before
+        the send: then one more read follows it (refresh_from_state sees it end)."""
+        if self.actions.messages_of(self.instance, self.jid).loading:
+            self._reload_pending = True
+        else:
+            self._reload_pending = False
             self.call(
                 self.actions.load_messages(self.instance, self.jid),
                 what="Reading the conversation",
@@ -94,6 +100,10 @@ class ConversationCompose(_Base):
                 on_error=self._failed,
                 group="messages",
             )
+
+    def _follow_pending_reload(self) -> None:
+        if self._reload_pending and not self.actions.messages_of(self.instance, self.jid).loading:
+            self._reload_messages()
 
     # --- a quoted reply -------------------------------------------------------------------------
 

@@ -349,6 +349,7 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         self.all_messages = self._merged()
         if self.app.screen is self:
             self.actions.mark_seen(self.instance, self.jid)
+        self._follow_pending_reload()
         self._search_texts = None
         view = self.view
         view.today = self.state.now()
