@@ -8,6 +8,8 @@ demo), it starts at once. So this module imports neither httpx nor pydantic at t
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import gc
 import sys
@@ -40,6 +42,7 @@ if TYPE_CHECKING:
     from gateway_tui.api.dialects import Dialect
     from gateway_tui.api.errors import GatewayError
     from gateway_tui.config import ResolvedConfig
+    from gateway_tui.live import LiveLink
     from gateway_tui.state import AppState, Topic
 
 DARK_THEME = "textual-dark"
@@ -99,6 +102,9 @@ class GatewayApp(App[int]):
         self.state_changed: Signal[Topic] = Signal(self, "state-changed")
         self.type_ahead = TypeAhead(self, self._deliver_key)
         self._storage_problems_off: Callable[[], None] = lambda: None
+        self._live: LiveLink | None = None
+        self._live_task: asyncio.Task[None] | None = None
+        self._live_told: set[str] = set()
         self._config_loader: Callable[[], ResolvedConfig] | None = None
         if callable(config):
             self._config_loader = config
@@ -319,6 +325,12 @@ class GatewayApp(App[int]):
 
     async def on_unmount(self) -> None:
         self._storage_problems_off()
+        if self._live is not None:
+            self._live.stop()
+        if self._live_task is not None:
+            self._live_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._live_task
         if self.started:
             await self.client.aclose()
 
@@ -366,6 +378,54 @@ class GatewayApp(App[int]):
             notify()
         else:
             self.call_from_thread(notify)
+
+    # --- live events (gateway_tui/live.py) --------------------------------------------------------
+
+    def follow_live(self, instance: str) -> None:
+        """Receive ``instance``'s events over the gateway's socket.io (made on first use, after
+        the first frame); where none can be had, the screens poll as before."""
+        if self._transport is not None or not self.config.is_complete or not self.config.url:
+            return  # a test's stand-in transport, or no gateway: nothing to connect to
+        if self._live is None:
+            from gateway_tui.live import LiveLink
+
+            key = self.config.api_key.get_secret_value() if self.config.api_key else ""
+            self._live = LiveLink(self.config.url, key, self._live_arrival, self._live_status)
+            # A task of its own, not a worker: it lasts as long as the app, and waiting for
+            # the workers to finish (tests, quitting) must not wait for it.
+            self._live_task = asyncio.get_running_loop().create_task(self._run_live(self._live))
+        self._live.follow(instance)
+
+    async def _run_live(self, link: LiveLink) -> None:
+        try:
+            await link.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a bug of ours: reported, polling goes on
+            self.report_unexpected(error, "Live events")
+
+    def _live_arrival(self) -> None:
+        # Coalesced: whatever arrives until the next frame is applied in one go.
+        self.call_after_refresh(self._apply_live)
+
+    def _apply_live(self) -> None:
+        if self._live is not None:
+            events = self._live.take()
+            if events:
+                self.actions.apply_live(events)
+
+    def _live_status(self, live: bool, why: str | None) -> None:
+        from gateway_tui.state import Topic
+
+        self.state.live, self.state.live_why = live, why
+        self.state.notify(Topic.LIVE)
+        if not live and why and why not in self._live_told:
+            self._live_told.add(why)  # said once, plainly
+            self.notify(
+                f"No live updates: {why}. The screens refresh as before.",
+                title="Live events",
+                severity="warning",
+            )
 
     # --- navigation ------------------------------------------------------------------------------
 

@@ -84,6 +84,7 @@ class ChatRow:
     in_store: bool  # listed by the gateway (else known from this app's sent history only)
     sent_here: int  # messages this app sent to the chat
     sent_key: MessageKey | None = None  # the sent history's last key, when it is newer
+    unread: int = 0  # new messages live events brought since the chat was last open
 
     @property
     def is_group(self) -> bool:

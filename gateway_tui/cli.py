@@ -143,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--chats", metavar="N", type=_whole_number(0), help="history chats per open instance"
     )
     demo_parser.add_argument(
+        "--incoming-every",
+        metavar="SECONDS",
+        type=_argument_type(_positive_seconds),
+        help="a contact writes to each open instance's most recent chat every SECONDS "
+        '("incoming <n>", pushed over socket.io)',
+    )
+    demo_parser.add_argument(
         "--big-chat",
         metavar="N",
         type=_whole_number(0),
@@ -209,6 +216,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"not a number of seconds: {text!r}") from None
+    if not 0.05 <= value <= 86_400:
+        raise ValueError("give between 0.05 and 86400 seconds")
+    return value
+
+
 def _serve_demo(args: argparse.Namespace) -> int:
     from gateway_tui.demo.server import serve
 
@@ -221,6 +238,7 @@ def _serve_demo(args: argparse.Namespace) -> int:
         chats=args.chats,
         big_chat=args.big_chat,
         api_version=args.api_version,
+        incoming_every=args.incoming_every,
     )
     try:
         return serve(args.port, **options)

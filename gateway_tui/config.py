@@ -118,6 +118,9 @@ class ConfigFile(BaseModel):
     # The largest answer read, in MB after decompression (10,000 instances take about 7).
     max_response_mb: float = Field(default=DEFAULT_MAX_RESPONSE_MB, gt=0, le=4096)
     theme: str | None = None
+    # Send read receipts for the messages of a conversation when it is opened. The contacts
+    # see them (blue ticks): off unless asked for.
+    mark_read_on_open: bool = False
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
 
@@ -167,6 +170,7 @@ class ResolvedConfig:
     max_response_mb: float = DEFAULT_MAX_RESPONSE_MB
     theme: str | None = None
     api_version: str = "auto"  # the profile's pin, or "auto"
+    mark_read_on_open: bool = False
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
     path: Path = field(default_factory=config_path)
@@ -437,6 +441,7 @@ def load_config(
         request_timeout=config_file.request_timeout,
         max_response_mb=config_file.max_response_mb,
         theme=config_file.theme,
+        mark_read_on_open=config_file.mark_read_on_open,
         keys=keys,
         profiles=dict(config_file.profiles),
         path=path,

@@ -52,6 +52,7 @@ class Topic(StrEnum):
     # Connect codes, state checks, webhook and websocket settings (issue 13).
     LIFECYCLE = "lifecycle"
     MESSAGES = "messages"  # a chat's stored messages and their delivery statuses
+    LIVE = "live"  # live events: up, or why not
 
 
 class Health(StrEnum):
@@ -130,6 +131,8 @@ class ChatRecord:
     archived: bool = False
     # Texts of messages by id, so an edit can be prefilled and its result shown.
     texts: dict[str, str] = field(default_factory=dict)
+    # Ids of messages edited from here (their new text is in ``texts``): drawn "edited".
+    edited: set[str] = field(default_factory=set)
     # When the last known message was sent, and the status the gateway gave it.
     last_at: datetime | None = None
     last_status: str | None = None
@@ -145,6 +148,14 @@ class AppState:
         self.selected: str | None = None
         self.health: Health = Health.UNKNOWN
         self.last_error: str | None = None
+        # New messages live events brought to chats not open since: instance -> JID -> count.
+        self.unread: dict[str, dict[str, int]] = {}
+        # The last messages live events brought per (instance, JID): a read that left before
+        # one of them arrived puts it back in (actions/chats.py).
+        self.live_items: dict[tuple[str, str], deque[dict]] = {}
+        # Live events: None not tried yet; True live; False polling, with ``live_why``.
+        self.live: bool | None = None
+        self.live_why: str | None = None
         self.calls: deque[CallEvent] = deque(maxlen=REQUEST_LOG_SIZE)
         self.groups: dict[str, Loadable[list[GroupSummary]]] = {}
         self.participants: dict[tuple[str, str], Loadable[list[Participant]]] = {}

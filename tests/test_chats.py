@@ -183,7 +183,7 @@ async def test_archive_failure_keeps_the_flag(app_for, demo_server):
         assert demo_instance(demo_server).chats[JONAS_JID].archived is False
 
 
-async def test_enter_opens_the_conversation_and_e_picks_the_last_own_text(app_for):
+async def test_enter_opens_the_conversation_and_e_edits_the_last_own_text(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_chats(app, pilot)
@@ -193,16 +193,51 @@ async def test_enter_opens_the_conversation_and_e_picks_the_last_own_text(app_fo
         assert isinstance(app.screen, MessagesScreen) and app.screen.jid == JONAS_JID
         await pilot.press("escape")
         await pilot.pause()
-        await pilot.press("e")
-        await pilot.pause()
-        messages = app.screen
-        assert isinstance(messages, MessagesScreen)
-        await wait_for(pilot, lambda: messages.view.selected is not None)
-        assert messages.view.selected.id == JONAS_LAST_ID
-        await pilot.press("e")
-        await pilot.pause()
-        assert isinstance(app.screen, EditMessageScreen)
+        await pilot.press("e")  # straight to the edit of his chat's newest own text
+        await wait_for(pilot, lambda: isinstance(app.screen, EditMessageScreen))
+        assert app.screen.key.id == JONAS_LAST_ID
         assert app.screen.query_one("#edit-text", Input).value.startswith("Tracking: DHL")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
+    """The sent history draws first; when the gateway's newer chats arrive, the cursor goes
+    to the top, not along with an old chat down the list."""
+    from datetime import datetime
+
+    from gateway_tui.api.models import SentMessage
+    from gateway_tui.state import SentRecord
+
+    app = app_for()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        old = [
+            SentRecord(
+                instance=INSTANCE,
+                recipient=f"49151000000{n:02d}",
+                result=SentMessage.model_validate(
+                    {
+                        "key": {
+                            "remoteJid": f"49151000000{n:02d}@s.whatsapp.net",
+                            "fromMe": True,
+                            "id": f"3EB0OLD{n:013d}",
+                        }
+                    }
+                ),
+                body={"listMessage": {"title": f"old {n}"}},
+                sent_at=datetime(2020, 1, 1 + n),
+            )
+            for n in range(25)
+        ]
+        app.actions.restore_sent(INSTANCE, old)
+        screen = await open_chats(app, pilot)
+        table = screen.table
+        await wait_for(pilot, lambda: len(table.visible_rows) > 40)
+        assert table.cursor_index == 0 and table.scroll_offset.y == 0
+        newest = max(r.last_at for r in table.visible_rows if r.last_at)
+        assert table.cursor_row.last_at == newest
 
 
 async def test_business_profile_card(app_for):

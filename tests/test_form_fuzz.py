@@ -628,7 +628,7 @@ async def test_edit_dialog_takes_anything(app_for, demo_server, capsys):
         # The instance's own text message in Jonas's chat (WhatsApp edits only text).
         jid, message_id = f"{JONAS}@s.whatsapp.net", "3EB0C0FFEE0123456789"
         message = instance.chats[jid].find(message_id)
-        chats = MessagesScreen(INSTANCE, jid, edit_last=True)
+        chats = MessagesScreen(INSTANCE, jid)  # his newest message is chosen
         app.push_screen(chats)
         await pilot.pause()
         await wait_for(pilot, lambda: chats.view.selected is not None)

@@ -200,7 +200,11 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         chats = app.screen
         await until(pilot, lambda: chats.table.display and chats.table.cursor_row is not None)
         assert chats.table.move_cursor_to_key(f"{JONAS}@s.whatsapp.net")
-        await pilot.press("e")  # the conversation, its newest own text chosen
+        await pilot.press("e")  # the edit of the chat's newest own text, straight away
+        await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen is chats)
+        await pilot.press("enter")  # the conversation, and the same dialog from there
         await until(pilot, lambda: isinstance(app.screen, MessagesScreen))
         conversation = app.screen
         await until(

@@ -154,6 +154,31 @@ async def test_e_edits_own_text_only_and_says_why_not_otherwise(app_for, demo_se
         await wait_for(pilot, lambda: screen.view.find(JONAS_LAST_ID).text == "Tracking: UPS 1Z999")
 
 
+async def test_the_edit_adds_to_the_old_text_and_the_bubble_shows_the_result(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_messages(app, pilot, JONAS_JID)
+        await select(pilot, screen, JONAS_LAST_ID)
+        old = screen.view.selected.full_text
+        await pilot.press("e")
+        await pilot.pause()
+        field = app.screen.query_one("#edit-text", Input)
+        assert field.value == old and field.cursor_position == len(old)
+        assert field.selection.is_empty  # nothing selected: typing adds, never replaces
+        await pilot.press(*" (arrives Friday)", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        new = old + " (arrives Friday)"
+        assert demo_instance(demo_server).chats[JONAS_JID].find(JONAS_LAST_ID).text == new
+        await wait_for(pilot, lambda: new in screen_text(app))
+        assert "edited" in screen_text(app)
+        await pilot.press("r")  # read again: still the new text, still marked
+        loadable = app.actions.messages_of(INSTANCE, JONAS_JID)
+        await wait_for(pilot, lambda: not loadable.loading)
+        await pilot.pause()
+        text = screen_text(app)
+        assert new in text and "edited" in text
+
+
 async def test_y_copies_the_id_and_Y_the_stored_json(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -167,18 +192,77 @@ async def test_y_copies_the_id_and_Y_the_stored_json(app_for):
         assert copied["key"]["id"] == JONAS_LAST_ID and copied["owner"] == INSTANCE
 
 
-async def test_slash_searches_the_chats_text(app_for, demo_server):
+async def test_slash_jumps_to_hits_and_the_whole_chat_stays(app_for, demo_server):
+    chat = demo_instance(demo_server).chats[JONAS_JID]
+    base = chat.messages[-1].timestamp
+    for index in range(60):  # "parcel" every 10th: hits far apart, far off screen
+        chat.messages.insert(
+            0,
+            demo_chats.Message(
+                key={"remoteJid": JONAS_JID, "fromMe": False, "id": f"3AE{index:017X}"},
+                text=f"parcel {index}" if index % 10 == 0 else f"filler {index}",
+                timestamp=base - 1000 + index,
+            ),
+        )
+    chat.messages.sort(key=lambda m: m.timestamp)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_messages(app, pilot, JONAS_JID)
         total = len(screen.view.messages)
         await pilot.press("slash", *"dhl")
-        assert [m.id for m in screen.view.messages] == [JONAS_LAST_ID]
-        assert f"{total} message(s) · 1 match “dhl”" in screen_text(app)
+        assert len(screen.view.messages) == total  # the chat stays whole
+        assert screen.view.selected.id == JONAS_LAST_ID
+        assert "hit 1 of 1 for “dhl”" in screen_text(app)
+        await pilot.press("ctrl+u", *"parcel", "enter")
+        assert screen.view.selected.text == "parcel 50"  # the nearest, going back
+        text = screen_text(app)
+        assert "hit 6 of 6 for “parcel” (n/N next/previous)" in text
+        assert "parcel 50" in text
+        await pilot.press("n", "n")
+        assert screen.view.selected.text == "parcel 30" and "parcel 30" in screen_text(app)
+        await pilot.press("N")
+        assert screen.view.selected.text == "parcel 40" and "hit 5 of 6" in screen_text(app)
+        await pilot.press("N", "N")  # past the newest hit: round to the oldest
+        assert screen.view.selected.text == "parcel 0"
+        await pilot.press("n")  # and back round the other way
+        assert screen.view.selected.text == "parcel 50"
+        await pilot.press("slash", "ctrl+u", *"zzzz")
+        text = screen_text(app)
+        assert "no match for “zzzz”" in text and "No messages" not in text
+        assert len(screen.view.messages) == total and "parcel 50" in text
         await pilot.press("escape")
-        assert len(screen.view.messages) == total and app.screen is screen
+        assert "zzzz" not in screen_text(app) and app.screen is screen
         await pilot.press("escape")
         assert app.screen is not screen
+
+
+async def test_search_finds_a_lists_rows_and_marks_the_hit(app_for, demo_server):
+    jid = chat_with(demo_server, lambda m: m.list_message is not None)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_messages(app, pilot, jid)
+        await pilot.press("slash", *"talk to a person")
+        assert screen.view.selected.kind == "listMessage"  # a row title, not the list's title
+        await pilot.press("ctrl+u", *"1pm to 5pm")  # a row's description
+        assert screen.view.selected.kind == "listMessage"
+        assert screen.hits and "no match" not in screen_text(app)
+
+
+async def test_the_hit_is_highlighted_in_its_bubble(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_messages(app, pilot, JONAS_JID)
+        await pilot.press("slash", *"dhl")
+        strips = screen.view._lines
+        marked = [
+            segment.text
+            for strip in strips
+            for segment in strip
+            if segment.style is not None
+            and segment.style.bgcolor is not None
+            and segment.style.bgcolor.name == "yellow"
+        ]
+        assert "".join(marked).casefold() == "dhl"
 
 
 async def test_a_p_and_m_act_on_the_chat(app_for, demo_server):
@@ -242,3 +326,35 @@ async def test_message_text_and_names_are_data_not_markup(app_for, demo_server):
         assert "[bold red]50% off[/]" in text
         assert "[link=https://x.example]Mallory[/link]" in text
         assert "\x1b[31m" not in text
+
+
+async def test_a_long_message_is_cut_in_its_bubble_and_v_shows_it_whole(app_for, demo_server):
+    from textual.widgets import TextArea
+
+    from gateway_tui.screens.message_pager import MessagePagerScreen
+
+    chat = demo_instance(demo_server).chats[JONAS_JID]
+    chat.messages.append(
+        demo_chats.Message(
+            key={"remoteJid": JONAS_JID, "fromMe": False, "id": "3AF00000000000000LONG"},
+            text="\n".join(f"row {n} of the manifest" for n in range(10_000)),
+            timestamp=chat.messages[-1].timestamp + 1,
+        )
+    )
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_messages(app, pilot, JONAS_JID)
+        assert screen.view.selected.id == "3AF00000000000000LONG"
+        text = screen_text(app)
+        assert "row 0 of the manifest" in text  # its start shows, not just its last lines
+        assert "more line(s): v shows the whole message" in text
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, MessagePagerScreen)
+        area = app.screen.query_one(TextArea)
+        assert area.document.line_count == 10_000
+        await pilot.press("ctrl+end")  # the document's end (scrolled there, maybe smoothly)
+        await wait_for(pilot, lambda: "row 9999 of the manifest" in screen_text(app))
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen

@@ -6,12 +6,19 @@ orders; here the results go in the state, merged with what this app knows from s
 
 from __future__ import annotations
 
+from collections import deque
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from gateway_tui.actions.base import ActionsBase
-from gateway_tui.api.chat_models import ChatMessages, StatusRow, latest_statuses
+from gateway_tui.api.chat_models import ChatMessages, StatusRow, StoredMessage, latest_statuses
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import ArchiveResult, InstanceStatus, MessageKey
 from gateway_tui.chat_book import GROUP_SUFFIX, ChatBook
 from gateway_tui.state import ChatRecord, Loadable, Topic
+
+if TYPE_CHECKING:
+    from gateway_tui.live import LiveEvent
 
 
 class ChatStoreActions(ActionsBase):
@@ -51,10 +58,16 @@ class ChatStoreActions(ActionsBase):
     async def load_messages(self, instance: str, jid: str) -> ChatMessages:
         """The chat's messages, oldest first (read lazily: a chat may hold 100,000)."""
         return await self._load(
-            self.messages_of(instance, jid),
-            Topic.MESSAGES,
-            self.client.find_chat_messages(instance, jid),
+            self.messages_of(instance, jid), Topic.MESSAGES, self._read_chat(instance, jid)
         )
+
+    async def _read_chat(self, instance: str, jid: str) -> ChatMessages:
+        messages = await self.client.find_chat_messages(instance, jid)
+        # A read that left before a live event came back without its message: put it in.
+        for item in self.state.live_items.get((instance, jid), ()):
+            if messages.index_of(item["key"]["id"]) < 0:
+                messages = messages.with_item(item)
+        return messages
 
     async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
         rows = await self.client.find_status_messages(instance, remote_jid=jid)
@@ -62,6 +75,45 @@ class ChatStoreActions(ActionsBase):
         self.statuses_of(instance).update(latest)
         self.state.notify(Topic.MESSAGES)
         return latest
+
+    def apply_live(self, events: list[LiveEvent]) -> None:
+        """Live events (one frame's batch): new messages go into the open chats and the chat
+        lists, in one notification each, however many events there were."""
+        messages_changed = chats_changed = False
+        for event in events:
+            if event.event not in ("messages.upsert", "send.message"):
+                continue
+            item = event.data
+            key = item.get("key") if isinstance(item, dict) else None
+            jid = key.get("remoteJid") if isinstance(key, dict) else None
+            if not isinstance(jid, str) or not jid:
+                continue
+            recent = self.state.live_items.setdefault((event.instance, jid), deque(maxlen=200))
+            recent.append(item)
+            loadable = self.state.messages.get((event.instance, jid))
+            if loadable is not None and isinstance(loadable.value, ChatMessages):
+                loadable.value = loadable.value.with_item(item)
+                messages_changed = True
+            book = self.state.chat_books.get(event.instance)
+            message = StoredMessage.read(item)
+            if book is not None and book.value is not None and message is not None:
+                last = book.value.last.get(jid)
+                if last is None or (message.timestamp or 0) >= (last.timestamp or 0):
+                    # A new book object: the chats screen hands its table only new lists.
+                    book.value = replace(book.value, last={**book.value.last, jid: message})
+                    chats_changed = True
+                if not message.from_me:
+                    unread = self.state.unread.setdefault(event.instance, {})
+                    unread[jid] = unread.get(jid, 0) + 1
+        if messages_changed:
+            self.state.notify(Topic.MESSAGES)
+        if chats_changed:
+            self.state.notify(Topic.CHATS)
+
+    def mark_seen(self, instance: str, jid: str) -> None:
+        """The chat is open: its new messages are seen (here; no read receipt is sent)."""
+        if self.state.unread.get(instance, {}).pop(jid, None):
+            self.state.notify(Topic.CHATS)
 
     def restore_archived(self, instance: str, flags: dict[str, bool]) -> None:
         """Archived flags this app set in earlier runs, for chats not known yet (the ones the

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gateway_tui.actions.base import ActionsBase
+from gateway_tui.api.message_bodies import MediaFile, MediaUpload, Quote
 from gateway_tui.api.models import (
     BusinessProfile,
     MessageKey,
@@ -35,9 +36,17 @@ def sent_text(record: SentRecord) -> str:
     content = record.result.message.list_message
     if content is not None and content.title:
         return content.title
+    text_message = record.body.get("textMessage") if isinstance(record.body, dict) else None
+    if isinstance(text_message, dict) and isinstance(text_message.get("text"), str):
+        return text_message["text"]
     list_message = record.body.get("listMessage") if isinstance(record.body, dict) else None
     title = list_message.get("title") if isinstance(list_message, dict) else None
     return title if isinstance(title, str) else ""
+
+
+def recipient_of(jid: str) -> str:
+    """What a send to chat ``jid`` names: a group by its JID, a person by the number."""
+    return jid if jid.endswith("@g.us") else jid.split("@", 1)[0]
 
 
 def profile_key(instance: str, number: str) -> tuple[str, str]:
@@ -112,6 +121,8 @@ class MessageActions(ActionsBase):
         key = record.result.key
         if key is not None:
             chat.texts[key.id] = shown
+            if text is not None:  # the stored history's texts are edits
+                chat.edited.add(key.id)
         if chat.last_at is None or record.sent_at >= chat.last_at:
             if key is not None:
                 chat.last_key = key
@@ -127,6 +138,40 @@ class MessageActions(ActionsBase):
             if record.result.key is not None and record_jid(record) == jid
         ]
 
+    # --- the conversation: text, reactions, read receipts, media ----------------------------
+
+    async def send_text(
+        self, instance: str, jid: str, text: str, quoted: Quote | None = None
+    ) -> SentMessage:
+        """Send once (never retried); the chat's messages are read again to show it."""
+        result = await self.client.send_text(instance, recipient_of(jid), text, quoted=quoted)
+        self._after_send(instance, jid, result, {"textMessage": {"text": text}})
+        return result
+
+    async def send_media(self, instance: str, jid: str, upload: MediaUpload) -> SentMessage:
+        result = await self.client.send_media(instance, recipient_of(jid), upload)
+        self._after_send(instance, jid, result, {"mediaMessage": {"mediatype": upload.mediatype}})
+        return result
+
+    async def send_reaction(self, instance: str, key: MessageKey, emoji: str) -> SentMessage:
+        result = await self.client.send_reaction(instance, key, emoji)
+        self.state.notify(Topic.MESSAGES)
+        return result
+
+    async def mark_read(self, instance: str, keys: list[MessageKey]) -> dict | None:
+        return await self.client.mark_read(instance, keys)
+
+    async def media_of(self, instance: str, message_id: str) -> MediaFile:
+        return await self.client.media_of(instance, message_id)
+
+    def _after_send(self, instance: str, jid: str, result: SentMessage, body: dict) -> None:
+        record = SentRecord(
+            instance=instance, recipient=jid, result=result, body=body, sent_at=self.state.now()
+        )
+        self._add_sent(record)
+        self.state.notify(Topic.SENT)
+        self.state.notify(Topic.CHATS)
+
     # --- chats -----------------------------------------------------------------------------
 
     async def edit_message(self, instance: str, key: MessageKey, text: str) -> dict | None:
@@ -134,6 +179,7 @@ class MessageActions(ActionsBase):
         answer = await self.client.update_message(instance, key, text)
         chat = self.state.chats_of(instance).setdefault(key.remote_jid, ChatRecord(key.remote_jid))
         chat.texts[key.id] = text
+        chat.edited.add(key.id)
         if chat.last_key is None or chat.last_key.id == key.id:
             chat.last_key = key
             chat.last_text = text

@@ -203,6 +203,12 @@ def _describe(kind: str, body: Any, content: dict[str, Any]) -> str:
     return f"[{kind}]"  # an unknown kind is kept and shown as its type
 
 
+def _quotes(content: dict[str, Any] | None, kind: str) -> bool:
+    body = _dict((content or {}).get(kind))
+    info = _dict(body.get("contextInfo")) if body else None
+    return bool(info and info.get("stanzaId"))
+
+
 def selected_row_id(content: dict[str, Any] | None) -> str | None:
     body = _dict((content or {}).get("listResponseMessage"))
     reply = _dict(body.get("singleSelectReply")) if body else None
@@ -348,8 +354,8 @@ class StoredMessage:
         described = _describe(kind, content.get(kind), content) if content else ""
         text = one_line(described) if content else (f"[{kind}]" if kind else "")
         full_text = described if kind in TEXT_KINDS else text
-        if kind in TEXT_KINDS:
-            content = None  # the text is all there is to draw
+        if kind in TEXT_KINDS and not _quotes(content, kind):
+            content = None  # the text is all there is to draw (a reply keeps its quote)
         from_me = key.get("fromMe")
         push_name = _str(data.get("pushName"))
         context = _dict(data.get("contextInfo"))
@@ -532,6 +538,31 @@ class ChatMessages(Sequence[StoredMessage]):
     def __iter__(self) -> Iterator[StoredMessage]:
         for index in range(len(self._items)):
             yield self[index]
+
+    def with_item(self, item: dict[str, Any]) -> ChatMessages:
+        """A new sequence with one more stored item (a live event's message) in time order;
+        an item whose id is there already takes its place. Messages read so far are kept."""
+        key = item.get("key") if isinstance(item, dict) else None
+        message_id = key.get("id") if isinstance(key, dict) else None
+        if not isinstance(message_id, str):
+            return self
+        items = list(self._items)
+        known = self.index_of(message_id)
+        read = dict(self._read)
+        if known >= 0:
+            items[known] = item
+            read.pop(known, None)
+        else:
+            stamp = parse_long(item.get("messageTimestamp")) or 0
+            at = len(items)
+            while at > 0 and (parse_long(items[at - 1].get("messageTimestamp")) or 0) > stamp:
+                at -= 1
+            items.insert(at, item)
+            if at < len(self._items):  # later positions moved: forget what was read there
+                read = {i: m for i, m in read.items() if i < at}
+        result = ChatMessages(items, self.skipped)
+        result._read = read
+        return result
 
     def index_of(self, message_id: str) -> int:
         """The position of ``message_id`` (-1: not in this chat), without reading messages."""

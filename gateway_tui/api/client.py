@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 from pydantic_core import from_json
 
 from gateway_tui.api import dialects, lifecycle, validation
+from gateway_tui.api import message_bodies as bodies
 from gateway_tui.api.chat_models import (
     ChatMessages,
     Contact,
@@ -49,6 +50,7 @@ from gateway_tui.api.lifecycle import (
     check_webhook_url,
 )
 from gateway_tui.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
+from gateway_tui.api.message_bodies import MediaFile, MediaUpload, Quote
 from gateway_tui.api.models import (
     NUMBERS_ON_WHATSAPP,
     ArchiveResult,
@@ -66,6 +68,7 @@ from gateway_tui.api.models import (
     Participant,
     ParticipantList,
     RevokeResult,
+    SendListOptions,
     SendListRequest,
     SentMessage,
     ServerInfo,
@@ -601,6 +604,104 @@ class GatewayClient:
         _require(problems, "POST", path)
         body = {"number": validation.normalise_number(number)}
         return await self._optional_model(BusinessProfile, "POST", path, body=body)
+
+    # --- the conversation: text, media, reactions, read receipts (issue 24) ---------------------
+    # Each body is built by the line's dialect (1.7.1: api/message_bodies.py; 2.x: flat).
+
+    async def send_text(
+        self,
+        instance: str,
+        number: str,
+        text: str,
+        *,
+        options: SendListOptions | None = None,
+        quoted: Quote | None = None,
+    ) -> SentMessage:
+        """A plain text (a reply when ``quoted``); sent once, never retried."""
+        path = _seg_path("/message/sendText/", instance)
+        problems = validation.check_instance_name(instance) + validation.check_recipient(number)
+        if not text.strip():
+            problems.append(Problem("text", "the text cannot be empty"))
+        _require(problems, "POST", path)
+        line = await self.line()
+        body = line.send_text_body(validation.normalise_number(number), text, options, quoted)
+        timeout = self.timeout + ((options.delay or 0) if options else 0) / 1000
+        return await self._model(SentMessage, "POST", path, body=body, call_timeout=timeout)
+
+    async def send_media(
+        self,
+        instance: str,
+        number: str,
+        upload: MediaUpload,
+        *,
+        options: SendListOptions | None = None,
+        quoted: Quote | None = None,
+    ) -> SentMessage:
+        """A photo, video, document or audio file (base64 or a URL), with its caption."""
+        path = _seg_path("/message/sendMedia/", instance)
+        problems = validation.check_instance_name(instance) + validation.check_recipient(number)
+        if upload.mediatype not in bodies.MEDIA_TYPES:
+            problems.append(Problem("mediatype", "image, video, document or audio"))
+        if not upload.media:
+            problems.append(Problem("media", "the file is empty"))
+        else:
+            limit = bodies.MEDIA_LIMITS.get(upload.mediatype, 0)
+            size = len(upload.media) * 3 // 4  # base64: four characters per three bytes
+            if limit and size > limit and not upload.media.startswith(("http://", "https://")):
+                problems.append(
+                    Problem("media", f"larger than WhatsApp takes ({limit // 2**20} MB)")
+                )
+        _require(problems, "POST", path)
+        line = await self.line()
+        body = line.send_media_body(validation.normalise_number(number), upload, options, quoted)
+        # An upload takes its time: the server answers once WhatsApp has the file.
+        timeout = self.timeout * 4 + ((options.delay or 0) if options else 0) / 1000
+        return await self._model(SentMessage, "POST", path, body=body, call_timeout=timeout)
+
+    async def send_reaction(self, instance: str, key: MessageKey, reaction: str) -> SentMessage:
+        """React to a message with an emoji ("" takes the reaction away)."""
+        path = _seg_path("/message/sendReaction/", instance)
+        problems = validation.check_instance_name(instance) + validation.check_message_key(key)
+        _require(problems, "POST", path)
+        body = (await self.line()).send_reaction_body(key, reaction)
+        return await self._model(SentMessage, "POST", path, body=body)
+
+    async def mark_read(self, instance: str, keys: list[MessageKey]) -> dict[str, Any] | None:
+        """Send read receipts (the contacts see them: the app asks only when told to)."""
+        path = _seg_path("/chat/markMessageAsRead/", instance)
+        problems = validation.check_instance_name(instance)
+        if not keys:
+            problems.append(Problem("read_messages", "give at least one message"))
+        for key in keys:
+            problems += validation.check_message_key(key)
+        line = await self.line()
+        verb = line.verb("mark_read")
+        _require(problems, verb, path)
+
+        def parse(response: httpx.Response) -> dict[str, Any] | None:
+            return _parse(response, verb, path, _json_object_or_none)
+
+        return await self._call(verb, path, parse, body=line.mark_read_body(keys))
+
+    async def media_of(self, instance: str, message_id: str) -> MediaFile:
+        """A media message's file (getBase64FromMediaMessage), decoded."""
+        path = _seg_path("/chat/getBase64FromMediaMessage/", instance)
+        problems = validation.check_instance_name(instance)
+        if not message_id.strip():
+            problems.append(Problem("id", "the message id is missing"))
+        _require(problems, "POST", path)
+
+        def read(content: bytes) -> MediaFile:
+            media = bodies.MediaFile.read(from_json(content))
+            if media is None:
+                raise ValueError("the answer holds no base64 content")
+            return media
+
+        def parse(response: httpx.Response) -> MediaFile:
+            return _parse(response, "POST", path, read)
+
+        body = bodies.media_base64_body(message_id)
+        return await self._call("POST", path, parse, body=body, call_timeout=self.timeout * 4)
 
     # --- is it on WhatsApp (campaign checks, issue 14) -------------------------------------------
 

@@ -12,6 +12,8 @@ fault injection.
 from __future__ import annotations
 
 import asyncio
+import base64
+import binascii
 import contextlib
 import json
 import threading
@@ -312,6 +314,7 @@ async def deliver_list(
         jid, call.state.new_message_id(), fields["title"], list_message
     )
     call.state.sends_by_number[number_of(jid)] += 1
+    _announce(call, instance, message)
     return 201, _sent_result(message)
 
 
@@ -342,6 +345,148 @@ async def update_message(call: Call, instance: Instance) -> Reply:
         },
         "messageTimestamp": str(int(sent_at)),
         "status": "PENDING",
+    }
+
+
+def _quote(options: dict[str, Any], instance: Instance, jid: str) -> dict[str, Any] | None:
+    """The contextInfo a reply carries: the quoted message's id, author and content."""
+    quoted = options.get("quoted")
+    if not isinstance(quoted, dict):
+        return None
+    key = quoted["key"]
+    chat = instance.chats.get(jid)
+    original = chat.find(key["id"]) if chat else None
+    content = quoted.get("message")
+    if original is not None:
+        content = original.content or {"conversation": original.text}
+    author = instance.owner if key.get("fromMe") else (key.get("participant") or jid)
+    return {"stanzaId": key["id"], "participant": author, "quotedMessage": content or {}}
+
+
+def _announce(call: Call, instance: Instance, message: Message) -> None:
+    """A message sent through the API, as a real 1.7.1 emits it (send.message)."""
+    if call.state.events is not None:
+        call.state.events.emit(instance, "send.message", chat_store.message_json(instance, message))
+
+
+def _sent_answer(message: Message, content: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "key": message.key,
+        "message": content,
+        "messageTimestamp": str(message.timestamp),
+        "status": message.status,
+    }
+
+
+@instance_route("POST", "/message/sendText/{instance}")
+async def send_text(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.SEND_TEXT)
+    _require_open(instance, "onWhatsApp", _plain_500)
+    jid = _recipient(instance, body["number"])
+    options = body.get("options", {})
+    if options.get("delay", 0) > 0:
+        await asyncio.sleep(options["delay"] / 1000)
+    text = body["textMessage"]["text"]
+    message = instance.add_sent_message(jid, call.state.new_message_id(), text)
+    content: dict[str, Any] = {"extendedTextMessage": {"text": text}}
+    if quote := _quote(options, instance, jid):
+        content["extendedTextMessage"]["contextInfo"] = quote
+        message.content = content  # stored with its quote
+    call.state.sends_by_number[number_of(jid)] += 1
+    _announce(call, instance, message)
+    return 201, _sent_answer(message, content)
+
+
+_MEDIA_MIMETYPES = {
+    "image": "image/jpeg",
+    "video": "video/mp4",
+    "audio": "audio/ogg; codecs=opus",
+    "document": "application/octet-stream",
+}
+
+
+@instance_route("POST", "/message/sendMedia/{instance}")
+async def send_media(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.SEND_MEDIA)
+    _require_open(instance, "waUploadToServer", lambda text: GatewayError(500, [text]))
+    jid = _recipient(instance, body["number"])
+    media = body["mediaMessage"]
+    try:
+        data = base64.b64decode(media["media"], validate=True)
+    except (binascii.Error, ValueError):
+        # A URL: the real server downloads it; the demo has no internet.
+        raise GatewayError(500, [f"Error: getaddrinfo ENOTFOUND {media['media'][:60]}"]) from None
+    kind = media["mediatype"]
+    fields: dict[str, Any] = {
+        "url": f"https://mmg.whatsapp.net/demo/{call.state.new_message_id()}.enc",
+        "mimetype": _MEDIA_MIMETYPES[kind],
+        "fileLength": str(len(data)),
+    }
+    if media.get("caption") and kind != "audio":
+        fields["caption"] = media["caption"]
+    if kind == "document":
+        fields["fileName"] = media.get("fileName") or "file"
+    content = {f"{kind}Message": fields}
+    message = instance.add_sent_message(jid, call.state.new_message_id(), "")
+    message.content = content
+    message.media = data
+    call.state.sends_by_number[number_of(jid)] += 1
+    _announce(call, instance, message)
+    return 201, _sent_answer(message, content)
+
+
+@instance_route("POST", "/message/sendReaction/{instance}")
+async def send_reaction(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.SEND_REACTION)
+    _require_open(instance, "onWhatsApp", _plain_500)
+    reaction = body["reactionMessage"]
+    key = reaction["key"]
+    jid = create_jid(key["remoteJid"])
+    content = {"reactionMessage": {"key": key, "text": reaction["reaction"]}}
+    message = instance.add_sent_message(jid, call.state.new_message_id(), "")
+    message.content = content  # the store keeps a reaction as a message of its own
+    _announce(call, instance, message)
+    return 201, _sent_answer(message, content)
+
+
+@instance_route("PUT", "/chat/markMessageAsRead/{instance}")
+async def mark_read(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.MARK_READ)
+    _require_open(instance, "readMessages", _labelled(500, "Read messages fail"))
+    for key in body["read_messages"]:
+        if key["remoteJid"] in instance.chats:
+            call.state.read_receipts.append(key["id"])  # what the contacts would see
+    return 201, {"message": "Read messages", "read": "success"}
+
+
+@instance_route("POST", "/chat/getBase64FromMediaMessage/{instance}")
+async def media_of(call: Call, instance: Instance) -> Reply:
+    body = call.validated(schemas.MEDIA_OF)
+    key = body["message"].get("key") or {}
+    message = next(
+        (
+            m
+            for chat in instance.chats.values()
+            for m in chat.messages
+            if m.key["id"] == key.get("id")
+        ),
+        None,
+    )
+    if message is None:
+        raise GatewayError(400, ["Message not found"])
+    _require_open(instance, "updateMediaMessage", lambda text: GatewayError(400, [text]))
+    kind = chat_store.media_kind(message)
+    if kind is None:
+        raise GatewayError(400, ["TypeError: The message is not of type media"])
+    fields = message.content[kind]
+    data = chat_store.media_bytes(message)
+    return 201, {
+        "mediaType": kind.removesuffix("Message"),
+        "fileName": fields.get("fileName"),
+        "caption": fields.get("caption"),
+        "size": {"fileLength": str(len(data)), "height": fields.get("height"), "width": None},
+        "mimetype": fields.get("mimetype"),
+        "base64": base64.b64encode(data).decode(),
     }
 
 

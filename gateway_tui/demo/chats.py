@@ -260,6 +260,28 @@ def _big_chat(instance: Instance, workspace: Workspace) -> None:
 # --- what the store answers ----------------------------------------------------------------------
 
 
+MEDIA_KINDS = ("imageMessage", "videoMessage", "audioMessage", "documentMessage", "stickerMessage")
+
+
+def media_kind(message: Message) -> str | None:
+    kind = next(iter(message.content), None) if message.content else None
+    return kind if kind in MEDIA_KINDS else None
+
+
+def media_bytes(message: Message) -> bytes:
+    """The file of a media message: what was sent, else bytes made from its id (the same on
+    every request, so a saved file can be compared with this)."""
+    if message.media is not None:
+        return message.media
+    rng = random.Random(message.key["id"])
+    return (
+        b"DEMO-MEDIA "
+        + message.key["id"].encode()
+        + b"\n"
+        + rng.randbytes(rng.randint(2_000, 40_000))
+    )
+
+
 def status_of(message: Message, now: float | None = None) -> tuple[str, float]:
     """The message's status now, and how many seconds after it was sent it got there."""
     if message.sent_clock is None:
@@ -286,6 +308,12 @@ def message_json(instance: Instance, message: Message) -> dict[str, Any]:
         key["participant"] = message.participant
         data["participant"] = message.participant
     kind = next(iter(content))
+    if (
+        kind in MEDIA_KINDS
+        and isinstance(content[kind], dict)
+        and "fileLength" not in content[kind]
+    ):
+        content = {kind: {**content[kind], "fileLength": str(len(media_bytes(message)))}}
     data["message"] = content
     if sent_by_api:
         data["contextInfo"] = {} if kind == "listMessage" else None

@@ -151,6 +151,9 @@ class Message:
     push_name: str = ""
     participant: str | None = None
     sent_clock: float | None = None
+    # The file of a media message sent through the API (history media is made up on request:
+    # demo/chats.py media_bytes).
+    media: bytes | None = None
 
 
 @dataclass
@@ -322,6 +325,10 @@ class DemoState:
     # are "not on WhatsApp" on top of the built-in rule (is_on_whatsapp).
     sends_by_number: Counter[str] = field(default_factory=Counter)
     not_on_whatsapp: set[str] = field(default_factory=set)
+    # Ids of messages marked read through markMessageAsRead (the read receipts sent).
+    read_receipts: list[str] = field(default_factory=list)
+    # The socket.io side (demo/events.py DemoEvents), set by the server that serves it.
+    events: Any = None
     rng: random.Random = field(default_factory=random.Random, repr=False)
     # Pairings, webhooks, websockets (demo/lifecycle.py); and when a "phone" scans a shown QR
     # code by itself (None: only lifecycle.scan() does).

@@ -22,6 +22,7 @@ from gateway_tui.demo.data import (
     DemoState,
     build_state,
 )
+from gateway_tui.demo.events import DemoEvents, Incoming
 from gateway_tui.demo.faults import FaultInjector
 
 __all__ = ["DEMO_API_KEY", "DemoServer", "serve"]
@@ -53,8 +54,13 @@ class DemoServer:
         chats: int | None = None,
         big_chat: int = 0,
         api_version: str = "1.7.1",
+        incoming_every: float | None = None,
+        websocket: bool = True,
     ) -> None:
-        """``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
+        """``websocket``: serve socket.io (False: /socket.io/ answers 404, as a real server
+        with its websocket off). ``incoming_every``: seconds between the messages a contact
+        writes to each open instance's most recent chat (demo/events.py).
+        ``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
         sends whose connection is dropped after the message went out (outcome unknown).
         ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
         that many messages (the benchmarks' knobs; see demo/chats.py). ``api_version``: the
@@ -68,6 +74,14 @@ class DemoServer:
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
+        self.events = DemoEvents(lambda: self._gateway.state)
+        self._gateway.state.events = self.events
+        self.websocket = websocket
+        self.incoming = (
+            Incoming(self.events, lambda: self._gateway.state, incoming_every)
+            if incoming_every
+            else None
+        )
         self._not_on_whatsapp = set(not_on_whatsapp)
         self._drop_share = drop_share
         self._apply_knobs()
@@ -119,7 +133,7 @@ class DemoServer:
         self.state.server_url = self.url
         self._gateway.closing.clear()
         config = uvicorn.Config(
-            self._gateway,
+            self.events.asgi(self._gateway) if self.websocket else self._gateway,
             log_config=None,  # leave the host program's logging alone (the TUI owns the terminal)
             log_level="warning",
             access_log=False,
@@ -137,12 +151,15 @@ class DemoServer:
                 sock.close()
                 raise RuntimeError(f"the demo gateway did not start on {self.url}")
             time.sleep(0.005)
+        if self.incoming is not None:
+            self.incoming.start()
         return self
 
     def reset(self) -> None:
         """Back to the seeded world: fresh state, no fault rules, the initial latency."""
         state = self._fresh_state()
         state.server_url = self.state.server_url
+        state.events = self.events
         self._gateway.state = state
         self._gateway.latency_ms = self._initial_latency_ms
         self.faults.clear()
@@ -175,6 +192,8 @@ class DemoServer:
 
     def stop(self) -> None:
         """Shut down; stalled requests are released so this takes well under a second."""
+        if self.incoming is not None:
+            self.incoming.stop()
         if self._server is None or self._thread is None:
             return
         self._gateway.closing.set()
@@ -209,6 +228,7 @@ def serve(
     chats: int | None = None,
     big_chat: int = 0,
     api_version: str = "1.7.1",
+    incoming_every: float | None = None,
 ) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
     server = DemoServer(
@@ -221,6 +241,7 @@ def serve(
         drop_share=drop_share,
         chats=chats,
         big_chat=big_chat,
+        incoming_every=incoming_every,
     )
     try:
         server.start()
@@ -232,6 +253,8 @@ def serve(
     print(
         f"{len(server.state.instances)} instances, {latency_ms} ms added latency. Ctrl-C to stop."
     )
+    if incoming_every:
+        print(f"A contact writes to each open instance every {incoming_every:g} s (socket.io).")
     print(f"Try: curl -H 'apikey: {server.api_key}' {server.url}/instance/fetchInstances")
     sys.stdout.flush()
     previous = _stop_on_signals()

@@ -172,6 +172,85 @@ SEND_LIST = {
     "required": ["number", "listMessage"],
 }
 
+_SEND_OPTIONS = {
+    "type": "object",
+    "properties": {
+        "delay": {"type": "integer", "description": "Enter a value in milliseconds"},
+        "presence": {"type": "string", "enum": PRESENCES},
+        "quoted": {
+            "type": "object",
+            "properties": {"key": _MESSAGE_KEY, "message": {"type": "object"}},
+            "required": ["key"],
+        },
+    },
+}
+
+SEND_TEXT = {
+    "type": "object",
+    "properties": {
+        "number": {"type": "string", "description": "Invalid format"},
+        "options": _SEND_OPTIONS,
+        "textMessage": {
+            "type": "object",
+            "properties": {"text": _STRING},
+            "required": ["text"],
+            "notEmpty": ["text"],
+        },
+    },
+    "required": ["number", "textMessage"],
+}
+
+MEDIA_TYPES = ["image", "document", "video", "audio"]
+
+SEND_MEDIA = {
+    "type": "object",
+    "properties": {
+        "number": {"type": "string", "description": "Invalid format"},
+        "options": _SEND_OPTIONS,
+        "mediaMessage": {
+            "type": "object",
+            "properties": {
+                "mediatype": {"type": "string", "enum": MEDIA_TYPES},
+                "media": _STRING,
+                "fileName": _STRING,
+                "caption": _STRING,
+            },
+            "required": ["mediatype", "media"],
+            "notEmpty": ["fileName", "caption", "media"],
+        },
+    },
+    "required": ["number", "mediaMessage"],
+}
+
+SEND_REACTION = {
+    "type": "object",
+    "properties": {
+        "reactionMessage": {
+            "type": "object",
+            "properties": {"key": _MESSAGE_KEY, "reaction": _STRING},
+            "required": ["key", "reaction"],
+        },
+    },
+    "required": ["reactionMessage"],
+}
+
+MARK_READ = {
+    "type": "object",
+    "properties": {
+        "read_messages": {"type": "array", "minItems": 1, "items": _MESSAGE_KEY},
+    },
+    "required": ["read_messages"],
+}
+
+MEDIA_OF = {
+    "type": "object",
+    "properties": {
+        "message": {"type": "object", "properties": {"key": {"type": "object"}}},
+        "convertToMp4": _BOOLEAN,
+    },
+    "required": ["message"],
+}
+
 ARCHIVE_CHAT = {
     "type": "object",
     "properties": {

@@ -79,12 +79,20 @@ class EditMessageScreen(ChatModal[str | None]):
             where.append(self.key.id)
             yield Static(where)
             yield Label("New text")
-            yield Input(self.old_text, placeholder="the message's new text", id="edit-text")
+            # The old text is there to be added to: no selection that the first key replaces.
+            yield Input(
+                self.old_text,
+                placeholder="the message's new text",
+                select_on_focus=False,
+                id="edit-text",
+            )
             yield Static(id="edit-note", classes="field-error")
             yield Static(Text("enter or ctrl+s saves · esc cancels", style="dim"))
 
     def on_mount(self) -> None:
-        self.query_one("#edit-text", Input).focus()
+        field = self.query_one("#edit-text", Input)
+        field.focus()
+        field.cursor_position = len(self.old_text)
 
     @property
     def value(self) -> str:

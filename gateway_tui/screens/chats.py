@@ -8,12 +8,15 @@ screen says so. `enter` opens the conversation (screens/messages.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Static
 
+from gateway_tui.api.chat_models import StoredMessage
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import jid_number
 from gateway_tui.chat_book import ChatBook, ChatRow, chat_rows, printable
@@ -34,7 +37,8 @@ def when_text(row: ChatRow) -> str:
 def _last(row: ChatRow) -> str:
     if not row.last_text:
         return "—"
-    return ("You: " if row.from_me else "") + row.last_text
+    new = f"● {row.unread} new · " if row.unread else ""
+    return new + ("You: " if row.from_me else "") + row.last_text
 
 
 def _source(row: ChatRow) -> str:
@@ -52,7 +56,13 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
         max_width=28,
     ),
     Column("number", "Number / JID", lambda r: r.number, max_width=26),
-    Column("last", "Last message", _last, max_width=48),
+    Column(
+        "last",
+        "Last message",
+        _last,
+        style=lambda r: "bold" if r.unread else "",
+        max_width=48,
+    ),
     Column(
         "when",
         "Last activity",
@@ -103,6 +113,9 @@ class ChatsScreen(GatewayScreen):
         self.instance = instance
         self.store: ComposeStore | None = store
         self.rows: list[ChatRow] = []
+        # The gateway's chats arrive after the sent history: the cursor goes to the newest row
+        # once they are in (the row it was on may now be far down the list).
+        self._placed = False
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -132,6 +145,7 @@ class ChatsScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.table.focus()
+        self.gateway_app.follow_live(self.instance)  # new messages reorder the list
         if self.store is None:
             self.store = ComposeStore(self.gateway_app.gateway_identity, self.instance)
         try:
@@ -174,6 +188,9 @@ class ChatsScreen(GatewayScreen):
         book = loadable.value
         sent = self.state.chats_of(self.instance)
         self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
+        unread = self.state.unread.get(self.instance, {})
+        for row in self.rows if unread else ():
+            row.unread = unread.get(row.jid, 0)
         panel = self.query_one("#chats-panel", StatusPanel)
         table = self.table
         if not self.rows:
@@ -194,6 +211,9 @@ class ChatsScreen(GatewayScreen):
             panel.display = False
             table.display = True
             table.set_rows(self.rows)
+            if book is not None and not self._placed and table.visible_rows:
+                self._placed = True
+                table.move_cursor_to_key(table.visible_rows[0].jid)
         self._draw_summary(loadable.error, loadable.loading)
         self._draw_details()
 
@@ -274,24 +294,38 @@ class ChatsScreen(GatewayScreen):
             self.notify("No chat here: m composes a list message to start one.", markup=False)
         return row
 
-    def action_open(self, select_own_text: bool = False) -> None:
+    def action_open(self) -> None:
         from gateway_tui.screens.messages import MessagesScreen
 
         row = self._current()
         if row is not None:
             self.app.push_screen(
-                MessagesScreen(
-                    self.instance,
-                    row.jid,
-                    title=row.title,
-                    store=self.store,
-                    edit_last=select_own_text,
-                )
+                MessagesScreen(self.instance, row.jid, title=row.title, store=self.store)
             )
 
     def action_edit(self) -> None:
-        """The conversation, with its newest own text message chosen for editing."""
-        self.action_open(select_own_text=True)
+        """The edit dialog for the chat's newest own text message (read from the gateway)."""
+        from gateway_tui.screens.messages import edit_own_message
+
+        row = self._current()
+        if row is None:
+            return
+        jid = row.jid
+
+        def edit(messages: Sequence[StoredMessage]) -> None:
+            own = next((m for m in reversed(messages) if m.from_me and m.is_text), None)
+            if own is None:
+                self.notify("You sent no text message in this chat: nothing to edit.", markup=False)
+                return
+            edit_own_message(self, own, self.store)
+
+        self.call(
+            self.actions.load_messages(self.instance, jid),
+            what="Reading the chat's messages",
+            on_done=edit,
+            group="edit-last",
+            exclusive=True,
+        )
 
     def action_archive(self) -> None:
         row = self._current()

@@ -27,9 +27,18 @@ from gateway_tui.drafts import ComposeStore
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.screens.chats import archive_chat, open_composer_to
+from gateway_tui.screens.conversation_compose import ConversationCompose
 from gateway_tui.state import SentRecord, Topic
-from gateway_tui.widgets.conversation import ConversationView, delivery_mark, index_of_message, when
+from gateway_tui.widgets.conversation import (
+    MEDIA_KINDS,
+    ConversationView,
+    delivery_mark,
+    index_of_message,
+    search_text,
+    when,
+)
 from gateway_tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.widgets.message_line import MessageLine
 
 EDIT_WINDOW_SECONDS = 15 * 60
 POLL_SECONDS = 2.0
@@ -54,7 +63,48 @@ def _from_sent(record: SentRecord, text: str | None) -> StoredMessage | None:
     )
 
 
-class MessagesScreen(GatewayScreen):
+def edit_own_message(
+    screen: GatewayScreen, message: StoredMessage, store: ComposeStore | None
+) -> None:
+    """The edit dialog for ``message`` (own text only: else says why not); the new text goes
+    in the state (the bubble shows it, marked edited) and in the sent history."""
+    if not message.from_me:
+        screen.notify("Only your own messages can be edited.", markup=False)
+        return
+    if not message.is_text:
+        screen.notify(
+            f"WhatsApp edits only text messages; this is a {message.kind or 'message'}.",
+            markup=False,
+        )
+        return
+    if message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS:
+        screen.notify(
+            "Sent more than 15 minutes ago: WhatsApp no longer shows edits of it, "
+            "although the gateway still accepts the call.",
+            severity="warning",
+            markup=False,
+        )
+    key = message.key
+    instance: str = screen.instance  # type: ignore[attr-defined]
+    record = screen.state.chats_of(instance).get(message.remote_jid)
+    old_text = record.texts[key.id] if record and key.id in record.edited else message.full_text
+
+    def edited(text: str | None) -> None:
+        if text is None:
+            return
+        screen.notify("Message edited", markup=False)
+        if store is not None:
+            try:
+                store.record_edit(key.id, text)
+            except OSError as problem:
+                screen.notify(
+                    f"Could not store the edit: {problem}", severity="warning", markup=False
+                )
+
+    screen.app.push_screen(EditMessageScreen(instance, key, old_text), edited)
+
+
+class MessagesScreen(ConversationCompose, GatewayScreen):
     HELP_TITLE = "Conversation"
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
@@ -87,8 +137,67 @@ class MessagesScreen(GatewayScreen):
             tooltip="Copy the message JSON",
             id="messages.copy_json",
         ),
+        Binding(
+            "i", "write", "Write", tooltip="Write a message (enter sends)", id="messages.write"
+        ),
+        Binding(
+            "R",
+            "reply",
+            "Reply",
+            show=False,
+            tooltip="Reply quoting the chosen message",
+            id="messages.reply",
+        ),
+        Binding(
+            "plus",
+            "react",
+            "React",
+            show=False,
+            tooltip="React to the chosen message",
+            id="messages.react",
+        ),
+        Binding(
+            "s",
+            "save_media",
+            "Save",
+            show=False,
+            tooltip="Save the chosen photo, video, audio or document to a file",
+            id="messages.save_media",
+        ),
+        Binding(
+            "f",
+            "send_file",
+            "File",
+            show=False,
+            tooltip="Send a file (photo, video, audio or document) with a caption",
+            id="messages.send_file",
+        ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
         Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
+        Binding(
+            "n",
+            "next_hit",
+            "Next hit",
+            show=False,
+            tooltip="Next search hit (older)",
+            id="messages.next_hit",
+        ),
+        Binding(
+            "N",
+            "previous_hit",
+            "Previous hit",
+            show=False,
+            tooltip="Previous search hit (newer)",
+            id="messages.previous_hit",
+        ),
+        Binding(
+            "v",
+            "view_whole",
+            "View",
+            show=False,
+            tooltip="Open the chosen message whole, in a pager",
+            id="messages.view_whole",
+        ),
         Binding("escape", "back", "Back", id="messages.back"),
     ]
 
@@ -99,17 +208,16 @@ class MessagesScreen(GatewayScreen):
         *,
         title: str | None = None,
         store: ComposeStore | None = None,
-        edit_last: bool = False,
     ) -> None:
         super().__init__()
         self.instance = instance
         self.jid = jid
         self.chat_title = title or ""
         self.store = store
-        self.edit_last = edit_last
         self.all_messages: Sequence[StoredMessage] = []
         self.query_text = ""
         self._search_texts: list[str] | None = None
+        self.hits: list[int] = []  # indices of the messages the search text is in
         self._polling = False
         self.status_error: GatewayError | None = None
 
@@ -140,6 +248,12 @@ class MessagesScreen(GatewayScreen):
             search = Input(placeholder="search this chat's text", id="messages-search")
             search.display = False
             yield search
+            banner = Static(id="reply-banner")
+            banner.display = False
+            yield banner
+            yield MessageLine(
+                placeholder="Write a message · enter sends · ctrl+j new line", id="message-line"
+            )
         yield Footer()
 
     @property
@@ -149,6 +263,11 @@ class MessagesScreen(GatewayScreen):
     def on_mount(self) -> None:
         self.view.focus()
         self.set_interval(POLL_SECONDS, self._poll)
+        self.view.keys = {
+            "save": self.key_for("messages.save_media") or "s",
+            "view": self.key_for("messages.view_whole") or "v",
+        }
+        self.gateway_app.follow_live(self.instance)  # new messages come without a key
         # The first read starts on_screen_resume, which comes with the push too.
 
     # --- loading ---------------------------------------------------------------------------------
@@ -158,6 +277,7 @@ class MessagesScreen(GatewayScreen):
             self.call(
                 self.actions.load_messages(self.instance, self.jid),
                 what="Reading the conversation",
+                on_done=lambda _m: self._mark_read_once(),
                 on_error=self._failed,
                 group="messages",
             )
@@ -227,47 +347,56 @@ class MessagesScreen(GatewayScreen):
 
     def refresh_from_state(self) -> None:
         self.all_messages = self._merged()
+        if self.app.screen is self:
+            self.actions.mark_seen(self.instance, self.jid)
+        self._follow_pending_reload()
         self._search_texts = None
         view = self.view
         view.today = self.state.now()
-        select = None
-        if self.edit_last and self.all_messages:
-            own = next((m for m in reversed(self.all_messages) if m.from_me and m.is_text), None)
-            if own is not None:
-                select = own.id
-                self.edit_last = False
-        view.set_messages(
-            self._shown_messages(), self.actions.statuses_of(self.instance), select_id=select
+        record = self.state.chats_of(self.instance).get(self.jid)
+        view.edits = (
+            {i: record.texts[i] for i in record.edited if i in record.texts} if record else {}
         )
+        view.set_messages(self.all_messages, self.actions.statuses_of(self.instance))
+        if self.query_text:
+            self._find_hits()
         self._draw_summary()
         self._draw_details()
 
-    def _shown_messages(self) -> Sequence[StoredMessage]:
-        if not self.query_text:
-            return self.all_messages
-        if self._search_texts is None:
-            self._search_texts = [
-                f"{m.full_text} {m.text} {m.sender_name or ''}".casefold()
-                for m in self.all_messages
-            ]
+    def _find_hits(self) -> None:
+        """Where the search text is: every message stays shown, the hits are marked."""
         needle = self.query_text.casefold()
-        return [
-            m
-            for m, text in zip(self.all_messages, self._search_texts, strict=True)
-            if needle in text
-        ]
+        if not needle:
+            self.hits = []
+            return
+        if self._search_texts is None:
+            self._search_texts = [search_text(m) for m in self.all_messages]
+        self.hits = [i for i, text in enumerate(self._search_texts) if needle in text]
 
     def _draw_summary(self) -> None:
         loadable = self.actions.messages_of(self.instance, self.jid)
         total = len(self.all_messages)
         text = Text(f"{total:,} message(s)")
         if self.query_text:
-            text.append(f" · {len(self.view.messages):,} match “")
-            text.append(self.query_text)
-            text.append("”")
+            if self.hits:
+                index = self.view.index
+                at = self.hits.index(index) + 1 if index in self.hits else None
+                where = f"hit {at} of {len(self.hits):,}" if at else f"{len(self.hits):,} hit(s)"
+                text.append(f" · {where} for “")
+                text.append(self.query_text)
+                keys = (
+                    f"{self.key_for('messages.next_hit')}/{self.key_for('messages.previous_hit')}"
+                )
+                text.append(f"” ({keys} next/previous)")
+            else:
+                text.append(" · no match for “", style="yellow")
+                text.append(self.query_text, style="yellow")
+                text.append("”", style="yellow")
         record = self.state.chats_of(self.instance).get(self.jid)
         if record is not None and record.archived:
             text.append(" · archived", style="yellow")
+        if self.gateway_app.config.mark_read_on_open:
+            text.append(" · read receipts on", style="dim")
         if loadable.loading:
             text.append(" · reading…", style="dim")
         if waiting_for_read(
@@ -293,7 +422,11 @@ class MessagesScreen(GatewayScreen):
         message = self.view.selected
         if message is None:
             details.update(
-                Text("↑↓ choose a message · / search · m answer with a list", style="dim")
+                Text(
+                    "↑↓ choose a message · / search · i write · f send a file · "
+                    "m answer with a list",
+                    style="dim",
+                )
             )
             return
         text = Text(
@@ -314,10 +447,16 @@ class MessagesScreen(GatewayScreen):
             text.append(f" {printable(status.status)}", style="dim")
             if status.at_ms:
                 text.append(f" at {when(status.at_ms // 1000)}", style="dim")
-        hint = "y copies the id · Y the JSON"
+        hints = [
+            f"{self.key_for(f'messages.{name}')} {what}"
+            for name, what in (("reply", "replies"), ("react", "reacts"), ("write", "writes"))
+        ]
+        if message.kind in MEDIA_KINDS:
+            hints.insert(0, f"{self.key_for('messages.save_media')} saves the file")
         if message.from_me and message.is_text:
-            hint = "e edits · " + hint
-        text.append(f"\n{hint}", style="dim")
+            hints.insert(0, f"{self.key_for('messages.edit')} edits")
+        hints.append(f"{self.key_for('messages.copy_id')} copies the id")
+        text.append("\n" + " · ".join(hints), style="dim")
         details.update(text)
 
     def on_conversation_view_moved(self, event: ConversationView.Moved) -> None:
@@ -334,40 +473,17 @@ class MessagesScreen(GatewayScreen):
 
     def action_edit(self) -> None:
         message = self._selected()
+        if message is not None:
+            edit_own_message(self, message, self.store)
+
+    def action_view_whole(self) -> None:
+        from gateway_tui.screens.message_pager import MessagePagerScreen
+
+        message = self._selected()
         if message is None:
             return
-        if not message.from_me:
-            self.notify("Only your own messages can be edited.", markup=False)
-            return
-        if not message.is_text:
-            self.notify(
-                f"WhatsApp edits only text messages; this is a {message.kind or 'message'}.",
-                markup=False,
-            )
-            return
-        if message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS:
-            self.notify(
-                "Sent more than 15 minutes ago: WhatsApp no longer shows edits of it, "
-                "although the gateway still accepts the call.",
-                severity="warning",
-                markup=False,
-            )
-        key = message.key
-
-        def edited(text: str | None) -> None:
-            if text is None:
-                return
-            self.notify("Message edited", markup=False)
-            if self.store is not None:
-                try:
-                    self.store.record_edit(key.id, text)
-                except OSError as problem:
-                    self.notify(
-                        f"Could not store the edit: {problem}", severity="warning", markup=False
-                    )
-            # Read again once this screen is back: on_screen_resume.
-
-        self.app.push_screen(EditMessageScreen(self.instance, key, message.full_text), edited)
+        text = self.view.edits.get(message.id) or message.full_text or message.text
+        self.app.push_screen(MessagePagerScreen(self.chat_title, message, text))
 
     def action_archive(self) -> None:
         last = self.all_messages[-1] if self.all_messages else None
@@ -427,20 +543,60 @@ class MessagesScreen(GatewayScreen):
             return
         event.stop()
         self.query_text = event.value.strip()
-        self.view.set_messages(self._shown_messages(), self.actions.statuses_of(self.instance))
-        self._draw_summary()
-        self._draw_details()
+        self.view.highlight = self.query_text
+        self._find_hits()
+        self._jump(older=True, from_here=True)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id == "messages-search":
             event.stop()
             self.view.focus()
 
+    def _jump(self, *, older: bool, from_here: bool = False) -> None:
+        """To the nearest hit older (or newer) than the cursor; round the chat's end."""
+        view = self.view
+        if self.hits:
+            here = view.index
+            if older:
+                before = [i for i in self.hits if i < here or (from_here and i == here)]
+                target = before[-1] if before else self.hits[-1]
+            else:
+                after = [i for i in self.hits if i > here]
+                target = after[0] if after else self.hits[0]
+            view.select(target)
+        else:
+            view.refresh_lines()
+        self._draw_summary()
+        self._draw_details()
+
+    def action_next_hit(self) -> None:
+        if not self.query_text:
+            self.notify("No search: / searches this chat.", markup=False)
+            return
+        self._jump(older=True)
+
+    def action_previous_hit(self) -> None:
+        if not self.query_text:
+            self.notify("No search: / searches this chat.", markup=False)
+            return
+        self._jump(older=False)
+
     def action_back(self) -> None:
+        if self.reply_to is not None:
+            self._set_reply(None)
+            return
+        if self.line.has_focus:  # what is typed stays
+            self.view.focus()
+            return
         search = self.query_one("#messages-search", Input)
         if search.display:
             search.value = ""
             search.display = False
+            self.query_text = ""
+            self.hits = []
+            self.view.highlight = ""
+            self.view.refresh_lines()
+            self._draw_summary()
             self.view.focus()
             return
         self.app.pop_screen()

@@ -1,5 +1,5 @@
 """Scenarios of the chats and a conversation: the chat list, a list message and its reply,
-delivery marks, editing an own message, a business profile.
+delivery marks, editing an own message, a reply being typed, a media card, a business profile.
 
 They show the demo's seeded history only (its times are fixed), so pictures do not change from
 run to run; a message sent during the scenario would carry the wall clock's time.
@@ -17,6 +17,8 @@ JONAS = "4915112340001@s.whatsapp.net"
 BAKERY = "5511912345678@s.whatsapp.net"
 LIST_CHAT = "5511997160360@s.whatsapp.net"  # Diego Alves: a list message and his reply
 MARKS_CHAT = "5511997046386@s.whatsapp.net"  # Felix Braun: own messages at every status
+MEDIA_CHAT = "5511973411345@s.whatsapp.net"  # a document among its messages
+MEDIA_ID = "3AC4D3896724CBE0E9AE"
 
 
 async def open_chats(pilot: Pilot):
@@ -74,6 +76,21 @@ async def _edit(pilot: Pilot) -> None:
     await pilot.pause()
 
 
+async def _reply_typed(pilot: Pilot) -> None:
+    screen = await open_conversation(pilot, JONAS, "Jonas Weber")
+    await pilot.press("R")  # a quoted reply to his newest message, being typed
+    await pilot.press(*"Arrives Friday before noon", "ctrl+j", *"signature needed")
+    await pilot.pause()
+    assert screen.reply_to is not None
+
+
+async def _media_card(pilot: Pilot) -> None:
+    screen = await open_conversation(pilot, MEDIA_CHAT, "A document")
+    index = next(i for i, m in enumerate(screen.view.messages) if m.id == MEDIA_ID)
+    screen.view.select(index)
+    await pilot.pause()
+
+
 async def _profile(pilot: Pilot) -> None:
     app = pilot.app
     screen = await open_chats(pilot)
@@ -88,5 +105,7 @@ SCENARIOS = [
     Scenario("conversation-list-reply", _list_and_reply, size=SIZE),
     Scenario("conversation-delivery-marks", _delivery_marks, size=SIZE),
     Scenario("chat-edit", _edit, size=SIZE),
+    Scenario("conversation-reply", _reply_typed, size=SIZE),
+    Scenario("conversation-media-card", _media_card, size=SIZE),
     Scenario("profile-card", _profile, size=SIZE),
 ]

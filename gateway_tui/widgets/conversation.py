@@ -27,7 +27,13 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from gateway_tui.api.chat_models import ChatMessages, StatusRow, StoredMessage
+from gateway_tui.api.chat_models import (
+    ChatMessages,
+    StatusRow,
+    StoredMessage,
+    one_line,
+    parse_long,
+)
 from gateway_tui.api.models import MessageStatus
 from gateway_tui.chat_book import person_label, printable
 from gateway_tui.drafts import Draft
@@ -35,6 +41,8 @@ from gateway_tui.widgets.list_preview import BUBBLE_WIDTH, bubble, opened_list
 
 MAX_BUBBLE_WIDTH = 64
 _CACHE_LIMIT = 600
+# The keys the bubbles' hints name (the screen sets them from its bindings, remaps included).
+DEFAULT_KEYS = {"save": "s", "view": "v"}
 
 # Delivery marks for own messages: PENDING ◷, SERVER_ACK ✓, DELIVERY_ACK ✓✓, READ ✓✓ in colour.
 DELIVERY_MARKS: dict[MessageStatus, tuple[str, str]] = {
@@ -101,7 +109,12 @@ def _chosen_row(
 
 
 def message_body(
-    message: StoredMessage, find: Callable[[str], StoredMessage | None]
+    message: StoredMessage,
+    find: Callable[[str], StoredMessage | None],
+    *,
+    edited: str | None = None,
+    max_lines: int | None = None,
+    keys: dict[str, str] = DEFAULT_KEYS,
 ) -> list[RenderableType]:
     """What the bubble holds, by kind."""
     if message.kind == "listMessage" and message.list_message is not None:
@@ -118,9 +131,134 @@ def message_body(
             text.append(list_title, style="dim italic")
             text.append("”", style="dim")
         return [text]
+    if message.kind in MEDIA_KINDS:
+        return [media_card(message, keys)]
     if message.is_text:
-        return [Text(printable(message.full_text) or "(empty text)")]
+        quote = quote_line(message, find)
+        body = clipped_text(
+            printable(edited or message.full_text) or "(empty text)", max_lines, keys
+        )
+        return [quote, body] if quote is not None else [body]
     return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
+
+
+MEDIA_KINDS = {
+    "imageMessage": ("🖼", "Photo"),
+    "videoMessage": ("🎥", "Video"),
+    "audioMessage": ("🎵", "Audio"),
+    "documentMessage": ("📄", "Document"),
+    "stickerMessage": ("🏷", "Sticker"),
+}
+
+
+def file_size(size: int | None) -> str:
+    if size is None:
+        return ""
+    if size < 1024:
+        return f"{size} B"
+    if size < 1024 * 1024:
+        return f"{size / 1024:.1f} KB"
+    return f"{size / 2**20:.1f} MB"
+
+
+def media_card(message: StoredMessage, keys: dict[str, str] = DEFAULT_KEYS) -> Text:
+    """A media message as a card: kind, file name, size, duration, type, caption."""
+    body = message.body
+    icon, label = MEDIA_KINDS[message.kind]
+    if message.kind == "audioMessage" and body.get("ptt") is True:
+        icon, label = "🎤", "Voice message"
+    if message.kind == "videoMessage" and body.get("gifPlayback") is True:
+        label = "GIF"
+    card = Text(f"{icon} {label}", style="bold")
+    facts = []
+    name = body.get("fileName") or body.get("title")
+    if isinstance(name, str) and name.strip():
+        facts.append(printable(name))
+    size = file_size(parse_long(body.get("fileLength")))
+    if size:
+        facts.append(size)
+    seconds = parse_long(body.get("seconds"))
+    if seconds:
+        facts.append(f"{seconds // 60}:{seconds % 60:02d}")
+    width, height = parse_long(body.get("width")), parse_long(body.get("height"))
+    if width and height:
+        facts.append(f"{width}×{height}")
+    mimetype = body.get("mimetype")
+    if isinstance(mimetype, str) and mimetype:
+        facts.append(printable(mimetype.split(";")[0]))
+    if facts:
+        card.append("\n" + " · ".join(facts), style="")
+    caption = body.get("caption")
+    if isinstance(caption, str) and caption.strip():
+        card.append("\n")
+        card.append(printable(caption))
+    card.append(f"\n{keys['save']} saves the file", style="dim italic")
+    return card
+
+
+def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | None]) -> Text | None:
+    """The "↩ quoted text" line of a reply (the quoted message when in the chat, else the
+    quote the reply carries)."""
+    quoted_id = message.quoted_id
+    if not quoted_id:
+        return None
+    original = find(quoted_id)
+    if original is not None:
+        said = original.text
+        who = "You" if original.from_me else (original.sender_name or person_label(original.sender))
+    else:
+        content = message.quoted_content or {}
+        said = content.get("conversation") if isinstance(content.get("conversation"), str) else ""
+        who = ""
+    line = Text("↩ ", style="dim")
+    if who:
+        line.append(printable(who) + ": ", style="bold dim")
+    line.append(printable(one_line(said or "a message", 60)), style="dim italic")
+    return line
+
+
+# A message taller than this many lines (or characters, for one long line) is cut in its
+# bubble; the pager (`v` on the conversation) shows it whole.
+_CHARS_PER_LINE = 60
+
+
+def clipped_text(text: str, max_lines: int | None, keys: dict[str, str] = DEFAULT_KEYS) -> Text:
+    """``text`` as a bubble shows it: whole, or its first ``max_lines`` lines and a note."""
+    if max_lines is None:
+        return Text(text)
+    max_lines = max(3, max_lines)
+    lines = text.split("\n", max_lines)
+    budget = max_lines * _CHARS_PER_LINE
+    if len(lines) <= max_lines and len(text) <= budget:
+        return Text(text)
+    shown = "\n".join(lines[:max_lines])[:budget]
+    rest = text.count("\n") - shown.count("\n")
+    result = Text(shown)
+    more = f"{rest:,} more line(s)" if rest else f"{len(text) - len(shown):,} more character(s)"
+    result.append(f"\n… {more}: {keys['view']} shows the whole message", style="dim italic")
+    return result
+
+
+def search_text(message: StoredMessage) -> str:
+    """All the text of a message that search looks in: a list's title, description, button,
+    footer, sections and rows; a list reply's row; the sender."""
+    parts = [message.full_text, message.text, message.sender_name or ""]
+    body = message.body
+    if message.kind in ("listMessage", "listResponseMessage"):
+        for name in ("title", "description", "buttonText", "footerText"):
+            if isinstance(body.get(name), str):
+                parts.append(body[name])
+        for section in body.get("sections") or []:
+            if not isinstance(section, dict):
+                continue
+            if isinstance(section.get("title"), str):
+                parts.append(section["title"])
+            for row in section.get("rows") or []:
+                if isinstance(row, dict):
+                    parts += [
+                        row[k] for k in ("title", "description") if isinstance(row.get(k), str)
+                    ]
+    return "\n".join(parts).casefold()
 
 
 def render_message(
@@ -131,6 +269,10 @@ def render_message(
     is_group: bool,
     selected: bool,
     today: datetime | None = None,
+    edited: str | None = None,
+    highlight: str = "",
+    max_lines: int | None = None,
+    keys: dict[str, str] = DEFAULT_KEYS,
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
@@ -141,13 +283,18 @@ def render_message(
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
     deleted = status is not None and status.kind == MessageStatus.DELETED
-    body = message_body(message, find)
-    if deleted:
-        for part in body:
-            if isinstance(part, Text):
-                part.stylize("strike dim")
+    body = message_body(message, find, edited=edited, max_lines=max_lines, keys=keys)
+    for part in body:
+        if not isinstance(part, Text):
+            continue
+        if deleted:
+            part.stylize("strike dim")
+        if highlight:
+            part.highlight_words([highlight], style="black on yellow", case_sensitive=False)
     parts += body
     meta = Text(when(message.timestamp, today), style="dim")
+    if edited is not None:
+        meta.append("  edited", style="dim italic")
     if message.from_me or deleted:
         meta.append("  ")
         meta.append_text(delivery_mark(status))
@@ -201,6 +348,10 @@ class ConversationView(Widget, can_focus=True):
         self.statuses: dict[str, StatusRow] = {}
         self.index = -1
         self.today: datetime | None = None
+        # New texts of messages edited from here (drawn instead of the stored text, "edited").
+        self.edits: dict[str, str] = {}
+        self.highlight = ""  # the search's text, marked in every bubble that holds it
+        self.keys = dict(DEFAULT_KEYS)  # what the hints in bubbles name
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -281,7 +432,19 @@ class ConversationView(Widget, can_focus=True):
         message = self.messages[index]
         status = self.statuses.get(message.id)
         selected = index == self.index
-        key = (message.id, index, selected, status.status if status else None, width)
+        edited = self.edits.get(message.id)
+        max_lines = max(3, self.size.height - 8)
+        key = (
+            message.id,
+            index,
+            selected,
+            status.status if status else None,
+            width,
+            message.full_text,  # an edit read back from the store redraws the bubble
+            edited,
+            self.highlight,
+            max_lines,
+        )
         strips = self._cache.get(key)
         if strips is None:
             if len(self._cache) > _CACHE_LIMIT:
@@ -293,6 +456,10 @@ class ConversationView(Widget, can_focus=True):
                 is_group=self.is_group,
                 selected=selected,
                 today=self.today,
+                edited=edited,
+                highlight=self.highlight,
+                max_lines=max_lines,
+                keys=self.keys,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)
@@ -368,6 +535,10 @@ class ConversationView(Widget, can_focus=True):
                 last = index
             offset += len(strips)
         return last
+
+    def refresh_lines(self) -> None:
+        """Draw again (after ``edits`` or ``highlight`` changed)."""
+        self._relayout()
 
     def on_resize(self) -> None:
         self._cache.clear()

@@ -42,7 +42,7 @@ class GatewayBar(Widget):
         self.update_from_app()
 
     def _state_changed(self, topic: Topic) -> None:
-        if topic in (Topic.CALLS, Topic.SELECTED, Topic.INSTANCES):
+        if topic in (Topic.CALLS, Topic.SELECTED, Topic.INSTANCES, Topic.LIVE):
             self.update_from_app()
 
     def update_from_app(self) -> None:
@@ -58,6 +58,7 @@ class GatewayBar(Widget):
             selected=app.state.selected,
             profile=app.config.profile,
             insecure=bool(url and insecure_url_warning(url)),
+            live=app.state.live,
         )
 
     def show(
@@ -70,6 +71,7 @@ class GatewayBar(Widget):
         selected: str | None,
         profile: str | None,
         insecure: bool,
+        live: bool | None = None,
     ) -> None:
         mark, style, words = HEALTH_MARK[health]
         text = Text()
@@ -82,6 +84,9 @@ class GatewayBar(Widget):
         text.append(masked_key)
         text.append("  ")
         text.append(f"{mark} {words}", style=style)
+        if live is not None:  # once live events were tried: live, or polling as before
+            text.append("  ")
+            text.append("⚡ live" if live else "⟳ polling", style="green" if live else "yellow")
         if selected:
             text.append("  instance ", style="dim")
             text.append(selected, style="bold")

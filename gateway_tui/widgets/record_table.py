@@ -490,12 +490,18 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
     def _update_visible(self, *, keep_cursor_key: bool) -> None:
         """Recompute the visible rows after a model change and redraw, keeping the cursor put."""
         screen_line = self._cursor - self.scroll_offset.y
+        at_top = self.scroll_offset.y == 0
         self._visible = self._compute_visible()
         # One line for the header, and at least one for the rows or the "No rows" message.
         self.virtual_size = Size(self._total_width, 1 + max(1, len(self._visible)))
         position = self._visible_position(self._last_cursor_key) if keep_cursor_key else None
         self._cursor = self._clamp(self._cursor if position is None else position)
-        self._hold_screen_line(screen_line)
+        if at_top and self._cursor < self._body_height:
+            # A view at its top stays there: a row that arrives above (a new chat, say) shows,
+            # and the cursor moves down with its own row.
+            self._scroll_body_to(0)
+        else:
+            self._hold_screen_line(screen_line)
         self.refresh()
         self._announce_cursor()
 

@@ -21,6 +21,7 @@ from gateway_tui.api import (
     SendListRequest,
 )
 from gateway_tui.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
+from gateway_tui.api.message_bodies import MediaUpload, Quote
 from gateway_tui.api.models import SendListOptions
 from tests.recorded.gateway import Recording
 
@@ -501,6 +502,127 @@ def b_find_status(rec: Recording, m: re.Match[str]) -> Call:
     )
 
 
+def _options(
+    body: dict[str, Any], allowed: set[str]
+) -> tuple[SendListOptions | None, Quote | None]:
+    options = body.get("options")
+    if options is None:
+        return None, None
+    _only_keys(_typed(options, dict, "options"), allowed | {"quoted"}, "options")
+    if "delay" in options:
+        _typed(options["delay"], int, "options.delay")
+    quoted = None
+    if "quoted" in options:
+        raw = _typed(options["quoted"], dict, "options.quoted")
+        _only_keys(raw, {"key", "message"}, "options.quoted")
+        message = _typed(raw.get("message"), dict, "options.quoted.message")
+        _only_keys(message, {"conversation"}, "options.quoted.message")
+        quoted = Quote(_key(raw["key"], "options.quoted.key"), message["conversation"])
+    plain = {k: v for k, v in options.items() if k != "quoted"}
+    return (SendListOptions.model_validate(plain) if plain else None), quoted
+
+
+def _nested(rec: Recording, body: dict[str, Any], inner: str, fields: set[str]) -> dict[str, Any]:
+    """A 2.x flat body in the 1.7.1 nesting the builders read: ``fields`` go under ``inner``,
+    delay and quoted under ``options`` (the client builds each line's own shape)."""
+    if rec.version != "v2.3.6":
+        return body
+    _only_keys(body, {"number", "delay", "quoted"} | fields)
+    nested: dict[str, Any] = {k: body[k] for k in ("number",) if k in body}
+    if fields & set(body):
+        nested[inner] = {k: body[k] for k in fields if k in body}
+    options = {k: body[k] for k in ("delay", "quoted") if k in body}
+    if options:
+        nested["options"] = options
+    return nested
+
+
+def b_send_text(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _nested(rec, _body(rec), "textMessage", {"text"})
+    _only_keys(body, {"number", "textMessage", "options"})
+    _require(body, "number", "textMessage")
+    message = _typed(body["textMessage"], dict, "textMessage")
+    _only_keys(message, {"text"}, "textMessage")
+    _require(message, "text", what="textMessage")
+    number = _typed(body["number"], str, "number")
+    text = _typed(message["text"], str, "textMessage.text")
+    if not text.strip():
+        raise NotExpressible("an empty text: the client refuses it before sending")
+    options, quoted = _options(body, {"delay", "presence"})
+    return Call(
+        lambda c: c.send_text(_instance(m), number, text, options=options, quoted=quoted),
+        _no_check,
+    )
+
+
+def b_send_media(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    fields = {"mediatype", "media", "caption", "fileName"}
+    body = _nested(rec, _body(rec), "mediaMessage", fields)
+    _only_keys(body, {"number", "mediaMessage", "options"})
+    _require(body, "number", "mediaMessage")
+    media = _typed(body["mediaMessage"], dict, "mediaMessage")
+    _only_keys(media, {"mediatype", "media", "caption", "fileName"}, "mediaMessage")
+    _require(media, "mediatype", "media", what="mediaMessage")
+    upload = MediaUpload(
+        mediatype=media["mediatype"],
+        media=_typed(media["media"], str, "mediaMessage.media"),
+        file_name=media.get("fileName"),
+        caption=media.get("caption"),
+    )
+    number = _typed(body["number"], str, "number")
+    options, quoted = _options(body, {"delay", "presence"})
+    return Call(
+        lambda c: c.send_media(_instance(m), number, upload, options=options, quoted=quoted),
+        _no_check,
+    )
+
+
+def b_send_reaction(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    if rec.version == "v2.3.6":
+        _only_keys(body, {"key", "reaction"})
+        body = {"reactionMessage": body}
+    _only_keys(body, {"reactionMessage"})
+    _require(body, "reactionMessage")
+    reaction = _typed(body["reactionMessage"], dict, "reactionMessage")
+    _only_keys(reaction, {"key", "reaction"}, "reactionMessage")
+    _require(reaction, "key", "reaction", what="reactionMessage")
+    key = _key(reaction["key"], "reactionMessage.key")
+    emoji = _typed(reaction["reaction"], str, "reaction")
+    return Call(lambda c: c.send_reaction(_instance(m), key, emoji), _no_check)
+
+
+def b_mark_read(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    if rec.version == "v2.3.6":
+        _only_keys(body, {"readMessages"})
+        body = {"read_messages": body["readMessages"]} if "readMessages" in body else {}
+    _only_keys(body, {"read_messages"})
+    _require(body, "read_messages")
+    items = _typed(body["read_messages"], list, "read_messages")
+    keys = [_key(item, "read_messages[]") for item in items]
+    return Call(lambda c: c.mark_read(_instance(m), keys), _no_check)
+
+
+def b_media_of(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"message", "convertToMp4"})
+    _require(body, "message", "convertToMp4")
+    if body["convertToMp4"] is not False:
+        raise NotExpressible("convertToMp4 true: the client saves the file as it was sent")
+    message = _typed(body["message"], dict, "message")
+    _only_keys(message, {"key"}, "message")
+    key = _typed(message.get("key"), dict, "message.key")
+    _only_keys(key, {"id"}, "message.key")
+    message_id = _typed(key.get("id"), str, "message.key.id")
+    return Call(lambda c: c.media_of(_instance(m), message_id), _no_check)
+
+
 def _op(name: str, method: str, route: str, build) -> Operation:
     pattern = re.compile("^" + route.replace("{i}", "(?P<i>[^/]+)") + "$")
     return Operation(name, method, pattern, build)
@@ -536,6 +658,11 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("updateGroupSubject", "PUT", "/group/updateGroupSubject/{i}", b_subject),
     _op("sendInvite", "POST", "/group/sendInvite/{i}", b_invite),
     _op("sendList", "POST", "/message/sendList/{i}", b_send_list),
+    _op("sendText", "POST", "/message/sendText/{i}", b_send_text),
+    _op("sendMedia", "POST", "/message/sendMedia/{i}", b_send_media),
+    _op("sendReaction", "POST", "/message/sendReaction/{i}", b_send_reaction),
+    _op("markMessageAsRead", "PUT", "/chat/markMessageAsRead/{i}", b_mark_read),
+    _op("getBase64FromMediaMessage", "POST", "/chat/getBase64FromMediaMessage/{i}", b_media_of),
     _op("archiveChat", "PUT", "/chat/archiveChat/{i}", b_archive),
     _op("updateMessage", "PUT", "/chat/updateMessage/{i}", b_update_message),
     _op("fetchProfile", "POST", "/chat/fetchProfile/{i}", b_fetch_profile),

@@ -56,17 +56,11 @@ NO_METHOD = {
     "PUT /group/toggleEphemeral": "the app does not change disappearing messages",
     "POST /group/toggleEphemeral": "as PUT /group/toggleEphemeral",
     "DELETE /group/leaveGroup": "the app does not leave groups",
-    "POST /message/sendText": "no plain text yet (the chat issue adds it)",
-    "POST /message/sendMedia": "no media yet (the chat issue adds it)",
-    "POST /message/sendReaction": "no reactions yet (the chat issue adds them)",
     "POST /message/sendWhatsAppAudio": "no audio messages",
-    "PUT /chat/markMessageAsRead": "no read receipts yet (the chat issue adds them, opt-in)",
-    "POST /chat/markMessageAsRead": "as PUT /chat/markMessageAsRead",
     "DELETE /chat/deleteMessageForEveryone": "the app does not delete messages",
     "POST /chat/sendPresence": "presence is sent with a list message (options.presence)",
     "POST /chat/fetchProfilePictureUrl": "the profile view does not show the picture",
     "POST /chat/fetchBusinessProfile": "the profile view uses fetchProfile",
-    "POST /chat/getBase64FromMediaMessage": "no media yet (the chat issue adds saving media)",
 }
 
 _V1_SHAPE = "the 1.7.1 body on 2.x (what a 1.7.1-only client sends): on 2.x the client sends 2.x's"
@@ -148,6 +142,19 @@ CANNOT_SEND = {
     "by chat itself (the store ignores it)",
     "v1.7.1-more/108-fetchAllGroups-missing-getParticipants": "the client always asks with "
     "getParticipants=false",
+    "v1.7.1-more/067-sendText-missing-text": "the client always sends textMessage.text",
+    "v1.7.1-more/068-sendText-missing-textMessage": "the client always sends textMessage",
+    "v1.7.1-more/070-sendText-empty-text": "an empty text: the client refuses it before sending",
+    "v1.7.1-more/071-sendText-v2-flat-shape": "the 2.x flat sendText on 1.7.1",
+    "v1.7.1-more/074-sendMedia-missing-mediatype": "the client always sends mediatype",
+    "v1.7.1-more/076-sendReaction-missing-key": "the client always sends the message's key",
+    "v1.7.1-more/082-markMessageAsRead-POST-v2-verb": "the 2.x verb: on 1.7.1 the client marks "
+    "read with PUT (recording 081)",
+    "v1.7.1-more/083-markMessageAsRead-v2-camelCase-body": "the 2.x readMessages on 1.7.1",
+    "v1.7.1-more/105-getBase64FromMediaMessage-full-message": "the whole stored message: the "
+    "client names the message by its id (recording 104)",
+    "v1.7.1-more/106-getBase64FromMediaMessage-unknown-id": "no convertToMp4: the client "
+    "always says false (it saves the file as it was sent)",
     "v1.7.1-more/138-wsserver-websocket-set-missing-enabled": "the client always sends enabled "
     "and events",
     "v1.7.1-more/139-wsserver-websocket-set-disabled": "no events: the client always sends them",
@@ -200,6 +207,17 @@ CANNOT_SEND = {
     "getParticipants=false",
     "v2.3.6-more/146-wsserver-websocket-set-missing-enabled": "the client always sends enabled",
     "v2.3.6-more/147-wsserver-websocket-set-1.7.1-flat-shape": _V1_SHAPE,
+    "v2.3.6-more/068-sendText-missing-text": "the client always sends text",
+    "v2.3.6-more/070-sendText-empty-text": "an empty text: the client refuses it before sending",
+    "v2.3.6-more/071-sendText-1.7.1-nested-shape": _V1_SHAPE,
+    "v2.3.6-more/074-sendMedia-missing-mediatype": "the client always sends mediatype",
+    "v2.3.6-more/076-sendReaction-missing-key": "the client always sends the message's key",
+    "v2.3.6-more/082-markMessageAsRead-PUT-1.7.1-verb": _V1_VERB,
+    "v2.3.6-more/083-markMessageAsRead-1.7.1-snake-body": _V1_SHAPE,
+    "v2.3.6-more/113-getBase64FromMediaMessage-full-message": "the whole stored message: the "
+    "client names the message by its id (recording 112)",
+    "v2.3.6-more/114-getBase64FromMediaMessage-unknown-id": "no convertToMp4: the client "
+    "always says false (it saves the file as it was sent)",
 }
 
 
@@ -326,6 +344,9 @@ REFUSED_BEFORE_SENDING = {
     "v1.7.1/049-sendList-empty-list-title": "the server's schema lets an empty list title "
     "through (then fails on the session); the composer requires every text WhatsApp shows",
     "v1.7.1/050-sendList-empty-section-title": "as 049, for a section's title",
+    "v1.7.1-more/069-sendText-number-with-letters": "500 reading 'onWhatsApp' (the server "
+    "lets letters through, then fails on the session); the client refuses a number with letters",
+    "v2.3.6-more/069-sendText-number-with-letters": "as v1.7.1-more/069",
     "v1.7.1/092-sendInvite-groupJid-not-validated": "the server does not check sendInvite's "
     "groupJid (404 'No send invite'); the client refuses a JID that is no group's",
     "v2.3.6-more/035-webhook-set-a-invalid-url": "2.x stores any url (201 for 'not a url': a "

@@ -14,7 +14,15 @@ from gateway_tui.api.lifecycle import (
     WebsocketSettings,
 )
 from gateway_tui.api.lists import ListReader
-from gateway_tui.api.models import Instance, InstanceSettings, SendListRequest, SettingsSetResult
+from gateway_tui.api.message_bodies import MediaUpload, Quote
+from gateway_tui.api.models import (
+    Instance,
+    InstanceSettings,
+    MessageKey,
+    SendListOptions,
+    SendListRequest,
+    SettingsSetResult,
+)
 
 # Operations whose verb differs between the lines.
 VERB_OPERATIONS = (
@@ -24,6 +32,7 @@ VERB_OPERATIONS = (
     "archive_chat",
     "update_message",
     "find_chats",
+    "mark_read",
 )
 
 
@@ -74,6 +83,27 @@ class Dialect:
 
     def update_message_number(self, chat: str) -> str:
         """updateMessage's ``number`` for the chat ``chat`` (a JID or digits)."""
+        raise NotImplementedError
+
+    # --- the conversation: text, media, reactions, read receipts ---
+    def send_text_body(
+        self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send_media_body(
+        self,
+        number: str,
+        upload: MediaUpload,
+        options: SendListOptions | None,
+        quoted: Quote | None,
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def mark_read_body(self, keys: list[MessageKey]) -> dict[str, Any]:
         raise NotImplementedError
 
     # --- webhook and websocket ---

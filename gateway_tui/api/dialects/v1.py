@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gateway_tui.api import message_bodies as bodies
 from gateway_tui.api import validation
 from gateway_tui.api.chat_models import Contact, StatusRow, StoredChat
 from gateway_tui.api.dialects.base import Dialect
@@ -17,10 +18,13 @@ from gateway_tui.api.lifecycle import (
     WebsocketSettings,
 )
 from gateway_tui.api.lists import ListReader
+from gateway_tui.api.message_bodies import MediaUpload, Quote
 from gateway_tui.api.models import (
     Instance,
     InstanceEnvelope,
     InstanceSettings,
+    MessageKey,
+    SendListOptions,
     SendListRequest,
     SettingsSetResult,
 )
@@ -36,6 +40,7 @@ class V1Dialect(Dialect):
         "archive_chat": "PUT",
         "update_message": "PUT",
         "find_chats": "GET",
+        "mark_read": "PUT",
     }
     paged_messages = False
     footer_required = False
@@ -46,6 +51,27 @@ class V1Dialect(Dialect):
     )
     # One bad item is skipped and counted (see api/lists.py), not the whole list lost.
     instances = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
+
+    # The conversation's bodies: nested, snake_case (api/message_bodies.py).
+    def send_text_body(
+        self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        return bodies.send_text_body(number, text, options, quoted)
+
+    def send_media_body(
+        self,
+        number: str,
+        upload: MediaUpload,
+        options: SendListOptions | None,
+        quoted: Quote | None,
+    ) -> dict[str, Any]:
+        return bodies.send_media_body(number, upload, options, quoted)
+
+    def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
+        return bodies.send_reaction_body(key, reaction)
+
+    def mark_read_body(self, keys: list[MessageKey]) -> dict[str, Any]:
+        return bodies.mark_read_body(keys)
 
     def read_single_instance(self, content: bytes) -> Instance:
         # The envelope also accepts an unwrapped instance object (liberal).

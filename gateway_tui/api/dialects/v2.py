@@ -25,9 +25,12 @@ from gateway_tui.api.lifecycle import (
     EVENT_NAMES as V1_EVENT_NAMES,
 )
 from gateway_tui.api.lists import ListReader
+from gateway_tui.api.message_bodies import MediaUpload, Quote
 from gateway_tui.api.models import (
     Instance,
     InstanceSettings,
+    MessageKey,
+    SendListOptions,
     SendListRequest,
     SettingsSetResult,
     Text,
@@ -152,6 +155,7 @@ class V2Dialect(Dialect):
         "archive_chat": "POST",
         "update_message": "POST",
         "find_chats": "POST",
+        "mark_read": "POST",
     }
     paged_messages = True
     footer_required = True
@@ -161,6 +165,43 @@ class V2Dialect(Dialect):
         {"server_url", "profile_status", "wa_business_callback_url"}
     )
     instances = ListReader(InstanceRow)
+
+    # The conversation's bodies: flat, camelCase (as the 2.3.6 recordings and
+    # src/validate/message.schema.ts have them); delay top-level, no presence.
+    def _send_options(
+        self, body: dict[str, Any], options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        if options is not None and options.delay:
+            body["delay"] = options.delay
+        if quoted is not None:
+            body["quoted"] = quoted.to_json()
+        return body
+
+    def send_text_body(
+        self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        return self._send_options({"number": number, "text": text}, options, quoted)
+
+    def send_media_body(
+        self,
+        number: str,
+        upload: MediaUpload,
+        options: SendListOptions | None,
+        quoted: Quote | None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"number": number, "mediatype": upload.mediatype}
+        body["media"] = upload.media
+        if upload.caption:
+            body["caption"] = upload.caption
+        if upload.file_name:
+            body["fileName"] = upload.file_name
+        return self._send_options(body, options, quoted)
+
+    def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
+        return {"key": key.to_json(), "reaction": reaction}
+
+    def mark_read_body(self, keys: list[MessageKey]) -> dict[str, Any]:
+        return {"readMessages": [key.to_json() for key in keys]}
 
     def read_single_instance(self, content: bytes) -> Instance:
         return InstanceRow.model_validate_json(content)
