@@ -12,6 +12,12 @@ What happens to a recipient after its call:
   sent, the recipient stays pending; after ``STOP_AFTER`` such calls in a row the campaign stops
   and says why;
 - no answer (timeout, dropped connection, the process interrupted): unknown, held.
+
+Before the first send the runner takes the campaign's lock (one runner per campaign: a second
+one gets ``CampaignBusy``, naming the holder) and reads the journal again under it; a campaign
+whose journal cannot tell what was sent refuses (``JournalRefused``). A journal that cannot be
+written (a full disk) stops the campaign with recipients left: state STOPPED, never a send
+without its ``try`` line.
 """
 
 from __future__ import annotations
@@ -34,7 +40,7 @@ from gateway_tui.api.errors import (
     InvalidResponse,
     Unauthorized,
 )
-from gateway_tui.campaign.journal import Campaign, Status
+from gateway_tui.campaign.journal import Campaign, JournalWriteError, Status
 from gateway_tui.campaign.recipients import MessageTemplate, Recipient
 
 STOP_AFTER = 3  # calls in a row that fail for everyone the same way
@@ -234,7 +240,22 @@ class CampaignRunner:
         return random.Random(f"{self.campaign.seed}:{index}").uniform(low, high)
 
     async def run(self) -> Progress:
-        """Send to every pending recipient; returns the final progress."""
+        """Send to every pending recipient; returns the final progress.
+
+        Raises CampaignBusy (another runner sends it) or JournalRefused (its journal cannot
+        tell what was sent) before sending anything.
+        """
+        campaign = self.campaign
+        took_lock = not campaign.locked
+        campaign.lock()  # and read the journal again: another runner may have sent since
+        try:
+            campaign.check_can_send()
+            return await self._run()
+        finally:
+            if took_lock:
+                campaign.unlock()
+
+    async def _run(self) -> Progress:
         campaign = self.campaign
         self._systemic: deque[str] = deque(maxlen=STOP_AFTER)
         self._same_failure: deque[str] = deque(maxlen=STOP_AFTER_SAME_FAILURE)
@@ -242,41 +263,60 @@ class CampaignRunner:
         # The rate of a resumed campaign starts from its recent sends, not from zero.
         self._recent.extend(event["at"] for event in campaign.tries())
         try:
-            # A recipient refused for everyone (nothing sent) stays pending: later passes try
-            # it again, as long as the gateway does not keep refusing (then the runner stops).
-            for _ in range(PASSES):
-                for index in campaign.pending():
-                    if not await self._wait_turn(index):
-                        break
-                    attempt = await self._send(index, campaign.recipients[index])
-                    if self.on_attempt is not None:
-                        self.on_attempt(attempt)
-                    if self._should_stop(attempt):
-                        break
-                    self._notify()
-                if self._cancel or self.state is RunState.STOPPED or campaign.finished:
-                    break
-            if self.state is RunState.STOPPED:
-                campaign.record_stop(self.stop_reason, at=self.clock())
-            elif self._cancel:
-                self.state = RunState.CANCELLED
-                campaign.record_stop("cancelled by the user", at=self.clock())
-            elif campaign.finished:
-                self.state = RunState.FINISHED
-            else:
-                self.state = RunState.STOPPED
-                self.stop_reason = (
-                    "Stopped: some recipients could not be tried (the gateway refused the calls "
-                    "for everyone). Resume to try them again."
-                )
-                campaign.record_stop(self.stop_reason, at=self.clock())
-            campaign.write_report()
+            try:
+                await self._passes()
+                self._settle()
+                campaign.write_report()
+            except (JournalWriteError, OSError) as error:
+                # Nothing more can be recorded, so nothing more is sent; a send whose outcome
+                # could not be written stays held (its `try` line is there).
+                if self.state is not RunState.STOPPED or not self.stop_reason:
+                    self.state = RunState.STOPPED
+                    self.stop_reason = (
+                        f"Stopped: the campaign's files could not be written ({error}). Nothing "
+                        "more was sent; free some space, then resume."
+                    )
         finally:
             self.current = None
             self.next_at = None
             campaign.close()
         self._notify()
         return self.progress()
+
+    def _settle(self) -> None:
+        """The run's end, in the journal."""
+        campaign = self.campaign
+        if self.state is RunState.STOPPED:
+            campaign.record_stop(self.stop_reason, at=self.clock())
+        elif self._cancel:
+            self.state = RunState.CANCELLED
+            campaign.record_stop("cancelled by the user", at=self.clock())
+        elif campaign.finished:
+            self.state = RunState.FINISHED
+        else:
+            self.state = RunState.STOPPED
+            self.stop_reason = (
+                "Stopped: some recipients could not be tried (the gateway refused the calls "
+                "for everyone). Resume to try them again."
+            )
+            campaign.record_stop(self.stop_reason, at=self.clock())
+
+    async def _passes(self) -> None:
+        campaign = self.campaign
+        # A recipient refused for everyone (nothing sent) stays pending: later passes try
+        # it again, as long as the gateway does not keep refusing (then the runner stops).
+        for _ in range(PASSES):
+            for index in campaign.pending():
+                if not await self._wait_turn(index):
+                    break
+                attempt = await self._send(index, campaign.recipients[index])
+                if self.on_attempt is not None:
+                    self.on_attempt(attempt)
+                if self._should_stop(attempt):
+                    break
+                self._notify()
+            if self._cancel or self.state is RunState.STOPPED or campaign.finished:
+                break
 
     def _should_stop(self, attempt: Attempt) -> bool:
         self._systemic.append(attempt.kind)

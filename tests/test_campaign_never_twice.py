@@ -1,0 +1,233 @@
+"""Never twice, under every fault (issue 22): two runners, a damaged journal, a full disk.
+
+Each test names the numbered finding of the issue it covers. The torture run (kills, concurrent
+resumes, every corruption case, as processes) is tests/test_campaign_torture.py.
+"""
+
+# ruff: noqa: F811 (the `gateway` fixture is imported from test_campaign_cli)
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+from datetime import datetime
+
+import pytest
+
+from gateway_tui.campaign import journal as journal_module
+from gateway_tui.campaign.journal import (
+    CampaignBusy,
+    JournalError,
+    Pace,
+    Status,
+    create_campaign,
+    list_campaigns,
+    open_campaign,
+)
+from gateway_tui.campaign.recipients import parse_recipients
+from gateway_tui.cli import main
+from tests.test_campaign_cli import DRAFT, gateway, json_lines  # noqa: F401 (a fixture)
+from tests.test_campaign_runner import run
+
+NUMBERS = [f"4917400000{index:03d}" for index in range(12)]
+
+
+def make(server, count: int = 12, instance: str = "sales-eu"):
+    rows = "".join(f"{number},P{index}\n" for index, number in enumerate(NUMBERS[:count]))
+    return create_campaign(
+        gateway=server.url,
+        instance=instance,
+        draft=DRAFT,
+        recipients=parse_recipients("number,name\n" + rows),
+        pace=Pace(0),
+        now=datetime(2026, 11, 24, 18, 0),
+    )
+
+
+def sends(server) -> int:
+    return sum(server.state.sends_by_number.values())
+
+
+def resume(campaign_id: str, *more: str) -> int:
+    return main(["send-list", "--resume", campaign_id, "--rate", "max", *more])
+
+
+# --- 1. two runners --------------------------------------------------------------------------
+
+
+def test_1_a_second_runner_is_refused_and_names_the_holder(demo_server):
+    campaign = make(demo_server)
+    first = open_campaign(campaign.id)
+    first.lock()  # a runner elsewhere (flock: another open file, even in this process)
+    with pytest.raises(CampaignBusy, match=f"process {os.getpid()}, sending since"):
+        run(demo_server, open_campaign(campaign.id))
+    assert sends(demo_server) == 0
+    first.unlock()
+    _, final = run(demo_server, open_campaign(campaign.id))
+    assert final.sent == 12 and sends(demo_server) == 12
+
+
+def test_1_send_list_resume_while_another_sends_exits_5_and_says_who(gateway, capsys):
+    campaign = make(gateway)
+    elsewhere = open_campaign(campaign.id)
+    elsewhere.lock()
+    assert resume(campaign.id) == 5
+    err = capsys.readouterr().err
+    assert f"is being sent by process {os.getpid()}, sending since" in err
+    assert "Traceback" not in err
+    assert sends(gateway) == 0
+    # `campaigns` shows it running elsewhere.
+    assert main(["campaigns", "--json"]) == 0
+    [row] = json.loads(capsys.readouterr().out)
+    assert row["running"] == f"process {os.getpid()}"
+    elsewhere.unlock()
+    assert resume(campaign.id) == 0
+    assert sends(gateway) == 12
+
+
+def test_1_a_runner_reads_the_journal_again_once_it_holds_the_lock(demo_server):
+    """Opened before another runner sent: what that runner sent is not sent again."""
+    campaign = make(demo_server, count=4)
+    stale = open_campaign(campaign.id)  # opened while nothing was sent yet
+    run(demo_server, open_campaign(campaign.id))  # the other runner sends all four
+    _, final = run(demo_server, stale)
+    assert final.sent == 4 and sends(demo_server) == 4
+
+
+# --- 2. an emptied or deleted journal --------------------------------------------------------
+
+
+@pytest.mark.parametrize(("damage", "said"), [("empty", "is empty"), ("delete", "is missing")])
+def test_2_an_emptied_or_deleted_journal_refuses_to_send(gateway, capsys, damage, said):
+    campaign = make(gateway)
+    run(gateway, open_campaign(campaign.id))
+    assert sends(gateway) == 12
+    if damage == "empty":
+        campaign.journal_path.write_bytes(b"")
+    else:
+        campaign.journal_path.unlink()
+    assert resume(campaign.id) == 1
+    err = capsys.readouterr().err
+    assert f"{campaign.journal_path} {said}" in err and "will not send" in err
+    assert sends(gateway) == 12  # nobody twice
+    reopened = open_campaign(campaign.id)
+    assert reopened.count(Status.PENDING) == 0  # never "not sent": held as unknown
+
+
+def test_2_a_journal_of_another_campaign_is_refused(demo_server):
+    first, second = make(demo_server, count=2), make(demo_server, count=2)
+    second.journal_path.write_bytes(first.journal_path.read_bytes())
+    with pytest.raises(JournalError, match="line 1: not this campaign's journal"):
+        run(demo_server, open_campaign(second.id))
+    assert sends(demo_server) == 0
+
+
+def test_2_changed_recipients_are_refused(demo_server):
+    campaign = make(demo_server, count=3)
+    path = campaign.dir / "recipients.jsonl"
+    path.write_text(path.read_text().replace("P1", "Px"))
+    with pytest.raises(JournalError, match="recipients.jsonl was changed"):
+        run(demo_server, open_campaign(campaign.id))
+    assert sends(demo_server) == 0
+
+
+# --- 3. a hand-edited journal ----------------------------------------------------------------
+
+
+def _append(campaign, *lines: str) -> None:
+    with campaign.journal_path.open("a") as journal:
+        journal.write("".join(line + "\n" for line in lines))
+
+
+def test_3_a_line_with_a_bad_type_holds_its_recipient_and_says_its_line(gateway, capsys):
+    campaign = make(gateway, count=3)
+    _append(campaign, '{"e":"try","i":1,"at":"x"}')  # recipient 1: tried, then edited
+    assert resume(campaign.id) == 3  # recipient 1 is held: incomplete
+    captured = capsys.readouterr()
+    assert f"{campaign.journal_path}, line 2: unreadable" in captured.err
+    assert "Traceback" not in captured.err
+    assert gateway.state.sends_by_number[NUMBERS[1]] == 0
+    assert gateway.state.sends_by_number[NUMBERS[0]] == 1
+    assert open_campaign(campaign.id).status(1) is Status.UNKNOWN
+
+
+def test_3_a_boolean_is_not_recipient_1(demo_server):
+    campaign = make(demo_server, count=3)
+    _append(campaign, '{"e":"done","i":true,"s":"sent","at":1800000000}')
+    reopened = open_campaign(campaign.id)
+    assert reopened.status(1) is not Status.SENT
+    assert "line 2: unreadable" in reopened.refusal and "does not say which recipient" in (
+        reopened.refusal
+    )
+    with pytest.raises(JournalError, match="will not send"):
+        run(demo_server, reopened)
+    assert sends(demo_server) == 0
+
+
+def test_3_a_journal_that_is_a_folder_hides_no_other_campaign(gateway, capsys):
+    good, bad = make(gateway, count=2), make(gateway, count=2)
+    bad.journal_path.unlink()
+    bad.journal_path.mkdir()
+    assert main(["campaigns", "--json"]) == 0
+    rows = {row["id"]: row for row in json.loads(capsys.readouterr().out)}
+    assert set(rows) == {good.id, bad.id}
+    assert rows[good.id]["problem"] == ""
+    assert "journal.jsonl cannot be read" in rows[bad.id]["problem"]
+    assert resume(bad.id) == 1
+    err = capsys.readouterr().err
+    assert "journal.jsonl cannot be read" in err and "Traceback" not in err
+    assert resume(good.id) == 0
+    assert sends(gateway) == 2
+
+
+def test_3_every_kind_of_damage_is_listed_not_raised(demo_server):
+    lines = [
+        '{"e":"try","i":0,"at":"x"}',
+        '{"e":"done","i":1,"s":"maybe","at":1}',
+        '{"e":"try","i":99,"at":1}',
+        '{"e":"try","i":2,"at":NaN}',
+        '"just a string"',
+        "\xff\xfe not text",
+    ]
+    for line in lines:
+        campaign = make(demo_server, count=3)
+        _append(campaign, line)
+        reopened = open_campaign(campaign.id)
+        assert reopened.problems or reopened.refusal, line
+        assert reopened.count(Status.SENT) == 0
+        reopened.write_report()  # no crash: the report reads past it
+        assert [c.id for c in list_campaigns() if c.id == campaign.id]
+
+
+# --- 6. a full disk --------------------------------------------------------------------------
+
+
+def test_6_a_campaign_stopped_by_a_full_disk_exits_4_and_the_cut_outcome_is_held(
+    gateway, capsys, monkeypatch
+):
+    campaign = make(gateway, count=4)
+    real_write = os.write
+    written = {"done": 0}
+
+    def full_disk(fd, data):
+        if b'"e":"done"' in bytes(data):
+            written["done"] += 1
+            if written["done"] == 2:  # the second outcome: half of it, then no space
+                real_write(fd, bytes(data)[: len(data) // 2])
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(journal_module, "_write", full_disk)
+    assert resume(campaign.id, "--json") == 4
+    end = json_lines(capsys.readouterr().out)[-1]
+    assert end["exit_status"] == 4 and "No space left on device" in end["stop_reason"]
+    monkeypatch.setattr(journal_module, "_write", real_write)
+    reopened = open_campaign(campaign.id)
+    assert [reopened.status(i) for i in range(4)] == [
+        Status.SENT,
+        Status.UNKNOWN,  # sent, but its outcome line was cut: held
+        Status.PENDING,
+        Status.PENDING,
+    ]
+    assert sends(gateway) == 2
