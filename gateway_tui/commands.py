@@ -586,6 +586,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
                 "(fix them, or pass --skip-invalid to leave them out)"
             )
         print(f"gateway-tui: leaving out {lines}", file=sys.stderr)
+    await _check_instance(args.instance, config)
     if args.check_whatsapp:
         await _check_whatsapp(args.instance, recipients, config)
     problems = MessageTemplate(draft).problems(recipients)
@@ -608,6 +609,16 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         )
     except (JournalError, OSError) as exc:
         raise CommandError(f"cannot create the campaign: {exc}") from None
+
+
+async def _check_instance(instance: str, config: ResolvedConfig) -> None:
+    """Before a new campaign exists: the instance is there and open (a typo spends no one)."""
+    from gateway_tui.campaign.preflight import instance_problem
+
+    async with _client(config) as client:
+        problem = await instance_problem(client, instance)
+    if problem:
+        raise CommandError(problem)
 
 
 async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig) -> None:

@@ -231,3 +231,42 @@ def test_6_a_campaign_stopped_by_a_full_disk_exits_4_and_the_cut_outcome_is_held
         Status.PENDING,
     ]
     assert sends(gateway) == 2
+
+
+# --- 4. a typo or a closed instance ----------------------------------------------------------
+
+
+def _new(tmp_path, instance: str) -> list[str]:
+    to = tmp_path / "to.csv"
+    to.write_text("number,name\n" + "".join(f"{n},P\n" for n in NUMBERS[:10]))
+    return ["send-list", "--instance", instance, "--draft", "Weekly menu", "--to", str(to)]
+
+
+def test_4_an_unknown_instance_spends_no_recipient(gateway, tmp_path, capsys):
+    assert main([*_new(tmp_path, "nope"), "--rate", "max"]) == 1
+    err = capsys.readouterr().err
+    assert "the gateway has no instance 'nope' (its instances: " in err and "sales-eu" in err
+    assert list_campaigns() == []  # no campaign, nobody recorded as failed
+    assert sends(gateway) == 0
+
+
+def test_4_a_closed_instance_is_said_before_the_campaign_starts(gateway, tmp_path, capsys):
+    gateway.state.instances["sales-eu"].status = "close"
+    assert main([*_new(tmp_path, "sales-eu"), "--rate", "max"]) == 1
+    assert "instance sales-eu is not connected (its state: close)" in capsys.readouterr().err
+    assert list_campaigns() == []
+    # A campaign resumed while its instance is closed: nobody is tried.
+    campaign = make(gateway, count=2)
+    assert resume(campaign.id) == 4
+    assert "Not started: instance sales-eu is not connected" in capsys.readouterr().out
+    assert open_campaign(campaign.id).schedule() == []
+
+
+def test_4_a_refusal_for_everyone_never_calls_a_number_twice(demo_server):
+    """Two recipients, instance closed under way: each is called once, then it stops."""
+    demo_server.state.instances["sales-eu"].status = "close"
+    campaign = make(demo_server, count=2)
+    _, final = run(demo_server, open_campaign(campaign.id), check_instance=False)
+    assert [event["i"] for event in open_campaign(campaign.id).schedule()] == [0, 1]
+    assert "instance sales-eu is not connected (the last 2 calls" in final.stop_reason
+    assert final.left == 2

@@ -41,6 +41,7 @@ from gateway_tui.api.errors import (
     Unauthorized,
 )
 from gateway_tui.campaign.journal import Campaign, JournalWriteError, Status
+from gateway_tui.campaign.preflight import instance_problem
 from gateway_tui.campaign.recipients import MessageTemplate, Recipient
 
 STOP_AFTER = 3  # calls in a row that fail for everyone the same way
@@ -129,19 +130,19 @@ def plain_error(error: GatewayError) -> str:
     return text
 
 
-def _stop_reason(kind: str, instance: str, error: GatewayError) -> str:
+def _stop_reason(kind: str, instance: str, error: GatewayError, calls: int = STOP_AFTER) -> str:
     if kind == "key":
         return (
-            f"Stopped: the gateway refused the API key on the last {STOP_AFTER} calls. "
+            f"Stopped: the gateway refused the API key on the last {calls} calls. "
             "Nothing more was sent; fix the key, then resume."
         )
     if kind == "not_connected":
         return (
-            f"Stopped: instance {instance} is not connected (the last {STOP_AFTER} calls were "
+            f"Stopped: instance {instance} is not connected (the last {calls} calls were "
             "refused for it). Connect it, then resume."
         )
     return (
-        f"Stopped: the gateway could not be reached on the last {STOP_AFTER} calls "
+        f"Stopped: the gateway could not be reached on the last {calls} calls "
         f"({error.summary}). Resume when it is back."
     )
 
@@ -154,6 +155,7 @@ class CampaignRunner:
     on_attempt: Callable[[Attempt], None] | None = None
     clock: Callable[[], float] = time.time
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    check_instance: bool = True  # ask first whether the instance exists and is open
     state: RunState = RunState.READY
     last_error: str = ""
     stop_reason: str = ""
@@ -262,6 +264,14 @@ class CampaignRunner:
         self._unknown_in_row = 0
         # The rate of a resumed campaign starts from its recent sends, not from zero.
         self._recent.extend(event["at"] for event in campaign.tries())
+        if self.check_instance and not campaign.finished:
+            problem = await instance_problem(self.client, campaign.instance)
+            if problem:
+                self.state = RunState.STOPPED
+                self.stop_reason = f"Not started: {problem}."
+                self.last_error = problem
+                self._notify()
+                return self.progress()
         try:
             try:
                 await self._passes()
@@ -316,6 +326,15 @@ class CampaignRunner:
                     break
                 self._notify()
             if self._cancel or self.state is RunState.STOPPED or campaign.finished:
+                break
+            if self._systemic and self._systemic[-1]:
+                # The refusal that left recipients pending goes on: trying them again now
+                # would call the same numbers again for nothing.
+                kind, error = self._systemic_error
+                trailing = (i for i, k in enumerate(reversed(self._systemic)) if k != kind)
+                streak = next(trailing, len(self._systemic))
+                self.state = RunState.STOPPED
+                self.stop_reason = _stop_reason(kind, campaign.instance, error, streak)
                 break
 
     def _should_stop(self, attempt: Attempt) -> bool:
@@ -407,6 +426,7 @@ class CampaignRunner:
             kind = _kind(error)
             if kind is not None and not isinstance(error, InvalidRequest):
                 self._systemic_reason = _stop_reason(kind, campaign.instance, error)
+                self._systemic_error = (kind, error)
                 attempt = self._done(index, recipient, Status.PENDING, error=self.last_error)
                 attempt.kind = kind
                 return attempt
