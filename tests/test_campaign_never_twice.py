@@ -270,3 +270,51 @@ def test_4_a_refusal_for_everyone_never_calls_a_number_twice(demo_server):
     assert [event["i"] for event in open_campaign(campaign.id).schedule()] == [0, 1]
     assert "instance sales-eu is not connected (the last 2 calls" in final.stop_reason
     assert final.left == 2
+
+
+# --- 5. numbers -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "said"),
+    [
+        ("1234567890123456789012345", "too long for any phone number"),  # 25 digits
+        ("123456789012345678", "too long for any phone number"),  # 18 digits
+        ("5511911110001 5511911110002", "two numbers run together"),  # one line, two numbers
+        ("55119111100011", "too long for a number of +55"),
+        ("12", "too short"),
+        ("4912", "too short for a number of +49"),
+        ("551191111000", "not a number in use in +55"),
+        ("99912345678", "no country has this code"),
+    ],
+)
+def test_5_impossible_numbers_are_refused_with_the_reason(raw, said):
+    parsed = parse_recipients(f"number\n4917400000001\n{raw}\n")
+    assert [r.number for r in parsed.recipients] == ["4917400000001"]
+    [problem] = parsed.invalid
+    assert problem.field == "line 3" and said in problem.message, problem.message
+
+
+def test_5_one_person_however_written_is_one_recipient():
+    parsed = parse_recipients(
+        "number\n"
+        "5511911110001\n"
+        "0055 11 911110001\n"
+        "+55 (11) 91111-0001\n"
+        "5511911110001@s.whatsapp.net\n"
+        "5511911110001@c.us\n"
+        "0049 174 00000001\n"
+    )
+    assert [r.number for r in parsed.recipients] == ["5511911110001", "4917400000001"]
+    assert parsed.duplicates == 4
+
+
+def test_5_send_list_refuses_a_file_with_an_impossible_number(gateway, tmp_path, capsys):
+    to = tmp_path / "to.csv"
+    to.write_text("number\n4917400000001\n1234567890123456789012345\n")
+    assert (
+        main(["send-list", "--instance", "sales-eu", "--draft", "Weekly menu", "--to", str(to)])
+        == 1
+    )
+    assert "line 3: '1234567890123456789012345': 25 digits is too long" in capsys.readouterr().err
+    assert sends(gateway) == 0

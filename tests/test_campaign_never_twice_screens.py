@@ -67,3 +67,29 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
     assert not demo_server.state.sends_by_number
     elsewhere.unlock()
     del setup
+
+
+async def test_5_two_numbers_on_one_line_of_the_invite_dialog_are_refused_not_joined(
+    app_for, demo_server
+):
+    from tests.test_groups_participants import _numbers_box, _open_invite, sent_writes
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await _open_invite(app, pilot)
+        _numbers_box(app).insert(
+            "4915112340001 5511912345678\n"  # two numbers run together on one line
+            "123456789012345678\n"  # 18 digits
+            "0049 151 12340002\n"
+            "+49 151 1234 0002\n"  # the same person again
+        )
+        await pilot.pause()
+        text = screen_text(app)
+        assert "✓ 1 number(s) ready" in text
+        assert "line 1: '4915112340001 5511912345678': 26 digits is too long" in text
+        assert "line 2: '123456789012345678': 18 digits is too long" in text
+        assert "1 duplicate(s) removed" in text
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert "nothing was sent" in screen_text(app)
+        assert sent_writes(demo_server, "/group/sendInvite") == []
