@@ -24,18 +24,10 @@ from gateway_tui.campaign.journal import Pace, Status, create_campaign, open_cam
 from gateway_tui.campaign.recipients import parse_recipients
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.drafts import Draft
-from tests.test_campaign_killed import DRAFT, WAIT_LIMIT
+from tests.test_campaign_killed import DRAFT, _wait
 
 RECIPIENTS = 40
 BUSY = 5  # send-list: another process is sending the campaign
-
-
-def _wait(condition, what: str) -> None:
-    deadline = time.monotonic() + WAIT_LIMIT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {WAIT_LIMIT} s: {what}")
-        time.sleep(0.002)
 
 
 class Torture:
