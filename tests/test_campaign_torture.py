@@ -246,6 +246,6 @@ def test_every_kind_of_journal_damage_sends_nobody_twice(case, isolated_home):
         assert any(said in err for err in torture.errors), (said, torture.errors[-1])
     if not may_send:
         assert dict(server.state.sends_by_number) == before  # refused: nobody more
-        assert set(statuses) <= {1, BUSY}, statuses
+        assert set(statuses) <= {1, BUSY}, (statuses, torture.errors)
     else:
-        assert set(statuses) <= {0, 3, 4, BUSY}, statuses
+        assert set(statuses) <= {0, 3, 4, BUSY}, (statuses, torture.errors)
