@@ -318,3 +318,19 @@ def test_5_send_list_refuses_a_file_with_an_impossible_number(gateway, tmp_path,
     )
     assert "line 3: '1234567890123456789012345': 25 digits is too long" in capsys.readouterr().err
     assert sends(gateway) == 0
+
+
+def test_6_a_cut_last_line_that_names_its_recipient_holds_it(demo_server):
+    """Found by the torture run: a `try` line cut short after its send (damage, not a crash:
+    the send waits for the whole line) made its recipient pending, and it was sent again."""
+    campaign = make(demo_server, count=3)
+    run(demo_server, open_campaign(campaign.id))  # all three sent
+    lines = campaign.journal_path.read_bytes().splitlines(keepends=True)
+    kept = [line for line in lines if b'"i":2' not in line]  # 2's outcome is gone...
+    try_2 = next(line for line in lines if b'"e":"try","i":2' in line)
+    campaign.journal_path.write_bytes(b"".join(kept) + try_2[: len(try_2) // 2])  # ...try cut
+    _, final = run(demo_server, open_campaign(campaign.id))
+    assert demo_server.state.sends_by_number[NUMBERS[2]] == 1
+    reopened = open_campaign(campaign.id)
+    assert reopened.status(2) is Status.UNKNOWN
+    assert reopened.unknown[2][1] == "its journal line was cut short: held"

@@ -12,7 +12,9 @@ held as "unknown" and never sent again unless the user releases them (a ``releas
 
 A line torn by a crash mid-write can only be the last one: a ``try`` whose send never started
 (the send waits for the fsync), or an outcome, whose recipient then reads as unknown (held). It
-is cut off by the next runner (which holds the campaign's lock: ``lock.py``).
+is cut off by the next runner (which holds the campaign's lock: ``lock.py``); when the cut line
+names its recipient and that recipient would be pending, it is held instead (damage, unlike a
+crash, can cut a ``try`` whose send happened).
 
 The journal knows itself: its first line (``head``) names the campaign and the digest of
 recipients.jsonl, and is written before campaign.json. What was sent is therefore never inferred
@@ -31,6 +33,7 @@ import os
 import re
 import secrets
 import stat
+import time
 from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -228,8 +231,15 @@ class Campaign:
         found = self._lock.acquire()
         if found is not None:
             raise CampaignBusy(self.id, found)
-        _cut_torn_line(self.journal_path)
+        torn = _cut_torn_line(self.journal_path)
         self._replay()
+        index = _index_named(torn, None, len(self.recipients)) if torn else None
+        if index is not None and self.status(index) is Status.PENDING and not self.refusal:
+            # A crash cannot cut a `try` whose send started (the send waits for the whole
+            # line), but damage can: what the cut line was about is held, never resent.
+            self.record_done(
+                index, Status.UNKNOWN, at=time.time(), error="its journal line was cut short: held"
+            )
 
     def unlock(self) -> None:
         self.close()
@@ -671,19 +681,19 @@ def _lines(path: Path, count: int) -> Iterator[tuple[int, dict[str, Any] | None,
                 yield number, event, "", None
 
 
-def _cut_torn_line(path: Path) -> None:
-    """Drop a partial last line, so the next event starts on a line of its own."""
+def _cut_torn_line(path: Path) -> bytes:
+    """Drop a partial last line, so the next event starts on a line of its own; return it."""
     try:
         file = path.open("r+b")
     except OSError:
-        return  # none, or not a file: the replay says so
+        return b""  # none, or not a file: the replay says so
     with file:
         end = file.seek(0, os.SEEK_END)
         if end == 0:
-            return
+            return b""
         file.seek(end - 1)
         if file.read(1) == b"\n":
-            return
+            return b""
         # Read backwards to the last newline: the journal may be large, the torn line is short.
         position = end
         while position > 0:
@@ -694,9 +704,12 @@ def _cut_torn_line(path: Path) -> None:
                 position = start + newline + 1
                 break
             position = start
+        file.seek(position)
+        torn = file.read(end - position)
         file.truncate(position)
         file.flush()
         os.fsync(file.fileno())
+        return torn
 
 
 # --- creating and opening -------------------------------------------------------------------
