@@ -6,7 +6,8 @@ line for ``send-list``, one document otherwise) or ``--csv`` for programs.
 
 Exit status: 0 when everything went through; 1 for bad input or a gateway error (message on
 stderr); 2 for a bad command line; 3 when a campaign ended with failed or unknown recipients;
-4 when a campaign stopped (or was interrupted) with recipients left to send.
+4 when a campaign stopped (or was interrupted) with recipients left to send; 5 when another
+process is sending the campaign (nothing was sent).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_INCOMPLETE = 3
 EXIT_STOPPED = 4
+EXIT_BUSY = 5
 DEFAULT_RATE = 20.0
 DEFAULT_JITTER = 0.3
 PROGRESS_EVERY_SECONDS = 10.0
@@ -40,7 +42,11 @@ HEADLESS_COMMANDS = ("send-list", "campaigns", "instances", "participants", "cha
 
 
 class CommandError(Exception):
-    """A plain message for stderr, and exit status 1."""
+    """A plain message for stderr, and exit status 1 (or ``status``)."""
+
+    def __init__(self, message: str, status: int = EXIT_ERROR) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 # --- the parsers ------------------------------------------------------------------------------
@@ -136,7 +142,7 @@ def add_parsers(commands: Any) -> None:
             "--draft is a template's name (saved with F6 in the composer), a draft JSON file,\n"
             "or 'current' for the instance's autosaved draft.\n"
             "exit status: 0 all sent; 1 bad input or gateway error; 3 some failed or unknown;\n"
-            "4 stopped with recipients left (resume it)."
+            "4 stopped with recipients left (resume it); 5 another process is sending it."
         ),
     )
     send.add_argument("--instance", metavar="NAME", help="the instance that sends")
@@ -257,7 +263,8 @@ def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
         if args.command == "participants":
             return asyncio.run(_participants(args, config))
     except CommandError as exc:
-        return _fail(str(exc))
+        _fail(str(exc))
+        return exc.status
     raise AssertionError(f"not a headless command: {args.command}")
 
 
@@ -504,12 +511,29 @@ def _campaigns(args: argparse.Namespace) -> int:
     from gateway_tui.campaign.journal import list_campaigns
 
     rows = [
-        {"id": c.id, "instance": c.instance, "created": c.created, **c.counts}
+        {
+            "id": c.id,
+            "instance": c.instance,
+            "created": c.created,
+            **{status: c.counts.get(status, "") for status in _STATUS_COLUMNS},
+            "running": _running(c.running),
+            "problem": c.problem,
+        }
         for c in list_campaigns()
     ]
-    columns = ("id", "instance", "created", "sent", "failed", "unknown", "skipped", "pending")
+    columns = ("id", "instance", "created", *_STATUS_COLUMNS, "running", "problem")
     _emit(rows, columns, args)
     return EXIT_OK
+
+
+_STATUS_COLUMNS = ("sent", "failed", "unknown", "skipped", "pending")
+
+
+def _running(holder: Any) -> str:
+    """Who sends a campaign now ("" when nobody does)."""
+    if holder is None:
+        return ""
+    return f"process {holder.pid}" if holder.pid else "another process"
 
 
 # --- send-list --------------------------------------------------------------------------------
@@ -571,6 +595,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
                 "(fix them, or pass --skip-invalid to leave them out)"
             )
         print(f"gateway-tui: leaving out {lines}", file=sys.stderr)
+    await _check_instance(args.instance, config)
     if args.check_whatsapp:
         await _check_whatsapp(args.instance, recipients, config)
     problems = MessageTemplate(draft).problems(recipients, await _gateway_line(config))
@@ -595,6 +620,16 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         raise CommandError(f"cannot create the campaign: {exc}") from None
 
 
+async def _check_instance(instance: str, config: ResolvedConfig) -> None:
+    """Before a new campaign exists: the instance is there and open (a typo spends no one)."""
+    from gateway_tui.campaign.preflight import instance_problem
+
+    async with _client(config) as client:
+        problem = await instance_problem(client, instance)
+    if problem:
+        raise CommandError(problem)
+
+
 async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig) -> None:
     from gateway_tui.api.errors import GatewayError
     from gateway_tui.campaign.check import numbers_not_on_whatsapp
@@ -614,6 +649,22 @@ def _plain(error: Any) -> str:
     from gateway_tui.campaign.runner import plain_error
 
     return plain_error(error)
+
+
+def _hold_the_lock(campaign: Any) -> None:
+    """Become the campaign's only runner (until this process ends), or say who is."""
+    from gateway_tui.campaign.journal import CampaignBusy
+
+    try:
+        campaign.lock()  # and read the journal again, under the lock
+    except CampaignBusy as exc:
+        raise CommandError(str(exc), EXIT_BUSY) from None
+    for problem in campaign.problems[:20]:
+        print(f"gateway-tui: warning: {_printable(problem)}; held", file=sys.stderr)
+    if len(campaign.problems) > 20:
+        print(f"gateway-tui: warning: and {len(campaign.problems) - 20} more", file=sys.stderr)
+    if campaign.refusal:
+        raise CommandError(campaign.refusal)
 
 
 def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
@@ -639,11 +690,20 @@ def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
         )
     if args.resend_unknown and args.set_aside_unknown:
         raise CommandError("--resend-unknown or --set-aside-unknown: not both")
-    if args.resend_unknown:
-        campaign.release(campaign.held(), at=datetime.now().timestamp())
-    if args.set_aside_unknown:
-        campaign.skip(campaign.held(), at=datetime.now().timestamp())
     return campaign
+
+
+def _decide_held(args: argparse.Namespace, campaign: Any) -> None:
+    """--resend-unknown / --set-aside-unknown: the user's word, written under the lock."""
+    from gateway_tui.campaign.journal import JournalError
+
+    try:
+        if args.resend_unknown:
+            campaign.release(campaign.held(), at=datetime.now().timestamp())
+        if args.set_aside_unknown:
+            campaign.skip(campaign.held(), at=datetime.now().timestamp())
+    except JournalError as exc:
+        raise CommandError(str(exc), EXIT_STOPPED) from None
 
 
 class _Printer:
@@ -694,15 +754,22 @@ class _Printer:
 
 
 async def _send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    campaign = _resumed_campaign(args, config) if args.resume else await _new_campaign(args, config)
+    try:  # the lock is held from before the first send to the end of the command
+        _hold_the_lock(campaign)
+        if args.resume:
+            _decide_held(args, campaign)
+        return await _run_campaign(args, config, campaign)
+    finally:
+        campaign.unlock()
+
+
+async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campaign: Any) -> int:
     import time
 
     from gateway_tui.campaign.journal import JournalError
     from gateway_tui.campaign.runner import CampaignRunner, RunState
 
-    if args.resume:
-        campaign = _resumed_campaign(args, config)
-    else:
-        campaign = await _new_campaign(args, config)
     printer = _Printer(args.json, time.monotonic)
     counts = campaign.counts()
     printer.event(
@@ -735,7 +802,7 @@ async def _send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             final = await runner.run()
         except (JournalError, OSError) as exc:
-            raise CommandError(f"the journal cannot be written: {exc}") from None
+            raise CommandError(f"the campaign cannot go on: {exc}") from None
         finally:
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(signum)

@@ -99,10 +99,10 @@ def test_held_recipients_can_be_set_aside_from_the_command_line(gateway, tmp_pat
 
 
 def test_a_stopped_campaign_exits_4_and_says_how_to_resume(gateway, tmp_path, capsys):
-    gateway.state.instances["sales-eu"].status = "close"
+    gateway.faults.add("unauthorized", method="POST", path_prefix="/message/")
     assert main(send(tmp_path)) == 4
     out = capsys.readouterr().out
-    assert "instance sales-eu is not connected" in out
+    assert "refused the API key on the last 3 calls" in out
     assert "Resume with: gateway-tui send-list --resume " in out
 
 

@@ -157,11 +157,12 @@ def test_a_try_without_an_outcome_is_held_after_a_crash(demo_server, tmp_path):
     campaign.record_try(0, at=10.0, planned=10.0, gap=0.0)
     campaign.record_done(0, Status.SENT, at=11.0, message_id="ABC")
     campaign.record_try(1, at=12.0, planned=12.0, gap=0.0)
-    campaign.close()
+    campaign.unlock()  # the process ends
     with campaign.journal_path.open("ab") as journal:
         journal.write(b'{"e":"try","i":2,"at":1')  # torn by the crash: never sent
     reopened = open_campaign(campaign.id)
     assert [reopened.status(i) for i in range(3)] == [Status.SENT, Status.UNKNOWN, Status.PENDING]
+    reopened.lock()  # the next runner cuts the torn line
     assert reopened.journal_path.read_bytes().endswith(b"}\n")
     assert reopened.skip([1], at=13.0) == 1
     assert open_campaign(campaign.id).status(1) is Status.SKIPPED
@@ -170,16 +171,19 @@ def test_a_try_without_an_outcome_is_held_after_a_crash(demo_server, tmp_path):
 def test_a_damaged_journal_line_refuses_the_resume(demo_server):
     campaign = new_campaign(demo_server, count=2)
     campaign.record_try(0, at=10.0, planned=10.0, gap=0.0)
-    campaign.close()
+    campaign.unlock()
     with campaign.journal_path.open("ab") as journal:
         journal.write(b"garbage\n")
-    with pytest.raises(JournalError, match="line 2: damaged"):
-        open_campaign(campaign.id)
+    reopened = open_campaign(campaign.id)
+    assert "line 3: unreadable (not JSON)" in reopened.refusal
+    with pytest.raises(JournalError, match="line 3: unreadable"):
+        run(demo_server, reopened)
+    assert sum(demo_server.state.sends_by_number.values()) == 0
 
 
 def test_a_refused_key_stops_the_campaign_with_nothing_sent(demo_server):
     campaign = new_campaign(demo_server, count=6)
-    _, final = run(demo_server, campaign, api_key="wrong-key")
+    _, final = run(demo_server, campaign, api_key="wrong-key", check_instance=False)
     assert final.state is RunState.STOPPED
     assert "refused the API key on the last 3 calls" in final.stop_reason
     assert final.left == 6  # nothing was sent: everyone can still be sent after the fix
@@ -190,7 +194,7 @@ def test_a_refused_key_stops_the_campaign_with_nothing_sent(demo_server):
 
 def test_a_disconnected_instance_stops_the_campaign(demo_server):
     demo_server.state.instances["sales-eu"].status = "close"
-    _, final = run(demo_server, new_campaign(demo_server, count=5))
+    _, final = run(demo_server, new_campaign(demo_server, count=5), check_instance=False)
     assert final.state is RunState.STOPPED
     assert "instance sales-eu is not connected" in final.stop_reason
     assert final.left == 5
@@ -198,7 +202,7 @@ def test_a_disconnected_instance_stops_the_campaign(demo_server):
 
 def test_an_unreachable_gateway_stops_the_campaign(demo_server):
     campaign = new_campaign(demo_server, count=5)
-    _, final = run(demo_server, campaign, url="http://127.0.0.1:9")
+    _, final = run(demo_server, campaign, url="http://127.0.0.1:9", check_instance=False)
     assert final.state is RunState.STOPPED
     assert "could not be reached" in final.stop_reason
     assert final.left == 5

@@ -13,6 +13,7 @@ from gateway_tui.screens.campaign_run import CampaignRunScreen
 from gateway_tui.screens.campaign_setup import CampaignSetupScreen
 from gateway_tui.screens.compose_modals import LibraryScreen
 from gateway_tui.screens.composer import ComposerScreen
+from gateway_tui.screens.confirm import ConfirmScreen
 from tests.support import make_app, make_config, screen_text, wait_for
 
 DRAFT = Draft(
@@ -72,7 +73,7 @@ async def test_a_campaign_runs_from_the_setup_to_its_report(app_for, demo_server
         await wait_for(pilot, lambda: setup.recipients is not None)
         setup.query_one("#c-rate", Input).value = "0"
         await pilot.press("ctrl+s")
-        await pilot.pause()
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))  # instance checked
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
         run = app.screen

@@ -82,7 +82,8 @@ SEED = 20240607
 SIZE = (140, 40)
 INSTANCE = "sales-eu"  # open, superadmin of BIG: the flows' instance (the walk never deletes it)
 BIG = "120363012345678901@g.us"
-RECIPIENTS = ("4915112340001", "4915112340002", "447700900321")
+# Valid numbers (phonenumbers): the invite dialog refuses the others (issue 22).
+RECIPIENTS = ("4915112340001", "4915112340002", "5511912345678")
 DELETABLE = ("onboarding", "hr-internal")  # closed: a gateway deletes them without a logout
 # Never pressed: quitting ends the session, and the palette is a different walk.
 NEVER = frozenset({"q", "ctrl+q", "ctrl+c", "ctrl+p"})

@@ -126,7 +126,12 @@ class InviteNumbers:
 
 
 def parse_invite_numbers(text: str) -> InviteNumbers:
-    """Normalise to digits, drop duplicates, and list each invalid entry by its line."""
+    """One number per line (or comma-separated): normalised to international digits, checked
+    with phonenumbers (possible and valid for its country), duplicates dropped however they are
+    written; each invalid entry is listed by its line. Two numbers on one line without a comma
+    are refused (too long), never joined into one."""
+    from gateway_tui.phone import number_problem, person_digits
+
     numbers: list[str] = []
     problems: list[Problem] = []
     seen: set[str] = set()
@@ -135,14 +140,12 @@ def parse_invite_numbers(text: str) -> InviteNumbers:
         for entry in line.split(","):
             if not entry.strip():
                 continue
-            digits = _NUMBER_NOISE.sub("", entry)
+            digits = person_digits(entry)
             where = f"line {line_no}"
-            if not is_digits(digits):
+            if digits is None or not is_digits(digits):
                 problems.append(Problem(where, f"{entry.strip()!r} is not a number"))
-            elif len(digits) < MIN_INVITE_DIGITS:
-                problems.append(
-                    Problem(where, f"{entry.strip()!r} has fewer than {MIN_INVITE_DIGITS} digits")
-                )
+            elif problem := number_problem(digits):
+                problems.append(Problem(where, f"{entry.strip()!r}: {problem}"))
             elif digits in seen:
                 duplicates += 1
             else:

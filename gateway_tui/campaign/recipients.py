@@ -7,8 +7,10 @@ are ``number`` and ``name``.
 
 A file that cannot be read as such (unbalanced quotes, more cells than the header names, not
 UTF-8) is refused with the line number. A number that is not valid is listed with its line and
-left out; a number seen before is left out and counted. Placeholders are filled by plain text
-substitution, never ``str.format`` (which would let a template reach into Python objects).
+left out (phonenumbers: possible and valid for its country); a number seen before, however it
+is written (``+``, ``00``, spaces, its JID), is left out and counted. Placeholders are filled by
+plain text substitution, never ``str.format`` (which would let a template reach into Python
+objects).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from gateway_tui.api.errors import Problem
 from gateway_tui.api.models import SendListRequest
 from gateway_tui.api.validation import check_recipient, normalise_number
 from gateway_tui.drafts import Draft
+from gateway_tui.phone import number_problem, person_digits, person_key
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 NUMBER_COLUMN = "number"
@@ -93,9 +96,22 @@ def _column_name(raw: str) -> str:
     return " ".join(raw.split()).casefold()
 
 
-def _dedup_key(number: str) -> str:
-    """The same person whether written as digits or as their JID."""
-    return number.removesuffix(_PERSON_SUFFIX)
+def _recipient_number(raw: str) -> tuple[str, str]:
+    """(the number as sent, why it cannot be sent ("" when it can)).
+
+    A person's number is checked with phonenumbers (possible and valid for its country) and
+    sent as international digits (``0055 11 …`` and ``…@c.us`` become ``5511…``); a person's
+    ``@s.whatsapp.net`` JID is kept as written; other JIDs (groups) pass as the server reads
+    them.
+    """
+    digits = person_digits(raw)
+    if digits is None:
+        problems = check_recipient(raw)
+        return normalise_number(raw), problems[0].message if problems else ""
+    if problem := number_problem(digits):
+        return digits, problem
+    number = normalise_number(raw)
+    return (number if number.endswith(_PERSON_SUFFIX) else digits), ""
 
 
 def _delimiter(first_line: str) -> str:
@@ -176,11 +192,11 @@ def _add_row(
             f"line {line}: {len(cells)} columns, but the header names {len(columns)}"
         )
     raw_number = cells[0]
-    number = normalise_number(raw_number)
-    if problems := check_recipient(raw_number):
-        result.invalid.append(Problem(f"line {line}", f"{raw_number!r}: {problems[0].message}"))
+    number, problem = _recipient_number(raw_number)
+    if problem:
+        result.invalid.append(Problem(f"line {line}", f"{raw_number!r}: {problem}"))
         return
-    key = _dedup_key(number)
+    key = person_key(number)
     if key in seen:
         result.duplicates += 1
         return

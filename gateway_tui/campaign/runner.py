@@ -12,6 +12,12 @@ What happens to a recipient after its call:
   sent, the recipient stays pending; after ``STOP_AFTER`` such calls in a row the campaign stops
   and says why;
 - no answer (timeout, dropped connection, the process interrupted): unknown, held.
+
+Before the first send the runner takes the campaign's lock (one runner per campaign: a second
+one gets ``CampaignBusy``, naming the holder) and reads the journal again under it; a campaign
+whose journal cannot tell what was sent refuses (``JournalRefused``). A journal that cannot be
+written (a full disk) stops the campaign with recipients left: state STOPPED, never a send
+without its ``try`` line.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from gateway_tui.api.errors import (
     InvalidResponse,
     Unauthorized,
 )
-from gateway_tui.campaign.journal import Campaign, Status
+from gateway_tui.campaign.journal import Campaign, JournalWriteError, Status
+from gateway_tui.campaign.preflight import instance_problem
 from gateway_tui.campaign.recipients import MessageTemplate, Recipient
 
 STOP_AFTER = 3  # calls in a row that fail for everyone the same way
@@ -123,19 +130,19 @@ def plain_error(error: GatewayError) -> str:
     return text
 
 
-def _stop_reason(kind: str, instance: str, error: GatewayError) -> str:
+def _stop_reason(kind: str, instance: str, error: GatewayError, calls: int = STOP_AFTER) -> str:
     if kind == "key":
         return (
-            f"Stopped: the gateway refused the API key on the last {STOP_AFTER} calls. "
+            f"Stopped: the gateway refused the API key on the last {calls} calls. "
             "Nothing more was sent; fix the key, then resume."
         )
     if kind == "not_connected":
         return (
-            f"Stopped: instance {instance} is not connected (the last {STOP_AFTER} calls were "
+            f"Stopped: instance {instance} is not connected (the last {calls} calls were "
             "refused for it). Connect it, then resume."
         )
     return (
-        f"Stopped: the gateway could not be reached on the last {STOP_AFTER} calls "
+        f"Stopped: the gateway could not be reached on the last {calls} calls "
         f"({error.summary}). Resume when it is back."
     )
 
@@ -148,6 +155,7 @@ class CampaignRunner:
     on_attempt: Callable[[Attempt], None] | None = None
     clock: Callable[[], float] = time.time
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    check_instance: bool = True  # ask first whether the instance exists and is open
     state: RunState = RunState.READY
     last_error: str = ""
     stop_reason: str = ""
@@ -234,49 +242,100 @@ class CampaignRunner:
         return random.Random(f"{self.campaign.seed}:{index}").uniform(low, high)
 
     async def run(self) -> Progress:
-        """Send to every pending recipient; returns the final progress."""
+        """Send to every pending recipient; returns the final progress.
+
+        Raises CampaignBusy (another runner sends it) or JournalRefused (its journal cannot
+        tell what was sent) before sending anything.
+        """
+        campaign = self.campaign
+        took_lock = not campaign.locked
+        campaign.lock()  # and read the journal again: another runner may have sent since
+        try:
+            campaign.check_can_send()
+            return await self._run()
+        finally:
+            if took_lock:
+                campaign.unlock()
+
+    async def _run(self) -> Progress:
         campaign = self.campaign
         self._systemic: deque[str] = deque(maxlen=STOP_AFTER)
         self._same_failure: deque[str] = deque(maxlen=STOP_AFTER_SAME_FAILURE)
         self._unknown_in_row = 0
         # The rate of a resumed campaign starts from its recent sends, not from zero.
         self._recent.extend(event["at"] for event in campaign.tries())
-        try:
-            # A recipient refused for everyone (nothing sent) stays pending: later passes try
-            # it again, as long as the gateway does not keep refusing (then the runner stops).
-            for _ in range(PASSES):
-                for index in campaign.pending():
-                    if not await self._wait_turn(index):
-                        break
-                    attempt = await self._send(index, campaign.recipients[index])
-                    if self.on_attempt is not None:
-                        self.on_attempt(attempt)
-                    if self._should_stop(attempt):
-                        break
-                    self._notify()
-                if self._cancel or self.state is RunState.STOPPED or campaign.finished:
-                    break
-            if self.state is RunState.STOPPED:
-                campaign.record_stop(self.stop_reason, at=self.clock())
-            elif self._cancel:
-                self.state = RunState.CANCELLED
-                campaign.record_stop("cancelled by the user", at=self.clock())
-            elif campaign.finished:
-                self.state = RunState.FINISHED
-            else:
+        if self.check_instance and not campaign.finished:
+            problem = await instance_problem(self.client, campaign.instance)
+            if problem:
                 self.state = RunState.STOPPED
-                self.stop_reason = (
-                    "Stopped: some recipients could not be tried (the gateway refused the calls "
-                    "for everyone). Resume to try them again."
-                )
-                campaign.record_stop(self.stop_reason, at=self.clock())
-            campaign.write_report()
+                self.stop_reason = f"Not started: {problem}."
+                self.last_error = problem
+                self._notify()
+                return self.progress()
+        try:
+            try:
+                await self._passes()
+                self._settle()
+                campaign.write_report()
+            except (JournalWriteError, OSError) as error:
+                # Nothing more can be recorded, so nothing more is sent; a send whose outcome
+                # could not be written stays held (its `try` line is there).
+                if self.state is not RunState.STOPPED or not self.stop_reason:
+                    self.state = RunState.STOPPED
+                    self.stop_reason = (
+                        f"Stopped: the campaign's files could not be written ({error}). Nothing "
+                        "more was sent; free some space, then resume."
+                    )
         finally:
             self.current = None
             self.next_at = None
             campaign.close()
         self._notify()
         return self.progress()
+
+    def _settle(self) -> None:
+        """The run's end, in the journal."""
+        campaign = self.campaign
+        if self.state is RunState.STOPPED:
+            campaign.record_stop(self.stop_reason, at=self.clock())
+        elif self._cancel:
+            self.state = RunState.CANCELLED
+            campaign.record_stop("cancelled by the user", at=self.clock())
+        elif campaign.finished:
+            self.state = RunState.FINISHED
+        else:
+            self.state = RunState.STOPPED
+            self.stop_reason = (
+                "Stopped: some recipients could not be tried (the gateway refused the calls "
+                "for everyone). Resume to try them again."
+            )
+            campaign.record_stop(self.stop_reason, at=self.clock())
+
+    async def _passes(self) -> None:
+        campaign = self.campaign
+        # A recipient refused for everyone (nothing sent) stays pending: later passes try
+        # it again, as long as the gateway does not keep refusing (then the runner stops).
+        for _ in range(PASSES):
+            for index in campaign.pending():
+                if not await self._wait_turn(index):
+                    break
+                attempt = await self._send(index, campaign.recipients[index])
+                if self.on_attempt is not None:
+                    self.on_attempt(attempt)
+                if self._should_stop(attempt):
+                    break
+                self._notify()
+            if self._cancel or self.state is RunState.STOPPED or campaign.finished:
+                break
+            if self._systemic and self._systemic[-1]:
+                # The refusal that left recipients pending goes on: trying them again now
+                # would call the same numbers again for nothing.
+                kind, error = self._systemic_error
+                trailing = (i for i, k in enumerate(reversed(self._systemic)) if k != kind)
+                streak = next(trailing, len(self._systemic))
+                self.state = RunState.STOPPED
+                self.stop_reason = _stop_reason(kind, campaign.instance, error, streak)
+                break
 
     def _should_stop(self, attempt: Attempt) -> bool:
         self._systemic.append(attempt.kind)
@@ -367,6 +426,7 @@ class CampaignRunner:
             kind = _kind(error)
             if kind is not None and not isinstance(error, InvalidRequest):
                 self._systemic_reason = _stop_reason(kind, campaign.instance, error)
+                self._systemic_error = (kind, error)
                 attempt = self._done(index, recipient, Status.PENDING, error=self.last_error)
                 attempt.kind = kind
                 return attempt

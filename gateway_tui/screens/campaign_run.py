@@ -12,7 +12,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from gateway_tui.campaign.journal import Campaign, JournalError, open_campaign
+from gateway_tui.campaign.journal import (
+    Campaign,
+    CampaignBusy,
+    JournalError,
+    JournalRefused,
+    open_campaign,
+)
 from gateway_tui.campaign.runner import CampaignRunner, Progress, RunState, duration_text
 from gateway_tui.formatting import format_number
 from gateway_tui.screens.base import GatewayScreen
@@ -121,6 +127,10 @@ class CampaignRunScreen(GatewayScreen):
     async def _run(self, runner: CampaignRunner) -> None:
         try:
             self._latest = await runner.run()
+        except (CampaignBusy, JournalRefused) as exc:
+            runner.state = RunState.STOPPED
+            runner.stop_reason = f"Not sent from here: {exc}."
+            self._latest = runner.progress()
         except (JournalError, OSError) as exc:
             runner.state = RunState.STOPPED
             runner.stop_reason = f"Stopped: the journal cannot be written ({exc})."
@@ -271,11 +281,11 @@ class CampaignRunScreen(GatewayScreen):
                     count = self.campaign.skip(held, at=self._now())
                 if not resend:
                     self.campaign.write_report()
-            except OSError as exc:
+            except (JournalError, OSError) as exc:
                 self.notify(f"The journal cannot be written: {exc}", severity="error")
                 return
             finally:
-                self.campaign.close()
+                self.campaign.unlock()  # the runner takes the lock again when it starts
             self._latest = self._idle_progress()
             self._redraw()
             if resend:

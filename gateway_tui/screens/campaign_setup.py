@@ -28,6 +28,7 @@ from gateway_tui.campaign.journal import (
     create_campaign,
     open_campaign,
 )
+from gateway_tui.campaign.preflight import InstanceNotReady, check_instance
 from gateway_tui.campaign.recipients import (
     MessageTemplate,
     RecipientFileError,
@@ -319,6 +320,36 @@ class CampaignSetupScreen(GatewayScreen):
                 markup=False,
             )
             return
+
+        # Before anything is created: the instance is there and open (a typo or a closed
+        # instance would spend the recipients). The gateway is asked, not the last poll.
+        async def ready() -> InstanceNotReady | None:
+            try:
+                await check_instance(self.gateway_app.client, self.instance)
+            except InstanceNotReady as exc:
+                return exc
+            return None
+
+        self.call(
+            ready(),
+            what=f"Checking instance {self.instance}",
+            on_done=lambda problem: self._not_ready(problem) if problem else self._confirm_start(),
+            group="check",
+            exclusive=True,
+        )
+
+    def _not_ready(self, error: InstanceNotReady) -> None:
+        if error.missing:
+            self.notify(f"Not started: {error}.", severity="error", markup=False)
+            return
+        body = Text(f"Not started: {error}.\n")
+        body.append("Connect it now? The campaign waits here until you come back.", style="dim")
+        self.app.push_screen(
+            ConfirmScreen("Instance not connected", body, confirm_label="Connect"),
+            lambda yes: self.gateway_app.open_pairing(self.instance) if yes else None,
+        )
+
+    def _confirm_start(self) -> None:
         assert self.recipients is not None
         pace, _ = self._pace()
         assert pace is not None
@@ -409,7 +440,7 @@ class CampaignSetupScreen(GatewayScreen):
         for meta in sorted(campaigns_dir().glob("*/campaign.json"), reverse=True):
             try:
                 campaign = open_campaign(meta.parent.name)
-            except JournalError:
+            except Exception:  # noqa: BLE001 - one unreadable campaign hides no other
                 continue
             if campaign.instance != self.instance or campaign.gateway != (
                 self.gateway_app.gateway_identity or ""
@@ -420,6 +451,10 @@ class CampaignSetupScreen(GatewayScreen):
                 f"{campaign.created} · {counts['sent']:,} sent, {counts['failed']:,} failed, "
                 f"{counts['unknown']:,} held, {counts['pending']:,} left"
             )
+            if (elsewhere := campaign.running_elsewhere()) is not None:
+                detail += f" · running elsewhere ({elsewhere.describe()})"
+            if campaign.refusal or campaign.problems:
+                detail += f" · damaged: {campaign.refusal or campaign.problems[0]}"
             items.append(LibraryItem(campaign.id, f"{campaign.id}: {campaign.draft.title}", detail))
         self.app.push_screen(
             LibraryScreen(

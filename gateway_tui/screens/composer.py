@@ -45,6 +45,7 @@ from gateway_tui.screens.composer_send import (  # noqa: F401 - re-exported for 
     describe_timestamp,
     recipient_label,
 )
+from gateway_tui.screens.confirm import ConfirmScreen
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.length_counter import LengthCounter
@@ -125,6 +126,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self._error_count = self._warning_count = 0
         self._send_presence: str | None = None
         self._save_failing = False
+        self._save_error = ""  # why the last save failed ("" once one succeeded)
         # None: the preview shows when the terminal is wide enough; f4 decides otherwise.
         self._preview_wanted: bool | None = None
         self._field_before_json: Widget | None = None
@@ -475,6 +477,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         try:
             self.store.save_draft(self.draft)
         except OSError as problem:
+            self._save_error = problem.strerror or str(problem)
             if not self._save_failing:  # said once, not at every keystroke
                 self._save_failing = True
                 self.notify(
@@ -487,6 +490,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                 )
             return
         self._save_failing = False
+        self._save_error = ""
         self._dirty = False
         self.saved_at = self.state.now()
 
@@ -563,4 +567,25 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             self._give_up_send()
             return
         self.save_draft_now()
+        if self._dirty and self._save_error:
+            self._ask_to_leave_unsaved()
+            return
         self.app.pop_screen()
+
+    def _ask_to_leave_unsaved(self) -> None:
+        """The draft could not be written: leaving would drop it, so the user decides."""
+        body = Text(f"The draft could not be saved ({self._save_error}).\n")
+        body.append(
+            "Leave anyway and lose what was typed? Stay, and it is saved as soon as the disk "
+            "takes it (at the next keystroke, or when you leave).",
+            style="dim",
+        )
+
+        def decided(leave: bool | None) -> None:
+            if leave:
+                self._dirty = False  # the user's choice: on_unmount does not try again
+                self.app.pop_screen()
+
+        self.app.push_screen(
+            ConfirmScreen("Draft not saved", body, confirm_label="Leave without it"), decided
+        )

@@ -103,7 +103,7 @@ async def _running(pilot: Pilot) -> None:
             message_id=f"3EB0{index:016X}" if not error else "",
             error=error,
         )
-    campaign.close()
+    campaign.unlock()  # the screen's runner takes the lock
     screen = CampaignRunScreen(campaign, start=True)
     app.push_screen(screen)
     await wait_until(pilot, lambda: screen.runner is not None and screen.runner.next_at is not None)
