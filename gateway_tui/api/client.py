@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 import time
 import uuid
 from collections.abc import Callable
@@ -28,12 +29,14 @@ from gateway_tui.api.chat_models import (
     read_items,
 )
 from gateway_tui.api.errors import (
+    CertificateRejected,
     GatewayError,
     GatewayTimeout,
     GatewayUnreachable,
     InvalidRequest,
     InvalidResponse,
     Problem,
+    TLSHandshakeFailed,
     error_for_response,
 )
 from gateway_tui.api.events import CallEvent, capped_body, curl_command, redacted_headers
@@ -814,6 +817,11 @@ def _transport_error(
     if isinstance(exc, TimeoutError):  # the whole call's deadline, not one read's
         return GatewayTimeout(write=is_write, messages=["no complete answer in time"], **where)
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        tls = _tls_cause(exc)
+        if isinstance(tls, ssl.SSLCertVerificationError):
+            return CertificateRejected(messages=detail, **where)
+        if tls is not None:
+            return TLSHandshakeFailed(messages=detail, **where)
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):
         return GatewayTimeout(write=is_write, messages=detail, **where)
@@ -826,6 +834,18 @@ def _transport_error(
             **where,
         )
     return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
+
+
+def _tls_cause(exc: BaseException) -> ssl.SSLError | None:
+    """The TLS error behind a connect error (httpx wraps httpcore's, which wraps ssl's)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ssl.SSLError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 # Body fields that are keys (an instance's own key, sent by create): masked in every event, so

@@ -1,0 +1,93 @@
+"""Issue 23, "the screen must tell the truth": what the screens said that was not so."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import ssl
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gateway_tui.actions.connect import probe_gateway
+from gateway_tui.api.errors import GatewayError
+from gateway_tui.widgets.status_panel import error_advice
+from tests.support import screen_text, wait_for
+
+SIZE = (120, 36)
+
+
+# --- 1. a wrong path prefix, a certificate that is not trusted --------------------------------
+
+
+async def test_a_wrong_path_prefix_is_not_ok_and_the_url_is_suggested(app_for, demo_server):
+    app = app_for(url=f"{demo_server.url}/api")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.state.instances.error is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "● ok" not in text
+        assert "/api/instance/fetchInstances" in text  # the server's line stays
+        assert "Check the URL" in text
+        assert f"try {demo_server.url} without /api" in " ".join(text.split())
+
+
+@pytest.fixture
+def self_signed_server(tmp_path: Path) -> Iterator[str]:
+    """An https server on 127.0.0.1 with a self-signed certificate; yields its URL."""
+    if shutil.which("openssl") is None:
+        pytest.skip("openssl is needed to make a self-signed certificate")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+         "-subj", "/CN=127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.2)
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            try:
+                with context.wrap_socket(conn, server_side=True):
+                    pass
+            except (ssl.SSLError, OSError):
+                pass  # the client refuses the certificate: that is the point
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"https://127.0.0.1:{listener.getsockname()[1]}"
+    stop.set()
+    thread.join()
+    listener.close()
+
+
+async def test_a_certificate_that_is_not_trusted_is_named_not_asked_if_the_gateway_runs(
+    self_signed_server,
+):
+    with pytest.raises(GatewayError) as caught:
+        await probe_gateway(self_signed_server, "some-key", call_timeout=30)
+    title, advice = error_advice(caught.value, self_signed_server)
+    said = f"{title}. {advice}"
+    assert "Is the gateway running" not in said
+    assert "certificate" in title
+    assert "SSL_CERT_FILE" in advice
+
+
+async def test_https_to_a_plain_http_port_asks_about_the_scheme(demo_server):
+    url = demo_server.url.replace("http://", "https://")
+    with pytest.raises(GatewayError) as caught:
+        await probe_gateway(url, demo_server.api_key, call_timeout=30)
+    title, advice = error_advice(caught.value, url)
+    assert "TLS handshake" in title
+    assert "scheme" in advice and "Is the gateway running" not in advice
