@@ -91,3 +91,34 @@ async def test_https_to_a_plain_http_port_asks_about_the_scheme(demo_server):
     title, advice = error_advice(caught.value, url)
     assert "TLS handshake" in title
     assert "scheme" in advice and "Is the gateway running" not in advice
+
+
+# --- 2. the chats screen recovers by itself after an outage ------------------------------------
+
+
+async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
+    from gateway_tui.demo.server import DemoServer
+    from gateway_tui.screens.chats import ChatsScreen
+    from gateway_tui.state import Health
+    from tests.support import make_app, make_config
+
+    first = DemoServer().start()
+    port = first.port
+    app = make_app(make_config(first, refresh_interval=1))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_chats("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+        book = lambda: app.actions.chat_book("sales-eu")  # noqa: E731
+        await wait_for(pilot, lambda: book().value is not None)
+        first.stop()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.state.health == Health.UNREACHABLE)
+        await wait_for(pilot, lambda: not book().loading)
+        assert "● unreachable" in screen_text(app)
+        with DemoServer(port=port):  # back, and no key is pressed
+            await wait_for(pilot, lambda: app.state.health == Health.OK)
+            await wait_for(pilot, lambda: book().error is None and not book().loading)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "● ok" in text and "could not read the gateway's chats" not in text

@@ -10,8 +10,8 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
-from gateway_tui.api.errors import GatewayError
-from gateway_tui.state import Topic
+from gateway_tui.api.errors import GatewayError, GatewayTimeout, GatewayUnreachable
+from gateway_tui.state import Health, Topic
 
 if TYPE_CHECKING:
     from gateway_tui.actions import Actions
@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 
 # How much of a copied value the notification repeats (a JSON body can be long).
 COPY_SHOWN_CHARS = 160
+# While the gateway cannot be reached, a screen that shows its data asks again this often
+# (or at the configured refresh interval, when that is shorter; never when it is 0).
+RECOVERY_SECONDS = 5.0
 
 
 class GatewayScreen(Screen):
@@ -69,6 +72,26 @@ class GatewayScreen(Screen):
             footer.compact = True  # more keys fit before the footer cuts the last one
         self.gateway_app.state_changed.subscribe(self, self._state_changed)
         self.refresh_from_state()
+        interval = self.gateway_app.config.refresh_interval
+        if interval and interval > 0 and type(self).recover is not GatewayScreen.recover:
+            self.set_interval(min(interval, RECOVERY_SECONDS), self._recover_if_down)
+
+    def recover(self) -> None:
+        """Read the screen's data again, quietly, once the gateway may be back. Screens that
+        show server data override this (and ``data_error``); the base calls it while the
+        gateway is unreachable or the screen's data could not be read for want of it."""
+
+    def data_error(self) -> GatewayError | None:
+        """Why the screen's data could not be read last time (None: it was read)."""
+        return None
+
+    def _recover_if_down(self) -> None:
+        # Only on top: Textual's is_current also holds for the screen just under this one.
+        if self.app.screen is not self:
+            return
+        down = isinstance(self.data_error(), GatewayUnreachable | GatewayTimeout)
+        if down or self.state.health is Health.UNREACHABLE:
+            self.recover()
 
     def on_screen_resume(self) -> None:
         self.refresh_from_state()
