@@ -122,3 +122,23 @@ async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
             await pilot.pause()
             text = screen_text(app)
             assert "● ok" in text and "could not read the gateway's chats" not in text
+
+
+# --- 4. a failed participants call is not an empty group ---------------------------------------
+
+
+async def test_a_failed_participants_call_does_not_read_as_an_empty_group(app_for):
+    from gateway_tui.screens.participants import ParticipantsScreen
+
+    missing = "120363999999999999@g.us"  # the demo answers 404 ["No participants", …]
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.push_screen(ParticipantsScreen("sales-eu", missing))
+        participants = app.state.participants_of("sales-eu", missing)
+        await wait_for(pilot, lambda: participants.error is not None and not participants.loading)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "No participants: the gateway cannot read this group" in text
+        assert "0 participants" not in text and "0 admins" not in text
+        assert "participants not read" in text

@@ -326,7 +326,11 @@ class ParticipantsScreen(GatewayScreen):
         rows = participants.value or []
         admins = sum(1 for p in rows if p.is_admin)
         supers = sum(1 for p in rows if p.role is ParticipantRole.SUPERADMIN)
-        parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
+        if participants.value is None:
+            # Nothing read yet, or the call failed: no count, or a failure reads as an empty group.
+            parts = ["participants not read"] if participants.error else []
+        else:
+            parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
         if skipped := len(unreadable_of(participants.value)):
             parts.append(f"{skipped} could not be read (skipped)")
         if rows and self.table.visible_count != len(rows):
