@@ -142,3 +142,34 @@ async def test_a_failed_participants_call_does_not_read_as_an_empty_group(app_fo
         assert "No participants: the gateway cannot read this group" in text
         assert "0 participants" not in text and "0 admins" not in text
         assert "participants not read" in text
+
+
+# --- 7. the small untruths of the instance screens ---------------------------------------------
+
+
+async def test_a_group_error_of_a_closed_instance_names_the_apps_connect_key(app_for, demo_server):
+    from gateway_tui.screens.participants import ParticipantsScreen
+
+    app = app_for(keys={"instance.connect": "ctrl+k"})  # remapped: the hint must follow
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        jid = next(iter(demo_server.state.instances["onboarding"].groups))  # status close
+        app.push_screen(ParticipantsScreen("onboarding", jid))
+        participants = app.state.participants_of("onboarding", jid)
+        await wait_for(pilot, lambda: participants.error is not None)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "onboarding is not connected" in text
+        assert "manager" not in text
+        assert "connect it with ^k on its screen" in text
+
+
+async def test_an_empty_gateway_says_which_key_creates_an_instance(app_for, demo_server):
+    demo_server.state.instances.clear()
+    app = app_for(keys={"instances.new": "ctrl+n"})
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: app.state.instances.value is not None)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "No instances on this gateway" in text
+        assert "Create one with ^n" in text and "manager" not in text

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
@@ -52,8 +54,23 @@ class GatewayScreen(Screen):
             for bindings in node._bindings.key_to_bindings.values():
                 for binding in bindings:
                     if binding.id == binding_id:
-                        return self.app.get_key_display(binding)
+                        return self._shown_key(binding)
         return None
+
+    def key_on(self, screen: type[Screen], binding_id: str) -> str | None:
+        """The key that runs binding ``binding_id`` on another screen (remaps included), for a
+        hint that sends the user there; None when that screen has no such binding."""
+        for binding in screen.BINDINGS:
+            if isinstance(binding, Binding) and binding.id == binding_id:
+                return self._shown_key(binding)
+        return None
+
+    def _shown_key(self, binding: Binding) -> str:
+        """The key as the footer shows it; a remap in ``[keys]`` wins (Textual applies it to
+        copies of the bindings, so a screen's own may still hold the default)."""
+        if keys := self.app._keymap.get(binding.id or ""):
+            binding = replace(binding, key=keys.split(",")[0].strip(), key_display=None)
+        return self.app.get_key_display(binding)
 
     def copy(self, text: str, what: str) -> None:
         """Put ``text`` on the clipboard, saying honestly how: the terminal gets it (OSC 52),

@@ -160,7 +160,7 @@ class InstancesScreen(GatewayScreen):
             panel.display = True
             panel.show_message(
                 "No instances on this gateway",
-                "Create one with the gateway's manager or POST /instance/create, then press r.",
+                f"Create one with {self.key_for('instances.new')}.",
             )
             stale.display = bool(loadable.error)
         else:

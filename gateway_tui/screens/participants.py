@@ -24,7 +24,7 @@ from gateway_tui.screens.group_modals import (
     ExportScreen,
     InviteScreen,
     SubjectScreen,
-    explain_group_error,
+    explain_on,
     problem_text,
 )
 from gateway_tui.state import InviteState, Topic
@@ -206,14 +206,7 @@ class ParticipantsScreen(GatewayScreen):
         self._update_summary()
 
     def _explain(self, error: GatewayError, operation: str) -> tuple[str, str]:
-        found = self.state.instance(self.instance)
-        return explain_group_error(
-            error,
-            operation=operation,
-            instance=self.instance,
-            instance_status=found.status if found else None,
-            url=self.gateway_app.gateway_url,
-        )
+        return explain_on(self, self.instance, error, operation)
 
     def _draw_title(self) -> None:
         text = Text()
