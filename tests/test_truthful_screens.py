@@ -173,3 +173,31 @@ async def test_an_empty_gateway_says_which_key_creates_an_instance(app_for, demo
         text = screen_text(app)
         assert "No instances on this gateway" in text
         assert "Create one with ^n" in text and "manager" not in text
+
+
+async def test_a_new_instance_says_its_key_is_listed_again_and_keeps_its_integration(app_for):
+    from gateway_tui.screens.instance import InstanceScreen
+    from gateway_tui.screens.instances import InstancesScreen
+
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"fresh-one", "enter")
+        await wait_for(pilot, lambda: "Created" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "fresh-one (WHATSAPP-BAILEYS)" in text
+        # Both 1.7.1 and 2.x list every instance's key to whoever holds the global key.
+        assert "shown this once" not in text
+        assert "lists it again" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
+        await pilot.press("r")  # the gateway's own listing: 1.7.1 names no integration
+        await wait_for(pilot, lambda: not app.state.instances.loading)
+        app.open_instance("fresh-one")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await pilot.pause()
+        line = next(x for x in screen_text(app).splitlines() if "Integration" in x)
+        assert "WHATSAPP-BAILEYS" in line
