@@ -201,3 +201,43 @@ async def test_a_new_instance_says_its_key_is_listed_again_and_keeps_its_integra
         await pilot.pause()
         line = next(x for x in screen_text(app).splitlines() if "Integration" in x)
         assert "WHATSAPP-BAILEYS" in line
+
+
+async def test_a_failed_state_check_is_not_counted_once_its_instance_is_gone(app_for, demo_server):
+    for name in [n for n in demo_server.state.instances if n != "sales-eu"]:
+        del demo_server.state.instances[name]
+    demo_server.faults.add("status", status=500, path_prefix="/instance/connectionState")
+    app = app_for(refresh_interval=1)  # live state checks every second
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "⚠ 1 state checks failed" in screen_text(app))
+        del demo_server.state.instances["sales-eu"]  # deleted elsewhere
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.state.instances.value == [])
+        await pilot.pause()
+        text = screen_text(app)
+        assert "No instances on this gateway" in text
+        assert "state checks failed" not in text
+
+
+async def test_the_list_on_return_is_fresh_and_the_header_names_no_instance(demo_server):
+    from datetime import datetime, timedelta
+
+    from gateway_tui.app import GatewayApp
+    from gateway_tui.screens.instance import InstanceScreen
+    from gateway_tui.screens.instances import InstancesScreen
+    from tests.support import make_config
+
+    now = [datetime(2026, 11, 24, 15, 42, 44)]
+    app = GatewayApp(make_config(demo_server, refresh_interval=3600), clock=lambda: now[0])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await pilot.pause()
+        assert "updated 15:42:44" in screen_text(app)
+        app.open_instance("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        assert "instance sales-eu" in screen_text(app)
+        now[0] += timedelta(hours=2)  # a long while on the instance's screens
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
+        await wait_for(pilot, lambda: "updated 17:42:44" in screen_text(app))
+        assert "instance sales-eu" not in screen_text(app)

@@ -81,21 +81,20 @@ class LifecycleActions(ActionsBase):
             self.state.notify(Topic.INSTANCES)
         return answer.state
 
-    async def check_states(self, names: Iterable[str]) -> int:
-        """Check several instances, a few at a time; returns how many checks failed."""
+    async def check_states(self, names: Iterable[str]) -> set[str]:
+        """Check several instances, a few at a time; returns those whose check failed."""
         gate = asyncio.Semaphore(STATE_CHECK_CONCURRENCY)
-        failures = 0
+        failed: set[str] = set()
 
         async def one(name: str) -> None:
-            nonlocal failures
             async with gate:
                 try:
                     await self.check_state(name)
                 except GatewayError:
-                    failures += 1
+                    failed.add(name)
 
         await asyncio.gather(*(one(name) for name in dict.fromkeys(names)))
-        return failures
+        return failed
 
     async def _state_seen(self, name: str, raw: str) -> None:
         current = self.state.instances.value or []

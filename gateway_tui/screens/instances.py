@@ -98,7 +98,7 @@ class InstancesScreen(GatewayScreen):
     def __init__(self) -> None:
         super().__init__()
         self._status_filter: InstanceStatus | None = None
-        self._failed_state_checks = 0  # in the last round of live state checks
+        self._failed_state_checks: set[str] = set()  # in the last round of live state checks
         self._rows_shown: list[Instance] | None = None  # the list the table was last given
 
     def compose(self) -> ComposeResult:
@@ -136,6 +136,16 @@ class InstancesScreen(GatewayScreen):
             self.set_interval(interval, self._refresh_on_interval, name="auto-refresh")
             live = min(interval, LIVE_STATE_SECONDS)
             self.set_interval(live, self._check_states_in_view, name="live-state")
+
+    def on_screen_resume(self) -> None:
+        # (GatewayScreen's on_screen_resume runs too, after this one: it redraws.)
+        self.actions.select(None)  # back on the list: the header names no instance
+        loadable, interval = self.state.instances, self.gateway_app.config.refresh_interval
+        # A list older than the refresh interval (the user was away): read it now, not at
+        # the timer's next tick, so "updated" is never older than the interval says.
+        if interval and interval > 0 and loadable.updated_at is not None:
+            if (self.state.now() - loadable.updated_at).total_seconds() >= interval:
+                self._refresh_on_interval()
 
     # --- drawing from state ----------------------------------------------------------------------
 
@@ -197,7 +207,8 @@ class InstancesScreen(GatewayScreen):
             parts.append(f"updated {clock(loadable.updated_at)}")
         if checked := self.state.lifecycle.checked_at:
             parts.append(f"states checked {clock(max(checked.values()))}")
-        if failed := self._failed_state_checks:
+        # Only instances still listed: a deleted one's failed check says nothing any more.
+        if failed := sum(self.state.instance(n) is not None for n in self._failed_state_checks):
             parts.append(f"⚠ {failed} state checks failed")
         self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
 
