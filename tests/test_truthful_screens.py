@@ -241,3 +241,14 @@ async def test_the_list_on_return_is_fresh_and_the_header_names_no_instance(demo
         await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
         await wait_for(pilot, lambda: "updated 17:42:44" in screen_text(app))
         assert "instance sales-eu" not in screen_text(app)
+
+
+def test_a_read_refused_before_asking_does_not_say_not_sent(demo_server, capsys):
+    from gateway_tui.cli import main
+
+    argv = ["participants", "sales-eu", "notajid", "--url", demo_server.url]
+    argv += ["--api-key", demo_server.api_key]
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert "groupJid" in err
+    assert "Not sent" not in err and "The gateway was not asked" in err

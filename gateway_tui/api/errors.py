@@ -262,6 +262,9 @@ class InvalidRequest(GatewayError):
     default_title = "Not sent: the request is not valid"
 
     def __init__(self, problems: list[Problem], **kwargs: Any) -> None:
+        # "Not sent" reads as "the message was not sent": a read says what did not happen.
+        self.not_done = "The gateway was not asked" if kwargs.get("method") == "GET" else "Not sent"
+        kwargs.setdefault("title", f"{self.not_done}: the request is not valid")
         super().__init__(problems=problems, messages=[str(p) for p in problems], **kwargs)
 
 

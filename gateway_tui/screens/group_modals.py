@@ -110,7 +110,7 @@ def explain_group_error(
     ):
         return ("The gateway refused the group id", GROUP_JID_ADVICE)
     if isinstance(error, InvalidRequest):
-        return ("Not sent: " + "; ".join(error.messages), "Nothing was sent to the gateway.")
+        return (f"{error.not_done}: " + "; ".join(error.messages), "Nothing went to the gateway.")
     if operation == "subject" and isinstance(error, ServerError):
         return ("The subject was not changed", _cap(why or f"{NOT_ADMIN}, or {NOT_MEMBER}") + ".")
     title, advice = error_advice(error, url, retry_key=retry_key)
