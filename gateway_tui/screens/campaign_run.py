@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import DataTable, Footer, ProgressBar, Static
 
-from gateway_tui.campaign.journal import Campaign, JournalError, open_campaign
+from gateway_tui.campaign.journal import Campaign, JournalError, Status, open_campaign
 from gateway_tui.campaign.runner import CampaignRunner, Progress, RunState, duration_text
 from gateway_tui.formatting import format_number
 from gateway_tui.screens.base import GatewayScreen
@@ -248,6 +248,7 @@ class CampaignRunScreen(GatewayScreen):
                 "Cancel the campaign",
                 Text("Stop after the send in flight? The journal keeps the rest: r resumes."),
                 confirm_label="Cancel campaign",
+                cancel_label="Keep sending",
             ),
             decided,
         )
@@ -278,13 +279,16 @@ class CampaignRunScreen(GatewayScreen):
                 self.campaign.close()
             self._latest = self._idle_progress()
             self._redraw()
-            if resend:
-                self.notify(f"{count} recipient(s) will be sent again: r resumes.", markup=False)
+            if resend:  # the user said "send again": the run does it, no further key
+                self.notify(f"Sending again to {count} recipient(s).", markup=False)
+                self.action_resume_campaign()
 
         if resend:
+            others = self.campaign.count(Status.PENDING)
             body = Text(
                 f"Send again to {len(held)} recipient(s) whose outcome is unknown? Some of them "
                 "may already have the message."
+                + (f" The campaign resumes too ({others:,} not sent yet)." if others else "")
             )
             screen = ConfirmScreen("Resend held recipients", body, confirm_label="Resend")
         else:
