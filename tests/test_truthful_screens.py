@@ -252,3 +252,48 @@ def test_a_read_refused_before_asking_does_not_say_not_sent(demo_server, capsys)
     err = capsys.readouterr().err
     assert "groupJid" in err
     assert "Not sent" not in err and "The gateway was not asked" in err
+
+
+# --- 6. the websocket and webhook screens --------------------------------------------------------
+
+
+def test_event_differences_say_what_the_gateway_did():
+    from gateway_tui.api.lifecycle import (
+        EVENT_NAMES,
+        WebhookSettings,
+        WebsocketSettings,
+        webhook_differences,
+        websocket_differences,
+    )
+
+    every = list(EVENT_NAMES)
+    # No event ticked means all 26: reading all 26 back is the same thing.
+    sent = WebhookSettings(url="https://hooks.example/in", enabled=True, events=[])
+    found = WebhookSettings(url="https://hooks.example/in", enabled=True, events=every)
+    assert webhook_differences(sent, found) == []
+    # A websocket turned off keeps all 26 events: not "added 25 events".
+    sent_ws = WebsocketSettings(enabled=False, events=["CONNECTION_UPDATE"])
+    found_ws = WebsocketSettings(enabled=False, events=every)
+    [line] = websocket_differences(sent_ws, found_ws)
+    assert "added" not in line and "a disabled websocket keeps all 26" in line
+
+
+async def test_the_websocket_screen_says_when_the_gateway_serves_no_websocket(app_for):
+    from gateway_tui.screens.instance import InstanceScreen
+
+    app = app_for()  # the demo, like a gateway without WEBSOCKET_ENABLED: /socket.io/ is a 404
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_instance("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await pilot.press("W")
+        await wait_for(pilot, lambda: "Never set" in screen_text(app))
+        app.screen.query_one("#hooks-enabled").value = True
+        app.screen.query_one("#hooks-events").select("CONNECTION_UPDATE")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "Written" in screen_text(app))
+        await wait_for(pilot, lambda: "websocket channel" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "1 event ·" in text and "1 events" not in text
+        assert "✓ Written" not in text  # stored as sent, but nothing will be delivered
+        assert "this gateway serves no websocket channel" in text

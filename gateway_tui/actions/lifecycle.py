@@ -137,9 +137,17 @@ class LifecycleActions(ActionsBase):
         )
 
     async def load_websocket(self, name: str) -> WebsocketSettings:
-        return await self._load(
+        found = await self._load(
             self.websocket_of(name), Topic.LIFECYCLE, self.client.find_websocket(name)
         )
+        try:
+            served = await self.client.websocket_channel_served()
+        except GatewayError:
+            served = None  # unknown: the screen claims nothing either way
+        if served != self.state.lifecycle.websocket_channel:
+            self.state.lifecycle.websocket_channel = served
+            self.state.notify(Topic.LIFECYCLE)
+        return found
 
     async def save_webhook(self, name: str, settings: WebhookSettings) -> list[str]:
         """Set, then read back with find; returns what the gateway keeps differently."""

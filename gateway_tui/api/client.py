@@ -29,12 +29,14 @@ from gateway_tui.api.chat_models import (
     read_items,
 )
 from gateway_tui.api.errors import (
+    BadRequest,
     CertificateRejected,
     GatewayError,
     GatewayTimeout,
     GatewayUnreachable,
     InvalidRequest,
     InvalidResponse,
+    NotFound,
     Problem,
     TLSHandshakeFailed,
     error_for_response,
@@ -365,6 +367,22 @@ class GatewayClient:
         path = _seg_path("/websocket/set/", instance)
         _require(validation.check_instance_name(instance) + settings.problems(), "POST", path)
         return await self._model(WebsocketSetResult, "POST", path, body=settings.to_json())
+
+    async def websocket_channel_served(self) -> bool:
+        """Whether the gateway serves its websocket channel (socket.io at /socket.io/). A 1.7.1
+        gateway without WEBSOCKET_ENABLED=true answers 404 there: instances' websocket
+        settings are stored all the same, and nothing is ever delivered."""
+        try:
+            await self._call(
+                "GET", "/socket.io/", lambda _r: None, params={"EIO": "4", "transport": "polling"}
+            )
+        except NotFound as error:
+            if error.route_missing:
+                return False
+            raise
+        except BadRequest:
+            return True  # socket.io itself refusing a handshake it did not like: it is there
+        return True
 
     # --- end of lifecycle -------------------------------------------------------------------------
 

@@ -305,7 +305,7 @@ def _event_difference(sent: list[str], found: list[str]) -> str | None:
     if set(sent) == set(found):
         return None
     if not sent and set(found) == set(EVENT_NAMES):
-        return "events: none chosen, so the gateway subscribed to all 26"
+        return None  # none ticked means all 26: the gateway keeps what was meant
     if not found:
         return f"events: {len(sent)} sent, none kept"
     added = [e for e in found if e not in sent]
@@ -344,6 +344,9 @@ def websocket_differences(sent: WebsocketSettings, found: WebsocketSettings) -> 
     lines: list[str] = []
     if sent.enabled != found.enabled:
         lines.append(f"enabled: sent {sent.enabled}, kept {found.enabled}")
-    if diff := _event_difference(sent.events, found.events):
+    if not found.enabled and sent.events and set(found.events) == set(EVENT_NAMES):
+        # 1.7.1's way (not something added): it sends none of them while off.
+        lines.append("events: a disabled websocket keeps all 26 (none is sent while it is off)")
+    elif diff := _event_difference(sent.events, found.events):
         lines.append(diff)
     return lines
