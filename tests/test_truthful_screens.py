@@ -297,3 +297,32 @@ async def test_the_websocket_screen_says_when_the_gateway_serves_no_websocket(ap
         assert "1 event ·" in text and "1 events" not in text
         assert "✓ Written" not in text  # stored as sent, but nothing will be delivered
         assert "this gateway serves no websocket channel" in text
+
+
+# --- 3. a logout that does not stop a flapping instance --------------------------------------
+
+
+async def test_a_logout_that_leaves_the_instance_reconnecting_says_so(app_for, demo_server):
+    from gateway_tui.api.lifecycle import ConnectResult
+    from gateway_tui.screens.instance import InstanceScreen
+    from tests.support import notices
+
+    # What the connect screen tells of an instance the gateway cannot connect.
+    offline = ConnectResult.model_validate({"count": 0}).explanation
+    assert "until the instance is logged out" not in offline
+    instance = demo_server.state.instances["sales-eu"]
+    instance.status = "connecting"  # a 1.7.1 gateway that cannot reach WhatsApp: it flaps
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_instance("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await pilot.press("L")
+        await pilot.pause()
+        await pilot.press("y")
+        await wait_for(
+            pilot, lambda: any("/instance/logout/" in w.path for w in demo_server.state.writes)
+        )
+        instance.status = "connecting"  # the real gateway logs out in the background, and flaps on
+        await wait_for(pilot, lambda: any("still reconnecting" in n for n in notices(app)))
+        assert not any("the session ended" in n for n in notices(app))

@@ -213,7 +213,8 @@ class ConnectResult(_Response):
             "No code: the gateway could not get one from WhatsApp (it answered "
             f"count {self.count if self.count is not None else '—'}). The gateway has no "
             "connection to WhatsApp's servers, or WhatsApp refused it. It keeps retrying "
-            "(the state flips connecting/close) until the instance is logged out (L)."
+            "(the state flips connecting/close) for as long as it runs: a 1.7.1 gateway goes "
+            "on even after a logout."
         )
 
 
