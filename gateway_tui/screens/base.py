@@ -9,11 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
 from gateway_tui.api.errors import GatewayError, GatewayTimeout, GatewayUnreachable
 from gateway_tui.state import Health, Topic
+from gateway_tui.widgets.footer import GatewayFooter
 
 if TYPE_CHECKING:
     from gateway_tui.actions import Actions
@@ -81,6 +83,11 @@ class GatewayScreen(Screen):
             how += "; tmux passes it on only with `set -g set-clipboard on`"
         shown = text if len(text) <= COPY_SHOWN_CHARS else text[: COPY_SHOWN_CHARS - 1] + "…"
         self.notify(f"{what}: {shown}\n{how}.", title="Clipboard", markup=False)
+
+    async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
+        # Every screen yields Textual's Footer; ours keeps the app's keys in sight when narrow.
+        footers = [GatewayFooter() if type(w) is Footer else w for w in widgets]
+        await super().mount_composed_widgets(footers)
 
     def on_mount(self) -> None:
         # Textual calls this after a subclass's own on_mount (handlers run for each class in
