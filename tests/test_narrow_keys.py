@@ -29,3 +29,23 @@ async def test_the_global_keys_stay_in_the_footer_at_80_columns(app_for, screen)
         keys = ("f1 Keys", "f12 ", "^p palette") + (() if screen == "composer" else ("q Quit",))
         for said in keys:
             assert said in line, line
+
+
+# --- 10. keys that do what they say ------------------------------------------------------------
+
+
+async def test_q_on_a_composer_widget_that_is_not_text_does_not_quit(app_for):
+    from textual.widgets import Select
+
+    from gateway_tui.screens.composer import ComposerScreen
+    from tests.support import notices, open_composer_on
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_composer_on(app, pilot, "sales-eu")
+        screen.query_one("#f-presence", Select).focus()
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, ComposerScreen)
+        assert any("^q quits" in n for n in notices(app))
