@@ -49,3 +49,22 @@ async def test_q_on_a_composer_widget_that_is_not_text_does_not_quit(app_for):
         await pilot.pause()
         assert app.is_running and isinstance(app.screen, ComposerScreen)
         assert any("^q quits" in n for n in notices(app))
+
+
+async def test_a_burst_ending_in_ctrl_s_on_the_connect_form_reads_the_whole_key(demo_server):
+    """URL, tab, key and ctrl+s typed in one burst: ctrl+s (a priority binding) acts once the
+    letters before it are in their fields (it used to say "Enter the API key." 7 runs in 8)."""
+    from gateway_tui.app import GatewayApp
+    from gateway_tui.config import load_config, read_config_file
+    from gateway_tui.screens.connect import ConnectScreen
+    from tests.test_type_ahead import burst
+
+    app = GatewayApp(load_config())
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        burst(app, *demo_server.url, "tab", *demo_server.api_key, "ctrl+s")
+        said = ("Saved profile", "Enter the API key.", "✕")
+        await wait_for(pilot, lambda: any(s in screen_text(app) for s in said))
+        assert "Enter the API key." not in screen_text(app)
+        saved = read_config_file()[0].profiles["default"]
+        assert saved.api_key.get_secret_value() == demo_server.api_key
