@@ -326,3 +326,22 @@ async def test_a_logout_that_leaves_the_instance_reconnecting_says_so(app_for, d
         instance.status = "connecting"  # the real gateway logs out in the background, and flaps on
         await wait_for(pilot, lambda: any("still reconnecting" in n for n in notices(app)))
         assert not any("the session ended" in n for n in notices(app))
+
+
+# --- 8. every number written the same way, and an invalid one said so --------------------------
+
+
+@pytest.mark.parametrize(
+    ("digits", "shown"),
+    [
+        ("4915112340001", "+49 1511 2340001"),  # valid: the way its country writes it
+        ("341785919681", "+34 1785919681 (invalid)"),  # not even a possible Spanish number
+        ("552985642549", "+55 2985642549 (invalid)"),  # possible, not valid
+        ("491517453928", "+49 1517453928 (invalid)"),
+        ("9991234567890", "+9991234567890 (invalid)"),  # no such country code
+    ],
+)
+def test_a_number_is_grouped_or_said_to_be_invalid(digits: str, shown: str) -> None:
+    from gateway_tui.formatting import format_number
+
+    assert format_number(digits) == shown
