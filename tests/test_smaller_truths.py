@@ -15,3 +15,28 @@ def test_a_config_file_saved_with_a_utf8_bom_is_read():
     config = load_config()
     assert config.url == "https://gw.example.com"
     assert not config.problems
+
+
+async def test_the_copy_notice_gives_the_tmux_advice_only_when_tmux_holds_it_back(
+    app_for, tmp_path, monkeypatch
+):
+    from gateway_tui.screens import base
+    from tests.support import notices, wait_for
+
+    fake = tmp_path / "bin" / "tmux"
+    fake.parent.mkdir()
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        for setting, advised in (("on", False), ("off", True)):
+            fake.write_text(f"#!/bin/sh\necho {setting}\n")
+            fake.chmod(0o755)
+            base.tmux_passes_clipboard.cache_clear()
+            app.clear_notifications()
+            app.screen.copy("sales-eu", "Instance name")
+            await pilot.pause()
+            said = " ".join(notices(app))
+            assert "Instance name: sales-eu" in said
+            assert ("set-clipboard on" in said) is advised, said

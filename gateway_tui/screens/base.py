@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import subprocess
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.binding import Binding
@@ -28,6 +30,23 @@ COPY_SHOWN_CHARS = 160
 # While the gateway cannot be reached, a screen that shows its data asks again this often
 # (or at the configured refresh interval, when that is shorter; never when it is 0).
 RECOVERY_SECONDS = 5.0
+
+
+@lru_cache(maxsize=1)
+def tmux_passes_clipboard() -> bool:
+    """Whether the tmux around the app passes a copy on (its set-clipboard is on); asked once.
+    Unknown (no tmux command, no answer) counts as no: the advice is then given."""
+    try:
+        answer = subprocess.run(
+            ["tmux", "show-options", "-gv", "set-clipboard"],
+            capture_output=True,
+            text=True,
+            timeout=2,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return answer.returncode == 0 and answer.stdout.strip() == "on"
 
 
 class GatewayScreen(Screen):
@@ -79,7 +98,7 @@ class GatewayScreen(Screen):
         and not every terminal passes that on — tmux by default does not."""
         self.app.copy_to_clipboard(text)
         how = "Sent to the terminal's clipboard (OSC 52)"
-        if os.environ.get("TMUX"):
+        if os.environ.get("TMUX") and not tmux_passes_clipboard():
             how += "; tmux passes it on only with `set -g set-clipboard on`"
         shown = text if len(text) <= COPY_SHOWN_CHARS else text[: COPY_SHOWN_CHARS - 1] + "…"
         self.notify(f"{what}: {shown}\n{how}.", title="Clipboard", markup=False)
