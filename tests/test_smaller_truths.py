@@ -40,3 +40,22 @@ async def test_the_copy_notice_gives_the_tmux_advice_only_when_tmux_holds_it_bac
             said = " ".join(notices(app))
             assert "Instance name: sales-eu" in said
             assert ("set-clipboard on" in said) is advised, said
+
+
+async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_for, demo_server):
+    from gateway_tui.screens.pairing import PairingScreen
+    from gateway_tui.widgets.big_code import grouped
+    from tests.support import screen_text, wait_for
+
+    demo_server.state.auto_scan_seconds = None
+    app = app_for()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_pairing("onboarding", "4915123450000")
+        await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
+        answer = app.actions.pairing_of("onboarding")
+        await wait_for(pilot, lambda: answer.value is not None and bool(answer.value.pairing_code))
+        await pilot.pause()
+        shown = app.screen.query_one("#pairing-code").render().plain
+        assert "█" in shown  # large letters
+        assert grouped(answer.value.pairing_code) in screen_text(app)  # and as text
