@@ -59,3 +59,22 @@ async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_
         shown = app.screen.query_one("#pairing-code").render().plain
         assert "█" in shown  # large letters
         assert grouped(answer.value.pairing_code) in screen_text(app)  # and as text
+
+
+async def test_the_request_log_lists_calls_by_when_they_started(app_for):
+    from datetime import datetime, timedelta
+
+    from gateway_tui.api.events import CallEvent
+    from tests.test_request_log import _open_log
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        log = await _open_log(app, pilot)
+        app.state.clear_calls()
+        at = datetime(2026, 11, 24, 15, 42, 44)
+        # A slow call started first and finished last: the log is in the order calls started.
+        for path, started in (("/fast", 0.6), ("/slow", 0.1)):
+            event = CallEvent("GET", path, "http://x" + path, at + timedelta(seconds=started), 1.0)
+            app.state.record_call(event)
+        await pilot.pause()
+        assert [e.path for e in log.table.visible_rows] == ["/fast", "/slow"]
