@@ -78,3 +78,27 @@ async def test_the_request_log_lists_calls_by_when_they_started(app_for):
             app.state.record_call(event)
         await pilot.pause()
         assert [e.path for e in log.table.visible_rows] == ["/fast", "/slow"]
+
+
+async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_working_one(
+    app_for, demo_server, tmp_path, monkeypatch
+):
+    from textual.widgets import Input
+
+    from gateway_tui.screens.group_modals import ExportScreen
+    from gateway_tui.storage import data_dir
+    from tests.test_groups_participants import open_group
+
+    monkeypatch.chdir(tmp_path)  # a git checkout, say
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_group(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        offered = app.screen.query_one("#export-path", Input).value
+        assert offered.startswith(str(data_dir() / "exports") + "/"), offered
+        await pilot.press("enter")
+        await pilot.pause()
+    assert list(tmp_path.iterdir()) == []
+    assert len(list((data_dir() / "exports").glob("*.csv"))) == 1

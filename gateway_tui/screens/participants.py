@@ -28,6 +28,7 @@ from gateway_tui.screens.group_modals import (
     problem_text,
 )
 from gateway_tui.state import InviteState, Topic
+from gateway_tui.storage import data_dir, ensure_private_dir
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
@@ -395,9 +396,12 @@ class ParticipantsScreen(GatewayScreen):
             if path is not None:
                 self.notify(f"Exported {len(rows):,} participants to {path}", markup=False)
 
-        self.app.push_screen(
-            ExportScreen(default_export_name(self.group_jid, self.subject), what, write), done
-        )
+        name = default_export_name(self.group_jid, self.subject)
+        try:  # the app's own folder: the working directory may be a git checkout
+            name = str(ensure_private_dir(data_dir() / "exports") / name)
+        except OSError:
+            pass  # the bare name, relative to the working directory, as typed names are
+        self.app.push_screen(ExportScreen(name, what, write), done)
 
     def action_toggle_lines(self) -> None:
         self._show_lines = not self._show_lines
