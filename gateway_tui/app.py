@@ -81,7 +81,8 @@ class GatewayApp(App[int]):
         # f1 works everywhere, in a text field too (where ? is a character): the footer names it.
         Binding("f1", "help", "Keys", id="app.help_f1"),
         Binding("question_mark", "help", "Keys", id="app.help", show=False),
-        Binding("f12", "request_log", "Request log", id="app.request_log"),
+        # One word: the app's keys stay in every footer, at 80 columns too (widgets/footer.py).
+        Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
     ]
 

@@ -250,7 +250,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigFileError(f"{path} is larger than {MAX_CONFIG_BYTES // 1024} KB")
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad's "UTF-8") is no TOML
     except UnicodeDecodeError:
         raise ConfigFileError(f"{path} is not UTF-8 text") from None
     if _too_deep(text):

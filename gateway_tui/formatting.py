@@ -25,7 +25,10 @@ def format_number(digits: str) -> str:
     """International digits for reading, the way the country writes them (libphonenumber):
     "447700900123" → "+44 7700 900123", "5511999999999" → "+55 11 99999-9999".
 
-    Anything that is not a possible number is shown as it came (with a "+" when all digits).
+    A number libphonenumber can fit to no pattern of its country is said so, its country code
+    set apart when there is one: "341785919681" → "+34 1785919681 (invalid)" (beside grouped
+    numbers, an ungrouped one would pass for a number written differently). Fewer than 8
+    digits, or not digits: as it came.
     """
     if not digits.isdigit() or len(digits) < 8:
         return digits
@@ -35,10 +38,15 @@ def format_number(digits: str) -> str:
     try:
         number = phonenumbers.parse("+" + digits)
     except phonenumbers.NumberParseException:
-        return "+" + digits
-    if not phonenumbers.is_possible_number(number):
-        return "+" + digits
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+        return f"+{digits} {INVALID}"
+    shown = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+    national = phonenumbers.national_significant_number(number)
+    if phonenumbers.is_valid_number(number) or shown != f"+{number.country_code} {national}":
+        return shown  # valid, or in a pattern of its country (a drama range: +44 7700 900123)
+    return f"{shown} {INVALID}"
+
+
+INVALID = "(invalid)"  # after a number that libphonenumber finds no valid number in
 
 
 def status_cell(raw: str, kind: InstanceStatus) -> str:

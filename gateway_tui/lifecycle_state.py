@@ -31,5 +31,7 @@ class LifecycleState:
     checked_at: dict[str, datetime] = field(default_factory=dict)
     webhooks: dict[str, Loadable[WebhookSettings]] = field(default_factory=dict)
     websockets: dict[str, Loadable[WebsocketSettings]] = field(default_factory=dict)
+    # Whether the gateway serves its websocket channel at all (None: not asked yet).
+    websocket_channel: bool | None = None
     # The last write of each (instance, "webhook" | "websocket") and how the read-back differed.
     written: dict[tuple[str, str], Written] = field(default_factory=dict)

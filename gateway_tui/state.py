@@ -15,7 +15,7 @@ from enum import StrEnum
 from typing import Generic, TypeVar
 
 from gateway_tui.api.chat_models import ChatMessages, StatusRow
-from gateway_tui.api.errors import GatewayError
+from gateway_tui.api.errors import GATEWAY_WIDE_PATHS, GatewayError, says_route_missing
 from gateway_tui.api.events import CallEvent
 from gateway_tui.api.models import (
     BusinessProfile,
@@ -253,10 +253,6 @@ class AppState:
             self.notify(topic)
 
 
-# Calls about the gateway as a whole; every other path names one instance.
-_GATEWAY_WIDE_PATHS = ("/instance/fetchInstances", "/instance/create")
-
-
 def _gateway_failing(event: CallEvent) -> bool:
     """Whether an answer says the gateway itself is in trouble (the key, the server, a proxy).
 
@@ -267,5 +263,8 @@ def _gateway_failing(event: CallEvent) -> bool:
     if status in (401, 403) or status >= 502:
         return True
     if status >= 500:
-        return event.path.startswith(_GATEWAY_WIDE_PATHS)
+        return event.path.startswith(GATEWAY_WIDE_PATHS)
+    # No instance list at this URL (a wrong path prefix): whatever answered is not a gateway.
+    if status == 404:
+        return event.path.startswith(GATEWAY_WIDE_PATHS) and says_route_missing(event.error_lines)
     return False

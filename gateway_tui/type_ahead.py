@@ -40,6 +40,12 @@ def types_text(widget: object | None) -> bool:
     return widget is not None and any(c.__name__ in _TEXT_FIELDS for c in type(widget).__mro__)
 
 
+def _busy(node: MessagePump) -> bool:
+    """Whether ``node`` has messages (keys, their effects) still waiting in its queue."""
+    queue = getattr(node, "_message_queue", None)
+    return queue is not None and not queue.empty()
+
+
 class TypeAhead:
     """The app's key gate. ``App.on_event`` asks ``admit`` about every key from the terminal."""
 
@@ -50,6 +56,7 @@ class TypeAhead:
         self._held: deque[events.Key] = deque()
         self._tokens = itertools.count(1)
         self._delivering = False
+        self._waited: set[int] = set()  # steps that already waited for the keys before them
 
     @property
     def holding(self) -> bool:
@@ -99,6 +106,14 @@ class TypeAhead:
         if event.is_printable and types_text(self._app.focused):
             await self._deliver(event)  # plain typing: nothing to wait for
             return
+        if id(event) not in self._waited and _busy(target):
+            # Letters typed just before are still in the field's queue: a step waits for them
+            # (a priority binding such as ctrl+s would otherwise read the form without them).
+            self._waited.add(id(event))
+            self._held.appendleft(event)
+            self.settle(target, self.hold())
+            return
+        self._waited.discard(id(event))
         token = self.hold()
         await self._deliver(event)
         self.settle(target, token)
@@ -114,13 +129,9 @@ class TypeAhead:
         chain = [node, *node.ancestors] if hasattr(node, "ancestors") else [node]
         waits = rounds = 0
 
-        def busy(here: MessagePump) -> bool:
-            queue = getattr(here, "_message_queue", None)
-            return queue is not None and not queue.empty()
-
         def hop(here: MessagePump) -> None:
             nonlocal waits, rounds
-            if busy(here) and waits < MAX_WAITS_PER_QUEUE:
+            if _busy(here) and waits < MAX_WAITS_PER_QUEUE:
                 waits += 1
                 if here.call_later(hop, here):
                     return
@@ -131,7 +142,7 @@ class TypeAhead:
                     return
                 parent = parent._parent  # closed (removed): go on from its parent
             rounds += 1
-            if rounds < MAX_ROUNDS and any(busy(n) for n in chain) and node.call_later(hop, node):
+            if rounds < MAX_ROUNDS and any(_busy(n) for n in chain) and node.call_later(hop, node):
                 return
             self._app.call_later(self.release, token)
 

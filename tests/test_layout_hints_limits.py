@@ -101,7 +101,7 @@ async def test_footers_fit_at_120_columns(app_for, demo_server):
             await pilot.pause()
             await pilot.pause()
             footer = screen_text(app).splitlines()[-1]
-            assert "f12 Request log" in footer, (app.screen, footer)  # the last key, uncut
+            assert "f12 Log" in footer, (app.screen, footer)  # the last key, uncut
 
 
 async def test_at_80_columns_the_footer_ends_with_the_palette_key_and_nothing_after(app_for):

@@ -82,21 +82,20 @@ class LifecycleActions(ActionsBase):
             self.state.notify(Topic.INSTANCES)
         return answer.state
 
-    async def check_states(self, names: Iterable[str]) -> int:
-        """Check several instances, a few at a time; returns how many checks failed."""
+    async def check_states(self, names: Iterable[str]) -> set[str]:
+        """Check several instances, a few at a time; returns those whose check failed."""
         gate = asyncio.Semaphore(STATE_CHECK_CONCURRENCY)
-        failures = 0
+        failed: set[str] = set()
 
         async def one(name: str) -> None:
-            nonlocal failures
             async with gate:
                 try:
                     await self.check_state(name)
                 except GatewayError:
-                    failures += 1
+                    failed.add(name)
 
         await asyncio.gather(*(one(name) for name in dict.fromkeys(names)))
-        return failures
+        return failed
 
     async def _state_seen(self, name: str, raw: str) -> None:
         current = self.state.instances.value or []
@@ -139,9 +138,17 @@ class LifecycleActions(ActionsBase):
         )
 
     async def load_websocket(self, name: str) -> WebsocketSettings:
-        return await self._load(
+        found = await self._load(
             self.websocket_of(name), Topic.LIFECYCLE, self.client.find_websocket(name)
         )
+        try:
+            served = await self.client.websocket_channel_served()
+        except GatewayError:
+            served = None  # unknown: the screen claims nothing either way
+        if served != self.state.lifecycle.websocket_channel:
+            self.state.lifecycle.websocket_channel = served
+            self.state.notify(Topic.LIFECYCLE)
+        return found
 
     async def save_webhook(self, name: str, settings: WebhookSettings) -> list[str]:
         """Set, then read back with find; returns what the gateway keeps differently."""

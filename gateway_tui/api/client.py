@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import ssl
 import time
 import uuid
 from collections.abc import Callable
@@ -30,12 +31,16 @@ from gateway_tui.api.chat_models import (
 )
 from gateway_tui.api.dialects import Dialect
 from gateway_tui.api.errors import (
+    BadRequest,
+    CertificateRejected,
     GatewayError,
     GatewayTimeout,
     GatewayUnreachable,
     InvalidRequest,
     InvalidResponse,
+    NotFound,
     Problem,
+    TLSHandshakeFailed,
     error_for_response,
 )
 from gateway_tui.api.events import CallEvent, capped_body, curl_command, redacted_headers
@@ -457,6 +462,22 @@ class GatewayClient:
         _require(problems, "POST", path)
         body = line.websocket_body(settings)
         return await self._read("POST", path, line.read_websocket_set, body=body)
+
+    async def websocket_channel_served(self) -> bool:
+        """Whether the gateway serves its websocket channel (socket.io at /socket.io/). A 1.7.1
+        gateway without WEBSOCKET_ENABLED=true answers 404 there: instances' websocket
+        settings are stored all the same, and nothing is ever delivered."""
+        try:
+            await self._call(
+                "GET", "/socket.io/", lambda _r: None, params={"EIO": "4", "transport": "polling"}
+            )
+        except NotFound as error:
+            if error.route_missing:
+                return False
+            raise
+        except BadRequest:
+            return True  # socket.io itself refusing a handshake it did not like: it is there
+        return True
 
     # --- end of lifecycle -------------------------------------------------------------------------
 
@@ -1038,6 +1059,11 @@ def _transport_error(
     if isinstance(exc, TimeoutError):  # the whole call's deadline, not one read's
         return GatewayTimeout(write=is_write, messages=["no complete answer in time"], **where)
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        tls = _tls_cause(exc)
+        if isinstance(tls, ssl.SSLCertVerificationError):
+            return CertificateRejected(messages=detail, **where)
+        if tls is not None:
+            return TLSHandshakeFailed(messages=detail, **where)
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):
         return GatewayTimeout(write=is_write, messages=detail, **where)
@@ -1050,6 +1076,18 @@ def _transport_error(
             **where,
         )
     return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
+
+
+def _tls_cause(exc: BaseException) -> ssl.SSLError | None:
+    """The TLS error behind a connect error (httpx wraps httpcore's, which wraps ssl's)."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, ssl.SSLError):
+            return cause
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
 
 
 # Body fields that are keys (an instance's own key, sent by create): masked in every event, so

@@ -205,7 +205,21 @@ class NotFound(GatewayError):
     @property
     def route_missing(self) -> bool:
         """True when the server does not have this route at all (an optional endpoint)."""
-        return any(line.startswith("Cannot ") for line in self.messages)
+        return says_route_missing(self.messages)
+
+    @property
+    def no_gateway_api(self) -> bool:
+        """The server has no instance list here: the URL does not lead to a gateway's API."""
+        return self.route_missing and self.path.startswith(GATEWAY_WIDE_PATHS)
+
+
+# Calls about the gateway as a whole; every other path names one instance.
+GATEWAY_WIDE_PATHS = ("/instance/fetchInstances", "/instance/create")
+
+
+def says_route_missing(lines: Iterable[str]) -> bool:
+    """A 404's lines say the server has no such route ("Cannot GET /x"), not "no such thing"."""
+    return any(line.startswith("Cannot ") for line in lines)
 
 
 class ServerError(GatewayError):
@@ -223,6 +237,18 @@ class LicenseRequired(ServerError):
 
 class GatewayUnreachable(GatewayError):
     default_title = "The gateway cannot be reached"
+
+
+class CertificateRejected(GatewayUnreachable):
+    """The gateway's certificate is not trusted here (self-signed, expired, another name)."""
+
+    default_title = "The gateway's TLS certificate was not accepted"
+
+
+class TLSHandshakeFailed(GatewayUnreachable):
+    """TLS failed before any certificate was judged: https:// to a plain http port, say."""
+
+    default_title = "The TLS handshake with the gateway failed"
 
 
 class GatewayTimeout(GatewayError):
@@ -245,6 +271,9 @@ class InvalidRequest(GatewayError):
     default_title = "Not sent: the request is not valid"
 
     def __init__(self, problems: list[Problem], **kwargs: Any) -> None:
+        # "Not sent" reads as "the message was not sent": a read says what did not happen.
+        self.not_done = "The gateway was not asked" if kwargs.get("method") == "GET" else "Not sent"
+        kwargs.setdefault("title", f"{self.not_done}: the request is not valid")
         super().__init__(problems=problems, messages=[str(p) for p in problems], **kwargs)
 
 

@@ -213,7 +213,8 @@ class ConnectResult(_Response):
             "No code: the gateway could not get one from WhatsApp (it answered "
             f"count {self.count if self.count is not None else '—'}). The gateway has no "
             "connection to WhatsApp's servers, or WhatsApp refused it. It keeps retrying "
-            "(the state flips connecting/close) until the instance is logged out (L)."
+            "(the state flips connecting/close) for as long as it runs: a 1.7.1 gateway goes "
+            "on even after a logout."
         )
 
 
@@ -304,8 +305,9 @@ class WebsocketSetResult(_Response):
 def _event_difference(sent: list[str], found: list[str]) -> str | None:
     if set(sent) == set(found):
         return None
-    if not sent:  # the same on both lines: none chosen means all of the line's events
-        return f"events: none chosen, so the gateway subscribed to all {len(found)}"
+    if not sent:
+        # None ticked means all of the line's events: the gateway keeping them is what was meant.
+        return None
     if not found:
         return f"events: {len(sent)} sent, none kept"
     added = [e for e in found if e not in sent]
@@ -344,6 +346,9 @@ def websocket_differences(sent: WebsocketSettings, found: WebsocketSettings) -> 
     lines: list[str] = []
     if sent.enabled != found.enabled:
         lines.append(f"enabled: sent {sent.enabled}, kept {found.enabled}")
-    if diff := _event_difference(sent.events, found.events):
+    if not found.enabled and sent.events and set(found.events) == set(EVENT_NAMES):
+        # 1.7.1's way (not something added): it sends none of them while off.
+        lines.append("events: a disabled websocket keeps all 26 (none is sent while it is off)")
+    elif diff := _event_difference(sent.events, found.events):
         lines.append(diff)
     return lines

@@ -49,6 +49,9 @@ STOP_AFTER_SAME_FAILURE = 10  # recipients in a row refused with the very same r
 STOP_AFTER_UNKNOWN = 5  # outcomes in a row unknown: the gateway is not answering
 PASSES = 3  # rounds over the recipients still pending (refused for everyone, nothing sent)
 RATE_WINDOW = 60.0  # seconds of history the rate is measured over
+# Fewer sends than this in the window say nothing of the rate: two sends at a jittered pace of
+# 20/min can be 2.1 s apart, which would read 28/min.
+RATE_MIN_SENDS = 5
 
 
 class RunState(StrEnum):
@@ -203,13 +206,15 @@ class CampaignRunner:
         left = campaign.count(Status.PENDING)
         now = self.clock()
         recent = [at for at in self._recent if now - at <= RATE_WINDOW]
-        span = (now - recent[0]) if len(recent) > 1 else 0.0
+        span = (now - recent[0]) if len(recent) >= RATE_MIN_SENDS else 0.0
         rate = (len(recent) - 1) * 60.0 / span if span > 0 else 0.0
         per_call = sum(self._call_seconds) / len(self._call_seconds) if self._call_seconds else 0
         pace_gap = 60.0 / campaign.pace.per_minute if campaign.pace.per_minute > 0 else 0.0
         eta = left * max(per_call, pace_gap) if left and max(per_call, pace_gap) else None
         if left == 0:
             eta = 0.0
+        if self.state in (RunState.STOPPED, RunState.CANCELLED):
+            rate, eta = 0.0, None  # nothing is being sent: no rate, no time left
         in_flight = 1 if self._in_flight else 0
         return Progress(
             state=self.state,

@@ -17,6 +17,7 @@ from gateway_tui.campaign.journal import (
     CampaignBusy,
     JournalError,
     JournalRefused,
+    Status,
     open_campaign,
 )
 from gateway_tui.campaign.runner import CampaignRunner, Progress, RunState, duration_text
@@ -258,6 +259,7 @@ class CampaignRunScreen(GatewayScreen):
                 "Cancel the campaign",
                 Text("Stop after the send in flight? The journal keeps the rest: r resumes."),
                 confirm_label="Cancel campaign",
+                cancel_label="Keep sending",
             ),
             decided,
         )
@@ -288,13 +290,16 @@ class CampaignRunScreen(GatewayScreen):
                 self.campaign.unlock()  # the runner takes the lock again when it starts
             self._latest = self._idle_progress()
             self._redraw()
-            if resend:
-                self.notify(f"{count} recipient(s) will be sent again: r resumes.", markup=False)
+            if resend:  # the user said "send again": the run does it, no further key
+                self.notify(f"Sending again to {count} recipient(s).", markup=False)
+                self.action_resume_campaign()
 
         if resend:
+            others = self.campaign.count(Status.PENDING)
             body = Text(
                 f"Send again to {len(held)} recipient(s) whose outcome is unknown? Some of them "
                 "may already have the message."
+                + (f" The campaign resumes too ({others:,} not sent yet)." if others else "")
             )
             screen = ConfirmScreen("Resend held recipients", body, confirm_label="Resend")
         else:

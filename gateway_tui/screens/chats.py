@@ -173,6 +173,12 @@ class ChatsScreen(GatewayScreen):
             group="chat-book",
         )
 
+    def recover(self) -> None:
+        self.action_refresh()  # quiet: a failure is drawn in the panel or summary (_failed)
+
+    def data_error(self) -> GatewayError | None:
+        return self.actions.chat_book(self.instance).error
+
     def _loaded(self, book: ChatBook) -> None:
         if book.groups_error is not None:  # the chats are there; their group names are not
             self.gateway_app.report_error(book.groups_error, "Reading group names")

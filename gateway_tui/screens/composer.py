@@ -88,6 +88,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         Binding("f9", "new_draft", "New empty draft", id="composer.new_draft", show=False),
         Binding("f5", "send_to_many", "Send to many", id="composer.send_to_many"),
         Binding("escape", "back", "Back", id="composer.back"),
+        # q quits elsewhere; in a form, on a field that is not text (a select, a checkbox), it
+        # would leave the composer and the app at once.
+        Binding("q", "q_in_form", "q is not Quit here", id="composer.q", show=False),
     ]
 
     def __init__(
@@ -233,6 +236,10 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
             self._schedule_autosave()
         if self.restored:
             self.notify("Draft restored: it was saved as you typed.", markup=False)
+
+    def action_q_in_form(self) -> None:
+        quit_now, back = self.key_for("app.quit_now"), self.key_for("composer.back")
+        self.notify(f"q does not quit from the composer: {quit_now} quits, {back} goes back.")
 
     def refresh_from_state(self) -> None:
         """The title, and a warning when the instance cannot send (its status is not open)."""

@@ -18,11 +18,21 @@ class ConfirmScreen(ModalScreen[bool]):
         Binding("n,escape", "cancel", "No", id="confirm.no"),
     ]
 
-    def __init__(self, title: str, body: Text | str, *, confirm_label: str = "Yes") -> None:
+    def __init__(
+        self,
+        title: str,
+        body: Text | str,
+        *,
+        confirm_label: str = "Yes",
+        cancel_label: str = "Cancel",
+    ) -> None:
+        """``cancel_label``: what "no" does, when "Cancel" would read as the confirm (a
+        dialog that cancels something says "Keep …" on its other button)."""
         super().__init__()
         self._title = title
         self._body = body if isinstance(body, Text) else Text(body)
         self._confirm_label = confirm_label
+        self._cancel_label = cancel_label
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog", classes="dialog"):
@@ -30,7 +40,7 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(self._body, classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(f"{self._confirm_label} (y)", variant="error", id="confirm-yes")
-                yield Button("Cancel (n)", id="confirm-no")
+                yield Button(f"{self._cancel_label} (n)", id="confirm-no")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()

@@ -64,6 +64,7 @@ def explain_group_error(
     instance_status: str | None = None,
     url: str | None = None,
     retry_key: str | None = "r",
+    connect_key: str | None = None,
 ) -> tuple[str, str]:
     """A plain-words title and advice for a failed group call (the server's lines come apart)."""
     if error.outcome_unknown:
@@ -78,8 +79,9 @@ def explain_group_error(
         status = f" (status: {instance_status})" if instance_status else ""
         return (
             f"The instance {instance} is not connected{status}",
-            "Group calls need a connected instance (status open): connect it from the "
-            "gateway's manager, then press r.",
+            "Group calls need a connected instance (status open): connect it"
+            + (f" with {connect_key} on its screen" if connect_key else " (scan its QR code)")
+            + (f", then press {retry_key}." if retry_key else ", then try again."),
         )
     # The reasons WhatsApp gives, when the server passes them on.
     why = NOT_ADMIN if "not-authorized" in lowered else None
@@ -108,11 +110,30 @@ def explain_group_error(
     ):
         return ("The gateway refused the group id", GROUP_JID_ADVICE)
     if isinstance(error, InvalidRequest):
-        return ("Not sent: " + "; ".join(error.messages), "Nothing was sent to the gateway.")
+        return (f"{error.not_done}: " + "; ".join(error.messages), "Nothing went to the gateway.")
     if operation == "subject" and isinstance(error, ServerError):
         return ("The subject was not changed", _cap(why or f"{NOT_ADMIN}, or {NOT_MEMBER}") + ".")
     title, advice = error_advice(error, url, retry_key=retry_key)
     return (f"{OPERATIONS.get(operation, 'The call')} failed: {title}", advice)
+
+
+def explain_on(
+    screen: GatewayScreen, instance: str, error: GatewayError, operation: str, **keys: str | None
+) -> tuple[str, str]:
+    """``explain_group_error`` for ``screen``: the instance's known status, the gateway's URL
+    and the key that connects an instance (``keys``: ``retry_key``, when not r)."""
+    from gateway_tui.screens.instance import InstanceScreen
+
+    found = screen.state.instance(instance)
+    return explain_group_error(
+        error,
+        operation=operation,
+        instance=instance,
+        instance_status=found.status if found else None,
+        url=screen.gateway_app.gateway_url,
+        connect_key=screen.key_on(InstanceScreen, "instance.connect"),
+        **keys,
+    )
 
 
 def _refused_for_status(error: GatewayError, instance_status: str | None) -> bool:
@@ -170,15 +191,8 @@ class GroupModal(ModalScreen[_R], GatewayScreen):
     RETRY_ID: str | None = None
 
     def _explain(self, error: GatewayError, operation: str) -> Text:
-        found = self.state.instance(self.instance)
-        title, advice = explain_group_error(
-            error,
-            operation=operation,
-            instance=self.instance,
-            instance_status=found.status if found else None,
-            url=self.gateway_app.gateway_url,
-            retry_key=self.key_for(self.RETRY_ID) if self.RETRY_ID else None,
-        )
+        retry_key = self.key_for(self.RETRY_ID) if self.RETRY_ID else None
+        title, advice = explain_on(self, self.instance, error, operation, retry_key=retry_key)
         # In a dialog there is room: the server's lines are shown right away.
         return problem_text(title, advice, error, show_lines=True)
 

@@ -20,7 +20,7 @@ from gateway_tui.api.validation import check_group_jid, group_jid_from
 from gateway_tui.formatting import clock
 from gateway_tui.recent_groups import RecentGroup, load_recent
 from gateway_tui.screens.base import GatewayScreen
-from gateway_tui.screens.group_modals import explain_group_error, problem_text
+from gateway_tui.screens.group_modals import explain_on, problem_text
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
@@ -167,14 +167,7 @@ class GroupPickerScreen(GatewayScreen):
     # --- drawing from state ------------------------------------------------------------------
 
     def _explain(self, error: GatewayError) -> tuple[str, str]:
-        found = self.state.instance(self.instance)
-        return explain_group_error(
-            error,
-            operation="groups",
-            instance=self.instance,
-            instance_status=found.status if found else None,
-            url=self.gateway_app.gateway_url,
-        )
+        return explain_on(self, self.instance, error, "groups")
 
     def refresh_from_state(self) -> None:
         loadable = self.state.groups_of(self.instance)

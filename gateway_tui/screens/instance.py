@@ -11,6 +11,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from gateway_tui.api.errors import GatewayError, NotFound
+from gateway_tui.api.lifecycle import BAILEYS
 from gateway_tui.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.formatting import clock, disconnect_text, format_number, status_text
 from gateway_tui.sanitize import printable_text
@@ -37,7 +38,8 @@ def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> 
         ("number", "Number", Text(format_number(instance.number) if instance.number else "—")),
         ("", "Profile name", Text(instance.profile_name or "—")),
         ("profile_status", "Profile status", Text(instance.profile_status or "—")),
-        ("", "Integration", Text(instance.integration_name or "—")),
+        # A 1.7.1 gateway names no integration for its default one (its list, not create).
+        ("", "Integration", Text(instance.integration_name or f"{BAILEYS} (default)")),
         # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
         # gateway posts this instance's events to.
         (

@@ -114,7 +114,7 @@ class InstancesScreen(GatewayScreen):
     def __init__(self) -> None:
         super().__init__()
         self._status_filter: InstanceStatus | None = None
-        self._failed_state_checks = 0  # in the last round of live state checks
+        self._failed_state_checks: set[str] = set()  # in the last round of live state checks
         self._rows_shown: list[Instance] | None = None  # the list the table was last given
 
     def compose(self) -> ComposeResult:
@@ -153,6 +153,16 @@ class InstancesScreen(GatewayScreen):
             live = min(interval, LIVE_STATE_SECONDS)
             self.set_interval(live, self._check_states_in_view, name="live-state")
 
+    def on_screen_resume(self) -> None:
+        # (GatewayScreen's on_screen_resume runs too, after this one: it redraws.)
+        self.actions.select(None)  # back on the list: the header names no instance
+        loadable, interval = self.state.instances, self.gateway_app.config.refresh_interval
+        # A list older than the refresh interval (the user was away): read it now, not at
+        # the timer's next tick, so "updated" is never older than the interval says.
+        if interval and interval > 0 and loadable.updated_at is not None:
+            if (self.state.now() - loadable.updated_at).total_seconds() >= interval:
+                self._refresh_on_interval()
+
     # --- drawing from state ----------------------------------------------------------------------
 
     def refresh_from_state(self) -> None:
@@ -176,7 +186,7 @@ class InstancesScreen(GatewayScreen):
             panel.display = True
             panel.show_message(
                 "No instances on this gateway",
-                "Create one with the gateway's manager or POST /instance/create, then press r.",
+                f"Create one with {self.key_for('instances.new')}.",
             )
             stale.display = bool(loadable.error)
         else:
@@ -213,7 +223,8 @@ class InstancesScreen(GatewayScreen):
             parts.append(f"updated {clock(loadable.updated_at)}")
         if checked := self.state.lifecycle.checked_at:
             parts.append(f"states checked {clock(max(checked.values()))}")
-        if failed := self._failed_state_checks:
+        # Only instances still listed: a deleted one's failed check says nothing any more.
+        if failed := sum(self.state.instance(n) is not None for n in self._failed_state_checks):
             parts.append(f"⚠ {failed} state checks failed")
         self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
 

@@ -38,10 +38,23 @@ class InstanceFollower:
         self.screen = screen
         self.name = screen.instance_name
         self._until = 0.0
+        self._logged_out = False  # followed since a logout: a state still reconnecting is said
         screen.set_interval(FOLLOW_POLL_SECONDS, self._tick, name="follow-state")
 
-    def follow(self) -> None:
+    def follow(self, *, after_logout: bool = False) -> None:
         self._until = time.monotonic() + FOLLOW_FOR_SECONDS
+        self._logged_out = after_logout
+
+    def _seen(self, state: str | None) -> None:
+        if self._logged_out and state == InstanceStatus.CONNECTING.value:
+            self._logged_out = False  # said once
+            self.screen.notify(
+                f"{self.name} is still reconnecting (connecting) after the logout: a 1.7.1 "
+                "gateway that never connected an instance keeps retrying it while it runs.",
+                title="Log out",
+                severity="warning",
+                markup=False,
+            )
 
     def _tick(self) -> None:
         if time.monotonic() > self._until or not self.screen.is_current:
@@ -54,6 +67,7 @@ class InstanceFollower:
         self.screen.call(
             self.screen.actions.check_state(self.name),
             what=f"Following the state of {self.name}",
+            on_done=self._seen,
             on_error=failed,
             group="follow-state",
             exclusive=True,
@@ -115,7 +129,10 @@ class InstanceFollower:
         self.screen.call(
             self.screen.actions.logout_instance(self.name),
             what=f"Logging out {self.name}",
-            done=f"Logged out {self.name}: the session ended; C connects it again",
-            on_done=lambda _result: self.follow(),
+            # The gateway answers at once and logs out in the background: the follow-up says
+            # whether the session really ended.
+            done=f"Logged out {self.name} (the gateway finishes in the background); following "
+            "its state",
+            on_done=lambda _result: self.follow(after_logout=True),
             on_error=refused,
         )

@@ -140,10 +140,18 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
         result.display = True
         text = Text("✓ Created ", style="green")
         text.append(created.name or request.instance_name, style="bold")
-        text.append(f" ({created.integration or 'WHATSAPP-BAILEYS'}).\n\n", style="")
-        text.append("Its own key, shown this once — keep it somewhere safe:\n")
+        text.append(f" ({created.integration or BAILEYS}).\n\n", style="")
+        # Not "shown once": 1.7.1 and 2.x list every instance's key to the global key's holder.
+        text.append(
+            "Its own key — keep it somewhere safe (the gateway lists it again to whoever holds"
+            " the global key):\n"
+        )
         text.append(key, style="bold reverse")
-        text.append("\n\nctrl+y copies the key · ctrl+o connects it now · esc closes", style="dim")
+        keys = [self.key_for(f"new_instance.{what}") for what in ("copy_key", "connect", "close")]
+        text.append(
+            f"\n\n{keys[0]} copies the key · {keys[1]} connects it now · {keys[2]} closes",
+            style="dim",
+        )
         result.update(text)
         result.focus()
 

@@ -256,6 +256,10 @@ class PairingScreen(GatewayScreen):
         shown.append(format_number(self.number or ""), style="bold")
         shown.append(" (c copies):\n")
         shown.append_text(big if big is not None else Text(" ".join(grouped(code)), "bold"))
+        if big is not None:
+            # Also as text: block letters cannot be selected and pasted.
+            shown.append("\n")
+            shown.append(grouped(code), style="bold")
         widget.update(shown)
 
     def _draw_countdown(self) -> None:

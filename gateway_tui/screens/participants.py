@@ -24,10 +24,11 @@ from gateway_tui.screens.group_modals import (
     ExportScreen,
     InviteScreen,
     SubjectScreen,
-    explain_group_error,
+    explain_on,
     problem_text,
 )
 from gateway_tui.state import InviteState, Topic
+from gateway_tui.storage import data_dir, ensure_private_dir
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.record_table import Column, RecordTable
 from gateway_tui.widgets.status_panel import StatusPanel
@@ -222,14 +223,7 @@ class ParticipantsScreen(GatewayScreen):
         self._update_summary()
 
     def _explain(self, error: GatewayError, operation: str) -> tuple[str, str]:
-        found = self.state.instance(self.instance)
-        return explain_group_error(
-            error,
-            operation=operation,
-            instance=self.instance,
-            instance_status=found.status if found else None,
-            url=self.gateway_app.gateway_url,
-        )
+        return explain_on(self, self.instance, error, operation)
 
     def _draw_title(self) -> None:
         text = Text()
@@ -342,7 +336,11 @@ class ParticipantsScreen(GatewayScreen):
         rows = participants.value or []
         admins = sum(1 for p in rows if p.is_admin)
         supers = sum(1 for p in rows if p.role is ParticipantRole.SUPERADMIN)
-        parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
+        if participants.value is None:
+            # Nothing read yet, or the call failed: no count, or a failure reads as an empty group.
+            parts = ["participants not read"] if participants.error else []
+        else:
+            parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
         if skipped := len(unreadable_of(participants.value)):
             parts.append(f"{skipped} could not be read (skipped)")
         if rows and self.table.visible_count != len(rows):
@@ -414,9 +412,12 @@ class ParticipantsScreen(GatewayScreen):
             if path is not None:
                 self.notify(f"Exported {len(rows):,} participants to {path}", markup=False)
 
-        self.app.push_screen(
-            ExportScreen(default_export_name(self.group_jid, self.subject), what, write), done
-        )
+        name = default_export_name(self.group_jid, self.subject)
+        try:  # the app's own folder: the working directory may be a git checkout
+            name = str(ensure_private_dir(data_dir() / "exports") / name)
+        except OSError:
+            pass  # the bare name, relative to the working directory, as typed names are
+        self.app.push_screen(ExportScreen(name, what, write), done)
 
     def action_toggle_lines(self) -> None:
         self._show_lines = not self._show_lines

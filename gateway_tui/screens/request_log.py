@@ -160,7 +160,9 @@ class RequestLogScreen(GatewayScreen):
         self.table.focus()
 
     def refresh_from_state(self) -> None:
-        calls = list(reversed(self.state.calls))
+        # Newest first by when each call started (the Time column), not by when it finished:
+        # a slow call recorded last would sit above calls started after it.
+        calls = sorted(reversed(self.state.calls), key=lambda e: e.started_at, reverse=True)
         self.table.set_rows(calls)
         self._update_summary()
         self._show_details()

@@ -105,21 +105,33 @@ class HookSettingsScreen(GatewayScreen):
         read = self.query_one("#hooks-read", Static)
         value = loadable.value
         if value is None:
-            read.update(
+            said = (
                 Text(f"Could not read: {loadable.error.summary}", style="red")
                 if loadable.error is not None
                 else Text("Reading…")
             )
         else:
-            read.update(self._describe(value, loadable.updated_at))
+            said = self._describe(value, loadable.updated_at)
             if not self._filled:
                 self._fill(value)
+        unserved = self.kind == "websocket" and self.state.lifecycle.websocket_channel is False
+        if unserved:
+            said.append(
+                "\n⚠ this gateway serves no websocket channel (/socket.io/ answers 404: its "
+                "WEBSOCKET_ENABLED is not true): these settings are kept, nothing is delivered",
+                style="yellow",
+            )
+        read.update(said)
         written = self.state.lifecycle.written.get((self.instance_name, self.kind))
         note = self.query_one("#hooks-written", Static)
         if written is None:
-            note.update(Text("ctrl+s writes with set, then reads back with find", style="dim"))
+            save = self.key_for("hooks.save")
+            note.update(Text(f"{save} writes with set, then reads back with find", style="dim"))
         elif not written.differences:
-            note.update(Text(f"✓ Written {clock(written.at)}; read back the same", style="green"))
+            done = f"Written {clock(written.at)}; read back the same"
+            note.update(
+                Text(f"⚠ {done}" if unserved else f"✓ {done}", "yellow" if unserved else "green")
+            )
         else:
             text = Text(f"Written {clock(written.at)}; the gateway keeps it differently:\n")
             for line in written.differences:
@@ -134,7 +146,9 @@ class HookSettingsScreen(GatewayScreen):
             parts.append(value.url or "no URL")
         count = len(value.events)
         every = len(self.gateway_app.gateway_line.event_names)
-        parts.append(f"all {every} events" if count == every else f"{count} events")
+        parts.append(
+            f"all {every} events" if count == every else f"{count} event{'s' * (count != 1)}"
+        )
         return Text(f"On the gateway: {' · '.join(parts)} · read {clock(at)}")
 
     def _fill(self, value) -> None:

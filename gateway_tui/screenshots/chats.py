@@ -71,9 +71,14 @@ async def _delivery_marks(pilot: Pilot) -> None:
 
 
 async def _edit(pilot: Pilot) -> None:
+    from gateway_tui.screens.chat_modals import EditMessageScreen
+
+    app = pilot.app
     await open_conversation(pilot, JONAS, "Jonas Weber")
     await pilot.press("e")  # the newest message is the instance's own text: editable
-    await pilot.pause()
+    await wait_until(
+        pilot, lambda: isinstance(app.screen, EditMessageScreen) and app.screen.is_mounted
+    )
 
 
 async def _reply_typed(pilot: Pilot) -> None:
@@ -92,12 +97,19 @@ async def _media_card(pilot: Pilot) -> None:
 
 
 async def _profile(pilot: Pilot) -> None:
+    from gateway_tui.screens.chat_modals import ProfileScreen
+
     app = pilot.app
     screen = await open_chats(pilot)
     screen.table.move_cursor_to_key(BAKERY)  # the bakery: a business profile
     await pilot.press("p")
-    await pilot.pause()
-    await wait_until(pilot, lambda: not getattr(app.screen, "busy", False))
+    # The card itself, read: the chats screen under it has no "busy" to wait on.
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, ProfileScreen) and app.screen.is_mounted and not app.screen.busy
+        ),
+    )
 
 
 SCENARIOS = [

@@ -87,12 +87,20 @@ async def open_composer(pilot: Pilot):
     app = pilot.app
     await _instances(pilot)
     app.open_instance(INSTANCE)
-    await pilot.pause()
+    # The instance screen's own read, done before the composer covers it (a late answer
+    # would redraw the header mid-picture).
+    settings = app.state.settings_of(INSTANCE)
+    await wait_until(pilot, lambda: settings.value is not None or settings.error is not None)
     store = _store(app)
     store.save_draft(menu_draft())
     screen = ComposerScreen(INSTANCE, store=store)
     app.push_screen(screen)
-    await pilot.pause()
+    # Mounted, and its "Draft restored" posted: cleared only then, or a busy machine mounts
+    # the composer after the clear and the notice covers the preview.
+    await wait_until(pilot, lambda: app.screen is screen and screen.is_mounted)
+    await wait_until(
+        pilot, lambda: any("Draft restored" in str(n.message) for n in app._notifications)
+    )
     last = screen.draft.sections[-1].rows[-1]
     screen.query_one(f"#row-{last.uid}-title").focus()
     app.clear_notifications()  # "Draft restored" would cover the preview

@@ -25,7 +25,12 @@ async def _pairing(pilot: Pilot, number: str | None = None) -> None:
 
     def shown() -> bool:
         result = app.actions.pairing_of("onboarding").value  # type: ignore[attr-defined]
-        return result is not None and app.screen.query_one(QRCode).drawing is not None
+        if result is None or app.screen.query_one(QRCode).drawing is None:
+            return False
+        if number and not result.pairing_code:
+            return False
+        # The state line says when the state was checked: not "never" in the picture.
+        return "onboarding" in app.state.lifecycle.checked_at  # type: ignore[attr-defined]
 
     await wait_until(pilot, shown)
 

@@ -77,7 +77,20 @@ async def _request_log_detail(pilot: Pilot) -> None:
 
 
 async def _connect(pilot: Pilot) -> None:
-    await pilot.pause()
+    from gateway_tui.screens.connect import ConnectScreen
+
+    app = pilot.app
+    # Shown, mounted, and the URL field focused (its cursor is in the picture): one pause
+    # was not enough on a busy machine.
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, ConnectScreen)
+            and app.screen.is_mounted
+            and app.focused is not None
+            and app.focused.id == "url"
+        ),
+    )
 
 
 SCENARIOS = [

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from rich.text import Text
 from textual.widgets import Static
 
 from gateway_tui.api.errors import (
+    CertificateRejected,
     Forbidden,
     GatewayError,
     GatewayTimeout,
     GatewayUnreachable,
+    NotFound,
+    TLSHandshakeFailed,
     Unauthorized,
 )
 
@@ -27,6 +32,19 @@ def error_advice(
             "The gateway refused the API key",
             f"Check your API key (--api-key, GATEWAY_API_KEY or the profile), then {again}.",
         )
+    if isinstance(error, CertificateRejected):
+        return (
+            error.title,
+            "A self-signed or private certificate is trusted once its CA file is named in"
+            f" SSL_CERT_FILE; https:// to a plain http port fails the same way. Then {again}.",
+        )
+    if isinstance(error, TLSHandshakeFailed):
+        return (
+            error.title,
+            f"Does the URL's scheme match the port (https:// or http://)? Then {again}.",
+        )
+    if isinstance(error, NotFound) and error.no_gateway_api:
+        return ("No gateway API at this URL", f"Check the URL{_without_path(url)}, then {again}.")
     if isinstance(error, GatewayUnreachable):
         where = url or "the gateway"
         return (
@@ -36,6 +54,15 @@ def error_advice(
     if isinstance(error, GatewayTimeout):
         return ("The gateway did not answer in time", f"It may be overloaded: {again}.")
     return (error.title, error.hint or f"{again[0].upper()}{again[1:]}.")
+
+
+def _without_path(url: str | None) -> str:
+    """ ": try http://host:port without /api" when the URL has a path, else nothing."""
+    parts = urlsplit(url or "")
+    path = parts.path.rstrip("/")
+    if not (parts.scheme and parts.netloc and path):
+        return ""
+    return f": try {parts.scheme}://{parts.netloc} without {path}"
 
 
 class StatusPanel(Static):

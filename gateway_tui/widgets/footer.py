@@ -1,0 +1,49 @@
+"""The footer: the screen's keys, and the app's own keys docked at the right edge.
+
+Textual's footer lists the screen's keys first and the app's after them, so a narrow terminal
+cut q, f1 and f12 off. Here the app's keys (and the palette key) sit in a group docked at the
+right, always shown; the screen's keys get the rest of the line (all of them are in help and
+the palette). GatewayScreen puts this footer where a screen yields Textual's.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import HorizontalGroup
+from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+class GatewayFooter(Footer):
+    DEFAULT_CSS = """
+    GatewayFooter #footer-global {
+        dock: right;
+        width: auto;
+        height: 1;
+        background: $footer-background;
+        border-left: vkey $foreground 20%;
+    }
+    GatewayFooter #footer-global FooterKey.-command-palette {
+        dock: none;
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        app_actions = {
+            binding.action
+            for node, binding, _enabled, _tooltip in self.screen.active_bindings.values()
+            if node is self.app and binding.show
+        }
+        own, global_keys = [], []
+        for widget in super().compose():
+            is_global = isinstance(widget, FooterKey) and (
+                widget.action in app_actions or widget.has_class("-command-palette")
+            )
+            (global_keys if is_global else own).append(widget)
+        yield from own
+        # The palette key last, at the right edge, as Textual puts it.
+        global_keys.sort(key=lambda key: key.has_class("-command-palette"))
+        if global_keys:
+            yield HorizontalGroup(*global_keys, id="footer-global")
