@@ -4,7 +4,8 @@
    frame with instances, against a demo gateway with 100 instances in a process of its own;
    floor: a bare Textual app (Header + DataTable + Footer) to its first frame.
 2. Instances at 10,000 (bench/tables.py): response bytes → table interactive, one filter
-   keystroke → frame, a page down → frame, peak RSS.
+   keystroke → frame, a page down → frame, peak RSS; once with 1.7.1's rows, once (2b) with
+   2.x's flat rows (``demo-server --api-version 2.3.6``).
 3. Participants at 1,024 (bench/tables.py): response bytes → table interactive, and from opening
    the screen; filter keystroke → frame.
 4. Client overhead (bench/client.py): GatewayClient call → model against a bare httpx GET of the
@@ -36,6 +37,7 @@ from bench.report import Report
 SECTIONS = (
     "start",
     "instances",
+    "instances2",
     "participants",
     "client",
     "bigread",
@@ -68,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
         if "instances" in sections:
             with DemoGatewayProcess(instances=10_000) as big:
                 tables.run_instances(report, args.runs, big.url, big.api_key)
+        if "instances2" in sections:
+            with DemoGatewayProcess(10_000, "--api-version", "2.3.6") as big:
+                tables.run_instances(report, args.runs, big.url, big.api_key, line="2.x")
         if "participants" in sections:
             tables.run_participants(report, args.runs, demo.url, demo.api_key)
         if "client" in sections:

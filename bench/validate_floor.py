@@ -17,8 +17,16 @@ def main() -> None:
     kind, path = sys.argv[1], Path(sys.argv[2])
     from gateway_tui.api.models import INSTANCE_LIST, ParticipantList
 
+    def v2_rows():  # built before the clock starts, like the module-level INSTANCE_LIST
+        from pydantic import TypeAdapter
+
+        from gateway_tui.api.dialects.v2 import InstanceRow
+
+        return TypeAdapter(list[InstanceRow]).validate_json
+
     validate = {
         "instances": INSTANCE_LIST.validate_json,
+        "instances-v2": v2_rows() if kind == "instances-v2" else None,
         "participants": ParticipantList.model_validate_json,
     }[kind]
     body = path.read_bytes()

@@ -219,3 +219,22 @@ async def test_a_file_too_big_is_refused_before_sending(
         assert isinstance(app.screen, SendFileScreen)  # still open, to fix
         assert "WhatsApp takes at most" in screen_text(app)
         assert calls_to(app, "/message/sendMedia/") == []
+
+
+async def test_on_a_2x_gateway_the_line_sends_the_flat_body_and_the_message_shows():
+    """The same keys on a 2.x gateway: the flat body a real 2.3.6 took (v2.3.6-more/067)."""
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config
+
+    with DemoServer(api_version="2.3.6") as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_messages(app, pilot, JONAS_JID)
+            await pilot.press("i", *"Out for delivery", "enter")
+            await wait_for(pilot, lambda: bool(calls_to(app, "/message/sendText/")))
+            [sent] = calls_to(app, "/message/sendText/")
+            assert sent.status == 201
+            assert sent.request_body == {"number": JONAS, "text": "Out for delivery"}
+            chat = demo_instance(server).chats[JONAS_JID]
+            assert chat.messages[-1].text == "Out for delivery"
+            await wait_for(pilot, lambda: "Out for delivery" in screen_text(app))

@@ -561,6 +561,57 @@ async def fetch_all_groups(call: v1.Call, instance: Instance) -> v1.Reply:
     return await v1.fetch_all_groups(call, instance)
 
 
+# ---------------------------------------------------------------- the conversation, flat
+
+
+def _flat_to_nested(call: v1.Call, inner: str, fields: tuple[str, ...]) -> v1.Call:
+    """2.x's flat body (text, mediatype … at the top; delay and quoted too) as the 1.7.1
+    handler reads it, so one handler serves both lines."""
+    body = call.body if isinstance(call.body, dict) else {}
+    nested: dict[str, Any] = {k: body[k] for k in ("number",) if k in body}
+    nested[inner] = {k: body[k] for k in fields if k in body}
+    options = {k: body[k] for k in ("delay", "quoted") if k in body}
+    if options:
+        nested["options"] = options
+    return v1.Call(call.request, call.state, nested)
+
+
+def _require_fields(call: v1.Call, *names: str) -> None:
+    body = call.body if isinstance(call.body, dict) else {}
+    missing = [name for name in names if name not in body]
+    if missing:
+        raise GatewayError(400, [[f'instance requires property "{name}"' for name in missing]])
+
+
+@route("POST", "/message/sendText/{instance}")
+async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
+    _require_fields(call, "number", "text")
+    if not str(call.body["text"]).strip():
+        raise GatewayError(400, ["Text is required"])  # as recorded (v2.3.6-more/070)
+    return await v1.send_text(_flat_to_nested(call, "textMessage", ("text",)), instance)
+
+
+@route("POST", "/message/sendMedia/{instance}")
+async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
+    _require_fields(call, "number", "mediatype", "media")
+    fields = ("mediatype", "media", "caption", "fileName")
+    return await v1.send_media(_flat_to_nested(call, "mediaMessage", fields), instance)
+
+
+@route("POST", "/message/sendReaction/{instance}")
+async def send_reaction(call: v1.Call, instance: Instance) -> v1.Reply:
+    _require_fields(call, "key", "reaction")
+    nested = {"reactionMessage": {k: call.body[k] for k in ("key", "reaction")}}
+    return await v1.send_reaction(v1.Call(call.request, call.state, nested), instance)
+
+
+@route("POST", "/chat/markMessageAsRead/{instance}")
+async def mark_read(call: v1.Call, instance: Instance) -> v1.Reply:
+    _require_fields(call, "readMessages")
+    nested = {"read_messages": call.body["readMessages"]}
+    return await v1.mark_read(v1.Call(call.request, call.state, nested), instance)
+
+
 # ---------------------------------------------------------------- what did not change
 
 _SAME = {
@@ -571,6 +622,7 @@ _SAME = {
     ("GET", "/group/participants/{instance}"),
     ("GET", "/group/inviteCode/{instance}"),
     ("POST", "/chat/findStatusMessage/{instance}"),
+    ("POST", "/chat/getBase64FromMediaMessage/{instance}"),
 }
 V2_ROUTES.extend(r for r in v1.ROUTES_1_7_1 if any((m, r.path) in _SAME for m in (r.methods or ())))
 
