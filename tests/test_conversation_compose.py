@@ -229,7 +229,7 @@ async def test_on_a_2x_gateway_the_line_sends_the_flat_body_and_the_message_show
     with DemoServer(api_version="2.3.6") as server:
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_messages(app, pilot, JONAS_JID)
+            await open_messages(app, pilot, JONAS_JID)
             await pilot.press("i", *"Out for delivery", "enter")
             await wait_for(pilot, lambda: bool(calls_to(app, "/message/sendText/")))
             [sent] = calls_to(app, "/message/sendText/")
