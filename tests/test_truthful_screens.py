@@ -58,6 +58,9 @@ def self_signed_server(tmp_path: Path) -> Iterator[str]:
                 conn, _ = listener.accept()
             except TimeoutError:
                 continue
+            # A client that connects and says nothing must not hold the thread (and the
+            # test's teardown) for ever: the handshake gives up after a while.
+            conn.settimeout(5)
             try:
                 with context.wrap_socket(conn, server_side=True):
                     pass
