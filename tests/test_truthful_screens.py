@@ -281,25 +281,29 @@ def test_event_differences_say_what_the_gateway_did():
     assert "added" not in line and "a disabled websocket keeps all 26" in line
 
 
-async def test_the_websocket_screen_says_when_the_gateway_serves_no_websocket(app_for):
+async def test_the_websocket_screen_says_when_the_gateway_serves_no_websocket():
+    from gateway_tui.demo.server import DemoServer
     from gateway_tui.screens.instance import InstanceScreen
+    from tests.support import make_app, make_config
 
-    app = app_for()  # the demo, like a gateway without WEBSOCKET_ENABLED: /socket.io/ is a 404
-    async with app.run_test(size=SIZE) as pilot:
-        await wait_for(pilot, lambda: bool(app.state.instances.value))
-        app.open_instance("sales-eu")
-        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
-        await pilot.press("W")
-        await wait_for(pilot, lambda: "Never set" in screen_text(app))
-        app.screen.query_one("#hooks-enabled").value = True
-        app.screen.query_one("#hooks-events").select("CONNECTION_UPDATE")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "Written" in screen_text(app))
-        await wait_for(pilot, lambda: "websocket channel" in screen_text(app))
-        text = " ".join(screen_text(app).split())
-        assert "1 event ·" in text and "1 events" not in text
-        assert "✓ Written" not in text  # stored as sent, but nothing will be delivered
-        assert "this gateway serves no websocket channel" in text
+    # A gateway without WEBSOCKET_ENABLED: /socket.io/ is a 404.
+    with DemoServer(websocket=False) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            app.open_instance("sales-eu")
+            await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+            await pilot.press("W")
+            await wait_for(pilot, lambda: "Never set" in screen_text(app))
+            app.screen.query_one("#hooks-enabled").value = True
+            app.screen.query_one("#hooks-events").select("CONNECTION_UPDATE")
+            await pilot.press("ctrl+s")
+            await wait_for(pilot, lambda: "Written" in screen_text(app))
+            await wait_for(pilot, lambda: "websocket channel" in screen_text(app))
+            text = " ".join(screen_text(app).split())
+            assert "1 event ·" in text and "1 events" not in text
+            assert "✓ Written" not in text  # stored as sent, but nothing will be delivered
+            assert "this gateway serves no websocket channel" in text
 
 
 # --- 3. a logout that does not stop a flapping instance --------------------------------------
