@@ -21,7 +21,7 @@ from gateway_tui.demo import lifecycle
 from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
 from gateway_tui.demo.errors import GatewayError, not_connected_text
 from gateway_tui.demo.lifecycle import EVENTS
-from gateway_tui.demo.validation import create_jid
+from gateway_tui.demo.validation import create_jid, list_sections
 
 VERSION = "2.3.6"
 CLIENT_NAME = "evolution_exchange"
@@ -57,32 +57,7 @@ SEND_LIST = {
         "footerText": _STRING,
         "buttonText": _STRING,
         "delay": {"type": "integer"},
-        "sections": {
-            "type": "array",
-            "minItems": 1,
-            "uniqueItems": True,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "title": _STRING,
-                    "rows": {
-                        "type": "array",
-                        "minItems": 1,
-                        "uniqueItems": True,
-                        "items": {
-                            "type": "object",
-                            "properties": {
-                                "title": _STRING,
-                                "description": _STRING,
-                                "rowId": _STRING,
-                            },
-                            "required": ["title", "rowId"],
-                        },
-                    },
-                },
-                "required": ["title", "rows"],
-            },
-        },
+        "sections": list_sections(not_empty=False),
     },
     "required": ["number", "title", "footerText", "buttonText", "sections"],
 }

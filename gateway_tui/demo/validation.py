@@ -116,6 +116,29 @@ _MESSAGE_KEY = {
     "notEmpty": ["id", "remoteJid"],
 }
 
+
+def list_sections(*, not_empty: bool) -> dict[str, Any]:
+    """A list message's sections, as both lines validate them; 1.7.1 also refuses "" in a
+    row's fields and a section's title (``not_empty``), 2.x does not."""
+    row: dict[str, Any] = {
+        "type": "object",
+        "properties": {"title": _STRING, "description": _STRING, "rowId": _STRING},
+        "required": ["title", "rowId"],
+    }
+    section: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "title": _STRING,
+            "rows": {"type": "array", "minItems": 1, "uniqueItems": True, "items": row},
+        },
+        "required": ["title", "rows"],
+    }
+    if not_empty:
+        row["notEmpty"] = ["title", "description", "rowId"]
+        section["notEmpty"] = ["title"]
+    return {"type": "array", "minItems": 1, "uniqueItems": True, "items": section}
+
+
 PRESENCES = ["unavailable", "available", "composing", "recording", "paused"]
 
 SEND_LIST = {
@@ -136,34 +159,7 @@ SEND_LIST = {
                 "description": _STRING,
                 "footerText": _STRING,
                 "buttonText": _STRING,
-                "sections": {
-                    "type": "array",
-                    "minItems": 1,
-                    "uniqueItems": True,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "title": _STRING,
-                            "rows": {
-                                "type": "array",
-                                "minItems": 1,
-                                "uniqueItems": True,
-                                "items": {
-                                    "type": "object",
-                                    "properties": {
-                                        "title": _STRING,
-                                        "description": _STRING,
-                                        "rowId": _STRING,
-                                    },
-                                    "required": ["title", "rowId"],
-                                    "notEmpty": ["title", "description", "rowId"],
-                                },
-                            },
-                        },
-                        "required": ["title", "rows"],
-                        "notEmpty": ["title"],
-                    },
-                },
+                "sections": list_sections(not_empty=True),
             },
             "required": ["title", "description", "buttonText", "sections"],
             "notEmpty": ["title", "description", "buttonText", "footerText"],
