@@ -441,6 +441,7 @@ class ConversationView(Widget, can_focus=True):
             status.status if status else None,
             width,
             message.full_text,  # an edit read back from the store redraws the bubble
+            message.quoted_id,  # a reply read back with its quote (first seen without it)
             edited,
             self.highlight,
             max_lines,
