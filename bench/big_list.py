@@ -6,7 +6,7 @@ Textual's frames: a frame cannot be drawn while the loop is held) and measures t
 between ticks while:
 
 - figure: ``GatewayClient.fetch_instances()`` reads, decodes and validates the answer (big lists
-  are validated in batches in a worker thread: gateway_tui/api/lists.py);
+  are validated in batches in a worker thread: gateway_tui/core/api/lists.py);
 - floor: a bare ``httpx`` GET reads the same bytes, no parsing;
 - before (one run): the whole list validated on the loop as the client did before (one pydantic
   call), the freeze the screen used to show at every auto-refresh.
@@ -98,8 +98,8 @@ async def _longest_gap(work) -> tuple[float, float]:
 
 
 def run(report: Report, runs: int) -> None:
-    from gateway_tui.api.client import GatewayClient
-    from gateway_tui.api.models import INSTANCE_LIST
+    from gateway_tui.core.api.client import GatewayClient
+    from gateway_tui.core.api.models import INSTANCE_LIST
 
     body = build_body()
     size_mb = len(body) / 2**20

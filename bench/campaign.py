@@ -68,11 +68,11 @@ def _peak_mib() -> float:
 async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
     from datetime import datetime
 
-    from gateway_tui.api.client import GatewayClient
-    from gateway_tui.campaign.journal import Pace, create_campaign
-    from gateway_tui.campaign.recipients import read_recipients_file
-    from gateway_tui.campaign.runner import CampaignRunner
-    from gateway_tui.drafts import Draft
+    from gateway_tui.core.api.client import GatewayClient
+    from gateway_tui.core.campaign.journal import Pace, create_campaign
+    from gateway_tui.core.campaign.recipients import read_recipients_file
+    from gateway_tui.core.campaign.runner import CampaignRunner
+    from gateway_tui.core.files.drafts import Draft
 
     csv_path = home / "to.csv"
     csv_path.write_text("number,name\n" + "".join(f"{n},Customer\n" for n in numbers))
@@ -99,8 +99,8 @@ async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
 
 
 async def _bare(url: str, key: str, numbers: list[str]) -> dict:
-    from gateway_tui.api.client import GatewayClient
-    from gateway_tui.drafts import Draft
+    from gateway_tui.core.api.client import GatewayClient
+    from gateway_tui.core.files.drafts import Draft
 
     request = Draft.from_json(DRAFT).request()
     sent = 0

@@ -26,10 +26,10 @@ from bench.probe import Reporter, _frame_is_written, timing_transport
 
 
 def run(args: argparse.Namespace, report: Reporter) -> None:
-    from gateway_tui.app import GatewayApp
-    from gateway_tui.config import load_config
-    from gateway_tui.widgets.conversation import ConversationView
-    from gateway_tui.widgets.record_table import RecordTable
+    from gateway_tui.core.files.config import load_config
+    from gateway_tui.tui.app import GatewayApp
+    from gateway_tui.tui.widgets.conversation import ConversationView
+    from gateway_tui.tui.widgets.record_table import RecordTable
 
     TimingTransport = timing_transport(report)
 
@@ -70,11 +70,11 @@ def run(args: argparse.Namespace, report: Reporter) -> None:
             self.opened = True
             report("open")
             if args.mode == "chats":
-                from gateway_tui.screens.chats import ChatsScreen
+                from gateway_tui.tui.screens.chats import ChatsScreen
 
                 self.push_screen(ChatsScreen(args.instance))
             else:
-                from gateway_tui.screens.messages import MessagesScreen
+                from gateway_tui.tui.screens.messages import MessagesScreen
 
                 self.push_screen(MessagesScreen(args.instance, args.jid))
 

@@ -69,7 +69,7 @@ class RawClient:
 
 
 async def _measure(url: str, key: str, path: str, call_model: Callable) -> dict[str, list[float]]:
-    from gateway_tui.api.client import GatewayClient
+    from gateway_tui.core.api.client import GatewayClient
 
     raw = RawClient(url, key)
     samples: dict[str, list[float]] = {"gateway": [], "httpx": [], "raw": []}

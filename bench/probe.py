@@ -76,9 +76,9 @@ def timing_transport(report: Reporter) -> Any:
 
 
 def run_gateway(args: argparse.Namespace, report: Reporter) -> None:
-    from gateway_tui.app import GatewayApp
-    from gateway_tui.config import load_config
-    from gateway_tui.widgets.record_table import RecordTable
+    from gateway_tui.core.files.config import load_config
+    from gateway_tui.tui.app import GatewayApp
+    from gateway_tui.tui.widgets.record_table import RecordTable
 
     TimingTransport = timing_transport(report)
 
@@ -113,7 +113,7 @@ def run_gateway(args: argparse.Namespace, report: Reporter) -> None:
                 self.set_timer(args.settle, self._open_participants)
 
         def _open_participants(self) -> None:
-            from gateway_tui.screens.participants import ParticipantsScreen
+            from gateway_tui.tui.screens.participants import ParticipantsScreen
 
             if self._participants_opened:
                 return

@@ -180,7 +180,7 @@ def run_instances(report: Report, runs: int, url: str, key: str, line: str = "1.
 
 
 def run_participants(report: Report, runs: int, url: str, key: str) -> None:
-    from gateway_tui.api.models import ParticipantList
+    from gateway_tui.core.api.models import ParticipantList
 
     body = httpx.get(
         f"{url}/group/participants/sales-eu",

@@ -15,12 +15,12 @@ from pathlib import Path
 
 def main() -> None:
     kind, path = sys.argv[1], Path(sys.argv[2])
-    from gateway_tui.api.models import INSTANCE_LIST, ParticipantList
+    from gateway_tui.core.api.models import INSTANCE_LIST, ParticipantList
 
     def v2_rows():  # built before the clock starts, like the module-level INSTANCE_LIST
         from pydantic import TypeAdapter
 
-        from gateway_tui.api.dialects.v2 import InstanceRow
+        from gateway_tui.core.api.dialects.v2 import InstanceRow
 
         return TypeAdapter(list[InstanceRow]).validate_json
 

@@ -1,3 +1,3 @@
-from gateway_tui.cli import main
+from gateway_tui.cli.parser import main
 
 raise SystemExit(main())

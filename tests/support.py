@@ -9,9 +9,9 @@ from typing import Any
 
 from rich.console import Console
 
-from gateway_tui.app import GatewayApp
-from gateway_tui.config import ResolvedConfig, load_config
+from gateway_tui.core.files.config import ResolvedConfig, load_config
 from gateway_tui.screenshots.base import wait_until as wait_for
+from gateway_tui.tui.app import GatewayApp
 
 # Exchanges recorded from real gateways (outside the repo: ../shared/recordings).
 RECORDINGS = Path(
@@ -51,7 +51,7 @@ def screen_text(app: GatewayApp) -> str:
 
 async def open_composer_on(app: GatewayApp, pilot: Any, instance: str) -> Any:
     """The composer of ``instance`` once the instances have loaded (its fields built)."""
-    from gateway_tui.screens.composer import ComposerScreen
+    from gateway_tui.tui.screens.composer import ComposerScreen
 
     await wait_for(pilot, lambda: bool(app.state.instances.value))
     app.open_composer(instance)

@@ -1,7 +1,7 @@
 """The demo gateway's HTTP side: a Starlette app answering like a real 1.7.1 server.
 
 Payloads are plain dicts written here on purpose: the client's models are checked against
-this server, so nothing is shared with ``gateway_tui.api``.
+this server, so nothing is shared with ``gateway_tui.core.api``.
 
 Every instance route runs the real server's guards in its order: body parsing (malformed
 JSON is a 400 before anything else), does the ``{instance}`` exist (404 even without a key),

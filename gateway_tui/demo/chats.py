@@ -8,7 +8,7 @@ through the API is stored with ``pushName: ""`` and a protobuf-Long timestamp (s
 own sort leaves it out of order), and only the latest status of each message is kept. A message
 sent here advances PENDING → SERVER_ACK → DELIVERY_ACK → READ over about ten seconds.
 
-Shares no code with ``gateway_tui.api``: the client is tested against this.
+Shares no code with ``gateway_tui.core.api``: the client is tested against this.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 The routes that did not change are the 1.7.1 demo's own handlers; the ones that did (verbs,
 flat camelCase bodies, flat fetchInstances rows, paged findMessages) are written here, from the
 recordings of a real 2.3.6 (``../shared/recordings/v2.3.6*``). Like the rest of the demo, this
-shares nothing with ``gateway_tui.api``.
+shares nothing with ``gateway_tui.core.api``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """How a screenshot scenario runs: a fresh demo gateway, the app on it, keys, then a picture.
 
-The same scenarios drive the snapshot tests (tests/test_snapshots.py) and `make screenshots`.
+The same scenarios drive the snapshot tests (tests/snapshots/test_snapshots.py) and
+`make screenshots`.
 The app is shown a fixed loopback URL and a fixed clock so pictures do not change from run to
 run, while every call still goes over real HTTP to the demo gateway's actual port.
 """
@@ -16,8 +17,8 @@ from typing import Any
 import httpx
 from textual.pilot import Pilot
 
-from gateway_tui.app import GatewayApp
-from gateway_tui.config import load_config
+from gateway_tui.core.files.config import load_config
+from gateway_tui.tui.app import GatewayApp
 
 DISPLAY_URL = "http://127.0.0.1:8080"
 FIXED_NOW = datetime(2026, 11, 21, 9, 30, 0)
@@ -104,6 +105,6 @@ def steady_request_log(app: GatewayApp) -> None:
             response_headers=_steady_headers(event.response_headers, request_id),
         )
         app.state.calls.append(steady)
-    from gateway_tui.state import Topic
+    from gateway_tui.core.state import Topic
 
     app.state.notify(Topic.CALLS)

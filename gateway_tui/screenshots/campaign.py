@@ -16,9 +16,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 from textual.widgets import DataTable, TextArea
 
-from gateway_tui.campaign.journal import Pace, Status, create_campaign
-from gateway_tui.campaign.recipients import parse_recipients
-from gateway_tui.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
+from gateway_tui.core.campaign.recipients import parse_recipients
+from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
 from gateway_tui.screenshots.base import FIXED_NOW, Scenario, wait_until
 from gateway_tui.screenshots.compose import INSTANCE, SIZE, open_composer
 
@@ -49,7 +49,7 @@ def campaign_menu() -> Draft:
 
 
 async def _setup(pilot: Pilot) -> None:
-    from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+    from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
 
     app = pilot.app
     composer = await open_composer(pilot)
@@ -66,7 +66,7 @@ async def _setup(pilot: Pilot) -> None:
 
 
 async def _running(pilot: Pilot) -> None:
-    from gateway_tui.screens.campaign_run import CampaignRunScreen
+    from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
 
     app = pilot.app
     await wait_until(pilot, lambda: bool(app.state.instances.value))

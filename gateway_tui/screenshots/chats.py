@@ -22,7 +22,7 @@ MEDIA_ID = "3AC4D3896724CBE0E9AE"
 
 
 async def open_chats(pilot: Pilot):
-    from gateway_tui.screens.chats import ChatsScreen
+    from gateway_tui.tui.screens.chats import ChatsScreen
 
     app = pilot.app
     await _instances(pilot)
@@ -45,7 +45,7 @@ async def _chats(pilot: Pilot) -> None:
 
 
 async def open_conversation(pilot: Pilot, jid: str, title: str):
-    from gateway_tui.screens.messages import MessagesScreen
+    from gateway_tui.tui.screens.messages import MessagesScreen
 
     app = pilot.app
     await _instances(pilot)
@@ -71,7 +71,7 @@ async def _delivery_marks(pilot: Pilot) -> None:
 
 
 async def _edit(pilot: Pilot) -> None:
-    from gateway_tui.screens.chat_modals import EditMessageScreen
+    from gateway_tui.tui.screens.chat_modals import EditMessageScreen
 
     app = pilot.app
     await open_conversation(pilot, JONAS, "Jonas Weber")
@@ -97,7 +97,7 @@ async def _media_card(pilot: Pilot) -> None:
 
 
 async def _profile(pilot: Pilot) -> None:
-    from gateway_tui.screens.chat_modals import ProfileScreen
+    from gateway_tui.tui.screens.chat_modals import ProfileScreen
 
     app = pilot.app
     screen = await open_chats(pilot)

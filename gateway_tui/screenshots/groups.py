@@ -8,10 +8,10 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from gateway_tui import recent_groups
+from gateway_tui.core.files import recent_groups
+from gateway_tui.core.files.storage import HOME_ENV
 from gateway_tui.screenshots.base import Scenario, wait_until
 from gateway_tui.screenshots.shell import instances_loaded
-from gateway_tui.storage import HOME_ENV
 
 INSTANCE = "sales-eu"
 BIG_GROUP = "120363012345678901@g.us"  # "EU Sales — all hands", 1,024 participants

@@ -6,7 +6,7 @@ from textual.pilot import Pilot
 
 from gateway_tui.screenshots.base import Scenario, wait_until
 from gateway_tui.screenshots.shell import instances_loaded
-from gateway_tui.widgets.qr import QRCode
+from gateway_tui.tui.widgets.qr import QRCode
 
 
 async def _new_instance(pilot: Pilot) -> None:

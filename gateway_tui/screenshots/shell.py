@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.pilot import Pilot
 
 from gateway_tui.screenshots.base import Scenario, steady_request_log, wait_until
-from gateway_tui.widgets.record_table import RecordTable
+from gateway_tui.tui.widgets.record_table import RecordTable
 
 
 def _app(pilot: Pilot):
@@ -77,7 +77,7 @@ async def _request_log_detail(pilot: Pilot) -> None:
 
 
 async def _connect(pilot: Pilot) -> None:
-    from gateway_tui.screens.connect import ConnectScreen
+    from gateway_tui.tui.screens.connect import ConnectScreen
 
     app = pilot.app
     # Shown, mounted, and the URL field focused (its cursor is in the picture): one pause

@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from gateway_tui.api import GatewayClient
-from gateway_tui.api.lifecycle import CreateInstanceRequest
+from gateway_tui.core.api import GatewayClient
+from gateway_tui.core.api.lifecycle import CreateInstanceRequest
 from tests.real_gateway.live import LiveGateway
 
 

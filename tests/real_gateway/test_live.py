@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from gateway_tui.api import (
+from gateway_tui.core.api import (
     GatewayClient,
     GatewayError,
     InstanceSettings,
@@ -20,9 +20,9 @@ from gateway_tui.api import (
     NotFound,
     SendListRequest,
 )
-from gateway_tui.api.errors import BadRequest, Forbidden, Unauthorized
-from gateway_tui.api.lifecycle import WebhookSettings, WebsocketSettings
-from gateway_tui.screens.instances import InstancesScreen
+from gateway_tui.core.api.errors import BadRequest, Forbidden, Unauthorized
+from gateway_tui.core.api.lifecycle import WebhookSettings, WebsocketSettings
+from gateway_tui.tui.screens.instances import InstancesScreen
 from tests.real_gateway.live import PREFIX, LiveGateway, wait_until
 from tests.support import make_app, screen_text, wait_for
 
@@ -114,7 +114,7 @@ async def test_delete_removes_the_instance(client, scratch_instance, live_gatewa
 async def test_the_app_lists_the_instance_with_the_key_masked(
     live_gateway: LiveGateway, scratch_instance
 ) -> None:
-    from gateway_tui.config import load_config
+    from gateway_tui.core.files.config import load_config
 
     config = load_config(url=live_gateway.url, api_key=live_gateway.api_key)
     config.refresh_interval = 0

@@ -13,16 +13,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from gateway_tui.api import (
+from gateway_tui.core.api import (
     GatewayClient,
     InstanceSettings,
     ListMessage,
     MessageKey,
     SendListRequest,
 )
-from gateway_tui.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
-from gateway_tui.api.message_bodies import MediaUpload, Quote
-from gateway_tui.api.models import SendListOptions
+from gateway_tui.core.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
+from gateway_tui.core.api.message_bodies import MediaUpload, Quote
+from gateway_tui.core.api.models import SendListOptions
 from tests.recorded.gateway import Recording
 
 

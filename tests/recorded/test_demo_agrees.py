@@ -111,7 +111,7 @@ _TRIMMED = (
 _LATER = (
     "shape",
     "read seconds after the deletes on the real server (2.x finishes a delete after its 200); "
-    "the replay asks at once, while the demo still lists them (tests/test_demo_v2.py waits)",
+    "the replay asks at once, while the demo still lists them (tests/demo/test_demo_v2.py waits)",
 )
 _WEBSOCKET_OFF = (
     "shape",

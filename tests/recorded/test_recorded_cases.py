@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from gateway_tui.api import GatewayClient, GatewayError
-from gateway_tui.api.errors import (
+from gateway_tui.core.api import GatewayClient, GatewayError
+from gateway_tui.core.api.errors import (
     BadRequest,
     Forbidden,
     InvalidRequest,

@@ -5,9 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from gateway_tui.api import GatewayClient, ListMessage, ListRow, ListSection, SendListRequest
-from gateway_tui.api.errors import BadRequest, GatewayError
-from gateway_tui.api.models import SendListOptions
+from gateway_tui.core.api import GatewayClient, ListMessage, ListRow, ListSection, SendListRequest
+from gateway_tui.core.api.errors import BadRequest, GatewayError
+from gateway_tui.core.api.models import SendListOptions
 from tests.recorded.gateway import GLOBAL_KEY, RecordedGateway, cannot, load
 
 pytestmark = pytest.mark.parametrize("version", ["v1.7.1", "v2.3.6"])

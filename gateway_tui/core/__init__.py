@@ -1,0 +1,1 @@
+"""The core: no Textual. The gateway client, services, state, campaigns, files, text."""

@@ -1,0 +1,87 @@
+"""What differs between the two lines of Evolution API, one module per line.
+
+``v1.LINE`` speaks interface 1.7.1, ``v2.LINE`` the 2.x line (2.3.6 as recorded). A ``Dialect``
+holds every difference the client meets: verbs, request bodies and the readers of answers whose
+shape changed. ``GatewayClient`` asks its dialect and never tests for a version itself.
+
+Which line a gateway speaks is told by its answers: ``sniff_instances`` reads the shape of a
+fetchInstances answer (1.7.1 wraps each row in ``{"instance": …}``, 2.x sends flat rows), and
+``line_of_version`` reads GET /'s ``version``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gateway_tui.core.api.dialects.base import Dialect
+from gateway_tui.core.api.dialects.v1 import LINE as V1
+from gateway_tui.core.api.dialects.v2 import LINE as V2
+
+__all__ = [
+    "V1",
+    "V2",
+    "Dialect",
+    "dialect_named",
+    "line_of_version",
+    "list_message_warning",
+    "sniff_instances",
+]
+
+# Upstream issues #1620, #1794, #1926, #1996: 2.3.0–2.3.7 answer 201 to sendList, and WhatsApp
+# never shows the message on the phone. 2.4.0 says it fixed this.
+LIST_MESSAGES_UNSHOWN = (
+    "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7, although the "
+    "gateway answers 201 (upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this)"
+)
+
+
+def list_message_warning(version: str | None) -> str | None:
+    """What to tell a user about to send a list message through a gateway of ``version``."""
+    match = re.match(r"\s*v?(\d+)\.(\d+)\.(\d+)", version or "")
+    if match and (int(match[1]), int(match[2])) == (2, 3) and int(match[3]) <= 7:
+        return f"This gateway is {version.strip()}: {LIST_MESSAGES_UNSHOWN}."
+    return None
+
+
+_V1_ROW = re.compile(rb'^\s*\[\s*\{\s*"instance"\s*:')
+_V2_ROW = re.compile(rb'^\s*\[\s*\{\s*"(id|name|connectionStatus)"\s*:')
+_V2_FIELD = re.compile(rb'"connectionStatus"\s*:')
+_V1_FIELD = re.compile(rb'"instanceName"\s*:')
+
+
+def sniff_instances(content: bytes) -> Dialect | None:
+    """The line a fetchInstances answer comes from, by its shape; None when it cannot tell
+    (an empty list, or not a list of objects at all)."""
+    head = content[:4096]
+    if head.lstrip().startswith(b"{"):
+        return V1  # 1.7.1 answers a single object when asked by name; 2.x always a list
+    if _V1_ROW.match(head):
+        return V1
+    if _V2_ROW.match(head):
+        return V2
+    if _V2_FIELD.search(head):
+        return V2
+    if _V1_FIELD.search(head):
+        return V1
+    return None
+
+
+def line_of_version(version: object) -> Dialect | None:
+    """The line of a version string from GET / ("2.3.6" → 2.x); None when it is not one."""
+    if not isinstance(version, str):
+        return None
+    match = re.match(r"\s*v?(\d+)\.", version)
+    if not match:
+        return None
+    return V2 if int(match.group(1)) >= 2 else V1
+
+
+def dialect_named(name: str | None) -> Dialect | None:
+    """A pinned line from the config (``api_version = "2"``, "1", "1.7.1", "2.3.6", "auto")."""
+    if name is None or not str(name).strip() or str(name).strip().lower() == "auto":
+        return None
+    text = str(name).strip()
+    found = line_of_version(text if "." in text else text + ".0")
+    if found is None:
+        raise ValueError(f"api_version must be 1, 2 or auto, not {text!r}")
+    return found

@@ -1,0 +1,158 @@
+"""The interface of a line's dialect: everything the client asks of the line it talks to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gateway_tui.core.api.chat_models import Contact, StatusRow, StoredChat
+from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.api.lifecycle import (
+    CreateInstanceRequest,
+    WebhookSetResult,
+    WebhookSettings,
+    WebsocketSetResult,
+    WebsocketSettings,
+)
+from gateway_tui.core.api.lists import ListReader
+from gateway_tui.core.api.message_bodies import MediaUpload, Quote
+from gateway_tui.core.api.models import (
+    Instance,
+    InstanceSettings,
+    MessageKey,
+    SendListOptions,
+    SendListRequest,
+    SettingsSetResult,
+)
+
+# Operations whose verb differs between the lines.
+VERB_OPERATIONS = (
+    "restart",
+    "revoke_invite",
+    "update_subject",
+    "archive_chat",
+    "update_message",
+    "find_chats",
+    "mark_read",
+)
+
+
+class Dialect:
+    """One line of the gateway. Subclasses fill in every member; nothing here is shared."""
+
+    line: str  # "1" or "2"
+    label: str  # for people: "1.7.1", "2.x"
+    verbs: dict[str, str]
+    # A findMessages answer comes in pages ({"messages": {total, pages, currentPage, records}}).
+    paged_messages: bool
+    # sendList: which of the list's texts the gateway requires.
+    footer_required: bool
+    description_required: bool
+    # The events a webhook or websocket may subscribe to.
+    event_names: tuple[str, ...]
+    instances: ListReader[Any]
+    # Instance fields (of api.models.Instance) this line's gateways never give.
+    instance_fields_missing: frozenset[str]
+
+    def verb(self, operation: str) -> str:
+        return self.verbs[operation]
+
+    # --- instances ---
+    def read_single_instance(self, content: bytes) -> Instance:
+        raise NotImplementedError
+
+    def create_body(self, request: CreateInstanceRequest) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # --- settings ---
+    def read_settings(self, content: bytes) -> InstanceSettings:
+        raise NotImplementedError
+
+    def settings_body(self, settings: InstanceSettings) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def read_settings_set(self, content: bytes) -> SettingsSetResult:
+        raise NotImplementedError
+
+    # --- messages ---
+    def send_list_body(self, request: SendListRequest) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send_list_problems(self, request: SendListRequest) -> list[Problem]:
+        """Problems of the parts that differ by line (delay, presence), beyond the list's."""
+        raise NotImplementedError
+
+    def update_message_number(self, chat: str) -> str:
+        """updateMessage's ``number`` for the chat ``chat`` (a JID or digits)."""
+        raise NotImplementedError
+
+    # --- the conversation: text, media, reactions, read receipts ---
+    def send_text_body(
+        self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send_media_body(
+        self,
+        number: str,
+        upload: MediaUpload,
+        options: SendListOptions | None,
+        quoted: Quote | None,
+    ) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def mark_read_body(self, keys: list[MessageKey]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # --- webhook and websocket ---
+    def webhook_body(self, settings: WebhookSettings) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def read_webhook(self, content: bytes) -> WebhookSettings:
+        raise NotImplementedError
+
+    def read_webhook_set(self, content: bytes) -> WebhookSetResult:
+        raise NotImplementedError
+
+    def websocket_body(self, settings: WebsocketSettings) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def read_websocket(self, content: bytes) -> WebsocketSettings:
+        raise NotImplementedError
+
+    def read_websocket_set(self, content: bytes) -> WebsocketSetResult:
+        raise NotImplementedError
+
+    def check_events(self, events: list[str], field: str = "events") -> list[Problem]:
+        unknown = [event for event in events if event not in self.event_names]
+        if unknown:
+            return [
+                Problem(field, f"not an event a {self.label} gateway knows: {', '.join(unknown)}")
+            ]
+        return []
+
+    # --- the chat store ---
+    def find_chats_body(self) -> dict[str, Any] | None:
+        raise NotImplementedError
+
+    def read_chat(self, data: dict[str, Any]) -> StoredChat | None:
+        raise NotImplementedError
+
+    def contacts_body(self, jid: str | None) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def read_contact(self, data: dict[str, Any]) -> Contact | None:
+        raise NotImplementedError
+
+    def read_status_row(self, data: dict[str, Any]) -> StatusRow | None:
+        raise NotImplementedError
+
+    def messages_page(self, data: Any) -> tuple[list[Any], int]:
+        """The items of one findMessages answer (already parsed) and how many pages there are.
+        Raises ValueError for an answer of the wrong shape."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<Dialect {self.label}>"

@@ -1,0 +1,337 @@
+"""The 2.x line (2.3.6 as recorded): flat camelCase bodies, POST for changes, flat
+fetchInstances rows, paged findMessages. Routes and schemas: the gateway's tag 2.3.6,
+src/api/routes/ and src/validate/; answers: the recordings of a real 2.3.6."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from gateway_tui.core.api import validation
+from gateway_tui.core.api.chat_models import Contact, StatusRow, StoredChat, parse_long
+from gateway_tui.core.api.dialects.base import Dialect
+from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.api.lifecycle import (
+    BAILEYS,
+    CreateInstanceRequest,
+    WebhookSetResult,
+    WebhookSettings,
+    WebsocketSetResult,
+    WebsocketSettings,
+)
+from gateway_tui.core.api.lifecycle import (
+    EVENT_NAMES as V1_EVENT_NAMES,
+)
+from gateway_tui.core.api.lists import ListReader
+from gateway_tui.core.api.message_bodies import MediaUpload, Quote
+from gateway_tui.core.api.models import (
+    Instance,
+    InstanceSettings,
+    MessageKey,
+    SendListOptions,
+    SendListRequest,
+    SettingsSetResult,
+    Text,
+)
+
+# The enum a webhook or websocket takes on 2.3.6 (its 400 lists them: v2.3.6-more/145):
+# 1.7.1's, without two, with seven more, in the server's order.
+_ADDED_AFTER = {
+    "MESSAGES_UPSERT": ("MESSAGES_EDITED",),
+    "SEND_MESSAGE": ("SEND_MESSAGE_UPDATE",),
+    "TYPEBOT_CHANGE_STATUS": (
+        "REMOVE_INSTANCE",
+        "LOGOUT_INSTANCE",
+        "INSTANCE_CREATE",
+        "INSTANCE_DELETE",
+        "STATUS_INSTANCE",
+    ),
+}
+EVENT_NAMES: tuple[str, ...] = tuple(
+    name
+    for old in V1_EVENT_NAMES
+    if old not in ("NEW_JWT_TOKEN", "CHAMA_AI_ACTION")
+    for name in (old, *_ADDED_AFTER.get(old, ()))
+)
+
+# settings/find and settings/set: our field ← the 2.x name.
+_SETTINGS = {
+    "rejectCall": "reject_call",
+    "msgCall": "msg_call",
+    "groupsIgnore": "groups_ignore",
+    "alwaysOnline": "always_online",
+    "readMessages": "read_messages",
+    "readStatus": "read_status",
+    "syncFullHistory": "sync_full_history",
+    "wavoipToken": "wavoip_token",
+}
+
+
+class InstanceRow(Instance):
+    """A fetchInstances row of 2.x: the Prisma ``Instance`` row, flat.
+
+    The row also holds the instance's token, its settings and integrations' credentials: they
+    are dropped here (``_Listed`` keeps no unknown field), so this app never holds them.
+    """
+
+    instance_name: str = Field(alias="name")
+    instance_id: str | None = Field(default=None, alias="id")
+    status: Text = Field(default="unknown", alias="connectionStatus")
+    owner: str | None = Field(default=None, alias="ownerJid")
+    profile_picture_url: str | None = Field(default=None, alias="profilePicUrl")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _flatten(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        integration = data.get("integration")
+        if isinstance(integration, str):  # "WHATSAPP-BAILEYS": a name, not an object
+            data["integration"] = {"integration": integration}
+        elif not isinstance(integration, dict):
+            data.pop("integration", None)
+        counts = data.pop("_count", None)
+        if isinstance(counts, dict):
+            for ours, theirs in (
+                ("message_count", "Message"),
+                ("contact_count", "Contact"),
+                ("chat_count", "Chat"),
+            ):
+                value = counts.get(theirs)
+                if isinstance(value, int) and not isinstance(value, bool):
+                    data[ours] = value
+        if isinstance(data.get("number"), int | float) and not isinstance(data["number"], bool):
+            data["number"] = str(data["number"])
+        return data
+
+
+def _object_or_none(content: bytes) -> dict[str, Any] | None:
+    """find of webhook/websocket: ``null`` before any set, an empty body when the server has
+    websockets off, else the stored row."""
+    if not content.strip():
+        return None
+    data = json.loads(content)
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise ValueError(f"expected an object, got {type(data).__name__}")
+    return data
+
+
+def _webhook(row: dict[str, Any]) -> WebhookSettings:
+    return WebhookSettings.model_validate(
+        {
+            **{k: row[k] for k in ("url", "enabled", "events") if row.get(k) is not None},
+            "webhook_by_events": row.get("webhookByEvents"),
+            "webhook_base64": row.get("webhookBase64"),
+        }
+    )
+
+
+def _websocket(row: dict[str, Any]) -> WebsocketSettings:
+    return WebsocketSettings.model_validate(
+        {k: row[k] for k in ("enabled", "events") if row.get(k) is not None}
+    )
+
+
+def _settings(data: Any) -> InstanceSettings:
+    if not isinstance(data, dict):
+        raise ValueError(f"expected an object, got {type(data).__name__}")
+    return InstanceSettings.model_validate(
+        {ours: data[theirs] for theirs, ours in _SETTINGS.items() if theirs in data}
+    )
+
+
+class V2Dialect(Dialect):
+    line = "2"
+    label = "2.x"
+    verbs = {
+        "restart": "POST",
+        "revoke_invite": "POST",
+        "update_subject": "POST",
+        "archive_chat": "POST",
+        "update_message": "POST",
+        "find_chats": "POST",
+        "mark_read": "POST",
+    }
+    paged_messages = True
+    footer_required = True
+    description_required = False
+    event_names = EVENT_NAMES
+    instance_fields_missing = frozenset(
+        {"server_url", "profile_status", "wa_business_callback_url"}
+    )
+    instances = ListReader(InstanceRow)
+
+    # The conversation's bodies: flat, camelCase (as the 2.3.6 recordings and
+    # src/validate/message.schema.ts have them); delay top-level, no presence.
+    def _send_options(
+        self, body: dict[str, Any], options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        if options is not None and options.delay:
+            body["delay"] = options.delay
+        if quoted is not None:
+            body["quoted"] = quoted.to_json()
+        return body
+
+    def send_text_body(
+        self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
+    ) -> dict[str, Any]:
+        return self._send_options({"number": number, "text": text}, options, quoted)
+
+    def send_media_body(
+        self,
+        number: str,
+        upload: MediaUpload,
+        options: SendListOptions | None,
+        quoted: Quote | None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"number": number, "mediatype": upload.mediatype}
+        body["media"] = upload.media
+        if upload.caption:
+            body["caption"] = upload.caption
+        if upload.file_name:
+            body["fileName"] = upload.file_name
+        return self._send_options(body, options, quoted)
+
+    def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
+        return {"key": key.to_json(), "reaction": reaction}
+
+    def mark_read_body(self, keys: list[MessageKey]) -> dict[str, Any]:
+        return {"readMessages": [key.to_json() for key in keys]}
+
+    def read_single_instance(self, content: bytes) -> Instance:
+        return InstanceRow.model_validate_json(content)
+
+    def create_body(self, request: CreateInstanceRequest) -> dict[str, Any]:
+        body = request.to_json()
+        # 2.x refuses a create without it: 400 "Invalid integration".
+        body.setdefault("integration", BAILEYS)
+        return body
+
+    def read_settings(self, content: bytes) -> InstanceSettings:
+        return _settings(json.loads(content))
+
+    def settings_body(self, settings: InstanceSettings) -> dict[str, Any]:
+        # All six switches and msgCall, as recorded. wavoipToken is left out: the app does not
+        # edit it, and the server keeps the stored one when the field is absent.
+        body = {
+            theirs: getattr(settings, ours)
+            for theirs, ours in _SETTINGS.items()
+            if ours != "wavoip_token"
+        }
+        body["msgCall"] = settings.msg_call or ""
+        return body
+
+    def read_settings_set(self, content: bytes) -> SettingsSetResult:
+        data = json.loads(content)
+        outer = data.get("settings") if isinstance(data, dict) else None
+        inner = outer.get("settings") if isinstance(outer, dict) else None
+        if isinstance(inner, dict):
+            # SettingsSetResult.applied reads our names.
+            outer = {**outer, "settings": _settings(inner).model_dump()}
+        return SettingsSetResult.model_validate({"settings": outer} if outer else {})
+
+    def send_list_body(self, request: SendListRequest) -> dict[str, Any]:
+        message = request.list_message.to_json()
+        body: dict[str, Any] = {"number": request.number}
+        for field in ("title", "description", "buttonText", "footerText", "sections"):
+            if message.get(field) not in (None, ""):
+                body[field] = message[field]
+        if request.options and request.options.delay is not None:
+            body["delay"] = request.options.delay
+        return body
+
+    def send_list_problems(self, request: SendListRequest) -> list[Problem]:
+        # No presence on 2.x: the gateway always shows "composing" during the delay.
+        return validation.check_delay(request.options.delay) if request.options else []
+
+    def update_message_number(self, chat: str) -> str:
+        # As recorded: the digits of a person's chat (2.x builds the JID and compares it with
+        # key.remoteJid); a group's JID as it is.
+        return chat.split("@", 1)[0] if chat.endswith("@s.whatsapp.net") else chat
+
+    def webhook_body(self, settings: WebhookSettings) -> dict[str, Any]:
+        inner: dict[str, Any] = {
+            "enabled": settings.enabled,
+            "url": settings.url.strip(),
+            "events": list(settings.events),
+        }
+        if settings.webhook_by_events is not None:
+            inner["byEvents"] = settings.webhook_by_events
+        if settings.webhook_base64 is not None:
+            inner["base64"] = settings.webhook_base64
+        return {"webhook": inner}
+
+    def read_webhook(self, content: bytes) -> WebhookSettings:
+        row = _object_or_none(content)
+        return _webhook(row) if row else WebhookSettings()
+
+    def read_webhook_set(self, content: bytes) -> WebhookSetResult:
+        row = _object_or_none(content)
+        return WebhookSetResult(
+            webhook={"webhook": _webhook(row).model_dump(exclude_none=True)} if row else None
+        )
+
+    def websocket_body(self, settings: WebsocketSettings) -> dict[str, Any]:
+        inner: dict[str, Any] = {"enabled": settings.enabled}
+        if settings.enabled or settings.events:  # off: 2.x empties the list anyway
+            inner["events"] = list(settings.events)
+        return {"websocket": inner}
+
+    def read_websocket(self, content: bytes) -> WebsocketSettings:
+        row = _object_or_none(content)
+        return _websocket(row) if row else WebsocketSettings()
+
+    def read_websocket_set(self, content: bytes) -> WebsocketSetResult:
+        row = _object_or_none(content)
+        return WebsocketSetResult(
+            websocket={"websocket": _websocket(row).model_dump()} if row else None
+        )
+
+    def find_chats_body(self) -> dict[str, Any] | None:
+        return {}
+
+    def read_chat(self, data: dict[str, Any]) -> StoredChat | None:
+        # ``id`` is the row's own id; the chat is ``remoteJid``.
+        jid = data.get("remoteJid")
+        if not isinstance(jid, str) or not jid:
+            return None
+        last = data.get("lastMessage")
+        stamp = parse_long(last.get("messageTimestamp")) if isinstance(last, dict) else None
+        archived = data.get("archived")
+        return StoredChat(
+            id=jid,
+            owner=None,
+            last_timestamp=stamp,
+            archived=archived if isinstance(archived, bool) else None,
+            raw=data,
+        )
+
+    def contacts_body(self, jid: str | None) -> dict[str, Any]:
+        return {"where": {"remoteJid": jid}} if jid else {}
+
+    def read_contact(self, data: dict[str, Any]) -> Contact | None:
+        jid = data.get("remoteJid")
+        if not isinstance(jid, str) or not jid:
+            return None
+        return Contact.read({**data, "id": jid, "profilePictureUrl": data.get("profilePicUrl")})
+
+    def read_status_row(self, data: dict[str, Any]) -> StatusRow | None:
+        # A MessageUpdate row: ``keyId`` is the message's id, ``id`` the row's own.
+        key_id = data.get("keyId")
+        return StatusRow.read({**data, "id": key_id} if isinstance(key_id, str) else data)
+
+    def messages_page(self, data: Any) -> tuple[list[Any], int]:
+        messages = data.get("messages") if isinstance(data, dict) else None
+        records = messages.get("records") if isinstance(messages, dict) else None
+        if not isinstance(records, list):
+            raise ValueError("expected {messages: {records: [...]}}")
+        pages = messages.get("pages")
+        return records, pages if isinstance(pages, int) and pages > 0 else 1
+
+
+LINE = V2Dialect()

@@ -1,0 +1,342 @@
+"""Recipients of a campaign, and the message each of them gets.
+
+Recipients come as CSV (a file, or lines pasted into the campaign screen): the number first, then
+optionally a name and more values. With a header row (its first cell has no digit) the columns
+are named by it and each name is a placeholder: ``{name}``, ``{city}``. Without one, the columns
+are ``number`` and ``name``.
+
+A file that cannot be read as such (unbalanced quotes, more cells than the header names, not
+UTF-8) is refused with the line number. A number that is not valid is listed with its line and
+left out (phonenumbers: possible and valid for its country); a number seen before, however it
+is written (``+``, ``00``, spaces, its JID), is left out and counted. Placeholders are filled by
+plain text substitution, never ``str.format`` (which would let a template reach into Python
+objects).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gateway_tui.core.api.dialects import Dialect
+from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.api.models import SendListRequest
+from gateway_tui.core.api.validation import check_recipient, normalise_number
+from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.text.phone import number_problem, person_digits, person_key
+
+MAX_FILE_BYTES = 20 * 1024 * 1024
+NUMBER_COLUMN = "number"
+NAME_COLUMN = "name"
+# `{{` and `}}` are literal braces; `{x}` a placeholder; any other brace is just text.
+_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}\n]*)\}")
+_PERSON_SUFFIX = "@s.whatsapp.net"
+
+
+class RecipientFileError(ValueError):
+    """The recipients cannot be read at all; the message names the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Recipient:
+    line: int  # where it came from (1-based), for messages and the report
+    number: str  # as sent: digits, or a JID
+    name: str = ""
+    values: tuple[tuple[str, str], ...] = ()  # more placeholders: (column, value)
+
+    def fields(self) -> dict[str, str]:
+        """Every placeholder's value for this recipient."""
+        return {NUMBER_COLUMN: self.number, NAME_COLUMN: self.name, **dict(self.values)}
+
+    def to_json(self) -> list:
+        return [self.line, self.number, self.name, dict(self.values)]
+
+    @classmethod
+    def from_json(cls, data: list) -> Recipient:
+        line, number, name, values = data
+        return cls(int(line), str(number), str(name), tuple(sorted(dict(values).items())))
+
+
+@dataclass
+class RecipientList:
+    recipients: list[Recipient] = field(default_factory=list)
+    columns: tuple[str, ...] = (NUMBER_COLUMN, NAME_COLUMN)
+    invalid: list[Problem] = field(default_factory=list)  # field = "line N"
+    duplicates: int = 0
+    rows: int = 0  # data rows read (blank lines and the header not counted)
+
+    def leave_out(self, numbers: set[str], reason: str) -> int:
+        """Move these numbers to ``invalid`` (with ``reason``); returns how many."""
+        kept = []
+        for recipient in self.recipients:
+            if recipient.number in numbers:
+                self.invalid.append(
+                    Problem(f"line {recipient.line}", f"{recipient.number}: {reason}")
+                )
+            else:
+                kept.append(recipient)
+        left_out = len(self.recipients) - len(kept)
+        self.recipients = kept
+        return left_out
+
+    def summary(self) -> str:
+        parts = [f"{len(self.recipients):,} recipient(s)"]
+        if self.duplicates:
+            parts.append(f"{self.duplicates:,} duplicate(s) removed")
+        if self.invalid:
+            parts.append(f"{len(self.invalid):,} invalid number(s) left out")
+        return ", ".join(parts)
+
+
+def _column_name(raw: str) -> str:
+    return " ".join(raw.split()).casefold()
+
+
+def _recipient_number(raw: str) -> tuple[str, str]:
+    """(the number as sent, why it cannot be sent ("" when it can)).
+
+    A person's number is checked with phonenumbers (possible and valid for its country) and
+    sent as international digits (``0055 11 …`` and ``…@c.us`` become ``5511…``); a person's
+    ``@s.whatsapp.net`` JID is kept as written; other JIDs (groups) pass as the server reads
+    them.
+    """
+    digits = person_digits(raw)
+    if digits is None:
+        problems = check_recipient(raw)
+        return normalise_number(raw), problems[0].message if problems else ""
+    if problem := number_problem(digits):
+        return digits, problem
+    number = normalise_number(raw)
+    return (number if number.endswith(_PERSON_SUFFIX) else digits), ""
+
+
+def _delimiter(first_line: str) -> str:
+    for candidate in (",", ";", "\t"):
+        if candidate in first_line:
+            return candidate
+    return ","
+
+
+def parse_recipients(text: str) -> RecipientList:
+    """Read recipients from CSV text. Raises RecipientFileError for text that is not CSV."""
+    if "\x00" in text:
+        line = text[: text.index("\x00")].count("\n") + 1
+        raise RecipientFileError(f"line {line}: contains a NUL character (is this a CSV file?)")
+    lines = text.splitlines()
+    first = next((line for line in lines if line.strip()), "")
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first), strict=True)
+    result = RecipientList()
+    seen: set[str] = set()
+    header: tuple[str, ...] | None = None
+    rows = iter(reader)
+    while True:
+        line = reader.line_num + 1  # where the next row starts
+        try:
+            cells = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            reason = str(exc)
+            if "unexpected end of data" in reason:
+                reason = "a quote opened on this line is never closed"
+            raise RecipientFileError(f"line {line}: not valid CSV ({reason})") from None
+        cells = [cell.strip() for cell in cells]
+        if not any(cells) or cells[0].startswith("#"):
+            continue
+        if header is None and result.rows == 0 and not re.search(r"[0-9]", cells[0]):
+            header = _read_header(cells, line)
+            result.columns = header
+            continue
+        result.rows += 1
+        _add_row(result, seen, header, cells, line)
+    return result
+
+
+def _read_header(cells: list[str], line: int) -> tuple[str, ...]:
+    names = [_column_name(cell) for cell in cells]
+    while names and not names[-1]:
+        names.pop()
+    names[0] = NUMBER_COLUMN  # the first column is the number, whatever it is called
+    for index, name in enumerate(names):
+        if not name:
+            raise RecipientFileError(f"line {line}: column {index + 1} of the header has no name")
+        if "{" in name or "}" in name:
+            raise RecipientFileError(f"line {line}: a column name cannot contain {{ or }}")
+    repeated = sorted({name for name in names if names.count(name) > 1})
+    if repeated:
+        raise RecipientFileError(f"line {line}: the header names {repeated[0]!r} twice")
+    return tuple(names)
+
+
+def _add_row(
+    result: RecipientList,
+    seen: set[str],
+    header: tuple[str, ...] | None,
+    cells: list[str],
+    line: int,
+) -> None:
+    while len(cells) > 1 and not cells[-1]:
+        cells.pop()  # trailing empty cells: a spreadsheet's habit
+    columns = header or (NUMBER_COLUMN, NAME_COLUMN)
+    if len(cells) > len(columns):
+        if header is None:
+            raise RecipientFileError(
+                f"line {line}: {len(cells)} columns, but without a header row only number and "
+                "name are known; add a header row naming every column (number,name,city,…)"
+            )
+        raise RecipientFileError(
+            f"line {line}: {len(cells)} columns, but the header names {len(columns)}"
+        )
+    raw_number = cells[0]
+    number, problem = _recipient_number(raw_number)
+    if problem:
+        result.invalid.append(Problem(f"line {line}", f"{raw_number!r}: {problem}"))
+        return
+    key = person_key(number)
+    if key in seen:
+        result.duplicates += 1
+        return
+    seen.add(key)
+    values = dict(zip(columns, cells, strict=False))
+    name = values.pop(NAME_COLUMN, "")
+    values.pop(NUMBER_COLUMN, None)
+    for column in columns[1:]:
+        if column != NAME_COLUMN:
+            values.setdefault(column, "")
+    result.recipients.append(Recipient(line, number, name, tuple(sorted(values.items()))))
+
+
+def read_recipients_file(path: str | Path) -> RecipientList:
+    """Read a CSV file of recipients. Raises RecipientFileError with a plain reason."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise RecipientFileError(
+                f"{path} is {size // (1024 * 1024)} MiB; a recipients file is at most "
+                f"{MAX_FILE_BYTES // (1024 * 1024)} MiB"
+            )
+        data = path.read_bytes()
+    except OSError as exc:
+        raise RecipientFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise RecipientFileError(f"{path}, line {line}: not UTF-8 text") from None
+    try:
+        return parse_recipients(text)
+    except RecipientFileError as exc:
+        raise RecipientFileError(f"{path}, {exc}") from None
+
+
+# --- placeholders -------------------------------------------------------------------------
+
+
+def placeholders_in(text: str) -> list[str]:
+    """The placeholder names used in ``text``, in order (normalised like column names)."""
+    return [
+        _column_name(match.group(1))
+        for match in _PLACEHOLDER.finditer(text)
+        if match.group(1) is not None
+    ]
+
+
+def fill(text: str, values: Mapping[str, str]) -> str:
+    """``text`` with every ``{placeholder}`` replaced; an unknown one is left as it is."""
+
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "{{":
+            return "{"
+        if token == "}}":
+            return "}"
+        return values.get(_column_name(match.group(1)), token)
+
+    return _PLACEHOLDER.sub(replace, text)
+
+
+def _text_fields(draft: Draft) -> Iterable[str]:
+    yield from (draft.title, draft.description, draft.button_text, draft.footer)
+    for section in draft.sections:
+        yield section.title
+        for row in section.rows:
+            yield row.title
+            yield row.description
+
+
+class MessageTemplate:
+    """A draft whose text fields may hold placeholders; one request per recipient.
+
+    rowIds are not filled in: a reply names the chosen row by its rowId, so it stays the same
+    for every recipient.
+    """
+
+    def __init__(self, draft: Draft) -> None:
+        self.draft = Draft.from_json(draft.to_json())
+        self.draft.recipient = ""
+        self.placeholders = sorted(
+            {name for text in _text_fields(self.draft) for name in placeholders_in(text)}
+        )
+        self._row_ids = self.draft.row_ids()
+        # Without placeholders every recipient gets the same message: build it once.
+        self._fixed = None if self.placeholders else self.draft.request()
+
+    def unknown_placeholders(self, columns: Iterable[str]) -> list[str]:
+        known = set(columns) | {NUMBER_COLUMN, NAME_COLUMN}
+        return [name for name in self.placeholders if name not in known]
+
+    def draft_for(self, recipient: Recipient) -> Draft:
+        """The draft as this recipient gets it."""
+        values = recipient.fields()
+        draft = Draft.from_json(self.draft.to_json())
+        draft.recipient = recipient.number
+        draft.title = fill(draft.title, values)
+        draft.description = fill(draft.description, values)
+        draft.button_text = fill(draft.button_text, values)
+        draft.footer = fill(draft.footer, values)
+        for section, template_section in zip(draft.sections, self.draft.sections, strict=True):
+            section.title = fill(section.title, values)
+            for row, template_row in zip(section.rows, template_section.rows, strict=True):
+                row.title = fill(row.title, values)
+                row.description = fill(row.description, values)
+                # Keep the automatic rowId of the template's title, not of the filled one.
+                if not row.row_id:
+                    row.row_id = self._row_ids[template_row.uid]
+        return draft
+
+    def request(self, recipient: Recipient) -> SendListRequest:
+        if self._fixed is not None:
+            return self._fixed.model_copy(update={"number": recipient.number})
+        return self.draft_for(recipient).request()
+
+    def problems(self, recipients: RecipientList, line: Dialect | None = None) -> list[Problem]:
+        """What would stop the campaign: the message itself, unknown placeholders, and each
+        recipient whose filled-in message the server would refuse (by line). ``line``: the
+        gateway's line, whose rules apply (1.7.1 if None)."""
+        problems: list[Problem] = []
+        unknown = self.unknown_placeholders(recipients.columns)
+        if unknown:
+            known = ", ".join("{" + column + "}" for column in recipients.columns)
+            problems.append(
+                Problem(
+                    "placeholders",
+                    f"{', '.join('{' + name + '}' for name in unknown)} is not a column of the "
+                    f"recipients (known: {known})",
+                )
+            )
+            return problems
+        probe = Draft.from_json(self.draft.to_json())
+        probe.recipient = "10000000000"  # the message alone: recipients are checked on reading
+        problems += probe.check(line).errors
+        if problems or not self.placeholders:
+            return problems
+        for recipient in recipients.recipients:
+            errors = self.draft_for(recipient).check(line).errors
+            if errors:
+                problems.append(Problem(f"line {recipient.line}", f"once filled in, {errors[0]}"))
+        return problems

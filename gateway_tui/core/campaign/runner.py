@@ -1,0 +1,459 @@
+"""The send loop of a campaign: paced, pausable, and never sending anyone twice.
+
+One send at a time. Each gap between two sends is drawn from the pace (with jitter) by an RNG
+seeded with the campaign's seed and the recipient's index, so a resumed campaign keeps the
+same schedule; the journal records every planned time and gap.
+
+What happens to a recipient after its call:
+
+- answered 2xx: sent;
+- refused by the gateway for this recipient (not on WhatsApp, invalid): failed, with the reason;
+- refused for everyone (key refused, instance not connected, gateway unreachable): nothing was
+  sent, the recipient stays pending; after ``STOP_AFTER`` such calls in a row the campaign stops
+  and says why;
+- no answer (timeout, dropped connection, the process interrupted): unknown, held.
+
+Before the first send the runner takes the campaign's lock (one runner per campaign: a second
+one gets ``CampaignBusy``, naming the holder) and reads the journal again under it; a campaign
+whose journal cannot tell what was sent refuses (``JournalRefused``). A journal that cannot be
+written (a full disk) stops the campaign with recipients left: state STOPPED, never a send
+without its ``try`` line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from gateway_tui.core.api.client import GatewayClient
+from gateway_tui.core.api.errors import (
+    Forbidden,
+    GatewayError,
+    GatewayUnreachable,
+    InvalidRequest,
+    InvalidResponse,
+    Unauthorized,
+)
+from gateway_tui.core.campaign.journal import Campaign, JournalWriteError, Status
+from gateway_tui.core.campaign.preflight import instance_problem
+from gateway_tui.core.campaign.recipients import MessageTemplate, Recipient
+
+STOP_AFTER = 3  # calls in a row that fail for everyone the same way
+STOP_AFTER_SAME_FAILURE = 10  # recipients in a row refused with the very same reason
+STOP_AFTER_UNKNOWN = 5  # outcomes in a row unknown: the gateway is not answering
+PASSES = 3  # rounds over the recipients still pending (refused for everyone, nothing sent)
+RATE_WINDOW = 60.0  # seconds of history the rate is measured over
+# Fewer sends than this in the window say nothing of the rate: two sends at a jittered pace of
+# 20/min can be 2.1 s apart, which would read 28/min.
+RATE_MIN_SENDS = 5
+
+
+class RunState(StrEnum):
+    READY = "ready"
+    WAITING = "waiting"  # the pace's pause before the next send
+    SENDING = "sending"
+    PAUSED = "paused"
+    STOPPED = "stopped"  # by the runner itself: every recent call failed the same way
+    CANCELLED = "cancelled"
+    FINISHED = "finished"
+
+
+@dataclass
+class Progress:
+    """A snapshot for a screen or a progress line."""
+
+    state: RunState
+    total: int
+    sent: int
+    failed: int
+    unknown: int
+    skipped: int
+    left: int
+    current: Recipient | None = None
+    last_error: str = ""
+    stop_reason: str = ""
+    rate_per_minute: float = 0.0
+    eta_seconds: float | None = None
+    next_at: float | None = None
+    in_flight: int = 0  # the send under way (its outcome not known yet, not among "unknown")
+
+    @property
+    def done(self) -> int:
+        return self.total - self.left - self.in_flight
+
+
+@dataclass
+class Attempt:
+    """One call's outcome, as the runner reports it."""
+
+    index: int
+    recipient: Recipient
+    status: Status
+    message_id: str = ""
+    error: str = ""
+    at: float = 0.0
+    kind: str = ""  # for a refusal that hits everyone: "key", "not_connected", "unreachable"
+    # For a refusal of this recipient: what makes two refusals "the same" ("" for a number
+    # that is not on WhatsApp: a list may hold many, and that says nothing of the gateway).
+    failure_key: str = ""
+
+
+def _kind(error: GatewayError) -> str | None:
+    """The failures that hit every recipient alike (nothing is sent), else None."""
+    if isinstance(error, Unauthorized | Forbidden):
+        return "key"
+    if error.instance_not_connected:
+        return "not_connected"
+    if isinstance(error, GatewayUnreachable) and not error.outcome_unknown:
+        return "unreachable"
+    return None
+
+
+def duration_text(seconds: float) -> str:
+    """A duration for people: 45 s, 12 min 5 s, 3 h 20 min."""
+    seconds = int(seconds)
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+
+
+def plain_error(error: GatewayError) -> str:
+    """The error in one or two plain sentences."""
+    text = error.summary
+    if error.hint:
+        text += f" — {error.hint}"
+    return text
+
+
+def _stop_reason(kind: str, instance: str, error: GatewayError, calls: int = STOP_AFTER) -> str:
+    if kind == "key":
+        return (
+            f"Stopped: the gateway refused the API key on the last {calls} calls. "
+            "Nothing more was sent; fix the key, then resume."
+        )
+    if kind == "not_connected":
+        return (
+            f"Stopped: instance {instance} is not connected (the last {calls} calls were "
+            "refused for it). Connect it, then resume."
+        )
+    return (
+        f"Stopped: the gateway could not be reached on the last {calls} calls "
+        f"({error.summary}). Resume when it is back."
+    )
+
+
+@dataclass
+class CampaignRunner:
+    campaign: Campaign
+    client: GatewayClient
+    on_progress: Callable[[Progress], None] | None = None
+    on_attempt: Callable[[Attempt], None] | None = None
+    clock: Callable[[], float] = time.time
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    check_instance: bool = True  # ask first whether the instance exists and is open
+    state: RunState = RunState.READY
+    last_error: str = ""
+    stop_reason: str = ""
+    current: Recipient | None = None
+    next_at: float | None = None
+    _resume: asyncio.Event = field(default_factory=asyncio.Event)
+    _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    _cancel: bool = False
+    _recent: deque = field(default_factory=lambda: deque(maxlen=512))
+    _call_seconds: deque = field(default_factory=lambda: deque(maxlen=20))
+
+    def __post_init__(self) -> None:
+        self._resume.set()
+        self.template = MessageTemplate(self.campaign.draft)
+        self._planned = self._gap = 0.0
+        self._systemic_reason = ""
+        self._in_flight = False  # between a `try` line and its outcome
+
+    # --- control (from the screen or a signal handler) ---------------------------------------
+
+    def pause(self) -> None:
+        if self.state not in (RunState.FINISHED, RunState.STOPPED, RunState.CANCELLED):
+            self._resume.clear()
+            self._wake.set()
+            self._notify()
+
+    def resume(self) -> None:
+        self._resume.set()
+        self._wake.set()
+
+    @property
+    def paused(self) -> bool:
+        return not self._resume.is_set()
+
+    def cancel(self) -> None:
+        """Stop after the call in flight (its outcome is still recorded)."""
+        self._cancel = True
+        self._resume.set()
+        self._wake.set()
+
+    # --- progress ------------------------------------------------------------------------------
+
+    def progress(self) -> Progress:
+        campaign = self.campaign
+        left = campaign.count(Status.PENDING)
+        now = self.clock()
+        recent = [at for at in self._recent if now - at <= RATE_WINDOW]
+        span = (now - recent[0]) if len(recent) >= RATE_MIN_SENDS else 0.0
+        rate = (len(recent) - 1) * 60.0 / span if span > 0 else 0.0
+        per_call = sum(self._call_seconds) / len(self._call_seconds) if self._call_seconds else 0
+        pace_gap = 60.0 / campaign.pace.per_minute if campaign.pace.per_minute > 0 else 0.0
+        eta = left * max(per_call, pace_gap) if left and max(per_call, pace_gap) else None
+        if left == 0:
+            eta = 0.0
+        if self.state in (RunState.STOPPED, RunState.CANCELLED):
+            rate, eta = 0.0, None  # nothing is being sent: no rate, no time left
+        in_flight = 1 if self._in_flight else 0
+        return Progress(
+            state=self.state,
+            total=len(campaign.recipients),
+            sent=campaign.count(Status.SENT),
+            failed=campaign.count(Status.FAILED),
+            unknown=campaign.count(Status.UNKNOWN) - in_flight,
+            skipped=campaign.count(Status.SKIPPED),
+            left=left,
+            in_flight=in_flight,
+            current=self.current,
+            last_error=self.last_error,
+            stop_reason=self.stop_reason,
+            rate_per_minute=rate,
+            eta_seconds=eta,
+            next_at=self.next_at,
+        )
+
+    def _notify(self) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self.progress())
+
+    # --- the loop ------------------------------------------------------------------------------
+
+    def gap_before(self, index: int) -> float:
+        """The pause before sending to ``index``: the same on every run of this campaign."""
+        low, high = self.campaign.pace.bounds()
+        if high <= 0:
+            return 0.0
+        return random.Random(f"{self.campaign.seed}:{index}").uniform(low, high)
+
+    async def run(self) -> Progress:
+        """Send to every pending recipient; returns the final progress.
+
+        Raises CampaignBusy (another runner sends it) or JournalRefused (its journal cannot
+        tell what was sent) before sending anything.
+        """
+        campaign = self.campaign
+        took_lock = not campaign.locked
+        campaign.lock()  # and read the journal again: another runner may have sent since
+        try:
+            campaign.check_can_send()
+            return await self._run()
+        finally:
+            if took_lock:
+                campaign.unlock()
+
+    async def _run(self) -> Progress:
+        campaign = self.campaign
+        self._systemic: deque[str] = deque(maxlen=STOP_AFTER)
+        self._same_failure: deque[str] = deque(maxlen=STOP_AFTER_SAME_FAILURE)
+        self._unknown_in_row = 0
+        # The rate of a resumed campaign starts from its recent sends, not from zero.
+        self._recent.extend(event["at"] for event in campaign.tries())
+        if self.check_instance and not campaign.finished:
+            problem = await instance_problem(self.client, campaign.instance)
+            if problem:
+                self.state = RunState.STOPPED
+                self.stop_reason = f"Not started: {problem}."
+                self.last_error = problem
+                self._notify()
+                return self.progress()
+        try:
+            try:
+                await self._passes()
+                self._settle()
+                campaign.write_report()
+            except (JournalWriteError, OSError) as error:
+                # Nothing more can be recorded, so nothing more is sent; a send whose outcome
+                # could not be written stays held (its `try` line is there).
+                if self.state is not RunState.STOPPED or not self.stop_reason:
+                    self.state = RunState.STOPPED
+                    self.stop_reason = (
+                        f"Stopped: the campaign's files could not be written ({error}). Nothing "
+                        "more was sent; free some space, then resume."
+                    )
+        finally:
+            self.current = None
+            self.next_at = None
+            campaign.close()
+        self._notify()
+        return self.progress()
+
+    def _settle(self) -> None:
+        """The run's end, in the journal."""
+        campaign = self.campaign
+        if self.state is RunState.STOPPED:
+            campaign.record_stop(self.stop_reason, at=self.clock())
+        elif self._cancel:
+            self.state = RunState.CANCELLED
+            campaign.record_stop("cancelled by the user", at=self.clock())
+        elif campaign.finished:
+            self.state = RunState.FINISHED
+        else:
+            self.state = RunState.STOPPED
+            self.stop_reason = (
+                "Stopped: some recipients could not be tried (the gateway refused the calls "
+                "for everyone). Resume to try them again."
+            )
+            campaign.record_stop(self.stop_reason, at=self.clock())
+
+    async def _passes(self) -> None:
+        campaign = self.campaign
+        # A recipient refused for everyone (nothing sent) stays pending: later passes try
+        # it again, as long as the gateway does not keep refusing (then the runner stops).
+        for _ in range(PASSES):
+            for index in campaign.pending():
+                if not await self._wait_turn(index):
+                    break
+                attempt = await self._send(index, campaign.recipients[index])
+                if self.on_attempt is not None:
+                    self.on_attempt(attempt)
+                if self._should_stop(attempt):
+                    break
+                self._notify()
+            if self._cancel or self.state is RunState.STOPPED or campaign.finished:
+                break
+            if self._systemic and self._systemic[-1]:
+                # The refusal that left recipients pending goes on: trying them again now
+                # would call the same numbers again for nothing.
+                kind, error = self._systemic_error
+                trailing = (i for i, k in enumerate(reversed(self._systemic)) if k != kind)
+                streak = next(trailing, len(self._systemic))
+                self.state = RunState.STOPPED
+                self.stop_reason = _stop_reason(kind, campaign.instance, error, streak)
+                break
+
+    def _should_stop(self, attempt: Attempt) -> bool:
+        self._systemic.append(attempt.kind)
+        self._same_failure.append(attempt.failure_key if attempt.status is Status.FAILED else "")
+        self._unknown_in_row = self._unknown_in_row + 1 if attempt.status is Status.UNKNOWN else 0
+        systemic, same_failure = self._systemic, self._same_failure
+        if len(systemic) == STOP_AFTER and systemic[0] and len(set(systemic)) == 1:
+            self.stop_reason = self._systemic_reason
+        elif (
+            len(same_failure) == STOP_AFTER_SAME_FAILURE
+            and same_failure[0]
+            and len(set(same_failure)) == 1
+        ):
+            self.stop_reason = (
+                f"Stopped: the last {STOP_AFTER_SAME_FAILURE} recipients were all refused the "
+                f"same way ({self.last_error}). Check the message and the list, then resume."
+            )
+        elif self._unknown_in_row >= STOP_AFTER_UNKNOWN:
+            self.stop_reason = (
+                f"Stopped: the gateway gave no answer to the last {STOP_AFTER_UNKNOWN} sends. "
+                "Those recipients are held as unknown; check their chats, then resume."
+            )
+        else:
+            return False
+        self.state = RunState.STOPPED
+        return True
+
+    async def _wait_turn(self, index: int) -> bool:
+        """Wait out a pause and the pace; False when cancelled."""
+        campaign = self.campaign
+        gap = self.gap_before(index)
+        while True:
+            if self._cancel:
+                return False
+            if self.paused:
+                self.state = RunState.PAUSED
+                self.next_at = None
+                self._notify()
+                await self._resume.wait()
+                continue
+            last = campaign.last_try_at
+            planned = last + gap if last is not None else self.clock()
+            now = self.clock()
+            if now >= planned:
+                self._planned, self._gap = planned, gap
+                return True
+            self.state = RunState.WAITING
+            self.next_at = planned
+            self.current = campaign.recipients[index]
+            self._notify()
+            self._wake.clear()
+            sleeper = asyncio.ensure_future(self.sleep(planned - now))
+            waker = asyncio.ensure_future(self._wake.wait())
+            try:
+                await asyncio.wait({sleeper, waker}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for task in (sleeper, waker):
+                    task.cancel()
+
+    async def _send(self, index: int, recipient: Recipient) -> Attempt:
+        campaign = self.campaign
+        request = self.template.request(recipient)
+        self.state = RunState.SENDING
+        self.current = recipient
+        self.next_at = None
+        started = self.clock()
+        campaign.record_try(index, at=started, planned=self._planned, gap=self._gap)
+        self._in_flight = True
+        self._recent.append(started)
+        self._notify()
+        t0 = time.perf_counter()
+        try:
+            result = await self.client.send_list(campaign.instance, request)
+        except asyncio.CancelledError:
+            campaign.record_done(
+                index, Status.UNKNOWN, at=self.clock(), error="interrupted while sending"
+            )
+            raise
+        except InvalidResponse as error:
+            if error.status is not None and 200 <= error.status < 300:
+                # Accepted (2xx), but the answer could not be read: sent, without an id.
+                return self._done(index, recipient, Status.SENT, error=plain_error(error))
+            return self._done(index, recipient, Status.FAILED, error=plain_error(error))
+        except GatewayError as error:
+            self.last_error = plain_error(error)
+            if error.outcome_unknown:
+                return self._done(index, recipient, Status.UNKNOWN, error=self.last_error)
+            kind = _kind(error)
+            if kind is not None and not isinstance(error, InvalidRequest):
+                self._systemic_reason = _stop_reason(kind, campaign.instance, error)
+                self._systemic_error = (kind, error)
+                attempt = self._done(index, recipient, Status.PENDING, error=self.last_error)
+                attempt.kind = kind
+                return attempt
+            attempt = self._done(index, recipient, Status.FAILED, error=self.last_error)
+            if not error.not_on_whatsapp:
+                attempt.failure_key = re.sub(r"[0-9]+", "#", self.last_error)
+            return attempt
+        finally:
+            self._in_flight = False
+            self._call_seconds.append(time.perf_counter() - t0)
+        message_id = result.key.id if result.key is not None else ""
+        return self._done(index, recipient, Status.SENT, message_id=message_id)
+
+    def _done(
+        self,
+        index: int,
+        recipient: Recipient,
+        status: Status,
+        *,
+        message_id: str = "",
+        error: str = "",
+    ) -> Attempt:
+        at = self.clock()
+        self.campaign.record_done(index, status, at=at, message_id=message_id, error=error)
+        return Attempt(index, recipient, status, message_id, error, at)

@@ -1,0 +1,1 @@
+"""What the app keeps on disk: storage, config, drafts, exports."""

@@ -1,0 +1,557 @@
+"""Configuration: which gateway to talk to, with which key, and the user's preferences.
+
+Sources, highest precedence first, each value on its own:
+
+1. command-line flags (``--url``, ``--api-key``, ``--profile``),
+2. environment variables (``GATEWAY_URL``, ``GATEWAY_API_KEY``, ``GATEWAY_PROFILE``),
+3. ``config.toml`` in :func:`config_path`, with one named profile per gateway.
+
+A profile's key is only ever paired with that profile's own URL: when the URL comes from a
+higher source, the key must too, so a key is never sent to a gateway it was not saved for.
+
+Loading never raises for a bad file: what is wrong goes into ``ResolvedConfig.problems`` (naming
+the file and the line or key), the rest falls back to defaults, and the app can still start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import re
+import stat
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+
+from gateway_tui.core.files import storage
+from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers import them from here
+    insecure_url_warning,
+    is_insecure_url,
+    validate_gateway_url,
+)
+
+CONFIG_FILE_NAME = "config.toml"
+DEFAULT_REFRESH_INTERVAL = 30.0
+DEFAULT_REQUEST_TIMEOUT = 15.0
+DEFAULT_MAX_RESPONSE_MB = 64.0
+MASK = "••••"
+
+
+def config_path() -> Path:
+    """Where config.toml lives."""
+    return storage.config_dir() / CONFIG_FILE_NAME
+
+
+class ConfigFileError(ValueError):
+    """The config file cannot be read or rewritten; the message says why, in plain words."""
+
+
+# --------------------------------------------------------------------------------------------
+# URLs and keys
+
+
+def mask_key(secret: str | SecretStr | None) -> str:
+    """A key for display: "••••" plus at most a quarter of its last characters (4 at most,
+    none for keys shorter than 8, which that would give away); "(none)" for no key."""
+    if secret is None:
+        return "(none)"
+    if isinstance(secret, SecretStr):
+        secret = secret.get_secret_value()
+    shown = min(4, len(secret) // 4) if len(secret) >= 8 else 0
+    return MASK + secret[-shown:] if shown else MASK
+
+
+# --------------------------------------------------------------------------------------------
+# Models
+
+
+class Profile(BaseModel):
+    """One gateway: its URL and where its key comes from."""
+
+    model_config = ConfigDict(extra="forbid")  # so a typo like "apikey" is reported, not lost
+
+    url: str
+    api_key: SecretStr | None = None
+    api_key_env: str | None = None  # read the key from this env var: no secret on disk
+    # Which line of Evolution API the gateway speaks: "1" (1.7.1), "2" (2.x), or "auto" (told
+    # by its answers).
+    api_version: str = "auto"
+
+    @field_validator("api_version", mode="before")
+    @classmethod
+    def _known_line(cls, value: object) -> str:
+        text = str(value).strip().lower()
+        if text in ("auto", ""):
+            return "auto"
+        line = text.split(".", 1)[0].lstrip("v")
+        if line not in ("1", "2"):
+            raise ValueError('api_version is "1", "2" or "auto"')
+        return line
+
+    @field_validator("url")
+    @classmethod
+    def _valid_url(cls, url: str) -> str:
+        return validate_gateway_url(url)
+
+    def resolve_key(self, environ: Mapping[str, str] | None = None) -> SecretStr | None:
+        """The key to use: from ``api_key_env`` when that variable is set, else ``api_key``."""
+        if self.api_key_env:
+            value = (os.environ if environ is None else environ).get(self.api_key_env)
+            if value:
+                return SecretStr(value)
+        return self.api_key
+
+
+class ConfigFile(BaseModel):
+    """The content of config.toml."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    default_profile: str | None = None
+    refresh_interval: float = Field(default=DEFAULT_REFRESH_INTERVAL, ge=0)  # 0 disables
+    request_timeout: float = Field(default=DEFAULT_REQUEST_TIMEOUT, gt=0)  # seconds per call
+    # The largest answer read, in MB after decompression (10,000 instances take about 7).
+    max_response_mb: float = Field(default=DEFAULT_MAX_RESPONSE_MB, gt=0, le=4096)
+    theme: str | None = None
+    # Send read receipts for the messages of a conversation when it is opened. The contacts
+    # see them (blue ticks): off unless asked for.
+    mark_read_on_open: bool = False
+    keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+
+
+ENV_PREFIX = "GATEWAY_"
+
+
+@dataclass(frozen=True)
+class EnvSettings:
+    """``GATEWAY_URL``, ``GATEWAY_API_KEY`` and ``GATEWAY_PROFILE``; empty counts as unset.
+
+    Three plain strings, read directly: importing pydantic-settings for them took about 20 ms
+    of every start, between the first frame and the instances (bench/RESULTS.md §1).
+    """
+
+    url: str | None = None
+    api_key: SecretStr | None = None
+    profile: str | None = None
+
+    @classmethod
+    def from_environ(cls, environ: Mapping[str, str] | None = None) -> EnvSettings:
+        """Read from ``environ`` (None means os.environ)."""
+        source = os.environ if environ is None else environ
+
+        def value(name: str) -> str | None:
+            return source.get(ENV_PREFIX + name) or None
+
+        key = value("API_KEY")
+        return cls(
+            url=value("URL"), api_key=SecretStr(key) if key else None, profile=value("PROFILE")
+        )
+
+
+@dataclass
+class ResolvedConfig:
+    """Everything the app needs, from all sources merged."""
+
+    url: str | None = None
+    api_key: SecretStr | None = None
+    profile: str | None = None  # the profile whose URL is in use, if any
+    demo: bool = False
+    # Where drafts, history and templates are filed, when not under the URL: the embedded demo
+    # runs on a new port each time, and its files must survive a relaunch.
+    gateway_id: str | None = None
+    refresh_interval: float = DEFAULT_REFRESH_INTERVAL
+    request_timeout: float = DEFAULT_REQUEST_TIMEOUT
+    max_response_mb: float = DEFAULT_MAX_RESPONSE_MB
+    theme: str | None = None
+    api_version: str = "auto"  # the profile's pin, or "auto"
+    mark_read_on_open: bool = False
+    keys: dict[str, str] = field(default_factory=dict)
+    profiles: dict[str, Profile] = field(default_factory=dict)
+    path: Path = field(default_factory=config_path)
+    problems: list[str] = field(default_factory=list)  # e.g. a corrupt file
+    warnings: list[str] = field(default_factory=list)  # e.g. an insecure URL
+
+    @property
+    def is_complete(self) -> bool:
+        """Whether both the URL and the key are known, so the app can connect right away."""
+        return bool(self.url and self.api_key and self.api_key.get_secret_value())
+
+    @property
+    def gateway_identity(self) -> str | None:
+        """What the gateway's local files (drafts, history, templates) are filed under."""
+        return self.gateway_id or self.url
+
+    def with_gateway(
+        self, url: str, api_key: str | SecretStr | None, *, identity: str | None = None
+    ) -> ResolvedConfig:
+        """A copy pointed at another gateway (e.g. the embedded demo), outside any profile.
+
+        ``identity`` files its drafts and history under a stable name instead of the URL.
+        """
+        if isinstance(api_key, str):
+            api_key = SecretStr(api_key)
+        return dataclasses.replace(self._retarget(url, api_key, profile=None), gateway_id=identity)
+
+    def switch_profile(self, name: str, environ: Mapping[str, str] | None = None) -> ResolvedConfig:
+        """A copy using profile ``name``'s URL and key. Raises KeyError for an unknown name."""
+        profile = self.profiles[name]
+        return self._retarget(profile.url, profile.resolve_key(environ), profile=name)
+
+    def _retarget(
+        self, url: str | None, api_key: SecretStr | None, profile: str | None
+    ) -> ResolvedConfig:
+        chosen = self.profiles.get(profile) if profile else None
+        old_url_warning = insecure_url_warning(self.url)
+        new_url_warning = insecure_url_warning(url)
+        warnings = [warning for warning in self.warnings if warning != old_url_warning]
+        if new_url_warning:
+            warnings.append(new_url_warning)
+        return dataclasses.replace(
+            self,
+            url=url,
+            api_key=api_key,
+            profile=profile,
+            gateway_id=None,
+            api_version=chosen.api_version if chosen else "auto",
+            keys=dict(self.keys),
+            profiles=dict(self.profiles),
+            problems=list(self.problems),
+            warnings=warnings,
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+# A config file is a few dozen lines; these bounds keep a planted or broken one from hanging the
+# app (the TOML parser is quadratic in nested tables and recurses once per nesting level).
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_CONFIG_DEPTH = 16
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    """The file's raw content; {} when it does not exist. Raises ConfigFileError."""
+    try:
+        with path.open("rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        return {}
+    except IsADirectoryError:
+        raise ConfigFileError(f"{path} is a directory, not a file") from None
+    except OSError as exc:
+        raise ConfigFileError(f"Cannot read {path}: {exc.strerror}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigFileError(f"{path} is larger than {MAX_CONFIG_BYTES // 1024} KB")
+    try:
+        text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad's "UTF-8") is no TOML
+    except UnicodeDecodeError:
+        raise ConfigFileError(f"{path} is not UTF-8 text") from None
+    if _too_deep(text):
+        raise ConfigFileError(f"{path} nests tables or arrays more than {MAX_CONFIG_DEPTH} deep")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:  # its message gives the line and column
+        raise ConfigFileError(f"{path} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigFileError(f"{path} is nested too deep to read") from None
+
+
+def _too_deep(text: str) -> bool:
+    """Brackets, or dotted keys on one line, deeper than MAX_CONFIG_DEPTH (strings ignored)."""
+    if storage.nesting_depth(text, MAX_CONFIG_DEPTH, quotes="\"'") > MAX_CONFIG_DEPTH:
+        return True
+    for line in text.splitlines():
+        if line.count(".") > MAX_CONFIG_DEPTH and _unquoted(line).count(".") > MAX_CONFIG_DEPTH:
+            return True
+    return False
+
+
+def _unquoted(line: str) -> str:
+    return re.sub(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'', "", line.split("#", 1)[0])
+
+
+def read_config_file(path: Path | None = None) -> tuple[ConfigFile, list[str]]:
+    """The config file's settings and a list of problems; never raises.
+
+    What is invalid is reported and dropped - a bad setting, or the one profile or key binding
+    that holds it - and everything else is kept.
+    """
+    path = config_path() if path is None else Path(path)
+    try:
+        data = _read_toml(path)
+    except ConfigFileError as exc:
+        return ConfigFile(), [f"{exc}. Using default settings."]
+    problems: list[str] = []
+    while True:
+        try:
+            return ConfigFile.model_validate(data), problems
+        except ValidationError as exc:
+            errors = exc.errors()
+        invalid_parts = set()
+        for error in errors:
+            loc = tuple(str(part) for part in error["loc"])
+            invalid_part = _invalid_part(loc, error["type"])
+            ignored = "it" if invalid_part == loc else _dotted(invalid_part)
+            problems.append(f"{path}: {_dotted(loc)}: {_describe(error)}; ignoring {ignored}.")
+            invalid_parts.add(invalid_part)
+        removed = [_remove(data, part) for part in invalid_parts]
+        if not any(removed):  # no progress possible: give up on the file as a whole
+            problems.append(f"{path}: using default settings.")
+            return ConfigFile(), problems
+
+
+_TABLES_OF_ENTRIES = ("profiles", "keys")
+
+
+def _invalid_part(loc: tuple[str, ...], error_type: str) -> tuple[str, ...]:
+    """The smallest self-contained part of the file that holds an error at ``loc``."""
+    if error_type == "extra_forbidden":
+        return loc  # just the unknown setting
+    if loc and loc[0] in _TABLES_OF_ENTRIES and len(loc) >= 2:
+        return loc[:2]  # the whole profile or binding: half of one is no use
+    return loc[:1]
+
+
+def _remove(data: dict[str, Any], part: tuple[str, ...]) -> bool:
+    """Delete ``part`` (a key path) from ``data``; whether there was anything to delete."""
+    if not part:
+        return False
+    table: Any = data
+    for key in part[:-1]:
+        table = table.get(key) if isinstance(table, dict) else None
+    if not isinstance(table, dict) or part[-1] not in table:
+        return False
+    del table[part[-1]]
+    return True
+
+
+def _describe(error: Any) -> str:
+    if error["type"] == "value_error":
+        return str(error["ctx"]["error"])  # our own plain message, without pydantic's prefix
+    if error["type"] == "extra_forbidden":
+        return "unknown setting"
+    if error["type"] == "missing":
+        return "required setting is missing"
+    return str(error["msg"])
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    return ".".join(_toml_key(str(part)) for part in loc)
+
+
+def _insecure_file_warning(path: Path, config_file: ConfigFile) -> str | None:
+    if os.name != "posix" or not any(p.api_key for p in config_file.profiles.values()):
+        return None
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None
+    if not mode & 0o077:
+        return None
+    return (
+        f"{path} holds an API key and other users on this machine can read it; "
+        f"run: chmod 600 {path}"
+    )
+
+
+def _split_keymap(raw: Mapping[str, str], path: Path) -> tuple[dict[str, str], list[str]]:
+    """Valid bindings (whitespace tidied) and a problem per invalid one."""
+    valid: dict[str, str] = {}
+    problems: list[str] = []
+    for binding_id, keys in raw.items():
+        parts = [part.strip() for part in keys.split(",")]
+        if not binding_id.strip():
+            reason = "the binding id is empty"
+        elif not all(parts):
+            reason = "empty key"
+        elif any(char.isspace() for part in parts for char in part):
+            reason = "a key name cannot contain spaces (use e.g. ctrl+x)"
+        else:
+            valid[binding_id] = ",".join(parts)
+            continue
+        problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it.")
+    return valid, problems
+
+
+def keymap(config: ResolvedConfig) -> dict[str, str]:
+    """The valid binding-id -> key(s) entries of ``config``; invalid ones are added to its
+    problems (once, however often this is called)."""
+    valid, problems = _split_keymap(config.keys, config.path)
+    config.problems.extend(problem for problem in problems if problem not in config.problems)
+    return valid
+
+
+def load_config(
+    *,
+    url: str | None = None,
+    api_key: str | SecretStr | None = None,
+    profile: str | None = None,
+    demo: bool = False,
+    path: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> ResolvedConfig:
+    """Merge flags, environment and config file (see the module doc). Never raises."""
+    path = config_path() if path is None else Path(path)
+    config_file, problems = read_config_file(path)
+    keys, keymap_problems = _split_keymap(config_file.keys, path)
+    problems.extend(keymap_problems)
+    env = EnvSettings.from_environ(environ)
+
+    profile_name = profile or env.profile or config_file.default_profile
+    chosen = config_file.profiles.get(profile_name) if profile_name else None
+    if profile_name and chosen is None:
+        known = ", ".join(sorted(config_file.profiles)) or "none"
+        problems.append(f"Profile '{profile_name}' is not in {path} (profiles there: {known}).")
+
+    # Each of url and key: flag, else environment, else the profile.
+    url_source = "--url" if url else "GATEWAY_URL" if env.url else None
+    if url_source:
+        chosen_url = _checked_url(url or env.url, url_source, problems)
+    else:
+        chosen_url = chosen.url if chosen else None
+    uses_profile = chosen is not None and chosen_url == chosen.url
+    if api_key:
+        key = api_key if isinstance(api_key, SecretStr) else SecretStr(api_key)
+    elif env.api_key:
+        key = env.api_key
+    else:
+        key = chosen.resolve_key(environ) if uses_profile else None
+    if uses_profile and key is None and chosen.api_key_env:
+        problems.append(
+            f"Profile '{profile_name}' reads its API key from ${chosen.api_key_env}, "
+            "which is not set."
+        )
+    if chosen is not None and not uses_profile and chosen_url and key is None:
+        problems.append(
+            f"{url_source} points at another gateway than profile '{profile_name}', "
+            "whose API key is only sent to its own URL."
+        )
+
+    file_warning = _insecure_file_warning(path, config_file)
+    base = ResolvedConfig(
+        demo=demo,
+        refresh_interval=config_file.refresh_interval,
+        request_timeout=config_file.request_timeout,
+        max_response_mb=config_file.max_response_mb,
+        theme=config_file.theme,
+        mark_read_on_open=config_file.mark_read_on_open,
+        keys=keys,
+        profiles=dict(config_file.profiles),
+        path=path,
+        problems=problems,
+        warnings=[file_warning] if file_warning else [],
+    )
+    return base._retarget(chosen_url, key, profile_name if uses_profile else None)
+
+
+def _checked_url(url: str, source: str, problems: list[str]) -> str | None:
+    try:
+        return validate_gateway_url(url)
+    except ValueError as exc:
+        problems.append(f"{source}: {exc}.")
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def save_profile(
+    name: str, profile: Profile, *, path: Path | None = None, make_default: bool = False
+) -> None:
+    """Add or replace profile ``name`` in the config file, keeping everything else in it.
+
+    The key is written only for a profile without ``api_key_env``: a key that comes from an
+    environment variable stays off the disk. The file is written atomically, 0600 in a 0700
+    directory. Comments in the file are not kept. Raises ConfigFileError when the existing file
+    cannot be read (it is left untouched rather than overwritten) and ValueError for a bad name.
+    """
+    if not name.strip():
+        raise ValueError("The profile name cannot be empty")
+    path = config_path() if path is None else Path(path)
+    data = _read_toml(path)
+    profiles = data.setdefault("profiles", {})
+    if not isinstance(profiles, dict):
+        raise ConfigFileError(f"{path}: 'profiles' is not a table; fix it by hand first")
+    entry: dict[str, Any] = {"url": profile.url}
+    if profile.api_key_env:
+        entry["api_key_env"] = profile.api_key_env
+    elif profile.api_key is not None:
+        entry["api_key"] = profile.api_key.get_secret_value()
+    profiles[name] = entry
+    if make_default:
+        data["default_profile"] = name
+    storage.atomic_write_text(path, dumps_toml(data))
+
+
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\f": "\\f",
+    "\r": "\\r",
+}
+
+
+def _toml_string(value: str) -> str:
+    """A TOML basic string: quotes, backslashes and every control character escaped."""
+    out = []
+    for char in value:
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif ord(char) < 0x20 or ord(char) == 0x7F:
+            out.append(f"\\u{ord(char):04x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
+
+
+def _toml_key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):  # before int: bool is an int
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)  # always has a '.' or an exponent, as TOML floats need
+    if isinstance(value, str):
+        return _toml_string(value)
+    raise ConfigFileError(
+        f"Cannot write a value of type {type(value).__name__} to the config file; "
+        "edit that setting by hand"
+    )
+
+
+def dumps_toml(data: Mapping[str, Any]) -> str:
+    """``data`` as TOML: scalar values and nested tables (None values are left out)."""
+    lines: list[str] = []
+    _dump_table(data, (), lines)
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def _dump_table(table: Mapping[str, Any], header: tuple[str, ...], lines: list[str]) -> None:
+    scalars = {k: v for k, v in table.items() if v is not None and not isinstance(v, Mapping)}
+    subtables = {k: v for k, v in table.items() if isinstance(v, Mapping)}
+    # A table that only groups others (like "profiles") needs no header of its own.
+    if header and (scalars or not subtables):
+        lines += ["", "[" + ".".join(_toml_key(part) for part in header) + "]"]
+    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in scalars.items()]
+    for key, subtable in subtables.items():
+        _dump_table(subtable, (*header, key), lines)

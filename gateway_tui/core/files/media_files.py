@@ -1,0 +1,111 @@
+"""Media files on this machine: where a saved message's file goes (named safely, never over
+another file) and a local file read for sending (its kind, size-checked first). No Textual.
+"""
+
+from __future__ import annotations
+
+import base64
+import mimetypes
+import os
+import re
+import unicodedata
+from pathlib import Path
+
+from gateway_tui.core.api.message_bodies import MEDIA_LIMITS, MediaType, MediaUpload
+from gateway_tui.core.files import storage
+
+_UNSAFE = re.compile(r"[^\w.\- ()+,=@]+")
+_MAX_NAME = 120
+_EXTENSIONS = {"image": ".jpg", "video": ".mp4", "audio": ".ogg", "document": ".bin"}
+
+
+class MediaFileProblem(Exception):
+    """A file that cannot be sent or saved, in plain words."""
+
+
+def media_dir() -> Path:
+    """Where saved media goes: ``<data dir>/media``."""
+    return storage.data_dir() / "media"
+
+
+def safe_name(name: str | None, fallback: str) -> str:
+    """A file name from outside made harmless: no directories, no control or odd characters,
+    no leading dot, not too long; ``fallback`` when nothing is left."""
+    name = unicodedata.normalize("NFKC", name or "")
+    name = name.replace("\\", "/").rsplit("/", 1)[-1]
+    name = _UNSAFE.sub("_", name).strip(" ._")
+    if not name:
+        name = _UNSAFE.sub("_", fallback).strip(" ._") or "media"
+    stem, dot, suffix = name.rpartition(".")
+    if dot and len(suffix) <= 10:
+        return stem[: _MAX_NAME - len(suffix) - 1] + "." + suffix
+    return name[:_MAX_NAME]
+
+
+def extension_for(mimetype: str | None, kind: str | None) -> str:
+    guessed = (
+        mimetypes.guess_extension((mimetype or "").split(";")[0].strip()) if mimetype else None
+    )
+    return guessed or _EXTENSIONS.get(kind or "", ".bin")
+
+
+def save_new_file(directory: Path, name: str, content: bytes) -> Path:
+    """Write ``content`` to ``directory/name``, or ``name (2)``… when taken: never over a file
+    (created exclusively, so not even one that appears meanwhile)."""
+    storage.ensure_private_dir(directory)
+    stem, dot, suffix = name.rpartition(".")
+    if not dot:
+        stem, suffix = name, ""
+    for number in range(1, 10_000):
+        candidate = name if number == 1 else f"{stem} ({number}){dot}{suffix}"
+        path = directory / candidate
+        try:
+            with open(path, "xb") as file:
+                file.write(content)
+                file.flush()
+                os.fsync(file.fileno())
+        except FileExistsError:
+            continue
+        return path
+    raise MediaFileProblem(f"Too many files named {name} in {directory}")
+
+
+def kind_of(path: Path) -> MediaType:
+    """What WhatsApp sends a file as, by its type: photo, video, audio, else a document."""
+    mimetype, _ = mimetypes.guess_type(path.name)
+    major = (mimetype or "").split("/")[0]
+    if major in ("image", "video", "audio"):
+        return major  # type: ignore[return-value]
+    return "document"
+
+
+def read_for_upload(raw_path: str, caption: str = "") -> MediaUpload:
+    """A local file as a sendMedia upload; its size is checked before it is read."""
+    path = Path(raw_path.strip()).expanduser()
+    if not raw_path.strip():
+        raise MediaFileProblem("Give the path of a file to send.")
+    try:
+        size = path.stat().st_size
+    except OSError as problem:
+        raise MediaFileProblem(f"Cannot read {path}: {problem.strerror or problem}") from None
+    if not path.is_file():
+        raise MediaFileProblem(f"{path} is not a file.")
+    kind = kind_of(path)
+    limit = MEDIA_LIMITS[kind]
+    if size == 0:
+        raise MediaFileProblem(f"{path.name} is empty: nothing to send.")
+    if size > limit:
+        raise MediaFileProblem(
+            f"{path.name} is {size / 2**20:.1f} MB: WhatsApp takes at most "
+            f"{limit // 2**20} MB for a {kind}."
+        )
+    try:
+        content = path.read_bytes()
+    except OSError as problem:
+        raise MediaFileProblem(f"Cannot read {path}: {problem.strerror or problem}") from None
+    return MediaUpload(
+        mediatype=kind,
+        media=base64.b64encode(content).decode("ascii"),
+        file_name=path.name,
+        caption=caption.strip() or None,
+    )

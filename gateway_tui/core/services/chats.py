@@ -1,0 +1,145 @@
+"""The gateway's chat store: chats with names and last messages, a chat's messages, statuses.
+
+The file store of a 1.7.1 gateway ignores filters and has no paging: the client filters and
+orders; here the results go in the state, merged with what this app knows from sending.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from gateway_tui.core.api.chat_models import ChatMessages, StatusRow, StoredMessage, latest_statuses
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.models import ArchiveResult, InstanceStatus, MessageKey
+from gateway_tui.core.chat_book import GROUP_SUFFIX, ChatBook
+from gateway_tui.core.services.base import ActionsBase
+from gateway_tui.core.state import ChatRecord, Loadable, Topic
+
+if TYPE_CHECKING:
+    from gateway_tui.core.live import LiveEvent
+
+
+class ChatStoreActions(ActionsBase):
+    def chat_book(self, instance: str) -> Loadable[ChatBook]:
+        return self.state.chat_books.setdefault(instance, Loadable())
+
+    def messages_of(self, instance: str, jid: str) -> Loadable[ChatMessages]:
+        return self.state.messages.setdefault((instance, jid), Loadable())
+
+    def statuses_of(self, instance: str) -> dict[str, StatusRow]:
+        return self.state.statuses.setdefault(instance, {})
+
+    async def load_chat_book(self, instance: str) -> ChatBook:
+        """findChats, findContacts and findMessages at once; then group names, when the
+        instance can answer fetchAllGroups (a disconnected one cannot: the JID stays)."""
+        return await self._load(self.chat_book(instance), Topic.CHATS, self._read_book(instance))
+
+    async def _read_book(self, instance: str) -> ChatBook:
+        # One after the other: a failure stops the read, and is the one error to tell.
+        chats = await self.client.find_chats(instance)
+        contacts = await self.client.find_contacts(instance)
+        last = await self.client.find_last_messages(instance)
+        skipped = chats.skipped + contacts.skipped + last.skipped
+        book = ChatBook.build(chats, contacts, last, skipped)
+        has_groups = any(jid.endswith(GROUP_SUFFIX) for jid in (*book.last, *(c.id for c in chats)))
+        known = self.state.instance(instance)
+        if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:
+            book.groups_note = "group names need a connected instance"
+        elif has_groups:
+            try:
+                await self.load_groups(instance)  # type: ignore[attr-defined]
+            except GatewayError as error:
+                book.groups_note = f"⚠ group names unavailable: {error.title}"
+                book.groups_error = error  # the screen tells it once
+        return book
+
+    async def load_messages(self, instance: str, jid: str) -> ChatMessages:
+        """The chat's messages, oldest first (read lazily: a chat may hold 100,000)."""
+        return await self._load(
+            self.messages_of(instance, jid), Topic.MESSAGES, self._read_chat(instance, jid)
+        )
+
+    async def _read_chat(self, instance: str, jid: str) -> ChatMessages:
+        messages = await self.client.find_chat_messages(instance, jid)
+        # A read that left before a live event came back without its message: put it in.
+        for item in self.state.live_items.get((instance, jid), ()):
+            if messages.index_of(item["key"]["id"]) < 0:
+                messages = messages.with_item(item)
+        return messages
+
+    async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
+        rows = await self.client.find_status_messages(instance, remote_jid=jid)
+        latest = latest_statuses(rows)
+        self.statuses_of(instance).update(latest)
+        self.state.notify(Topic.MESSAGES)
+        return latest
+
+    def apply_live(self, events: list[LiveEvent]) -> None:
+        """Live events (one frame's batch): new messages go into the open chats and the chat
+        lists, in one notification each, however many events there were."""
+        messages_changed = chats_changed = False
+        for event in events:
+            if event.event not in ("messages.upsert", "send.message"):
+                continue
+            item = event.data
+            key = item.get("key") if isinstance(item, dict) else None
+            jid = key.get("remoteJid") if isinstance(key, dict) else None
+            if not isinstance(jid, str) or not jid:
+                continue
+            recent = self.state.live_items.setdefault((event.instance, jid), deque(maxlen=200))
+            recent.append(item)
+            loadable = self.state.messages.get((event.instance, jid))
+            if loadable is not None and isinstance(loadable.value, ChatMessages):
+                loadable.value = loadable.value.with_item(item)
+                messages_changed = True
+            book = self.state.chat_books.get(event.instance)
+            message = StoredMessage.read(item)
+            if book is not None and book.value is not None and message is not None:
+                last = book.value.last.get(jid)
+                if last is None or (message.timestamp or 0) >= (last.timestamp or 0):
+                    # A new book object: the chats screen hands its table only new lists.
+                    book.value = replace(book.value, last={**book.value.last, jid: message})
+                    chats_changed = True
+                if not message.from_me:
+                    unread = self.state.unread.setdefault(event.instance, {})
+                    unread[jid] = unread.get(jid, 0) + 1
+        if messages_changed:
+            self.state.notify(Topic.MESSAGES)
+        if chats_changed:
+            self.state.notify(Topic.CHATS)
+
+    def mark_seen(self, instance: str, jid: str) -> None:
+        """The chat is open: its new messages are seen (here; no read receipt is sent)."""
+        if self.state.unread.get(instance, {}).pop(jid, None):
+            self.state.notify(Topic.CHATS)
+
+    def restore_archived(self, instance: str, flags: dict[str, bool]) -> None:
+        """Archived flags this app set in earlier runs, for chats not known yet (the ones the
+        sent history brings back keep their own)."""
+        chats = self.state.chats_of(instance)
+        added = False
+        for jid, flag in flags.items():
+            if jid not in chats:
+                chats[jid] = ChatRecord(jid, archived=flag)
+                added = True
+        if added:
+            self.state.notify(Topic.CHATS)
+
+    async def message_json(self, instance: str, message_id: str) -> dict | None:
+        """One message as the gateway stores it (for copying)."""
+        return await self.client.find_message_json(instance, message_id)
+
+    async def archive_chat(
+        self, instance: str, jid: str, key: MessageKey, archive: bool
+    ) -> ArchiveResult:
+        """Archive or unarchive a chat by its real last message. The flag is the one asked
+        for: a real gateway says ``archived: true`` either way, and its store keeps no flag."""
+        result = await self.client.archive_chat(instance, key, archive)
+        chat = self.state.chats_of(instance).setdefault(jid, ChatRecord(jid))
+        chat.archived = archive
+        if chat.last_key is None:
+            chat.last_key = key
+        self.state.notify(Topic.CHATS)
+        return result

@@ -1,0 +1,140 @@
+"""Groups: the list, participants, the invite code (fetch and revoke), subject and invites."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TypeVar
+
+from gateway_tui.core.api.errors import GatewayError, InvalidResponse
+from gateway_tui.core.api.models import (
+    GroupInviteResult,
+    GroupSummary,
+    InviteCode,
+    Participant,
+)
+from gateway_tui.core.api.validation import group_jid_from
+from gateway_tui.core.services.base import ActionsBase
+from gateway_tui.core.state import InviteState, SentInvite, Topic
+
+INVITE_URL_PREFIX = "https://chat.whatsapp.com/"
+T = TypeVar("T")
+
+
+class GroupActions(ActionsBase):
+    async def load_groups(self, instance: str) -> list[GroupSummary]:
+        """fetchAllGroups (an optional endpoint: a server without it raises NotFound)."""
+        return await self._load(
+            self.state.groups_of(instance), Topic.GROUPS, self.client.fetch_all_groups(instance)
+        )
+
+    async def load_participants(self, instance: str, group_jid: str) -> list[Participant]:
+        jid = group_jid_from(group_jid)
+        return await self._load(
+            self.state.participants_of(instance, jid),
+            Topic.PARTICIPANTS,
+            self.client.group_participants(instance, jid),
+        )
+
+    # --- invite code -------------------------------------------------------------------------
+
+    async def load_invite_code(self, instance: str, group_jid: str) -> InviteCode:
+        """Read the current code. A successful read is a refresh: revoked codes are dropped."""
+        jid = group_jid_from(group_jid)
+        invite = self.state.invite_of(instance, jid)
+        code = await self._invite_call(invite, self.client.group_invite_code(instance, jid))
+        invite.current, invite.revoked, invite.error = code, [], None
+        invite.updated_at = self.state.now()
+        self.state.notify(Topic.INVITE)
+        return code
+
+    async def revoke_invite_code(self, instance: str, group_jid: str) -> InviteCode:
+        """Revoke; the new code replaces the current one, which stays listed as revoked.
+
+        On failure the current code is kept (it still works) and the error is recorded.
+        """
+        jid = group_jid_from(group_jid)
+        invite = self.state.invite_of(instance, jid)
+        result = await self._invite_call(
+            invite, self.client.revoke_group_invite_code(instance, jid)
+        )
+        if result.revoked is False:
+            error = GatewayError(
+                "The gateway says the code was not revoked",
+                method="PUT",
+                path=f"/group/revokeInviteCode/{instance}",
+                messages=["revoked: false"],
+            )
+            invite.error = error
+            self.state.notify(Topic.INVITE)
+            raise error
+        if result.invite_code:
+            new = InviteCode(
+                inviteCode=result.invite_code, inviteUrl=INVITE_URL_PREFIX + result.invite_code
+            )
+        else:
+            # Liberal: a server that revokes without naming the new code; read it.
+            try:
+                new = await self.client.group_invite_code(instance, jid)
+            except GatewayError as error:
+                # Revoked all the same: the old code no longer works.
+                self._replace_code(invite, None)
+                invite.error = error
+                self.state.notify(Topic.INVITE)
+                raise
+        self._replace_code(invite, new)
+        self.state.notify(Topic.INVITE)
+        return new
+
+    def _replace_code(self, invite: InviteState, new: InviteCode | None) -> None:
+        old = invite.current
+        if old is not None and (new is None or old.invite_code != new.invite_code):
+            invite.revoked.insert(0, old)
+        invite.current, invite.error = new, None
+        invite.updated_at = self.state.now()
+
+    async def _invite_call(self, invite: InviteState, call: Awaitable[T]) -> T:
+        invite.loading = True
+        self.state.notify(Topic.INVITE)
+        try:
+            return await call
+        except GatewayError as error:
+            invite.error = error
+            raise
+        finally:
+            invite.loading = False
+            self.state.notify(Topic.INVITE)
+
+    # --- subject and invites -----------------------------------------------------------------
+
+    async def update_group_subject(self, instance: str, group_jid: str, subject: str) -> str:
+        """Change the subject; the group list (and the app's own record) show it at once."""
+        jid = group_jid_from(group_jid)
+        await self.client.update_group_subject(instance, jid, subject)
+        self.state.group_subjects[(instance, jid)] = subject
+        groups = self.state.groups_of(instance)
+        if groups.value is not None:
+            groups.value = [
+                group.model_copy(update={"subject": subject}) if group.id == jid else group
+                for group in groups.value
+            ]
+        self.state.notify(Topic.GROUPS)
+        return subject
+
+    async def send_group_invite(
+        self, instance: str, group_jid: str, numbers: list[str], description: str
+    ) -> GroupInviteResult:
+        """Send the group's invite link to ``numbers``; the result names the URL sent."""
+        jid = group_jid_from(group_jid)
+        path = f"/group/sendInvite/{instance}"
+        result = await self.client.send_group_invite(instance, jid, numbers, description)
+        if result.send is False:
+            raise InvalidResponse(
+                "The gateway says the invite was not sent",
+                method="POST",
+                path=path,
+                messages=["send: false"],
+            )
+        invite = self.state.invite_of(instance, jid)
+        invite.last_sent = SentInvite(list(numbers), description, result, self.state.now())
+        self.state.notify(Topic.INVITE)
+        return result

@@ -1,0 +1,114 @@
+"""Instances and their settings."""
+
+from __future__ import annotations
+
+import time
+
+from gateway_tui.core.api.errors import GatewayError, NotFound
+from gateway_tui.core.api.lists import PartialList, unreadable_of
+from gateway_tui.core.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
+from gateway_tui.core.services.base import ActionsBase
+from gateway_tui.core.state import Topic
+
+# A 2.x gateway finishes a delete after its 200 (still listed right after, gone 1.5 s later,
+# as recorded): rows of an instance this app deleted are hidden for this long.
+DELETE_SETTLE_SECONDS = 10.0
+
+
+class InstanceActions(ActionsBase):
+    async def refresh_instances(self) -> list[Instance]:
+        return await self._load(self.state.instances, Topic.INSTANCES, self._listed())
+
+    async def _listed(self) -> list[Instance]:
+        found = await self.client.fetch_instances()
+        now = time.monotonic()
+        deleted = self.state.deleted
+        for name, at in list(deleted.items()):
+            if now - at > DELETE_SETTLE_SECONDS:
+                del deleted[name]
+        if not deleted:
+            return found
+        return _same_skips(found, [i for i in found if i.instance_name not in deleted])
+
+    async def refresh_instance(self, name: str) -> Instance | None:
+        """Re-read one instance by name and put it in place in the list."""
+        found = await self.client.fetch_instances(name)
+        fresh = found[0] if found else None
+        current = self.state.instances.value
+        if fresh is not None and current is not None:
+            self.state.instances.value = _same_skips(
+                current, [fresh if item.instance_name == name else item for item in current]
+            )
+            self.state.notify(Topic.INSTANCES)
+        return fresh
+
+    def select(self, name: str | None) -> None:
+        if self.state.selected != name:
+            self.state.selected = name
+            self.state.notify(Topic.SELECTED)
+
+    async def delete_instance(self, name: str) -> DeleteResult:
+        """Delete; on success the row leaves the state at once, without a refetch.
+
+        An instance the gateway says does not exist (404, already deleted elsewhere) leaves
+        the state too; the NotFound is re-raised so the screen can say so.
+        """
+        try:
+            result = await self.client.delete_instance(name)
+        except NotFound as error:
+            if not error.route_missing:
+                self._drop_instance(name)
+            raise
+        self.state.deleted[name] = time.monotonic()
+        self._drop_instance(name)
+        return result
+
+    def _drop_instance(self, name: str) -> None:
+        current = self.state.instances.value
+        if current is not None:
+            self.state.instances.value = _same_skips(
+                current, [i for i in current if i.instance_name != name]
+            )
+        self.state.settings.pop(name, None)
+        if self.state.selected == name:
+            self.state.selected = None
+            self.state.notify(Topic.SELECTED)
+        self.state.notify(Topic.INSTANCES)
+
+    async def logout_instance(self, name: str) -> GatewayError | None:
+        """Disconnect (an optional endpoint), then show the instance's new status. Returns
+        why that status could not be re-read (it is then assumed closed), for the screen to say."""
+        await self.client.logout_instance(name)
+        try:
+            await self.refresh_instance(name)
+        except GatewayError as error:
+            self._set_status(name, InstanceStatus.CLOSE)
+            return error
+        return None
+
+    def _set_status(self, name: str, status: InstanceStatus) -> None:
+        current = self.state.instances.value or []
+        self.state.instances.value = _same_skips(
+            current,
+            [
+                item.model_copy(update={"status": status.value})
+                if item.instance_name == name
+                else item
+                for item in current
+            ],
+        )
+        self.state.notify(Topic.INSTANCES)
+
+    async def load_settings(self, name: str) -> InstanceSettings:
+        loadable = self.state.settings_of(name)
+        return await self._load(loadable, Topic.SETTINGS, self.client.find_settings(name))
+
+    async def save_settings(self, name: str, settings: InstanceSettings) -> InstanceSettings:
+        """Write through the optional settings/set, then re-read what the server holds."""
+        await self.client.set_settings(name, settings)
+        return await self.load_settings(name)
+
+
+def _same_skips(before: list[Instance], after: list[Instance]) -> PartialList[Instance]:
+    """``after``, still counting the instances the last answer held that could not be read."""
+    return PartialList(after, unreadable_of(before))

@@ -1,0 +1,1 @@
+"""Text rules shared by every face: sanitizing, formatting, URLs, phone numbers."""

@@ -1,0 +1,104 @@
+"""How values read on screen. Pure functions, shared by the screens."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from functools import lru_cache
+
+from rich.text import Text
+
+from gateway_tui.core.api.models import InstanceStatus
+
+STATUS_LOOK: dict[InstanceStatus, tuple[str, str]] = {
+    InstanceStatus.OPEN: ("●", "green"),
+    InstanceStatus.CONNECTING: ("◐", "yellow"),
+    InstanceStatus.CLOSE: ("○", "bright_black"),
+    InstanceStatus.REFUSED: ("✕", "red"),
+    InstanceStatus.UNKNOWN: ("?", "magenta"),
+}
+
+
+# Big enough for a list of 10,000 instances or chats: a smaller cache thrashes on every redraw
+# of such a list (libphonenumber takes about 30 µs a number).
+@lru_cache(maxsize=65536)
+def format_number(digits: str) -> str:
+    """International digits for reading, the way the country writes them (libphonenumber):
+    "447700900123" → "+44 7700 900123", "5511999999999" → "+55 11 99999-9999".
+
+    A number libphonenumber can fit to no pattern of its country is said so, its country code
+    set apart when there is one: "341785919681" → "+34 1785919681 (invalid)" (beside grouped
+    numbers, an ungrouped one would pass for a number written differently). Fewer than 8
+    digits, or not digits: as it came.
+    """
+    if not digits.isdigit() or len(digits) < 8:
+        return digits
+    # Imported on first use: the first frame is drawn before any number is.
+    import phonenumbers
+
+    try:
+        number = phonenumbers.parse("+" + digits)
+    except phonenumbers.NumberParseException:
+        return f"+{digits} {INVALID}"
+    shown = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
+    national = phonenumbers.national_significant_number(number)
+    if phonenumbers.is_valid_number(number) or shown != f"+{number.country_code} {national}":
+        return shown  # valid, or in a pattern of its country (a drama range: +44 7700 900123)
+    return f"{shown} {INVALID}"
+
+
+INVALID = "(invalid)"  # after a number that libphonenumber finds no valid number in
+
+
+def status_cell(raw: str, kind: InstanceStatus) -> str:
+    symbol, _ = STATUS_LOOK[kind]
+    return f"{symbol} {raw}"
+
+
+def status_style(kind: InstanceStatus) -> str:
+    return STATUS_LOOK[kind][1]
+
+
+def status_text(raw: str, kind: InstanceStatus) -> Text:
+    return Text(status_cell(raw, kind), style=status_style(kind))
+
+
+def clock(moment: datetime | None) -> str:
+    return moment.strftime("%H:%M:%S") if moment else "never"
+
+
+# Why WhatsApp ended a session (Baileys' DisconnectReason), as 2.x stores it per instance.
+DISCONNECT_REASONS = {
+    "401": "logged out",
+    "403": "banned or forbidden",
+    "408": "connection lost",
+    "411": "multi-device mismatch",
+    "428": "connection closed",
+    "440": "replaced by another session",
+    "500": "bad session",
+    "503": "WhatsApp unavailable",
+    "515": "restart required",
+}
+
+
+def disconnect_reason(code: str | None) -> str:
+    """ "401 logged out"; the bare code when unknown; "" when there is none."""
+    if not code:
+        return ""
+    words = DISCONNECT_REASONS.get(code)
+    return f"{code} {words}" if words else code
+
+
+def moment_text(iso: str | None) -> str:
+    """An ISO 8601 time from the gateway, in local time to the minute; as sent when unreadable."""
+    if not iso:
+        return ""
+    try:
+        moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except ValueError:
+        return iso
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def disconnect_text(code: str | None, at: str | None) -> str:
+    """The instance's last disconnection: reason and time, "" when the gateway gave none."""
+    return " · ".join(part for part in (disconnect_reason(code), moment_text(at)) if part)

@@ -1,0 +1,1 @@
+"""The terminal app (Textual): app, screens, widgets, stylesheet."""

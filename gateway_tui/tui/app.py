@@ -1,0 +1,662 @@
+"""The application shell: one client, one state, the screens, the palette and the keys.
+
+Start-up draws first and imports after: from the command line the app is given a config
+*loader*; its first frame (``screens/starting.py``) needs Textual alone, and the config, the
+HTTP stack and pydantic are imported once that frame is on screen. Given a config (tests, the
+demo), it starts at once. So this module imports neither httpx nor pydantic at the top.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import gc
+import sys
+import threading
+from collections.abc import Callable, Iterable
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.screen import Screen
+from textual.signal import Signal
+
+from gateway_tui.core.files import storage
+from gateway_tui.core.text.sanitize import clipboard_text, printable
+from gateway_tui.core.text.urls import insecure_url_warning
+from gateway_tui.tui.crash import crash_report, describe, scrub
+from gateway_tui.tui.display_filter import ControlCharacterFilter
+from gateway_tui.tui.type_ahead import TypeAhead
+
+if TYPE_CHECKING:
+    import httpx
+
+    from gateway_tui.core.api.client import GatewayClient
+    from gateway_tui.core.api.dialects import Dialect
+    from gateway_tui.core.api.errors import GatewayError
+    from gateway_tui.core.files.config import ResolvedConfig
+    from gateway_tui.core.live import LiveLink
+    from gateway_tui.core.services import Actions
+    from gateway_tui.core.state import AppState, Topic
+
+DARK_THEME = "textual-dark"
+LIGHT_THEME = "textual-light"
+
+
+class InstanceCommands(Provider):
+    """Palette: "open instance <name>" for every instance the state knows."""
+
+    async def search(self, query: str) -> Hits:
+        app: GatewayApp = self.app  # type: ignore[assignment]
+        matcher = self.matcher(query)
+        for instance in app.state.instances.value or ():
+            name = instance.instance_name
+            label = f"Open instance {name}"
+            score = matcher.match(label)
+            if score > 0:
+                yield Hit(score, matcher.highlight(label), partial(app.open_instance, name))
+
+    async def discover(self) -> Hits:
+        app: GatewayApp = self.app  # type: ignore[assignment]
+        for instance in (app.state.instances.value or [])[:20]:
+            name = instance.instance_name
+            yield Hit(1, f"Open instance {name}", partial(app.open_instance, name))
+
+
+class GatewayApp(App[int]):
+    TITLE = "gateway-tui"
+    # Absolute, so subclasses in other modules (tests, benchmarks) find it too.
+    CSS_PATH = Path(__file__).parent / "app.tcss"
+    COMMANDS = App.COMMANDS | {InstanceCommands}
+
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit_now", show=False, priority=True),
+        # f1 works everywhere, in a text field too (where ? is a character): the footer names it.
+        Binding("f1", "help", "Keys", id="app.help_f1"),
+        Binding("question_mark", "help", "Keys", id="app.help", show=False),
+        # One word: the app's keys stay in every footer, at 80 columns too (widgets/footer.py).
+        Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
+        Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
+    ]
+
+    def __init__(
+        self,
+        config: ResolvedConfig | Callable[[], ResolvedConfig],
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        clock: Callable[[], datetime] = datetime.now,
+        starting_url: str | None = None,
+    ) -> None:
+        """``config``, or a function that loads it after the first frame (see the module doc);
+        ``starting_url`` is shown in that first frame when known."""
+        super().__init__()
+        self._transport = transport
+        self._clock = clock
+        self._starting_url = starting_url
+        self.state_changed: Signal[Topic] = Signal(self, "state-changed")
+        self.type_ahead = TypeAhead(self, self._deliver_key)
+        self._storage_problems_off: Callable[[], None] = lambda: None
+        self._live: LiveLink | None = None
+        self._live_task: asyncio.Task[None] | None = None
+        self._live_told: set[str] = set()
+        self._config_loader: Callable[[], ResolvedConfig] | None = None
+        if callable(config):
+            self._config_loader = config
+        else:
+            self._start(config)
+
+    def _start(self, config: ResolvedConfig) -> None:
+        """Everything that needs the config: the state, the client, the actions."""
+        from gateway_tui.core.services import Actions
+        from gateway_tui.core.state import AppState
+
+        self.config = config
+        self.state: AppState = AppState(self._clock)
+        self.state.subscribe(self.state_changed.publish)
+        self.client = self._new_client()
+        self.actions: Actions = Actions(self.client, self.state)
+        if config.theme:
+            self.theme = config.theme
+
+    @property
+    def started(self) -> bool:
+        """False while the first frame is up and the config not loaded yet."""
+        return self._config_loader is None
+
+    # --- gateway ---------------------------------------------------------------------------------
+
+    def _new_client(self) -> GatewayClient:
+        import httpx
+
+        from gateway_tui.core.api.client import GatewayClient
+        from gateway_tui.core.api.errors import GatewayError
+
+        key = self.config.api_key.get_secret_value() if self.config.api_key else ""
+        url = self.config.url or "http://127.0.0.1"
+        try:
+            httpx.URL(url)
+        except (httpx.InvalidURL, ValueError):
+            # Validation agrees with httpx, but a URL must never end the app: ask for another.
+            problem = "The gateway URL cannot be used: its host name is not valid"
+            self.config = dataclasses.replace(
+                self.config, url=None, problems=[*self.config.problems, problem]
+            )
+            url = "http://127.0.0.1"
+        transport = self._transport or _transport_for(url)
+        try:
+            client = GatewayClient(
+                url,
+                key,
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
+                api_version=self.config.api_version,
+            )
+        except GatewayError as error:
+            # A key that cannot travel in a header (a newline in it, say): ask for another.
+            problem = f"The API key cannot be used: {error.summary}"
+            self.config = dataclasses.replace(
+                self.config, api_key=None, problems=[*self.config.problems, problem]
+            )
+            client = GatewayClient(
+                url,
+                "",
+                timeout=self.config.request_timeout,
+                transport=transport,
+                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
+                api_version=self.config.api_version,
+            )
+        client.subscribe(self.state.record_call)
+        client.on_server_info = self._server_info_known
+        return client
+
+    def _server_info_known(self) -> None:
+        from gateway_tui.core.state import Topic
+
+        self.state.notify(Topic.CALLS)  # the gateway bar shows the version
+
+    @property
+    def gateway_url(self) -> str | None:
+        return self.config.url
+
+    @property
+    def gateway_identity(self) -> str | None:
+        """What drafts, history and templates of this gateway are filed under."""
+        return self.config.gateway_identity
+
+    @property
+    def gateway_version(self) -> str | None:
+        """What the gateway says it is ("2.3.6"), else its line once known ("2.x")."""
+        client = self.client
+        if client.server_version:
+            return client.server_version
+        return client.dialect.label if client.line_known else None
+
+    @property
+    def gateway_line(self) -> Dialect:
+        """The gateway's line as known so far (1.7.1 until an answer tells)."""
+        return self.client.dialect
+
+    def list_message_notes(self) -> list[str]:
+        """What a user sending list messages through this gateway must know about its line."""
+        from gateway_tui.core.api.dialects import LIST_MESSAGES_UNSHOWN, list_message_warning
+
+        client = self.client
+        if not client.line_known or client.dialect.line != "2":
+            return []
+        notes = [
+            "Evolution API 2.x: the footer is required, the description optional; presence is "
+            "not sent (the gateway always shows typing during the delay)."
+        ]
+        version = client.server_version
+        warning = list_message_warning(version)
+        if warning:
+            notes.append(warning)
+        elif version is None:
+            notes.append(f"If this gateway is 2.3.0–2.3.7: {LIST_MESSAGES_UNSHOWN}.")
+        return notes
+
+    @property
+    def instance_fields_missing(self) -> frozenset[str]:
+        """Instance fields the gateway's line never gives (none known before its line is)."""
+        client = self.client
+        return client.dialect.instance_fields_missing if client.line_known else frozenset()
+
+    @property
+    def masked_key(self) -> str:
+        from gateway_tui.core.files.config import mask_key
+
+        return mask_key(self.config.api_key)
+
+    def connect(self, url: str, api_key: str) -> None:
+        """Point the app at another gateway (from the connect screen)."""
+        self._switch(self.config.with_gateway(url, api_key))
+
+    def switch_profile(self, name: str) -> None:
+        self._switch(self.config.switch_profile(name))
+
+    def _switch(self, config: ResolvedConfig) -> None:
+        old = self.client
+        self.config = config
+        self.client = self._new_client()
+        self.actions.client = self.client
+        self.state.reset()
+        self.run_worker(old.aclose(), exit_on_error=False)
+        self._show_home()
+
+    def _show_home(self) -> None:
+        from gateway_tui.tui.screens.connect import ConnectScreen
+        from gateway_tui.tui.screens.instances import InstancesScreen
+
+        home: Screen = InstancesScreen() if self.config.is_complete else ConnectScreen()
+        # Back to Textual's default screen, then the home of the gateway now in use on top.
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        # The warning is queued first, so it is shown before the home screen makes a call.
+        self._warn_insecure()
+        self.call_later(self.push_screen, home)
+
+    def _warn_insecure(self) -> None:
+        warning = insecure_url_warning(self.config.url) if self.config.url else None
+        if warning:
+            self.notify(warning, title="Insecure URL", severity="warning", timeout=10, markup=False)
+
+    # --- lifecycle -------------------------------------------------------------------------------
+
+    def on_load(self) -> None:
+        if self.started:
+            _freeze_startup_heap()
+            self._ask_for_instances()
+
+    def _ask_for_instances(self) -> None:
+        # Ask for the instances before the home screen is built: the answer travels while
+        # Textual composes and paints, and the first frame often has the rows already. The
+        # instances screen sees the load under way and does not start another.
+        # Not for plain http to another host: the user is warned before the first call.
+        if self.config.is_complete and not insecure_url_warning(self.config.url):
+            self.action_refresh_instances()
+
+    def on_mount(self) -> None:
+        # A stored file that cannot be read is reported where the user looks: here.
+        self._storage_problems_off = storage.on_problem(self._stored_file_problem)
+        if not self.started:
+            from gateway_tui.tui.screens.starting import StartingScreen
+
+            # Keys typed before the home screen exists wait for it (no safety release: the
+            # imports may take long on a busy machine, and the keys are meant for home).
+            token = self.type_ahead.hold(safety=False)
+            self.push_screen(
+                StartingScreen(self._starting_url, on_shown=partial(self._finish_start, token))
+            )
+            return
+        self._show_first_home()
+
+    def _finish_start(self, token: int) -> None:
+        """The first frame is on screen: load the config, import the rest, show home."""
+        loader, self._config_loader = self._config_loader, None
+        assert loader is not None
+        # The imports build tens of thousands of long-lived objects: collecting among them
+        # now is wasted time (they are frozen out of the collector's sight right after). The
+        # command line has had the collector off since before Textual was imported.
+        gc.disable()
+        try:
+            self._start(loader())
+            import gateway_tui.tui.screens.instances  # noqa: F401 - the home screen, next
+        finally:
+            _freeze_startup_heap()
+            gc.enable()
+        self._ask_for_instances()
+        self._show_first_home()
+        # After the home screen's push (queued by _show_home), which holds keys itself.
+        self.call_later(self.type_ahead.release, token)
+
+    def _show_first_home(self) -> None:
+        if self.config.keys:
+            self.set_keymap(self.config.keys)
+        for problem in self.config.problems:
+            self.notify(problem, title="Configuration", severity="warning", markup=False)
+        self._show_home()
+
+    async def on_unmount(self) -> None:
+        self._storage_problems_off()
+        if self._live is not None:
+            self._live.stop()
+        if self._live_task is not None:
+            self._live_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._live_task
+        if self.started:
+            await self.client.aclose()
+
+    def _display(self, screen: Screen, renderable) -> None:  # type: ignore[override]
+        # Textual's one place where a frame goes to the terminal: the starting screen learns
+        # here that it has been drawn, and only then does the slow part of start-up begin.
+        super()._display(screen, renderable)
+        if renderable is not None and not self._batch_count and not self.started:
+            from gateway_tui.tui.screens.starting import StartingScreen
+
+            if isinstance(screen, StartingScreen):
+                screen.frame_drawn()
+
+    # --- type-ahead (gateway_tui/tui/type_ahead.py) -----------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            await self.type_ahead.admit(event)
+            return
+        await super().on_event(event)
+
+    async def _deliver_key(self, event: events.Key) -> None:
+        await super().on_event(event)
+
+    def push_screen(self, screen, callback=None, wait_for_dismiss=False, *, mode=None):  # type: ignore[override]
+        result = super().push_screen(screen, callback, wait_for_dismiss, mode=mode)
+        self.type_ahead.hold_for_screen(self.screen)
+        return result
+
+    def pop_screen(self):  # type: ignore[override]
+        result = super().pop_screen()
+        self.type_ahead.hold_for_screen(self.screen)
+        return result
+
+    def switch_screen(self, screen):  # type: ignore[override]
+        result = super().switch_screen(screen)
+        self.type_ahead.hold_for_screen(self.screen)
+        return result
+
+    def _stored_file_problem(self, message: str) -> None:
+        notify = partial(
+            self.notify, message, title="Stored file", severity="warning", timeout=15, markup=False
+        )
+        if self._thread_id == threading.get_ident():
+            notify()
+        else:
+            self.call_from_thread(notify)
+
+    # --- live events (gateway_tui/core/live.py) ---------------------------------------------------
+
+    def follow_live(self, instance: str) -> None:
+        """Receive ``instance``'s events over the gateway's socket.io (made on first use, after
+        the first frame); where none can be had, the screens poll as before."""
+        if self._transport is not None or not self.config.is_complete or not self.config.url:
+            return  # a test's stand-in transport, or no gateway: nothing to connect to
+        if self._live is None:
+            from gateway_tui.core.live import LiveLink
+
+            key = self.config.api_key.get_secret_value() if self.config.api_key else ""
+            self._live = LiveLink(self.config.url, key, self._live_arrival, self._live_status)
+            # A task of its own, not a worker: it lasts as long as the app, and waiting for
+            # the workers to finish (tests, quitting) must not wait for it.
+            self._live_task = asyncio.get_running_loop().create_task(self._run_live(self._live))
+        self._live.follow(instance)
+
+    async def _run_live(self, link: LiveLink) -> None:
+        try:
+            await link.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a bug of ours: reported, polling goes on
+            self.report_unexpected(error, "Live events")
+
+    def _live_arrival(self) -> None:
+        # Coalesced: whatever arrives until the next frame is applied in one go.
+        self.call_after_refresh(self._apply_live)
+
+    def _apply_live(self) -> None:
+        if self._live is not None:
+            events = self._live.take()
+            if events:
+                self.actions.apply_live(events)
+
+    def _live_status(self, live: bool, why: str | None) -> None:
+        from gateway_tui.core.state import Topic
+
+        self.state.live, self.state.live_why = live, why
+        self.state.notify(Topic.LIVE)
+        if not live and why and why not in self._live_told:
+            self._live_told.add(why)  # said once, plainly
+            self.notify(
+                f"No live updates: {why}. The screens refresh as before.",
+                title="Live events",
+                severity="warning",
+            )
+
+    # --- navigation ------------------------------------------------------------------------------
+
+    def open_instance(self, name: str) -> None:
+        from gateway_tui.tui.screens.instance import InstanceScreen
+
+        self.actions.select(name)
+        self.push_screen(InstanceScreen(name))
+
+    def instance_sections_hint(self) -> str:
+        """The ways in from the instance view."""
+        return (
+            "g groups · m compose a list message · t chats · r refresh · esc back · ? keys\n"
+            "C connect (QR) · R restart · L log out · w webhook · W websocket"
+        )
+
+    def open_groups(self, instance: str) -> None:
+        from gateway_tui.tui.screens.groups import GroupPickerScreen
+
+        self.push_screen(GroupPickerScreen(instance))
+
+    def open_pairing(self, instance: str, number: str | None = None) -> None:
+        from gateway_tui.tui.screens.pairing import PairingScreen
+
+        self.push_screen(PairingScreen(instance, number))
+
+    def open_hooks(self, instance: str, kind: str) -> None:
+        from gateway_tui.tui.screens.webhook import HookSettingsScreen
+
+        self.push_screen(HookSettingsScreen(instance, kind))  # type: ignore[arg-type]
+
+    def open_composer(self, instance: str) -> None:
+        from gateway_tui.tui.screens.composer import ComposerScreen
+
+        self.push_screen(ComposerScreen(instance))
+
+    def open_chats(self, instance: str) -> None:
+        from gateway_tui.tui.screens.chats import ChatsScreen
+
+        self.push_screen(ChatsScreen(instance))
+
+    def action_request_log(self) -> None:
+        from gateway_tui.tui.screens.request_log import RequestLogScreen
+
+        if not isinstance(self.screen, RequestLogScreen):
+            self.push_screen(RequestLogScreen())
+
+    def action_help(self) -> None:
+        from gateway_tui.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
+    def action_toggle_theme(self) -> None:
+        self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
+
+    def action_refresh_instances(self) -> None:
+        self.run_worker(self._refresh_all(), group="instances", exit_on_error=False)
+
+    async def _refresh_all(self) -> None:
+        from gateway_tui.core.api.errors import GatewayError
+
+        try:
+            await self.actions.refresh_instances()
+        except GatewayError as error:
+            self.report_error(error, "Refreshing instances")
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette: every action of ``screen`` (its bindings), then the app's, once each."""
+        from gateway_tui.tui.screens.help import APP, SCREEN, key_rows
+
+        rows = key_rows(screen)
+        titles: set[str] = set()
+
+        def once(command: SystemCommand) -> Iterable[SystemCommand]:
+            if command.title not in titles:
+                titles.add(command.title)
+                yield command
+
+        for group, namespace in ((SCREEN, screen), (APP, self)):
+            # One command per action: "Quit" is q and ctrl+q, "Keys" is ? and f1.
+            by_title: dict[str, list] = {}
+            for row in rows:
+                if row.group == group and row.action != "command_palette":
+                    by_title.setdefault(row.description, []).append(row)
+            for title, same in by_title.items():
+                run = partial(self._run_from_palette, namespace, same[0].action)
+                yield from once(SystemCommand(title, _palette_help(same), run))
+        yield from once(
+            SystemCommand(
+                "Refresh instances", "Fetch the instance list again", self.action_refresh_instances
+            )
+        )
+        yield from once(SystemCommand("Change theme", "Pick any theme", self.action_change_theme))
+        yield from once(
+            SystemCommand("Screenshot", "Save an SVG of the screen", self.deliver_screenshot)
+        )
+        for name in sorted(self.config.profiles):
+            if name != self.config.profile:
+                yield from once(
+                    SystemCommand(
+                        f"Switch profile: {name}",
+                        f"Use the gateway of profile {name}",
+                        partial(self.switch_profile, name),
+                    )
+                )
+        yield from once(
+            SystemCommand("Connect to another gateway", "Enter a URL and key", self._open_connect)
+        )
+
+    def _run_from_palette(self, namespace, action: str) -> None:
+        # After the palette has closed, so the action sees its own screen on top.
+        self.call_later(self.run_action, action, namespace)
+
+    def _open_connect(self) -> None:
+        from gateway_tui.tui.screens.connect import ConnectScreen
+
+        self.push_screen(ConnectScreen())
+
+    # --- reporting -------------------------------------------------------------------------------
+
+    def report_error(self, error: GatewayError, what: str) -> None:
+        """Tell the user a call failed, in plain words; server text is never markup."""
+        lines = [error.summary]
+        if error.hint:
+            lines.append(error.hint)
+        self.notify(
+            "\n".join(lines), title=f"{what} failed", severity="error", timeout=8, markup=False
+        )
+
+    def report_unexpected(self, error: BaseException, what: str | None) -> None:
+        """A bug of ours: say it without a traceback or locals, and keep running."""
+        self.notify(
+            describe(error, self.secrets()),
+            title=f"Unexpected error{f' in {what}' if what else ''}",
+            severity="error",
+            timeout=10,
+            markup=False,
+        )
+
+    # --- the display boundary and the crash path (see sanitize.py, crash.py) ---------------------
+
+    def secrets(self) -> list[str]:
+        """Every key this app knows: masked in anything it reports."""
+        if not self.started:
+            return []  # the config is not loaded yet: no key is known
+        keys = [self.config.api_key] + [p.resolve_key() for p in self.config.profiles.values()]
+        return [key.get_secret_value() for key in keys if key is not None]
+
+    def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[override]
+        # Notifications quote server and file text: placeholders instead of controls, no key.
+        secrets = self.secrets()
+        message = printable(scrub(message, secrets), multiline=True)
+        super().notify(message, title=printable(scrub(title, secrets)), **kwargs)
+
+    def copy_to_clipboard(self, text: str) -> None:
+        super().copy_to_clipboard(clipboard_text(text))
+
+    async def run_action(self, action, default_namespace=None, namespaces=None) -> bool:  # type: ignore[no-untyped-def]
+        # Every key binding and palette action runs through here: a bug in one is reported
+        # (no traceback, no locals, no key) and the app keeps running.
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:  # noqa: BLE001 - anything unexpected, by design
+            self.report_unexpected(error, f"the action {action}")
+            return True
+
+    def get_line_filters(self) -> list:  # type: ignore[override]
+        return [*super().get_line_filters(), _CONTROL_FILTER]
+
+    def _handle_exception(self, error: Exception) -> None:
+        self._crash_error = error  # for _fatal_error, which Textual calls without it
+        super()._handle_exception(error)
+
+    def _fatal_error(self) -> None:
+        # Textual's report shows every frame's locals, the key among them: ours shows none.
+        error = getattr(self, "_crash_error", None) or sys.exc_info()[1] or RuntimeError("?")
+        self.bell()
+        self._exit_renderables.append(crash_report(error, self.secrets()))
+        self._close_messages_no_wait()
+
+
+_CONTROL_FILTER = ControlCharacterFilter()
+
+
+def _palette_help(rows: list) -> str:
+    """The palette's second line for an action: its keys and binding ids (for `[keys]`)."""
+    keys = " / ".join(row.keys for row in rows)
+    return f"{keys} · {', '.join(row.binding_id for row in rows)}"
+
+
+_startup_heap_frozen = False
+
+
+def _freeze_startup_heap() -> None:
+    """Take what the imports built out of the garbage collector's sight, once per process.
+
+    A full collection scans every tracked object, and the tens of thousands the imported modules
+    made live as long as the process: each collection scanned them again, 50-90 ms pauses while
+    10,000 instances or 1,024 participants were loading. Frozen, they are never scanned again
+    (cyclic garbage among them would never be freed; at this point there is next to none).
+    """
+    global _startup_heap_frozen
+    if not _startup_heap_frozen:
+        _startup_heap_frozen = True
+        gc.freeze()
+
+
+def _transport_for(url: str) -> httpx.AsyncBaseTransport | None:
+    """For a plain-HTTP gateway, a transport that skips loading the CA bundle (20-45 ms of
+    start-up spent for TLS that never happens); None (httpx's default) for https.
+
+    Its TLS context trusts no certificate at all, so it could never vouch for a server by
+    mistake; and the client follows no redirects, so its requests never leave http://.
+    """
+    if not url.startswith("http://"):
+        return None
+    import ssl
+
+    import httpx
+
+    from gateway_tui.core.api.client import CONNECTION_LIMITS
+
+    return httpx.AsyncHTTPTransport(
+        verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT), limits=CONNECTION_LIMITS
+    )
+
+
+def run_app(
+    config: ResolvedConfig | Callable[[], ResolvedConfig], *, starting_url: str | None = None
+) -> int:
+    GatewayApp(config, starting_url=starting_url).run()
+    return 0

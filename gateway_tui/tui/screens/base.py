@@ -1,0 +1,186 @@
+"""The pattern every screen follows: read the state, run calls in workers, report errors."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer
+from textual.worker import Worker, WorkerState
+
+from gateway_tui.core.api.errors import GatewayError, GatewayTimeout, GatewayUnreachable
+from gateway_tui.core.state import Health, Topic
+from gateway_tui.tui.widgets.footer import GatewayFooter
+
+if TYPE_CHECKING:
+    from gateway_tui.core.services import Actions
+    from gateway_tui.core.state import AppState
+    from gateway_tui.tui.host import AppHost
+
+
+# How much of a copied value the notification repeats (a JSON body can be long).
+COPY_SHOWN_CHARS = 160
+# While the gateway cannot be reached, a screen that shows its data asks again this often
+# (or at the configured refresh interval, when that is shorter; never when it is 0).
+RECOVERY_SECONDS = 5.0
+
+
+@lru_cache(maxsize=1)
+def tmux_passes_clipboard() -> bool:
+    """Whether the tmux around the app passes a copy on (its set-clipboard is on); asked once.
+    Unknown (no tmux command, no answer) counts as no: the advice is then given."""
+    try:
+        answer = subprocess.run(
+            ["tmux", "show-options", "-gv", "set-clipboard"],
+            capture_output=True,
+            text=True,
+            timeout=2,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return answer.returncode == 0 and answer.stdout.strip() == "on"
+
+
+class GatewayScreen(Screen):
+    """A screen that observes the app state and talks to the gateway only through actions."""
+
+    # Which state changes make this screen redraw.
+    TOPICS: ClassVar[frozenset[Topic]] = frozenset()
+
+    @property
+    def gateway_app(self) -> AppHost:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def state(self) -> AppState:
+        return self.gateway_app.state
+
+    @property
+    def actions(self) -> Actions:
+        return self.gateway_app.actions
+
+    def key_for(self, binding_id: str) -> str | None:
+        """The key that runs binding ``binding_id`` here now (remaps included), as the footer
+        shows it; None when no binding of the screen or the app has that id. Hints name keys
+        with this, so they name the key that really works."""
+        for node in (self, self.app):
+            for bindings in node._bindings.key_to_bindings.values():
+                for binding in bindings:
+                    if binding.id == binding_id:
+                        return self._shown_key(binding)
+        return None
+
+    def key_on(self, screen: type[Screen], binding_id: str) -> str | None:
+        """The key that runs binding ``binding_id`` on another screen (remaps included), for a
+        hint that sends the user there; None when that screen has no such binding."""
+        for binding in screen.BINDINGS:
+            if isinstance(binding, Binding) and binding.id == binding_id:
+                return self._shown_key(binding)
+        return None
+
+    def _shown_key(self, binding: Binding) -> str:
+        """The key as the footer shows it; a remap in ``[keys]`` wins (Textual applies it to
+        copies of the bindings, so a screen's own may still hold the default)."""
+        if keys := self.app._keymap.get(binding.id or ""):
+            binding = replace(binding, key=keys.split(",")[0].strip(), key_display=None)
+        return self.app.get_key_display(binding)
+
+    def copy(self, text: str, what: str) -> None:
+        """Put ``text`` on the clipboard, saying honestly how: the terminal gets it (OSC 52),
+        and not every terminal passes that on — tmux by default does not."""
+        self.app.copy_to_clipboard(text)
+        how = "Sent to the terminal's clipboard (OSC 52)"
+        if os.environ.get("TMUX") and not tmux_passes_clipboard():
+            how += "; tmux passes it on only with `set -g set-clipboard on`"
+        shown = text if len(text) <= COPY_SHOWN_CHARS else text[: COPY_SHOWN_CHARS - 1] + "…"
+        self.notify(f"{what}: {shown}\n{how}.", title="Clipboard", markup=False)
+
+    async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
+        # Every screen yields Textual's Footer; ours keeps the app's keys in sight when narrow.
+        footers = [GatewayFooter() if type(w) is Footer else w for w in widgets]
+        await super().mount_composed_widgets(footers)
+
+    def on_mount(self) -> None:
+        # Textual calls this after a subclass's own on_mount (handlers run for each class in
+        # the MRO), so subclasses must not call super().on_mount() again.
+        for footer in self.query(Footer):
+            footer.compact = True  # more keys fit before the footer cuts the last one
+        self.gateway_app.state_changed.subscribe(self, self._state_changed)
+        self.refresh_from_state()
+        interval = self.gateway_app.config.refresh_interval
+        if interval and interval > 0 and type(self).recover is not GatewayScreen.recover:
+            self.set_interval(min(interval, RECOVERY_SECONDS), self._recover_if_down)
+
+    def recover(self) -> None:
+        """Read the screen's data again, quietly, once the gateway may be back. Screens that
+        show server data override this (and ``data_error``); the base calls it while the
+        gateway is unreachable or the screen's data could not be read for want of it."""
+
+    def data_error(self) -> GatewayError | None:
+        """Why the screen's data could not be read last time (None: it was read)."""
+        return None
+
+    def _recover_if_down(self) -> None:
+        # Only on top: Textual's is_current also holds for the screen just under this one.
+        if self.app.screen is not self:
+            return
+        down = isinstance(self.data_error(), GatewayUnreachable | GatewayTimeout)
+        if down or self.state.health is Health.UNREACHABLE:
+            self.recover()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_from_state()
+
+    def _state_changed(self, topic: Topic) -> None:
+        if topic in self.TOPICS and self.is_attached:
+            self.refresh_from_state()
+
+    def refresh_from_state(self) -> None:
+        """Redraw from the state. Screens override this."""
+
+    def call(
+        self,
+        work: Awaitable[Any],
+        *,
+        what: str,
+        done: str | None = None,
+        on_done: Callable[[Any], None] | None = None,
+        on_error: Callable[[GatewayError], bool | None] | None = None,
+        group: str = "call",
+        exclusive: bool = False,
+    ) -> Worker:
+        """Run a gateway call in a worker; announce success, and any failure, in plain words.
+
+        ``on_error`` may return True to say it told the user itself; otherwise the app reports.
+        """
+
+        async def run() -> Any:
+            try:
+                result = await work
+            except GatewayError as error:
+                handled = on_error(error) if on_error is not None else False
+                if not handled:
+                    self.gateway_app.report_error(error, what)
+                return None
+            if done:
+                self.notify(done, markup=False)
+            if on_done is not None:
+                on_done(result)
+            return result
+
+        return self.run_worker(
+            run(), name=what, group=group, exclusive=exclusive, exit_on_error=False
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # Anything that is not a GatewayError is a bug of ours: say so, keep the app running.
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self.gateway_app.report_unexpected(event.worker.error, event.worker.name)

@@ -1,0 +1,339 @@
+"""A campaign running: progress, counts, rate and ETA; pause, resume, cancel; held recipients.
+
+The runner (gateway_tui.core.campaign.runner) does the sending in a worker; this screen draws its
+progress a few times a second and passes the keys on. Recipients whose outcome is unknown are
+listed; only the user resends them (u, after a confirmation) or sets them aside (k).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import DataTable, Footer, ProgressBar, Static
+
+from gateway_tui.core.campaign.journal import (
+    Campaign,
+    CampaignBusy,
+    JournalError,
+    JournalRefused,
+    Status,
+    open_campaign,
+)
+from gateway_tui.core.campaign.runner import CampaignRunner, Progress, RunState, duration_text
+from gateway_tui.core.text.formatting import format_number
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+
+REDRAW_SECONDS = 0.25
+_ACTIVE = (RunState.READY, RunState.WAITING, RunState.SENDING, RunState.PAUSED)
+
+
+def _who(number: str, name: str) -> str:
+    shown = format_number(number) if number.isdigit() else number
+    return f"{shown} ({name})" if name else shown
+
+
+class CampaignRunScreen(GatewayScreen):
+    HELP_TITLE = "Campaign"
+
+    BINDINGS = [
+        Binding("p,space", "pause", "Pause / resume", id="campaign_run.pause"),
+        Binding("c", "cancel", "Cancel", id="campaign_run.cancel"),
+        Binding("r", "resume_campaign", "Resume", id="campaign_run.resume"),
+        Binding("u", "resend_held", "Resend held", id="campaign_run.resend_held"),
+        Binding("k", "skip_held", "Set held aside", id="campaign_run.skip_held"),
+        Binding("escape", "back", "Back", id="campaign_run.back"),
+        Binding("q", "quit_app", "Quit", id="campaign_run.quit"),
+    ]
+
+    def __init__(self, campaign: Campaign, *, start: bool = False) -> None:
+        super().__init__()
+        self.campaign = campaign
+        self.runner: CampaignRunner | None = None
+        self._start_now = start
+        self._latest: Progress | None = None
+        self._drawn: Progress | None = None
+        self._held_drawn: list[int] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        yield Static(id="run-title", classes="title")
+        yield ProgressBar(id="run-bar", show_eta=False)
+        yield Static(id="run-counts")
+        yield Static(id="run-current")
+        yield Static(id="run-error")
+        yield Static(id="run-end")
+        yield Static(id="run-held-title", classes="summary")
+        yield DataTable(id="run-held", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        campaign = self.campaign
+        title = Text.assemble(("Campaign ", "bold"), (campaign.id, "bold cyan"))
+        title.append(f" · from {campaign.instance} · “{campaign.draft.title}” · ")
+        title.append(campaign.pace.describe())
+        self.query_one("#run-title", Static).update(title)
+        table = self.query_one("#run-held", DataTable)
+        table.add_columns("line", "number", "name", "what happened")
+        self.set_interval(REDRAW_SECONDS, self._redraw)
+        self._latest = self._idle_progress()
+        self._redraw()
+        if self._start_now:
+            self.action_resume_campaign()
+
+    # --- running -----------------------------------------------------------------------------
+
+    def _now(self) -> float:
+        """The app's clock (fixed in screenshots), as the journal's timestamps."""
+        return self.state.now().timestamp()
+
+    @property
+    def running(self) -> bool:
+        return self.runner is not None and self.runner.state in _ACTIVE
+
+    def _idle_progress(self) -> Progress:
+        counts = self.campaign.counts()
+        state = RunState.FINISHED if self.campaign.finished else RunState.READY
+        return Progress(
+            state=state,
+            total=len(self.campaign.recipients),
+            sent=counts["sent"],
+            failed=counts["failed"],
+            unknown=counts["unknown"],
+            skipped=counts["skipped"],
+            left=counts["pending"],
+        )
+
+    def action_resume_campaign(self) -> None:
+        if self.running:
+            if self.runner is not None and self.runner.paused:
+                self.runner.resume()
+            return
+        if self.campaign.finished:
+            self.notify("Nobody is left to send to.", markup=False)
+            return
+        try:
+            # Re-read from disk: the journal is the truth (another run may have moved on).
+            self.campaign = open_campaign(self.campaign.id, root=self.campaign.dir.parent)
+        except JournalError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.runner = CampaignRunner(
+            self.campaign, self.gateway_app.client, on_progress=self._progressed, clock=self._now
+        )
+        self.run_worker(self._run(self.runner), group="campaign", exit_on_error=False)
+
+    async def _run(self, runner: CampaignRunner) -> None:
+        try:
+            self._latest = await runner.run()
+        except (CampaignBusy, JournalRefused) as exc:
+            runner.state = RunState.STOPPED
+            runner.stop_reason = f"Not sent from here: {exc}."
+            self._latest = runner.progress()
+        except (JournalError, OSError) as exc:
+            runner.state = RunState.STOPPED
+            runner.stop_reason = f"Stopped: the journal cannot be written ({exc})."
+            self._latest = runner.progress()
+        self._redraw()
+
+    def _progressed(self, progress: Progress) -> None:
+        self._latest = progress
+        if progress.state not in (RunState.SENDING, RunState.WAITING):
+            self._redraw()  # pauses and stops show at once; the rest a few times a second
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        progress = self._latest
+        if progress is None or not self.is_attached:
+            return
+        bar = self.query_one("#run-bar", ProgressBar)
+        bar.update(total=progress.total or 1, progress=progress.done)
+        counts = Text()
+        for label, value, style in (
+            ("Sent", progress.sent, "green"),
+            ("Failed", progress.failed, "red"),
+            ("Unknown", progress.unknown, "yellow"),
+            ("Left", progress.left, "bold"),
+        ):
+            counts.append(f"{label} ", style="dim")
+            counts.append(f"{value:,}", style=style)
+            counts.append("   ")
+        if progress.skipped:
+            counts.append(f"Set aside {progress.skipped:,}   ", style="dim")
+        if progress.rate_per_minute:
+            counts.append(f"rate {progress.rate_per_minute:.1f}/min", style="dim")
+        if progress.eta_seconds is not None and progress.left:
+            counts.append(f"   about {duration_text(progress.eta_seconds)} left", style="dim")
+        self.query_one("#run-counts", Static).update(counts)
+        self.query_one("#run-current", Static).update(self._current_line(progress))
+        error = Text()
+        if progress.last_error:
+            error.append("Last error: ", style="bold red")
+            error.append(progress.last_error)
+        self.query_one("#run-error", Static).update(error)
+        self.query_one("#run-end", Static).update(self._end_line(progress))
+        self._draw_held()
+
+    def _current_line(self, progress: Progress) -> Text:
+        who = _who(progress.current.number, progress.current.name) if progress.current else ""
+        state = progress.state
+        if state is RunState.SENDING:
+            return Text.assemble(("⏳ Sending to ", "bold"), (who, "bold"))
+        if state is RunState.WAITING and progress.next_at is not None:
+            left = max(0.0, progress.next_at - self._now())
+            return Text.assemble(("Next: ", "bold"), who, (f" in {left:.0f} s (the pace)", "dim"))
+        if state is RunState.PAUSED:
+            return Text("⏸ Paused — p resumes", style="bold yellow")
+        if state is RunState.READY and progress.left:
+            return Text(f"{progress.left:,} left to send — r resumes", style="bold")
+        return Text("")
+
+    def _end_line(self, progress: Progress) -> Text:
+        text = Text()
+        if progress.stop_reason:
+            text.append(progress.stop_reason, style="bold red")
+            text.append("\n")
+        if progress.state is RunState.CANCELLED:
+            text.append("Cancelled: r resumes where it stopped.\n", style="bold yellow")
+        if progress.state is RunState.FINISHED:
+            text.append("✓ Finished. ", style="bold green")
+        if progress.state not in _ACTIVE or progress.state is RunState.READY:
+            if self.campaign.report_path.exists():
+                text.append("Report: ", style="dim")
+                text.append(str(self.campaign.report_path))
+        return text
+
+    def _draw_held(self) -> None:
+        held = self.campaign.held()
+        if held == self._held_drawn:
+            return
+        self._held_drawn = held
+        table = self.query_one("#run-held", DataTable)
+        table.clear()
+        for index in held:
+            recipient = self.campaign.recipients[index]
+            _, what = self.campaign.unknown.get(index, (0.0, ""))
+            # Text cells: a plain string in a DataTable would be read as markup.
+            table.add_row(
+                Text(str(recipient.line)),
+                Text(recipient.number),
+                Text(recipient.name),
+                Text(what),
+            )
+        title = Text()
+        if held:
+            title.append(f"Held — outcome unknown ({len(held):,}): ", style="bold yellow")
+            title.append(
+                "the gateway may have sent these. Check their chats; nothing is resent on its "
+                "own. u resends them · k sets them aside",
+                style="dim",
+            )
+        self.query_one("#run-held-title", Static).update(title)
+        table.display = bool(held)
+
+    # --- keys --------------------------------------------------------------------------------
+
+    def action_pause(self) -> None:
+        if not self.running or self.runner is None:
+            return
+        if self.runner.paused:
+            self.runner.resume()
+            self.notify("Resumed.", markup=False)
+        else:
+            self.runner.pause()
+            self.notify("Pausing: the send in flight finishes first.", markup=False)
+
+    def action_cancel(self) -> None:
+        if not self.running or self.runner is None:
+            return
+
+        def decided(yes: bool | None) -> None:
+            if yes and self.runner is not None:
+                self.runner.cancel()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Cancel the campaign",
+                Text("Stop after the send in flight? The journal keeps the rest: r resumes."),
+                confirm_label="Cancel campaign",
+                cancel_label="Keep sending",
+            ),
+            decided,
+        )
+
+    def _decide_held(self, resend: bool) -> None:
+        if self.running:
+            self.notify("Pause or cancel the campaign first.", markup=False)
+            return
+        held = self.campaign.held()
+        if not held:
+            self.notify("No recipient is held.", markup=False)
+            return
+
+        def decided(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                if resend:
+                    count = self.campaign.release(held, at=self._now())
+                else:
+                    count = self.campaign.skip(held, at=self._now())
+                if not resend:
+                    self.campaign.write_report()
+            except (JournalError, OSError) as exc:
+                self.notify(f"The journal cannot be written: {exc}", severity="error")
+                return
+            finally:
+                self.campaign.unlock()  # the runner takes the lock again when it starts
+            self._latest = self._idle_progress()
+            self._redraw()
+            if resend:  # the user said "send again": the run does it, no further key
+                self.notify(f"Sending again to {count} recipient(s).", markup=False)
+                self.action_resume_campaign()
+
+        if resend:
+            others = self.campaign.count(Status.PENDING)
+            body = Text(
+                f"Send again to {len(held)} recipient(s) whose outcome is unknown? Some of them "
+                "may already have the message."
+                + (f" The campaign resumes too ({others:,} not sent yet)." if others else "")
+            )
+            screen = ConfirmScreen("Resend held recipients", body, confirm_label="Resend")
+        else:
+            body = Text(f"Set {len(held)} held recipient(s) aside, without sending again?")
+            screen = ConfirmScreen("Set held aside", body, confirm_label="Set aside")
+        self.app.push_screen(screen, decided)
+
+    def action_resend_held(self) -> None:
+        self._decide_held(resend=True)
+
+    def action_skip_held(self) -> None:
+        self._decide_held(resend=False)
+
+    def action_quit_app(self) -> None:
+        if not self.running:
+            self.app.exit()
+            return
+        self.app.push_screen(
+            ConfirmScreen(
+                "Quit while the campaign runs",
+                Text(
+                    "Quit now? The send in flight, if any, is held as unknown; the journal keeps "
+                    "the rest, and the campaign resumes from the set-up (f9)."
+                ),
+                confirm_label="Quit",
+            ),
+            lambda yes: self.app.exit() if yes else None,
+        )
+
+    def action_back(self) -> None:
+        if self.running:
+            self.notify(
+                "The campaign is running: p pauses, c cancels (the journal keeps its place).",
+                markup=False,
+            )
+            return
+        self.app.pop_screen()

@@ -1,0 +1,470 @@
+"""f5 in the composer: send the draft to many recipients (a campaign) — the set-up.
+
+Recipients come from a CSV file or pasted lines; every number is checked and duplicates are
+removed and counted before anything is sent. The table lists the recipients and the preview
+shows the message exactly as the highlighted one gets it (placeholders filled in). The pace,
+delay and presence are set here; ctrl+s asks, then starts (screens/campaign_run.py).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.timer import Timer
+from textual.widgets import DataTable, Footer, Input, Label, Select, Static, TextArea
+
+from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.api.models import InstanceStatus
+from gateway_tui.core.campaign.check import numbers_not_on_whatsapp
+from gateway_tui.core.campaign.journal import (
+    JournalError,
+    Pace,
+    campaigns_dir,
+    create_campaign,
+    open_campaign,
+)
+from gateway_tui.core.campaign.preflight import InstanceNotReady, check_instance
+from gateway_tui.core.campaign.recipients import (
+    MessageTemplate,
+    RecipientFileError,
+    RecipientList,
+    parse_recipients,
+    read_recipients_file,
+)
+from gateway_tui.core.campaign.runner import duration_text
+from gateway_tui.core.files.drafts import PRESENCES, Draft
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.list_preview import ListPreview
+
+PARSE_DELAY_SECONDS = 0.3  # pasted lines are read again this long after the last keystroke
+TABLE_LIMIT = 2_000  # rows shown in the recipients table (all are sent)
+DEFAULT_RATE = "20"
+DEFAULT_JITTER = "30"
+
+
+def parse_pace(rate_text: str, jitter_text: str) -> tuple[Pace | None, list[Problem]]:
+    """The pace typed in the form: messages per minute and jitter in percent."""
+    problems = []
+    try:
+        rate = float(rate_text.strip() or DEFAULT_RATE)
+    except ValueError:
+        rate = -1
+    if not 0 <= rate <= 6000:
+        problems.append(Problem("rate", "messages per minute: a number from 0 (full speed)"))
+    try:
+        jitter = float(jitter_text.strip() or DEFAULT_JITTER)
+    except ValueError:
+        jitter = -1
+    if not 0 <= jitter <= 90:
+        problems.append(Problem("jitter", "jitter: a percentage from 0 to 90"))
+    if problems:
+        return None, problems
+    return Pace(rate, jitter / 100), []
+
+
+class CampaignSetupScreen(GatewayScreen):
+    HELP_TITLE = "Send to many: set up a campaign"
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start sending", id="campaign_setup.start", priority=True),
+        Binding("f4", "check_whatsapp", "Check on WhatsApp", id="campaign_setup.check_whatsapp"),
+        Binding("f9", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
+        Binding("escape", "back", "Back", id="campaign_setup.back"),
+    ]
+
+    def __init__(self, instance: str, draft: Draft) -> None:
+        super().__init__()
+        self.instance = instance
+        self.draft = Draft.from_json(draft.to_json())
+        self.template = MessageTemplate(self.draft)
+        self.recipients: RecipientList | None = None
+        self.source = ""
+        self.load_error = ""
+        self._parse_timer: Timer | None = None
+        self._pasted = ""  # the pasted text last read
+        # What the server would refuse once each recipient's values are filled in: checked
+        # again only when the recipients or the message change (10,000 take a while).
+        self._message_problems: list[Problem] | None = None
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Horizontal(id="campaign-body"):
+            with VerticalScroll(id="campaign-form", can_focus=False):
+                yield Static(id="campaign-title", classes="title")
+                with Horizontal(classes="composer-field"):
+                    yield Label("CSV file", classes="field-label")
+                    yield Input(
+                        placeholder="path to a CSV file — enter loads it",
+                        id="c-file",
+                        compact=True,
+                    )
+                yield Static(
+                    Text(
+                        "or paste lines: number,name,… — a header row (number,name,city) "
+                        "names the placeholders {name} {city} of the message's texts",
+                        style="dim",
+                    ),
+                    classes="summary",
+                )
+                yield TextArea(id="c-paste", soft_wrap=False, show_line_numbers=True)
+                yield Static(id="c-summary", classes="summary")
+                yield DataTable(id="c-recipients", cursor_type="row", zebra_stripes=True)
+                with Horizontal(classes="composer-field"):
+                    yield Label("Per minute", classes="field-label")
+                    yield Input(DEFAULT_RATE, id="c-rate", compact=True)
+                    yield Label("Jitter %", classes="field-label-inline")
+                    yield Input(DEFAULT_JITTER, id="c-jitter", compact=True)
+                with Horizontal(classes="composer-field"):
+                    yield Label("Delay (ms)", classes="field-label")
+                    yield Input(self.draft.delay, placeholder="none", id="c-delay", compact=True)
+                    yield Label("Presence", classes="field-label-inline")
+                    yield Select(
+                        [(p, p) for p in PRESENCES],
+                        prompt="none",
+                        value=self.draft.presence or Select.NULL,
+                        id="c-presence",
+                        compact=True,
+                    )
+                yield Static(id="c-pace-note", classes="summary")
+            with VerticalScroll(id="campaign-preview-pane"):
+                yield Static(id="c-preview-title", classes="summary")
+                yield ListPreview(id="campaign-preview")
+        yield Static(id="campaign-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        title = Text.assemble(("Send to many", "bold"), f" from {self.instance}: “")
+        title.append(self.draft.title or "(no title)")
+        title.append("”")
+        if self.template.placeholders:
+            names = " ".join("{" + name + "}" for name in self.template.placeholders)
+            title.append(f"  placeholders {names}", style="cyan")
+        for note in self.gateway_app.list_message_notes():
+            title.append(f"\n⚠ {note}", style="yellow not bold")
+        self.query_one("#campaign-title", Static).update(title)
+        self.query_one("#c-file", Input).focus()
+        self._redraw()
+
+    # --- input ------------------------------------------------------------------------------
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "c-file" and event.value.strip():
+            event.stop()
+            self.load_file(event.value.strip())
+
+    def load_file(self, path: str) -> None:
+        try:
+            self.recipients = read_recipients_file(Path(path).expanduser())
+        except RecipientFileError as exc:
+            self.recipients, self.load_error = None, str(exc)
+        else:
+            self.load_error, self.source = "", Path(path).name
+        self._fill_table()
+        self._redraw()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        if self._parse_timer is not None:
+            self._parse_timer.stop()
+        self._parse_timer = self.set_timer(PARSE_DELAY_SECONDS, self.read_pasted)
+
+    def read_pasted(self) -> None:
+        text = self.query_one("#c-paste", TextArea).text
+        if not text.strip() or (text == self._pasted and self.source == "pasted lines"):
+            return
+        self._pasted = text
+        try:
+            self.recipients = parse_recipients(text)
+        except RecipientFileError as exc:
+            self.recipients, self.load_error = None, f"pasted lines, {exc}"
+        else:
+            self.load_error, self.source = "", "pasted lines"
+        self._fill_table()
+        self._redraw()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "c-delay":
+            self.draft.delay = event.value
+            self.template = MessageTemplate(self.draft)
+            self._message_problems = None
+        if event.input.id in ("c-rate", "c-jitter", "c-delay"):
+            self._redraw()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "c-presence":
+            value = event.value
+            self.draft.presence = value if isinstance(value, str) else ""
+            self.template = MessageTemplate(self.draft)
+            self._message_problems = None
+            self._draw_preview()
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._draw_preview()
+
+    # --- drawing ----------------------------------------------------------------------------
+
+    def _fill_table(self) -> None:
+        self._message_problems = None  # the recipients changed
+        table = self.query_one("#c-recipients", DataTable)
+        table.clear(columns=True)
+        if self.recipients is None:
+            return
+        columns = self.recipients.columns
+        table.add_columns("line", *(Text(column) for column in columns))
+        # Text cells: a plain string in a DataTable would be read as markup.
+        table.add_rows(
+            [Text(str(r.line)), *(Text(r.fields().get(column, "")) for column in columns)]
+            for r in self.recipients.recipients[:TABLE_LIMIT]
+        )
+
+    def problems(self) -> list[Problem]:
+        """Everything that stops the campaign from starting, in plain words."""
+        if self.recipients is None:
+            return [Problem("", self.load_error or "load a CSV file or paste recipients")]
+        problems: list[Problem] = []
+        if not self.recipients.recipients:
+            problems.append(Problem("", "no valid recipient"))
+        _, pace_problems = self._pace()
+        if self._message_problems is None:
+            self._message_problems = self.template.problems(
+                self.recipients, self.gateway_app.gateway_line
+            )
+        # The message's problems include its delay and presence (Draft.check).
+        return problems + pace_problems + self._message_problems
+
+    def _pace(self) -> tuple[Pace | None, list[Problem]]:
+        return parse_pace(
+            self.query_one("#c-rate", Input).value, self.query_one("#c-jitter", Input).value
+        )
+
+    def _redraw(self) -> None:
+        self._draw_summary()
+        self._draw_pace()
+        self._draw_preview()
+
+    def _draw_summary(self) -> None:
+        text = Text()
+        if self.load_error:
+            text.append(f"✕ {self.load_error}", style="red")
+        elif self.recipients is not None:
+            text.append(f"{self.source}: ", style="bold")
+            text.append(self.recipients.summary())
+            for problem in self.recipients.invalid[:5]:
+                text.append(f"\n  {problem}", style="yellow")
+            if len(self.recipients.invalid) > 5:
+                text.append(f"\n  … and {len(self.recipients.invalid) - 5} more", style="yellow")
+            shown = len(self.recipients.recipients)
+            if shown > TABLE_LIMIT:
+                text.append(f"\n  the table shows the first {TABLE_LIMIT:,}", style="dim")
+        self.query_one("#c-summary", Static).update(text)
+        status = Text()
+        problems = self.problems()
+        if problems:
+            status.append("Not ready: ", style="bold red")
+            status.append("; ".join(str(p) for p in problems[:3]))
+            if len(problems) > 3:
+                status.append(f" (and {len(problems) - 3} more)")
+        else:
+            status.append("Ready: ", style="bold green")
+            status.append("ctrl+s asks, then starts sending")
+        self.query_one("#campaign-status", Static).update(status)
+
+    def _draw_pace(self) -> None:
+        pace, problems = self._pace()
+        text = Text()
+        if pace is None:
+            text.append("; ".join(p.message for p in problems), style="red")
+        else:
+            text.append(pace.describe())
+            count = len(self.recipients.recipients) if self.recipients else 0
+            gap = 60 / pace.per_minute if pace.per_minute > 0 else 0.0
+            # One send at a time: the gateway holds each request open for the delay.
+            each = max(gap, self.draft.delay_ms / 1000)
+            if count and each:
+                text.append(f" · {count:,} recipients take about {duration_text(count * each)}")
+            if self.draft.delay_ms:
+                text.append(f" · the gateway holds each send {self.draft.delay_ms} ms")
+        self.query_one("#c-pace-note", Static).update(text)
+
+    def _draw_preview(self) -> None:
+        title = self.query_one("#c-preview-title", Static)
+        preview = self.query_one("#campaign-preview", ListPreview)
+        if not self.recipients or not self.recipients.recipients:
+            title.update(Text("The message, before placeholders are filled in", style="bold"))
+            preview.show(self.draft)
+            return
+        row = self.query_one("#c-recipients", DataTable).cursor_row
+        recipient = self.recipients.recipients[
+            min(max(row, 0), len(self.recipients.recipients) - 1)
+        ]
+        label = Text.assemble(("As ", "dim"), (recipient.name or recipient.number, "bold"))
+        label.append(f" gets it (line {recipient.line}) — move in the table to see another", "dim")
+        title.update(label)
+        preview.show(self.template.draft_for(recipient))
+
+    # --- actions ----------------------------------------------------------------------------
+
+    def action_start(self) -> None:
+        problems = self.problems()
+        if problems:
+            self.notify(
+                "Not started: " + "; ".join(str(p) for p in problems[:3]),
+                severity="warning",
+                markup=False,
+            )
+            return
+
+        # Before anything is created: the instance is there and open (a typo or a closed
+        # instance would spend the recipients). The gateway is asked, not the last poll.
+        async def ready() -> InstanceNotReady | None:
+            try:
+                await check_instance(self.gateway_app.client, self.instance)
+            except InstanceNotReady as exc:
+                return exc
+            return None
+
+        self.call(
+            ready(),
+            what=f"Checking instance {self.instance}",
+            on_done=lambda problem: self._not_ready(problem) if problem else self._confirm_start(),
+            group="check",
+            exclusive=True,
+        )
+
+    def _not_ready(self, error: InstanceNotReady) -> None:
+        if error.missing:
+            self.notify(f"Not started: {error}.", severity="error", markup=False)
+            return
+        body = Text(f"Not started: {error}.\n")
+        body.append("Connect it now? The campaign waits here until you come back.", style="dim")
+        self.app.push_screen(
+            ConfirmScreen("Instance not connected", body, confirm_label="Connect"),
+            lambda yes: self.gateway_app.open_pairing(self.instance) if yes else None,
+        )
+
+    def _confirm_start(self) -> None:
+        assert self.recipients is not None
+        pace, _ = self._pace()
+        assert pace is not None
+        count = len(self.recipients.recipients)
+        body = Text(f"Send “{self.draft.title}” to {count:,} recipient(s) from {self.instance}")
+        body.append(f", {pace.describe()}?\n")
+        body.append(
+            "A journal keeps track: if the app stops, the campaign resumes without sending "
+            "to anyone twice.",
+            style="dim",
+        )
+        self.app.push_screen(
+            ConfirmScreen("Start the campaign", body, confirm_label="Start"),
+            lambda yes: self._start(pace) if yes else None,
+        )
+
+    def _start(self, pace: Pace) -> None:
+        assert self.recipients is not None
+        try:
+            campaign = create_campaign(
+                # Filed under the gateway's identity, like drafts: the demo's survive a relaunch
+                # on another port.
+                gateway=self.gateway_app.gateway_identity or "",
+                instance=self.instance,
+                draft=self.draft,
+                recipients=self.recipients,
+                pace=pace,
+                now=datetime.now(),
+            )
+        except (JournalError, OSError) as exc:
+            self.notify(f"Cannot create the campaign: {exc}", severity="error", markup=False)
+            return
+        self._open_run(campaign.id, start=True)
+
+    def _open_run(self, campaign_id: str, *, start: bool = False) -> None:
+        from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
+
+        try:
+            campaign = open_campaign(campaign_id)
+        except JournalError as exc:
+            self.notify(str(exc), severity="error", markup=False)
+            return
+        self.app.pop_screen()
+        self.app.push_screen(CampaignRunScreen(campaign, start=start))
+
+    def action_check_whatsapp(self) -> None:
+        """Ask the gateway which numbers are on WhatsApp (in batches) and leave out the rest."""
+        if not self.recipients or not self.recipients.recipients:
+            self.notify("Load recipients first.", markup=False)
+            return
+        instances = self.state.instances.value or []
+        instance = next((i for i in instances if i.instance_name == self.instance), None)
+        if instance is None or instance.status_kind is not InstanceStatus.OPEN:
+            self.notify(
+                f"Only an open instance can check numbers; {self.instance} is not open.",
+                severity="warning",
+                markup=False,
+            )
+            return
+        recipients = self.recipients
+
+        def progressed(done: int, total: int) -> None:
+            self.query_one("#campaign-status", Static).update(
+                Text(f"Checking on WhatsApp: {done:,} of {total:,} numbers…")
+            )
+
+        def checked(missing: set[str]) -> None:
+            count = recipients.leave_out(missing, "not on WhatsApp")
+            self._fill_table()
+            self._redraw()
+            self.notify(
+                f"{count} number(s) not on WhatsApp left out." if count else "All are on WhatsApp.",
+                markup=False,
+            )
+
+        self.call(
+            numbers_not_on_whatsapp(
+                self.gateway_app.client, self.instance, recipients, on_batch=progressed
+            ),
+            what="Checking the numbers on WhatsApp",
+            on_done=checked,
+            group="check",
+            exclusive=True,
+        )
+
+    def action_campaigns(self) -> None:
+        items = []
+        for meta in sorted(campaigns_dir().glob("*/campaign.json"), reverse=True):
+            try:
+                campaign = open_campaign(meta.parent.name)
+            except Exception:  # noqa: BLE001 - one unreadable campaign hides no other
+                continue
+            if campaign.instance != self.instance or campaign.gateway != (
+                self.gateway_app.gateway_identity or ""
+            ):
+                continue
+            counts = campaign.counts()
+            detail = (
+                f"{campaign.created} · {counts['sent']:,} sent, {counts['failed']:,} failed, "
+                f"{counts['unknown']:,} held, {counts['pending']:,} left"
+            )
+            if (elsewhere := campaign.running_elsewhere()) is not None:
+                detail += f" · running elsewhere ({elsewhere.describe()})"
+            if campaign.refusal or campaign.problems:
+                detail += f" · damaged: {campaign.refusal or campaign.problems[0]}"
+            items.append(LibraryItem(campaign.id, f"{campaign.id}: {campaign.draft.title}", detail))
+        self.app.push_screen(
+            LibraryScreen(
+                "Campaigns of this instance",
+                items,
+                empty="No campaign from this instance yet.",
+                hint="enter opens it: resume it, or decide on held recipients",
+            ),
+            lambda key: self._open_run(key) if key else None,
+        )
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

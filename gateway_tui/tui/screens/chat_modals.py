@@ -1,0 +1,249 @@
+"""The chat dialogs: edit an own message, and a business profile card.
+
+The edit and profile dialogs run their gateway call themselves (they are GatewayScreens), so a
+refusal is shown inside the dialog, where the input can be fixed and tried again.
+"""
+
+from __future__ import annotations
+
+from typing import TypeVar
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.models import BusinessProfile, MessageKey
+from gateway_tui.core.api.validation import check_recipient, normalise_number
+from gateway_tui.core.chat_book import person_label
+from gateway_tui.core.services.messages import profile_key
+from gateway_tui.core.state import Loadable, Topic
+from gateway_tui.tui.screens.base import GatewayScreen
+
+_R = TypeVar("_R")
+
+
+def error_text(error: GatewayError) -> Text:
+    """✕ the error and the server's lines, as data (never markup)."""
+    text = Text.assemble(("✕ ", "bold red"))
+    text.append(error.title, style="bold")
+    for line in error.messages[:6]:
+        text.append("\n  ")
+        text.append(line)
+    if error.hint:
+        text.append("\n")
+        text.append(error.hint, style="yellow")
+    return text
+
+
+class ChatModal(ModalScreen[_R], GatewayScreen):
+    """A dialog that runs gateway calls like any GatewayScreen (ModalScreen first, for its CSS)."""
+
+    def __init__(self, instance: str) -> None:
+        super().__init__()
+        self.instance = instance
+        self.busy = False
+
+    def action_cancel(self) -> None:
+        if self.busy:
+            self.notify("Waiting for the gateway's answer…", markup=False)
+            return
+        self.dismiss(None)
+
+
+class EditMessageScreen(ChatModal[str | None]):
+    """`e`: the message's text, prefilled with the old one → updateMessage; dismisses with the
+    new text once the gateway took it."""
+
+    HELP_TITLE = "Edit a sent message"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save the new text", id="edit_message.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="edit_message.cancel"),
+    ]
+
+    def __init__(self, instance: str, key: MessageKey, old_text: str) -> None:
+        super().__init__(instance)
+        self.key = key
+        self.old_text = old_text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="edit-dialog", classes="dialog"):
+            yield Static(Text("Edit a sent message", style="bold"), classes="dialog-title")
+            where = Text.assemble(("Chat ", "dim"))
+            where.append(person_label(self.key.remote_jid))
+            where.append(" · message id ", style="dim")
+            where.append(self.key.id)
+            yield Static(where)
+            yield Label("New text")
+            # The old text is there to be added to: no selection that the first key replaces.
+            yield Input(
+                self.old_text,
+                placeholder="the message's new text",
+                select_on_focus=False,
+                id="edit-text",
+            )
+            yield Static(id="edit-note", classes="field-error")
+            yield Static(Text("enter or ctrl+s saves · esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        field = self.query_one("#edit-text", Input)
+        field.focus()
+        field.cursor_position = len(self.old_text)
+
+    @property
+    def value(self) -> str:
+        return self.query_one("#edit-text", Input).value
+
+    def _say(self, text: Text) -> None:
+        self.query_one("#edit-note", Static).update(text)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def action_save(self) -> None:
+        if self.busy:
+            return
+        text = self.value
+        if not text.strip():
+            self._say(Text("✕ The new text cannot be empty.", style="red"))
+            return
+        if text == self.old_text:
+            self._say(Text("That is the text already: nothing to change.", style="yellow"))
+            return
+        self.busy = True
+        self._say(Text("Saving…", style="dim"))
+
+        def failed(error: GatewayError) -> bool:
+            self.busy = False
+            self._say(error_text(error))
+            return True
+
+        def saved(_answer: object) -> None:
+            self.busy = False
+            self.dismiss(text)
+
+        self.call(
+            self.actions.edit_message(self.instance, self.key, text),
+            what="Editing the message",
+            on_done=saved,
+            on_error=failed,
+            group="edit",
+            exclusive=True,
+        )
+
+
+def profile_card(number: str, loadable: Loadable[BusinessProfile]) -> Text | Table:
+    """The card of a fetched profile: who, whether a business, how to reach them."""
+    error = loadable.error
+    if loadable.loading:
+        return Text("Asking the gateway…", style="dim")
+    if error is not None and error.not_on_whatsapp:
+        text = Text.assemble(("✕ ", "bold red"))
+        text.append(f"{person_label(error.not_on_whatsapp[0] or number)} is not on WhatsApp.")
+        text.append("\nThe gateway cannot message or look up this number.", style="dim")
+        return text
+    if error is not None:
+        return error_text(error)
+    profile = loadable.value
+    if profile is None:
+        return Text("")
+    if profile.number_exists is False:
+        return Text(f"✕ {person_label(number)} is not on WhatsApp.", style="bold red")
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column()
+    table.add_row("Name", Text(profile.name or "—", style="bold"))
+    number_text = person_label(profile.wuid or number)
+    if profile.wuid:
+        number_text += f"  ({profile.wuid})"
+    table.add_row("Number", Text(number_text))
+    if profile.is_business:
+        table.add_row("Business", Text("✓ business account", style="green"))
+    else:
+        table.add_row(
+            "Business",
+            Text("no — a personal account" if profile.is_business is False else "unknown"),
+        )
+    table.add_row("Description", Text(profile.description or "—"))
+    table.add_row("Email", Text(profile.email or "—"))
+    table.add_row("Website", Text("\n".join(profile.websites) or "—"))
+    table.add_row("Status", Text(profile.status_text or "—"))
+    table.add_row("Picture URL", Text(profile.picture or "—"))
+    return table
+
+
+class ProfileScreen(ChatModal[None]):
+    """`p`: a number (prefilled with the chat's) → fetchProfile → the card."""
+
+    HELP_TITLE = "Business profile"
+    TOPICS = frozenset({Topic.PROFILES})
+    BINDINGS = [
+        Binding("escape", "cancel", "Close", id="profile.close"),
+    ]
+
+    def __init__(self, instance: str, number: str = "") -> None:
+        super().__init__(instance)
+        self.number = number
+        self.shown: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="profile-dialog", classes="dialog"):
+            yield Static(Text("Business profile", style="bold"), classes="dialog-title")
+            yield Label("Number (international digits)")
+            yield Input(self.number, placeholder="e.g. 447700900456", id="profile-number")
+            yield Static(id="profile-note", classes="field-error")
+            yield Static(id="profile-card")
+            yield Static(Text("enter fetches · esc closes", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#profile-number", Input).focus()
+        if self.number and not check_recipient(self.number):
+            self.fetch(self.number)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)  # only a read: nothing is left half done by closing
+
+    def refresh_from_state(self) -> None:
+        card = self.query_one("#profile-card", Static)
+        if self.shown is None:
+            card.update(Text(""))
+            return
+        loadable = self.state.profiles.get(profile_key(self.instance, self.shown))
+        card.update(profile_card(self.shown, loadable or Loadable()))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.fetch(event.value)
+
+    def fetch(self, raw: str) -> None:
+        note = self.query_one("#profile-note", Static)
+        problems = check_recipient(raw)
+        if problems:
+            note.update(Text(f"✕ {problems[0].message}", style="red"))
+            return
+        note.update(Text(""))
+        number = normalise_number(raw)
+        self.shown = number
+        self.busy = True
+
+        def finished(_result: object = None) -> None:
+            self.busy = False
+            self.refresh_from_state()
+
+        def failed(_error: GatewayError) -> bool:
+            finished()
+            return True  # the card says it
+
+        self.call(
+            self.actions.fetch_profile(self.instance, number),
+            what="Fetching the profile",
+            on_done=finished,
+            on_error=failed,
+            group="profile",
+            exclusive=True,
+        )

@@ -1,0 +1,403 @@
+"""`t` on an instance: the gateway's chats (findChats), named and with their last message.
+
+Names come from the stored contacts (pushName) and, for groups, from fetchAllGroups when the
+instance can answer it (else the JID shows). Chats this app sent to are merged in, never twice;
+when the gateway's store is empty (switched off) the sent history is all there is, and the
+screen says so. `enter` opens the conversation (screens/messages.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
+
+from gateway_tui.core.api.chat_models import StoredMessage
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.models import jid_number
+from gateway_tui.core.chat_book import ChatBook, ChatRow, chat_rows, printable
+from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.core.state import Topic
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.chat_modals import ProfileScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.record_table import Column, RecordTable
+from gateway_tui.tui.widgets.status_panel import StatusPanel
+from gateway_tui.tui.widgets.table_filter import TableFilter
+
+
+def when_text(row: ChatRow) -> str:
+    return row.last_at.strftime("%Y-%m-%d %H:%M") if row.last_at else "—"
+
+
+def _last(row: ChatRow) -> str:
+    if not row.last_text:
+        return "—"
+    new = f"● {row.unread} new · " if row.unread else ""
+    return new + ("You: " if row.from_me else "") + row.last_text
+
+
+def _source(row: ChatRow) -> str:
+    if row.sent_here and row.in_store:
+        return f"gateway + {row.sent_here} sent"
+    return f"{row.sent_here} sent here" if not row.in_store else "gateway"
+
+
+CHAT_COLUMNS: list[Column[ChatRow]] = [
+    Column(
+        "chat",
+        "Chat",
+        lambda r: ("👥 " if r.is_group else "") + r.title,
+        style=lambda r: "bold" if r.name else "",
+        max_width=28,
+    ),
+    Column("number", "Number / JID", lambda r: r.number, max_width=26),
+    Column(
+        "last",
+        "Last message",
+        _last,
+        style=lambda r: "bold" if r.unread else "",
+        max_width=48,
+    ),
+    Column(
+        "when",
+        "Last activity",
+        when_text,
+        width=16,
+        sort_key=lambda r: r.last_at.timestamp() if r.last_at else 0,
+    ),
+    Column(
+        "archived",
+        "Archived",
+        lambda r: "archived" if r.archived else "—",
+        style=lambda r: "yellow" if r.archived else "dim",
+        width=9,
+    ),
+    Column("source", "Known from", _source, style=lambda r: "dim", max_width=20),
+]
+
+
+class ChatsScreen(GatewayScreen):
+    HELP_TITLE = "Chats"
+    TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS})
+
+    BINDINGS = [
+        # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
+        # palette say.
+        Binding("enter", "open", "Open", tooltip="Open the conversation", id="chats.open"),
+        Binding(
+            "a", "archive", "Archive", tooltip="Archive / unarchive the chat", id="chats.archive"
+        ),
+        Binding("e", "edit", "Edit", tooltip="Edit your last text message", id="chats.edit"),
+        Binding("p", "profile", "Profile", tooltip="Business profile", id="chats.profile"),
+        Binding(
+            "m",
+            "compose",
+            "Compose",
+            tooltip="Compose a list message to this chat",
+            id="chats.compose",
+        ),
+        Binding("r", "refresh", "Refresh", id="chats.refresh"),
+        Binding("s", "sort", "Sort", id="chats.sort"),
+        Binding("slash", "filter", "Filter", id="chats.filter"),
+        Binding("escape", "back", "Back", id="chats.back"),
+    ]
+
+    def __init__(self, instance: str, *, store: ComposeStore | None = None) -> None:
+        """``store`` (the sent history) defaults to the instance's files."""
+        super().__init__()
+        self.instance = instance
+        self.store: ComposeStore | None = store
+        self.rows: list[ChatRow] = []
+        # The gateway's chats arrive after the sent history: the cursor goes to the newest row
+        # once they are in (the row it was on may now be far down the list).
+        self._placed = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Vertical(id="chats-body"):
+            title = Text("Chats of ", style="bold")
+            title.append(self.instance, style="bold")
+            yield Static(title, classes="title")
+            yield Static(id="chats-summary", classes="summary")
+            yield StatusPanel(id="chats-panel")
+            yield RecordTable(
+                CHAT_COLUMNS,
+                row_key=lambda r: r.jid,
+                search_text=lambda r: r.search,  # built once, on the first filter key
+                id="chats-table",
+            )
+            yield Static(id="chat-details")
+            yield TableFilter(
+                "chats-table",
+                placeholder="filter by name, number or last message",
+                id="chats-filter",
+            )
+        yield Footer()
+
+    @property
+    def table(self) -> RecordTable[ChatRow]:
+        return self.query_one("#chats-table", RecordTable)
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.gateway_app.follow_live(self.instance)  # new messages reorder the list
+        if self.store is None:
+            self.store = ComposeStore(self.gateway_app.gateway_identity, self.instance)
+        try:
+            stored = self.store.stored_chats()
+        except OSError as problem:
+            self.notify(
+                f"Could not read the sent history: {problem}", severity="warning", markup=False
+            )
+        else:
+            self.actions.restore_sent(
+                self.instance, stored.records, texts=stored.texts, archived=stored.archived
+            )
+            # The gateway's store keeps no archived flag: the ones set from here are ours.
+            self.actions.restore_archived(self.instance, stored.archived)
+        self.action_refresh()
+
+    def action_refresh(self) -> None:
+        if self.actions.chat_book(self.instance).loading:
+            return  # a read is under way: its answer is the fresh one
+        self.call(
+            self.actions.load_chat_book(self.instance),
+            what="Reading the gateway's chats",
+            on_done=self._loaded,
+            on_error=self._failed,
+            group="chat-book",
+        )
+
+    def recover(self) -> None:
+        self.action_refresh()  # quiet: a failure is drawn in the panel or summary (_failed)
+
+    def data_error(self) -> GatewayError | None:
+        return self.actions.chat_book(self.instance).error
+
+    def _loaded(self, book: ChatBook) -> None:
+        if book.groups_error is not None:  # the chats are there; their group names are not
+            self.gateway_app.report_error(book.groups_error, "Reading group names")
+
+    def _failed(self, _error: GatewayError) -> bool:
+        self.refresh_from_state()  # the loadable holds the error: the panel or summary says it
+        return True
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def refresh_from_state(self) -> None:
+        loadable = self.actions.chat_book(self.instance)
+        book = loadable.value
+        sent = self.state.chats_of(self.instance)
+        self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
+        unread = self.state.unread.get(self.instance, {})
+        for row in self.rows if unread else ():
+            row.unread = unread.get(row.jid, 0)
+        panel = self.query_one("#chats-panel", StatusPanel)
+        table = self.table
+        if not self.rows:
+            table.display = False
+            panel.display = True
+            if loadable.error is not None:
+                panel.show_error(loadable.error, self.gateway_app.gateway_url)
+            elif loadable.loading or book is None:
+                panel.show_message("Reading the gateway's chats…")
+            else:
+                panel.show_message(
+                    "No chats",
+                    "The gateway keeps no chats for this instance (its store is empty or "
+                    "switched off), and nothing was sent from here yet. m composes a list "
+                    "message; p looks up the profile of any number.",
+                )
+        else:
+            panel.display = False
+            table.display = True
+            table.set_rows(self.rows)
+            if book is not None and not self._placed and table.visible_rows:
+                self._placed = True
+                table.move_cursor_to_key(table.visible_rows[0].jid)
+        self._draw_summary(loadable.error, loadable.loading)
+        self._draw_details()
+
+    def _draw_summary(self, error: GatewayError | None, loading: bool) -> None:
+        book = self.actions.chat_book(self.instance).value
+        table = self.table
+        rows = self.rows
+        parts = [f"{len(rows):,} chat(s)", f"{sum(r.archived for r in rows)} archived"]
+        groups = sum(r.is_group for r in rows)
+        if groups:
+            parts.append(f"{groups} group(s)")
+        parts += table.view_summary()
+        if table.filter_text:
+            parts.append(f"{table.visible_count:,} shown")
+        text = Text(" · ".join(parts))
+        notes: list[tuple[str, str]] = []
+        if loading:
+            notes.append(("refreshing…", "dim"))
+        if error is not None and rows:
+            notes.append((f"✕ could not read the gateway's chats: {error.title}", "red"))
+        if book is not None and book.empty and rows:
+            notes.append(
+                (
+                    "the gateway's chat store is empty (store switched off?): "
+                    "showing the chats this app sent to",
+                    "yellow",
+                )
+            )
+        if book is not None and book.groups_note:
+            notes.append((book.groups_note, "dim"))
+        if book is not None and book.skipped:
+            notes.append((f"{book.skipped} stored item(s) could not be read", "yellow"))
+        for note, style in notes:
+            text.append("\n")
+            text.append(note, style=style)
+        self.query_one("#chats-summary", Static).update(text)
+
+    def _draw_details(self) -> None:
+        details = self.query_one("#chat-details", Static)
+        row = self.table.cursor_row if self.table.display else None
+        details.display = row is not None
+        if row is None:
+            return
+        text = Text(row.title, style="bold")
+        if row.name and not row.is_group:
+            text.append(f"  {row.number}", style="dim")
+        text.append(f"  {printable(row.jid)}", style="dim")
+        text.append(
+            "  archived" if row.archived else "  not archived",
+            style="yellow" if row.archived else "dim",
+        )
+        if row.last_text:
+            text.append(f"\n{when_text(row)}  ", style="dim")
+            text.append("You: " if row.from_me else "", style="dim")
+            text.append(row.last_text)
+        text.append(
+            "\nenter opens the conversation · a archive · p profile · m compose", style="dim"
+        )
+        details.update(text)
+
+    def on_record_table_cursor_moved(self, event: RecordTable.CursorMoved) -> None:
+        event.stop()
+        self._draw_details()
+
+    def on_record_table_row_selected(self, event: RecordTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def on_record_table_sorted(self, event: RecordTable.Sorted) -> None:
+        event.stop()
+        self._draw_summary(None, False)
+
+    # --- actions ------------------------------------------------------------------------------
+
+    def _current(self) -> ChatRow | None:
+        row = self.table.cursor_row if self.table.display else None
+        if row is None:
+            self.notify("No chat here: m composes a list message to start one.", markup=False)
+        return row
+
+    def action_open(self) -> None:
+        from gateway_tui.tui.screens.messages import MessagesScreen
+
+        row = self._current()
+        if row is not None:
+            self.app.push_screen(
+                MessagesScreen(self.instance, row.jid, title=row.title, store=self.store)
+            )
+
+    def action_edit(self) -> None:
+        """The edit dialog for the chat's newest own text message (read from the gateway)."""
+        from gateway_tui.tui.screens.messages import edit_own_message
+
+        row = self._current()
+        if row is None:
+            return
+        jid = row.jid
+
+        def edit(messages: Sequence[StoredMessage]) -> None:
+            own = next((m for m in reversed(messages) if m.from_me and m.is_text), None)
+            if own is None:
+                self.notify("You sent no text message in this chat: nothing to edit.", markup=False)
+                return
+            edit_own_message(self, own, self.store)
+
+        self.call(
+            self.actions.load_messages(self.instance, jid),
+            what="Reading the chat's messages",
+            on_done=edit,
+            group="edit-last",
+            exclusive=True,
+        )
+
+    def action_archive(self) -> None:
+        row = self._current()
+        if row is None:
+            return
+        if row.last_key is None:
+            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
+            return
+        archive_chat(self, row.jid, row.last_key, not row.archived)
+
+    def action_profile(self) -> None:
+        row = self.table.cursor_row if self.table.display else None
+        number = jid_number(row.jid) if row is not None and not row.is_group else ""
+        self.app.push_screen(ProfileScreen(self.instance, number))
+
+    def action_compose(self) -> None:
+        row = self.table.cursor_row if self.table.display else None
+        if row is None:
+            self.gateway_app.open_composer(self.instance)
+            return
+        open_composer_to(self, row.jid)
+
+    def action_sort(self) -> None:
+        self.table.cycle_sort()
+
+    def action_filter(self) -> None:
+        self.query_one(TableFilter).open()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._draw_summary(None, False)
+        self._draw_details()
+
+    def action_back(self) -> None:
+        if not self.query_one(TableFilter).close():
+            self.app.pop_screen()
+
+
+# --- shared with the messages screen ---
+
+
+def archive_chat(screen: GatewayScreen, jid: str, key, archive: bool) -> None:  # noqa: ANN001
+    """Archive or unarchive ``jid`` by its real last message; the flag is kept in the history."""
+    store: ComposeStore | None = getattr(screen, "store", None)
+    instance: str = screen.instance  # type: ignore[attr-defined]
+
+    def done(_result: object) -> None:
+        if store is None:
+            return
+        try:
+            store.record_archived(jid, archive)
+        except OSError as problem:
+            screen.notify(f"Could not store the flag: {problem}", severity="warning", markup=False)
+
+    screen.call(
+        screen.actions.archive_chat(instance, jid, key, archive),
+        what="Archiving the chat" if archive else "Unarchiving the chat",
+        done="Chat archived" if archive else "Chat unarchived",
+        on_done=done,
+        group="archive",
+    )
+
+
+def open_composer_to(screen: GatewayScreen, jid: str) -> None:
+    from gateway_tui.tui.screens.composer import ComposerScreen
+
+    recipient = jid if jid.endswith("@g.us") else jid_number(jid)
+    screen.app.push_screen(
+        ComposerScreen(screen.instance, recipient=recipient, store=getattr(screen, "store", None))  # type: ignore[attr-defined]
+    )

@@ -1,0 +1,161 @@
+"""The composer's drafts, templates and sent history: replace the form, save, load, reopen.
+
+A mixin of ``ComposerScreen``; the files are the screen's ``ComposeStore``.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Input, Select
+
+from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.files.drafts import ComposeStore, Draft
+from gateway_tui.tui.screens.composer_fields import HEADER_FIELDS
+from gateway_tui.tui.screens.composer_send import recipient_label
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+
+class DraftLibrary:
+    """Templates, sent history and new drafts for the composer (``ComposerScreen`` mixes it in)."""
+
+    draft: Draft
+    store: ComposeStore | None
+    _touched: set[str]
+    _reveal_all: bool
+    _server_problems: list[Problem]
+
+    async def replace_draft(self, draft: Draft, *, what: str) -> None:
+        """Show another draft in the form (a template, a sent message, a new one)."""
+        self.draft = draft
+        self._touched.clear()
+        self._reveal_all = False
+        self._server_problems = []
+        for key, _, attr, _ in HEADER_FIELDS:
+            field = self.query_one(f"#f-{key}", Input)
+            with field.prevent(Input.Changed):
+                field.value = getattr(draft, attr)
+        delay = self.query_one("#f-delay", Input)
+        with delay.prevent(Input.Changed):
+            delay.value = draft.delay
+        presence = self.query_one("#f-presence", Select)
+        with presence.prevent(Select.Changed):
+            presence.value = draft.presence or Select.NULL
+        await self._rebuild_sections()
+        self._touched.clear()
+        self._redraw()
+        self._schedule_autosave()
+        self.query_one("#f-recipient", Input).focus()
+        self.notify(what, markup=False)
+
+    def _confirm_replace(self, title: str, then) -> None:
+        """Ask before a draft with content is replaced (it is not kept anywhere else)."""
+        if self.draft.is_empty:
+            self.call_later(then)
+            return
+        body = Text(
+            "The message in the form will be replaced and not kept. Save it as a template "
+            "first (f6) to keep it."
+        )
+
+        async def decided(yes: bool | None) -> None:
+            if yes:
+                await then()
+
+        self.app.push_screen(ConfirmScreen(title, body, confirm_label="Replace"), decided)
+
+    def action_new_draft(self) -> None:
+        async def fresh() -> None:
+            await self.replace_draft(Draft(), what="New empty draft")
+
+        self._confirm_replace("New empty draft", fresh)
+
+    def action_save_template(self) -> None:
+        from gateway_tui.tui.screens.compose_modals import TemplateNameScreen
+
+        assert self.store is not None
+        names = list(self.store.templates())
+
+        def chosen(name: str | None) -> None:
+            if not name or self.store is None:
+                return
+            try:
+                replaced = self.store.save_template(name, self.draft)
+            except (OSError, ValueError) as problem:
+                self.notify(f"Template not saved: {problem}", severity="error", markup=False)
+                return
+            verb = "replaced" if replaced else "saved"
+            self.notify(f"Template “{name}” {verb} (without the recipient)", markup=False)
+
+        self.app.push_screen(TemplateNameScreen(names, self.draft.title), chosen)
+
+    def action_templates(self) -> None:
+        from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
+
+        assert self.store is not None
+        store = self.store
+        templates = store.templates()
+        items = [LibraryItem(name, name, _summary(draft)) for name, draft in templates.items()]
+
+        def delete(name: str) -> bool:
+            try:
+                return store.delete_template(name)
+            except OSError as problem:
+                self.notify(f"Template not deleted: {problem}", severity="error", markup=False)
+                return False
+
+        def chosen(name: str | None) -> None:
+            if name is None or name not in templates:
+                return
+            template = templates[name]
+            template.recipient = self.draft.recipient
+
+            async def load() -> None:
+                await self.replace_draft(template, what=f"Template “{name}” loaded")
+
+            self._confirm_replace(f"Load template “{name}”", load)
+
+        self.app.push_screen(
+            LibraryScreen(
+                "Templates",
+                items,
+                empty="No templates yet: f6 saves the message in the form as one.",
+                on_delete=delete,
+            ),
+            chosen,
+        )
+
+    def action_history(self) -> None:
+        from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
+
+        assert self.store is not None
+        entries = list(reversed(self.store.history()))
+        items = []
+        for index, entry in enumerate(entries):
+            label = f"{entry.sent_at:%Y-%m-%d %H:%M} → {recipient_label(entry.recipient)}"
+            detail = f"{entry.title or '(no title)'} · id {entry.message_id or '—'}"
+            items.append(LibraryItem(str(index), label, detail))
+
+        def chosen(key: str | None) -> None:
+            if key is None:
+                return
+            entry = entries[int(key)]
+
+            async def reopen() -> None:
+                await self.replace_draft(entry.draft(), what="Sent message reopened as a new draft")
+
+            self._confirm_replace("Reopen a sent message", reopen)
+
+        self.app.push_screen(
+            LibraryScreen(
+                "Sent messages",
+                items,
+                empty="Nothing sent from this instance yet.",
+                hint="enter reopens the message as a new draft",
+            ),
+            chosen,
+        )
+
+
+def _summary(draft: Draft) -> str:
+    rows = draft.row_count
+    return f"{draft.title or '(no title)'} · {len(draft.sections)} section(s), {rows} row(s)"

@@ -1,0 +1,172 @@
+"""First run, or no gateway configured: ask for the URL and key, test them, save a profile."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.validation import check_api_key
+from gateway_tui.core.files.config import (
+    Profile,
+    insecure_url_warning,
+    save_profile,
+    validate_gateway_url,
+)
+from gateway_tui.core.services.connect import probe_gateway
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.widgets.status_panel import error_advice
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class ConnectScreen(GatewayScreen):
+    HELP_TITLE = "Connect"
+
+    BINDINGS = [
+        Binding("ctrl+r", "test", "Test connection", id="connect.test", priority=True),
+        Binding("ctrl+s", "save", "Save as profile", id="connect.save", priority=True),
+        Binding("ctrl+o", "connect", "Connect", id="connect.connect", priority=True),
+        Binding("escape", "back", "Back", id="connect.back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        config = self.gateway_app.config
+        with VerticalScroll(id="connect-body", classes="form"):
+            yield Static(Text("Connect to a gateway", style="bold"), classes="title")
+            yield Static(
+                Text(
+                    "Enter the gateway's base URL and its global API key. "
+                    "Nothing is sent until you test or connect."
+                ),
+                classes="summary",
+            )
+            if config.problems:
+                yield Static(
+                    Text("\n".join(config.problems), style="yellow"), id="connect-problems"
+                )
+            yield Label("Gateway URL")
+            yield Input(value=config.url or "", placeholder="https://gateway.example.com", id="url")
+            yield Static(id="url-error", classes="field-error")
+            yield Label("API key")
+            yield Input(password=True, placeholder="global API key", id="api-key")
+            yield Static(id="key-error", classes="field-error")
+            yield Label("…or the environment variable that holds it (saved instead of the key)")
+            yield Input(placeholder="e.g. GATEWAY_API_KEY (optional)", id="api-key-env")
+            yield Static(id="env-error", classes="field-error")
+            yield Label("Profile name (to save this gateway)")
+            yield Input(value=config.profile or "default", id="profile-name")
+            with Horizontal(classes="buttons"):
+                yield Button("Test connection (ctrl+r)", id="test")
+                yield Button("Save as profile (ctrl+s)", id="save")
+                yield Button("Connect (ctrl+o)", variant="primary", id="connect")
+            yield Static(id="connect-result", classes="result")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#url", Input).focus()
+
+    def _read_form(self) -> tuple[str, str] | None:
+        """The URL and key, or None after showing the reason next to each bad field."""
+        url_error = self.query_one("#url-error", Static)
+        key_error = self.query_one("#key-error", Static)
+        url_error.update("")
+        key_error.update("")
+        url = None
+        try:
+            url = validate_gateway_url(self.query_one("#url", Input).value)
+        except ValueError as problem:
+            url_error.update(Text(str(problem), style="red"))
+        env_error = self.query_one("#env-error", Static)
+        env_error.update("")
+        key = self.query_one("#api-key", Input).value.strip()
+        env_name = self.key_env_name()
+        if env_name and not _ENV_NAME.fullmatch(env_name):
+            env_error.update(Text("A variable name: letters, digits and _ only.", style="red"))
+            return None
+        if env_name and not key:
+            key = os.environ.get(env_name, "").strip()
+            if not key:
+                env_error.update(Text(f"${env_name} is not set here: type the key too.", "red"))
+                return None
+        if not key:
+            key_error.update(Text("Enter the API key.", style="red"))
+        elif problems := check_api_key(key):
+            key_error.update(Text(f"The key cannot be sent: {problems[0].message}.", style="red"))
+            key = ""
+        if url and (warning := insecure_url_warning(url)):
+            url_error.update(Text(warning, style="yellow"))
+        return (url, key) if url and key else None
+
+    def _say(self, text: str, style: str = "") -> None:
+        self.query_one("#connect-result", Static).update(Text(text, style=style))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        {"test": self.action_test, "save": self.action_save, "connect": self.action_connect}[
+            event.button.id or "test"
+        ]()
+
+    def action_test(self) -> None:
+        form = self._read_form()
+        if form is None:
+            return
+        self._say("Testing…")
+        self.run_worker(self._test(*form), group="probe", exclusive=True, exit_on_error=False)
+
+    async def _test(self, url: str, key: str) -> None:
+        try:
+            count = await probe_gateway(url, key)
+        except GatewayError as error:
+            title, advice = error_advice(error, url, retry_key=self.key_for("connect.test"))
+            self._say(f"✕ {title}. {advice}", "red")
+            return
+        self._say(f"✓ Connected: the gateway lists {count} instance(s).", "green")
+
+    def action_save(self) -> None:
+        form = self._read_form()
+        if form is None:
+            return
+        name = self.query_one("#profile-name", Input).value.strip() or "default"
+        url, key = form
+        env_name = self.key_env_name()
+        # With a variable named, only its name is written: the key itself stays off the disk.
+        profile = (
+            Profile(url=url, api_key_env=env_name) if env_name else Profile(url=url, api_key=key)
+        )
+        try:
+            save_profile(name, profile, make_default=True)
+        except (OSError, ValueError) as problem:  # ValueError: a corrupt config file
+            self._say(f"✕ Could not save the profile: {problem}", "red")
+            return
+        path = self.gateway_app.config.path
+        if env_name:
+            self._say(
+                f"✓ Saved profile “{name}” in {path}, with the key read from ${env_name} "
+                "(the key itself is not in the file)",
+                "green",
+            )
+        else:
+            self._say(f"✓ Saved profile “{name}” in {path}, with the key in the file", "green")
+
+    def key_env_name(self) -> str:
+        return self.query_one("#api-key-env", Input).value.strip().lstrip("$")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # "Back" exists only when opened from the palette over another screen, not as the home.
+        if action == "back":
+            return len(self.app.screen_stack) > 2
+        return True
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_connect(self) -> None:
+        form = self._read_form()
+        if form is not None:
+            self.gateway_app.connect(*form)

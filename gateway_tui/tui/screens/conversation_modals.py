@@ -1,0 +1,136 @@
+"""The conversation's small dialogs: a reaction to choose, a file to send with its caption.
+
+Both only collect input and dismiss with it; the conversation screen makes the call (one
+place that sends, one place that reports).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label, Static
+
+from gateway_tui.core.api.message_bodies import MediaUpload
+from gateway_tui.core.chat_book import printable
+from gateway_tui.core.files.media_files import MediaFileProblem, read_for_upload
+from gateway_tui.tui.screens.base import GatewayScreen
+
+REACTIONS = ("👍", "❤️", "😂", "😮", "😢", "🙏")
+
+
+class ReactionScreen(ModalScreen[str | None], GatewayScreen):
+    """`+`: 1–6 react with that emoji, 0 takes a reaction away, or type any emoji."""
+
+    HELP_TITLE = "React to a message"
+    BINDINGS = [
+        *(
+            Binding(str(n), f"choose({n})", f"React {emoji}", id=f"reaction.choose_{n}")
+            for n, emoji in enumerate(REACTIONS, start=1)
+        ),
+        Binding("0", "choose(0)", "Take the reaction away", id="reaction.remove"),
+        Binding("escape", "cancel", "Cancel", id="reaction.cancel"),
+    ]
+
+    def __init__(self, quoted: str) -> None:
+        super().__init__()
+        self.quoted = quoted
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="reaction-dialog", classes="dialog"):
+            yield Static(Text("React to", style="bold"), classes="dialog-title")
+            yield Static(Text(printable(self.quoted), style="italic"))
+            choices = Text()
+            for n, emoji in enumerate(REACTIONS, start=1):
+                choices.append(f" {n} ", style="bold")
+                choices.append(emoji + " ")
+            choices.append(" 0 ", style="bold")
+            choices.append("none")
+            yield Static(choices)
+            yield Label("or type an emoji and press enter")
+            yield Input(placeholder="🎉", max_length=16, id="reaction-other")
+            yield Static(Text("esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#reaction-other", Input).focus()
+
+    def action_choose(self, number: int) -> None:
+        self.dismiss("" if number == 0 else REACTIONS[number - 1])
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # A digit chooses at once; anything else waits for enter.
+        value = event.value.strip()
+        if value.isdigit() and len(value) == 1 and int(value) <= len(REACTIONS):
+            event.stop()
+            self.action_choose(int(value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        if value:
+            self.dismiss(value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+@dataclass(frozen=True)
+class FileToSend:
+    upload: MediaUpload
+    size: int
+
+
+class SendFileScreen(ModalScreen[FileToSend | None], GatewayScreen):
+    """`f`: a local file and a caption; checked (exists, size within WhatsApp's limit) here,
+    before anything is sent."""
+
+    HELP_TITLE = "Send a file"
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send the file", id="send_file.send", priority=True),
+        Binding("escape", "cancel", "Cancel", id="send_file.cancel"),
+    ]
+
+    def __init__(self, chat_title: str) -> None:
+        super().__init__()
+        self.chat_title = chat_title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="send-file-dialog", classes="dialog"):
+            title = Text("Send a file to ", style="bold")
+            title.append(printable(self.chat_title), style="bold")
+            yield Static(title, classes="dialog-title")
+            yield Label("File (a photo, video or audio goes as one; anything else as a document)")
+            yield Input(placeholder="~/Pictures/receipt.jpg", id="send-file-path")
+            yield Label("Caption (optional)")
+            yield Input(placeholder="shown under the file", id="send-file-caption")
+            yield Static(id="send-file-note", classes="field-error")
+            yield Static(Text("enter or ctrl+s sends · esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#send-file-path", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "send-file-path":
+            self.query_one("#send-file-caption", Input).focus()
+            return
+        self.action_send()
+
+    def action_send(self) -> None:
+        path = self.query_one("#send-file-path", Input).value
+        caption = self.query_one("#send-file-caption", Input).value
+        try:
+            upload = read_for_upload(path, caption)
+        except MediaFileProblem as problem:
+            self.query_one("#send-file-note", Static).update(
+                Text(f"✕ {printable(str(problem))}", style="red")
+            )
+            return
+        self.dismiss(FileToSend(upload, len(upload.media) * 3 // 4))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,588 @@
+"""The dialogs of the participants screen (subject, invite, CSV export) and how group errors read.
+
+Subject and invite dialogs run their gateway call themselves (they are GatewayScreens), so a
+refusal is shown inside the dialog, where the user can fix the input and try again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from gateway_tui.core.api.errors import (
+    BadRequest,
+    GatewayError,
+    InvalidRequest,
+    NotFound,
+    ServerError,
+)
+from gateway_tui.core.api.models import GroupInviteResult
+from gateway_tui.core.api.validation import (
+    SUBJECT_LIMIT,
+    InviteNumbers,
+    check_invite_description,
+    check_subject,
+    parse_invite_numbers,
+)
+from gateway_tui.core.text.formatting import format_number
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.length_counter import LengthCounter
+from gateway_tui.tui.widgets.status_panel import error_advice
+
+_R = TypeVar("_R")
+
+# What each group operation is, for "… failed" wording.
+OPERATIONS = {
+    "groups": "Listing the groups",
+    "participants": "Reading the participants",
+    "invite": "Fetching the invite code",
+    "revoke": "Revoking the invite code",
+    "subject": "Changing the subject",
+    "send_invite": "Sending the invite",
+}
+GROUP_JID_ADVICE = (
+    "A group JID is digits, optionally -digits, then @g.us (e.g. 120363012345678901@g.us)."
+)
+NOT_ADMIN = "this instance is probably not an admin of the group"
+NOT_MEMBER = "the group may not exist, or this instance is not a member of it"
+
+
+def explain_group_error(
+    error: GatewayError,
+    *,
+    operation: str,
+    instance: str,
+    instance_status: str | None = None,
+    url: str | None = None,
+    retry_key: str | None = "r",
+    connect_key: str | None = None,
+) -> tuple[str, str]:
+    """A plain-words title and advice for a failed group call (the server's lines come apart)."""
+    if error.outcome_unknown:
+        # A write that timed out or lost its connection may have happened all the same.
+        return (
+            f"{OPERATIONS.get(operation, 'The call')}: no answer — outcome unknown",
+            "The gateway may have done it: check before retrying (nothing is resent on its own).",
+        )
+    lines = " ".join(error.messages)
+    lowered = lines.casefold()
+    if error.instance_not_connected or _refused_for_status(error, instance_status):
+        status = f" (status: {instance_status})" if instance_status else ""
+        return (
+            f"The instance {instance} is not connected{status}",
+            "Group calls need a connected instance (status open): connect it"
+            + (f" with {connect_key} on its screen" if connect_key else " (scan its QR code)")
+            + (f", then press {retry_key}." if retry_key else ", then try again."),
+        )
+    # The reasons WhatsApp gives, when the server passes them on.
+    why = NOT_ADMIN if "not-authorized" in lowered else None
+    why = NOT_MEMBER if "item-not-found" in lowered else why
+    if isinstance(error, NotFound):
+        if "no participants" in lowered:
+            return ("No participants: the gateway cannot read this group", _cap(why or NOT_MEMBER))
+        if "no invite code" in lowered:
+            return (
+                "No invite code for this group",
+                f"Only group admins can see the invite code: {why or NOT_ADMIN}.",
+            )
+        if "revoke error" in lowered:
+            return (
+                "The invite code was not revoked — the old code still works",
+                f"Only group admins can revoke the code: {why or NOT_ADMIN}.",
+            )
+        if "no send invite" in lowered:
+            return (
+                "The invite was not sent",
+                "The gateway gives no reason: the instance must be an admin of the group, "
+                "and every number must be on WhatsApp.",
+            )
+    if isinstance(error, BadRequest) and (
+        operation in ("participants", "invite", "revoke") or "group" in lowered
+    ):
+        return ("The gateway refused the group id", GROUP_JID_ADVICE)
+    if isinstance(error, InvalidRequest):
+        return (f"{error.not_done}: " + "; ".join(error.messages), "Nothing went to the gateway.")
+    if operation == "subject" and isinstance(error, ServerError):
+        return ("The subject was not changed", _cap(why or f"{NOT_ADMIN}, or {NOT_MEMBER}") + ".")
+    title, advice = error_advice(error, url, retry_key=retry_key)
+    return (f"{OPERATIONS.get(operation, 'The call')} failed: {title}", advice)
+
+
+def explain_on(
+    screen: GatewayScreen, instance: str, error: GatewayError, operation: str, **keys: str | None
+) -> tuple[str, str]:
+    """``explain_group_error`` for ``screen``: the instance's known status, the gateway's URL
+    and the key that connects an instance (``keys``: ``retry_key``, when not r)."""
+    from gateway_tui.tui.screens.instance import InstanceScreen
+
+    found = screen.state.instance(instance)
+    return explain_group_error(
+        error,
+        operation=operation,
+        instance=instance,
+        instance_status=found.status if found else None,
+        url=screen.gateway_app.gateway_url,
+        connect_key=screen.key_on(InstanceScreen, "instance.connect"),
+        **keys,
+    )
+
+
+def _refused_for_status(error: GatewayError, instance_status: str | None) -> bool:
+    """A session failure of an instance the app knows is not open.
+
+    Some answers carry no reason at all (sendInvite: 404 "No send invite"), but the status
+    tells. Validation errors, unknown routes and unknown instances come before the session
+    is touched, so they keep their own explanation.
+    """
+    if instance_status in (None, "open") or error.status is None or error.status < 404:
+        return False
+    if error.problems or "does not exist" in " ".join(error.messages):
+        return False
+    return not (isinstance(error, NotFound) and error.route_missing)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def problem_text(
+    title: str, advice: str, error: GatewayError | None = None, *, show_lines: bool = False
+) -> Text:
+    """✕ title, advice, and either the server's lines or how to see them (never markup)."""
+    text = Text("✕ ", style="bold red")
+    text.append(title, style="bold")
+    if advice:
+        text.append("\n")
+        text.append(advice)
+    if error is not None:
+        if show_lines:
+            for line in error.details():
+                text.append("\n  ")
+                text.append(line, style="dim")
+        else:
+            text.append("\n")
+            text.append("d shows the gateway's own lines", style="dim italic")
+    return text
+
+
+class GroupModal(ModalScreen[_R], GatewayScreen):
+    """A dialog that reads the state and runs gateway calls like any GatewayScreen.
+
+    ModalScreen comes first: Textual takes a widget's CSS type names from its first base only,
+    so this keeps the dialog styled (centred, over the dimmed screen) like every modal.
+    """
+
+    def __init__(self, instance: str, group_jid: str) -> None:
+        super().__init__()
+        self.instance = instance
+        self.group_jid = group_jid
+        self.busy = False
+
+    # The binding that tries again in this dialog (its save or send), named by error advice.
+    RETRY_ID: str | None = None
+
+    def _explain(self, error: GatewayError, operation: str) -> Text:
+        retry_key = self.key_for(self.RETRY_ID) if self.RETRY_ID else None
+        title, advice = explain_on(self, self.instance, error, operation, retry_key=retry_key)
+        # In a dialog there is room: the server's lines are shown right away.
+        return problem_text(title, advice, error, show_lines=True)
+
+    def action_cancel(self) -> None:
+        if self.busy:
+            self.notify("Waiting for the gateway's answer…", markup=False)
+            return
+        self.dismiss(None)
+
+
+class SubjectScreen(GroupModal[str | None]):
+    """`s`: the new subject, prefilled with the current one; dismisses with the new subject."""
+
+    HELP_TITLE = "Change the subject"
+    RETRY_ID = "subject.save"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save the subject", id="subject.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="subject.cancel"),
+    ]
+
+    def __init__(self, instance: str, group_jid: str, current: str) -> None:
+        super().__init__(instance, group_jid)
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="subject-dialog", classes="dialog"):
+            yield Static(Text("Change the group subject", style="bold"), classes="dialog-title")
+            yield Static(Text(f"{self.group_jid} on {self.instance}", style="dim"))
+            with Horizontal(classes="subject-line"):
+                yield Label("Subject")
+                yield LengthCounter(SUBJECT_LIMIT, hard=True, id="subject-count")
+            yield Input(
+                value=self.current,
+                placeholder="the group's name",
+                select_on_focus=False,
+                id="subject-input",
+            )
+            yield Static(id="subject-error", classes="field-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save (enter)", variant="primary", id="subject-save")
+                yield Button("Cancel (esc)", id="subject-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#subject-input", Input).focus()
+        self.query_one("#subject-count", LengthCounter).show(self.current.strip())
+
+    @property
+    def value(self) -> str:
+        return self.query_one("#subject-input", Input).value
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        # Checked as you type: a line about the text before this keystroke must not stay.
+        event.stop()
+        self.query_one("#subject-count", LengthCounter).show(event.value.strip())
+        if self.busy:
+            return
+        # An empty field is said only when saving; a subject too long, at once.
+        problems = check_subject(event.value) if event.value.strip() else []
+        self._say(Text("✕ " + problems[0].message, style="red") if problems else Text())
+
+    def _say(self, text: Text | str) -> None:
+        self.query_one("#subject-error", Static).update(
+            text if isinstance(text, Text) else Text(text)
+        )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "subject-save":
+            self.action_save()
+        else:
+            self.action_cancel()
+
+    def action_save(self) -> None:
+        if self.busy:
+            return
+        problems = check_subject(self.value)
+        if problems:
+            self._say(Text("✕ " + problems[0].message, style="red"))
+            return
+        subject = self.value.strip()
+        if subject == self.current:
+            self._say(Text("That is the current subject already: nothing to change.", "yellow"))
+            return
+        self.busy = True
+        self._say(Text("Saving…", style="dim"))
+
+        def failed(error: GatewayError) -> bool:
+            self.busy = False
+            self._say(self._explain(error, "subject"))
+            return True
+
+        def saved(_result: object) -> None:
+            self.busy = False
+            self.dismiss(subject)
+
+        self.call(
+            self.actions.update_group_subject(self.instance, self.group_jid, subject),
+            what="Changing the subject",
+            on_done=saved,
+            on_error=failed,
+            group="subject",
+            exclusive=True,
+        )
+
+
+# The numbers box may hold anything pasted: the dialog lists a few problems, each on one line.
+INVITE_PROBLEMS_SHOWN = 6
+INVITE_LINE_WIDTH = 90
+
+
+def _clip(line: str, width: int) -> str:
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
+    """What the numbers box holds: the numbers ready to send and every invalid line."""
+    text = Text()
+    if parsed.numbers:
+        text.append(f"✓ {len(parsed.numbers)} number(s) ready: ", style="green")
+        shown = [format_number(n) for n in parsed.numbers[:6]]
+        text.append(", ".join(shown) + (" …" if len(parsed.numbers) > 6 else ""))
+    if parsed.duplicates_removed:
+        text.append(f"\n{parsed.duplicates_removed} duplicate(s) removed", style="dim")
+    for problem in parsed.problems[:INVITE_PROBLEMS_SHOWN]:
+        # Before a send attempt an empty box is a hint, not an error.
+        style = "red" if attempted or problem.field != "numbers" else "dim"
+        line = _clip(f"✕ {problem}" if style == "red" else problem.message, INVITE_LINE_WIDTH)
+        text.append(f"\n{line}", style=style)
+    if len(parsed.problems) > INVITE_PROBLEMS_SHOWN:
+        more = len(parsed.problems) - INVITE_PROBLEMS_SHOWN
+        text.append(f"\n… and {more} more line(s) to fix", style="red" if attempted else "dim")
+    if attempted and parsed.problems:
+        text.append("\nFix the lines above: nothing was sent.", style="bold red")
+    return text
+
+
+def default_invite_description(subject: str | None) -> str:
+    """What the description box starts with: sendInvite refuses an empty description."""
+    return f"Join the group “{subject}” on WhatsApp:" if subject else "Join our WhatsApp group:"
+
+
+class InviteScreen(GroupModal[GroupInviteResult | None]):
+    """`n`: numbers (one per line or comma-separated) and a description; shows the URL sent."""
+
+    HELP_TITLE = "Send the group invite"
+    RETRY_ID = "invite.send"
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send the invite", id="invite.send", priority=True),
+        Binding("escape", "cancel", "Close", id="invite.cancel"),
+    ]
+
+    def __init__(self, instance: str, group_jid: str, subject: str | None = None) -> None:
+        super().__init__(instance, group_jid)
+        self.subject = subject
+        self.result: GroupInviteResult | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="invite-dialog", classes="dialog"):
+            yield Static(Text("Send the group invite", style="bold"), classes="dialog-title")
+            yield Static(Text(self.subject or self.group_jid, style="dim"))
+            yield Label("Numbers — one per line or separated by commas, with country code")
+            yield TextArea(id="invite-numbers", soft_wrap=True)
+            yield Static(id="invite-check", classes="field-error")
+            yield Label("Description — sent above the link; the gateway requires one")
+            yield Input(
+                default_invite_description(self.subject),
+                placeholder="a line above the link",
+                # A suggestion: typing replaces it, an arrow key keeps it for editing.
+                select_on_focus=True,
+                id="invite-description",
+            )
+            yield Static(id="invite-result", classes="field-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Send (ctrl+s)", variant="primary", id="invite-send")
+                yield Button("Close (esc)", id="invite-close")
+
+    def on_mount(self) -> None:
+        self.query_one("#invite-numbers", TextArea).focus()
+        self._check(attempted=False)
+
+    @property
+    def numbers_text(self) -> str:
+        return self.query_one("#invite-numbers", TextArea).text
+
+    def _check(self, *, attempted: bool) -> InviteNumbers:
+        parsed = parse_invite_numbers(self.numbers_text)
+        self.query_one("#invite-check", Static).update(
+            invite_check_text(parsed, attempted=attempted)
+        )
+        return parsed
+
+    def _say(self, text: Text) -> None:
+        self.query_one("#invite-result", Static).update(text)
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        event.stop()
+        self._check(attempted=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_send()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "invite-send":
+            self.action_send()
+        else:
+            self.action_cancel()
+
+    def action_cancel(self) -> None:
+        if self.busy:
+            self.notify("Waiting for the gateway's answer…", markup=False)
+            return
+        self.dismiss(self.result)
+
+    def action_send(self) -> None:
+        if self.busy:
+            return
+        parsed = self._check(attempted=True)
+        if parsed.problems:
+            self._say(Text())
+            self.query_one("#invite-numbers", TextArea).focus()
+            return
+        description_input = self.query_one("#invite-description", Input)
+        description = description_input.value
+        if problems := check_invite_description(description):
+            self._say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
+            description_input.focus()
+            return
+        self.busy = True
+        self._say(Text(f"Sending to {len(parsed.numbers)} number(s)…", style="dim"))
+
+        def failed(error: GatewayError) -> bool:
+            self.busy = False
+            self._say(self._explain(error, "send_invite"))
+            return True
+
+        def sent(result: GroupInviteResult) -> None:
+            self.busy = False
+            self.result = result
+            text = Text(f"✓ Invite sent to {len(parsed.numbers)} number(s)", style="bold green")
+            text.append("\nLink sent: ")
+            text.append(result.invite_url or "(the gateway did not say)", style="bold")
+            text.append("\nesc closes · change the numbers and ctrl+s to send again", "dim")
+            self._say(text)
+
+        self.call(
+            self.actions.send_group_invite(
+                self.instance, self.group_jid, parsed.numbers, description
+            ),
+            what="Sending the invite",
+            on_done=sent,
+            on_error=failed,
+            group="invite",
+            exclusive=True,
+        )
+
+
+def resolve_export_path(raw: str, cwd: Path | None = None) -> Path:
+    """The file a typed path means: ``~`` expanded, relative to the working directory."""
+    path = Path(raw.strip()).expanduser()
+    return path if path.is_absolute() else (cwd or Path.cwd()) / path
+
+
+def _path_problem(path: Path, *, folder: bool = True) -> str | None:
+    """Why no file can be written at ``path`` (None when it can be tried); with ``folder``
+    False, a folder that does not exist (yet: the user may be typing its name) is no problem.
+
+    Typed names may hold anything: a NUL byte or a name longer than the file system allows
+    makes the checks themselves fail, and that must read as a reason, not stop the app.
+    """
+    try:
+        if path.is_dir():
+            return "that is a folder: add a file name"
+        if folder and not path.parent.is_dir():
+            return f"the folder {path.parent} does not exist"
+    except ValueError:  # a NUL byte
+        return "a file name cannot hold that character (NUL)"
+    except OSError as error:
+        return error.strerror or str(error)
+    return None
+
+
+class ExportScreen(ModalScreen[Path | None]):
+    """Asks where to write the CSV; never overwrites a file without asking first.
+
+    ``write(path, overwrite)`` writes the file and returns how many rows it wrote; it must
+    refuse to replace an existing file unless ``overwrite`` (FileExistsError).
+    """
+
+    HELP_TITLE = "Export to CSV"
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Export", id="export.save", priority=True),
+        Binding("escape", "cancel", "Cancel", id="export.cancel"),
+    ]
+
+    def __init__(self, default_path: str, what: str, write: Callable[[Path, bool], int]) -> None:
+        super().__init__()
+        self._default = default_path
+        self._what = what
+        self._write = write
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="export-dialog", classes="dialog"):
+            yield Static(Text("Export participants to CSV", style="bold"), classes="dialog-title")
+            yield Static(Text(self._what))
+            yield Label("File")
+            yield Input(value=self._default, select_on_focus=False, id="export-path")
+            yield Static(id="export-preview", classes="field-error")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Export (enter)", variant="primary", id="export-save")
+                yield Button("Cancel (esc)", id="export-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#export-path", Input).focus()
+        self._preview()
+
+    @property
+    def raw_path(self) -> str:
+        return self.query_one("#export-path", Input).value
+
+    def _say(self, text: Text) -> None:
+        self.query_one("#export-preview", Static).update(text)
+
+    def _preview(self) -> None:
+        if not self.raw_path.strip():
+            self._say(Text("Enter a file name.", style="dim"))
+            return
+        path = resolve_export_path(self.raw_path)
+        text = Text("Writes ")
+        text.append(_clip(str(path), 200), style="bold")
+        problem = _path_problem(path, folder=False)
+        if problem is not None:
+            text.append(f"\n✕ {problem}", style="red")
+        elif path.exists():
+            text.append("\n⚠ the file exists: you will be asked before it is replaced", "yellow")
+        self._say(text)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._preview()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "export-save":
+            self.action_save()
+        else:
+            self.action_cancel()
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_save(self) -> None:
+        if not self.raw_path.strip():
+            self._say(Text("✕ Enter a file name.", style="red"))
+            return
+        path = resolve_export_path(self.raw_path)
+        problem = _path_problem(path)
+        if problem is not None:
+            self._say(Text(_clip(f"✕ {problem[:1].upper()}{problem[1:]}.", 300), style="red"))
+        elif path.exists():
+            self._ask_overwrite(path)
+        else:
+            self._write_to(path, overwrite=False)
+
+    def _ask_overwrite(self, path: Path) -> None:
+        body = Text("The file ")
+        body.append(str(path), style="bold")
+        body.append(" exists. Replace it with the export?")
+        self.app.push_screen(
+            ConfirmScreen("Replace the file?", body, confirm_label="Replace"),
+            lambda yes: self._write_to(path, overwrite=True) if yes else self._preview(),
+        )
+
+    def _write_to(self, path: Path, *, overwrite: bool) -> None:
+        try:
+            self._write(path, overwrite)
+        except FileExistsError:  # created since we looked: ask, never replace silently
+            self._ask_overwrite(path)
+            return
+        except (OSError, ValueError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            self._say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
+            return
+        self.dismiss(path)

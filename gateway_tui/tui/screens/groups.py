@@ -1,0 +1,342 @@
+"""Choose a group of an instance: from the server's list (fetchAllGroups), or by typing its JID.
+
+fetchAllGroups is an optional endpoint: when a server answers 404 the picker becomes a JID entry.
+Groups used recently on this instance come first either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Input, Label, Static
+
+from gateway_tui.core.api.errors import GatewayError, NotFound
+from gateway_tui.core.api.lists import unreadable_of
+from gateway_tui.core.api.validation import check_group_jid, group_jid_from
+from gateway_tui.core.files.recent_groups import RecentGroup, load_recent
+from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import clock
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.group_modals import explain_on, problem_text
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.record_table import Column, RecordTable
+from gateway_tui.tui.widgets.status_panel import StatusPanel
+from gateway_tui.tui.widgets.table_filter import TableFilter
+
+_NOT_RECENT = 1_000_000
+
+
+@dataclass(frozen=True)
+class GroupRow:
+    """One line of the picker: a group the server lists, or one remembered as recent."""
+
+    jid: str
+    subject: str | None = None
+    size: int | None = None
+    recent_rank: int | None = None  # 0 = most recently used
+
+    @property
+    def recent(self) -> bool:
+        return self.recent_rank is not None
+
+
+GROUP_COLUMNS: list[Column[GroupRow]] = [
+    Column(
+        "recent",
+        "Recent",
+        lambda r: "  ★" if r.recent else "",
+        style=lambda r: "yellow",
+        sort_key=lambda r: _NOT_RECENT if r.recent_rank is None else r.recent_rank,
+        width=6,
+    ),
+    Column("subject", "Subject", lambda r: r.subject or "—", max_width=44),
+    Column(
+        "size",
+        "Size",
+        lambda r: "—" if r.size is None else f"{r.size:,}",
+        sort_key=lambda r: -1 if r.size is None else r.size,
+        width=7,
+    ),
+    Column("jid", "JID", lambda r: r.jid, max_width=40, drop_priority=1),
+]
+
+
+def picker_rows(
+    listed: list | None, recents: list[RecentGroup], subjects: dict[str, str]
+) -> list[GroupRow]:
+    """Recent groups first (newest first), then the rest in the server's order.
+
+    With a server list, only listed groups are offered (a recent group the instance left is
+    not); without one (no fetchAllGroups), the recent groups are all there is.
+    """
+    rank = {recent.jid: position for position, recent in enumerate(recents)}
+    if listed is None:
+        return [
+            GroupRow(r.jid, subjects.get(r.jid) or r.subject, None, rank[r.jid]) for r in recents
+        ]
+    rows = [GroupRow(group.id, group.subject, group.size, rank.get(group.id)) for group in listed]
+    return sorted(rows, key=lambda row: _NOT_RECENT if row.recent_rank is None else row.recent_rank)
+
+
+def jid_preview(raw: str) -> tuple[str | None, Text]:
+    """The JID a typed value means and a line saying so, or None and the reason it is refused."""
+    if not raw.strip():
+        return None, Text("Type a group id (digits) or a full group JID.", style="dim")
+    problems = check_group_jid(raw)
+    if problems:
+        return None, Text(f"✕ {problems[0].message}", style="red")
+    jid = group_jid_from(raw)
+    text = Text("→ uses ", style="green")
+    text.append(jid, style="bold")
+    if jid != raw.strip():
+        text.append("  (@g.us added, as the gateway does)", style="dim")
+    return jid, text
+
+
+class GroupPickerScreen(GatewayScreen):
+    HELP_TITLE = "Groups"
+    TOPICS = frozenset({Topic.GROUPS, Topic.INSTANCES})
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="groups.open"),
+        Binding("escape", "back", "Back", id="groups.back"),
+        Binding("slash", "filter", "Filter", id="groups.filter"),
+        Binding("J", "enter_jid", "Type a JID", id="groups.enter_jid"),
+        Binding("r", "refresh", "Refresh", id="groups.refresh"),
+        Binding("o", "sort", "Sort", id="groups.sort"),
+        Binding("y", "copy_jid", "Copy JID", id="groups.copy_jid", show=False),
+        Binding("d", "toggle_lines", "Gateway's lines", id="groups.lines", show=False),
+    ]
+
+    def __init__(self, instance: str) -> None:
+        super().__init__()
+        self.instance = instance
+        self._recents: list[RecentGroup] = []
+        self._show_lines = False
+        self._entry_mode = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Vertical(id="groups-body"):
+            yield Static(
+                Text(f"Groups of {self.instance}", style="bold"), id="groups-title", classes="title"
+            )
+            yield Static(id="groups-summary", classes="summary")
+            yield Static(id="groups-stale", classes="stale-banner")
+            yield StatusPanel(id="groups-panel")
+            yield RecordTable(
+                GROUP_COLUMNS,
+                row_key=lambda r: r.jid,
+                search_text=lambda r: f"{r.subject or ''}\n{r.jid}",
+                id="groups-table",
+            )
+            with Vertical(id="jid-entry"):
+                yield Label("Group id or JID")
+                yield Input(
+                    placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input"
+                )
+                yield Static(id="jid-preview", classes="field-error")
+            yield TableFilter(
+                "groups-table", placeholder="filter by subject or JID", id="groups-filter"
+            )
+        yield Footer()
+
+    @property
+    def table(self) -> RecordTable[GroupRow]:
+        return self.query_one("#groups-table", RecordTable)
+
+    @property
+    def jid_entry(self) -> Vertical:
+        return self.query_one("#jid-entry", Vertical)
+
+    def on_mount(self) -> None:
+        self.jid_entry.display = False
+        self._recents = load_recent(self.instance)
+        self.table.focus()
+        self._show_preview()
+        self.action_refresh()
+
+    def on_screen_resume(self) -> None:
+        # Back from a group: it is the most recent one now (the base then redraws).
+        self._recents = load_recent(self.instance)
+
+    # --- drawing from state ------------------------------------------------------------------
+
+    def _explain(self, error: GatewayError) -> tuple[str, str]:
+        return explain_on(self, self.instance, error, "groups")
+
+    def refresh_from_state(self) -> None:
+        loadable = self.state.groups_of(self.instance)
+        panel = self.query_one("#groups-panel", StatusPanel)
+        table = self.table
+        # "Cannot GET /group/fetchAllGroups/…": this server has no such route, typing the JID
+        # is the way in. Its other 404s ("Error fetching group", …) are explained as errors.
+        no_list = (
+            loadable.value is None
+            and isinstance(loadable.error, NotFound)
+            and loadable.error.route_missing
+        )
+        subjects = {
+            jid: subject
+            for (name, jid), subject in self.state.group_subjects.items()
+            if name == self.instance
+        }
+        rows = picker_rows(loadable.value, self._recents, subjects)
+        table.set_rows(rows)
+        table.display = bool(rows)
+        panel.display = True
+        panel.remove_class("-error")
+        if no_list:
+            assert loadable.error is not None
+            panel.show_message(
+                "This gateway does not list groups (fetchAllGroups answered 404)",
+                "Type the group's id or JID below"
+                + ("; recently used groups are listed above." if rows else "."),
+                loadable.error.details() if self._show_lines else None,
+            )
+            if not self._entry_mode:
+                self._entry_mode = True
+                self._open_entry()
+        elif loadable.value is None and loadable.error is not None:
+            title, advice = self._explain(loadable.error)
+            panel.update(problem_text(title, advice, loadable.error, show_lines=self._show_lines))
+            panel.add_class("-error")
+        elif loadable.value is None:
+            panel.show_message("Loading groups…", "Asking the gateway for the groups.")
+        elif not loadable.value:
+            panel.show_message(
+                "This instance is in no group",
+                "J lets you type a group JID all the same.",
+            )
+        else:
+            panel.display = False
+        self._draw_stale()
+        self._update_summary()
+
+    def _draw_stale(self) -> None:
+        loadable = self.state.groups_of(self.instance)
+        stale = self.query_one("#groups-stale", Static)
+        stale.display = loadable.stale
+        if loadable.stale and loadable.error is not None:
+            title, _advice = self._explain(loadable.error)
+            text = Text(
+                f"⚠ Showing groups from {clock(loadable.updated_at)} — refresh failed: {title} "
+                "(r retries, d shows the gateway's lines)"
+            )
+            if self._show_lines:
+                for line in loadable.error.details():
+                    text.append(f"\n  {line}", style="dim")
+            stale.update(text)
+
+    def _update_summary(self) -> None:
+        loadable = self.state.groups_of(self.instance)
+        table = self.table
+        parts: list[str] = []
+        if loadable.value is not None:
+            total = len(loadable.value)
+            shown = table.visible_count
+            parts.append(f"{shown} of {total} groups" if shown != total else f"{total} groups")
+            if skipped := len(unreadable_of(loadable.value)):
+                parts.append(f"{skipped} could not be read (skipped)")
+        recent = sum(1 for row in table.rows if row.recent)
+        if recent:
+            parts.append(f"{recent} recent")
+        parts += table.view_summary()
+        if loadable.loading:
+            parts.append("loading…")
+        elif loadable.updated_at is not None:
+            parts.append(f"read {clock(loadable.updated_at)}")
+        parts.append("enter opens · J types a JID")
+        self.query_one("#groups-summary", Static).update(Text(" · ".join(parts)))
+
+    # --- actions -------------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        self.call(
+            self.actions.load_groups(self.instance),
+            what="Listing the groups",
+            on_error=lambda _error: True,  # shown in place (a 404 turns into the JID entry)
+            group="groups",
+            exclusive=True,
+        )
+
+    def _open(self, jid: str) -> None:
+        from gateway_tui.tui.screens.participants import ParticipantsScreen
+
+        self.app.push_screen(ParticipantsScreen(self.instance, jid))
+
+    def action_open(self) -> None:
+        if self.query_one("#jid-input", Input).has_focus:
+            self._submit_jid()
+            return
+        row = self.table.cursor_row
+        if row is not None and self.table.display:
+            self._open(row.jid)
+
+    def on_record_table_row_selected(self, event: RecordTable.RowSelected) -> None:
+        event.stop()
+        self._open(event.key)
+
+    def _open_entry(self) -> None:
+        self.jid_entry.display = True
+        self.query_one("#jid-input", Input).focus()
+
+    def action_enter_jid(self) -> None:
+        self._open_entry()
+
+    def _show_preview(self) -> None:
+        _jid, text = jid_preview(self.query_one("#jid-input", Input).value)
+        self.query_one("#jid-preview", Static).update(text)
+
+    def _submit_jid(self) -> None:
+        jid, text = jid_preview(self.query_one("#jid-input", Input).value)
+        self.query_one("#jid-preview", Static).update(text)
+        if jid is not None:
+            self._open(jid)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id == "jid-input":
+            self._show_preview()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        if event.input.id == "jid-input":
+            self._submit_jid()
+
+    def action_filter(self) -> None:
+        self.query_one(TableFilter).open()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
+
+    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
+        self._update_summary()
+
+    def action_back(self) -> None:
+        if self.query_one(TableFilter).close():
+            return
+        if self.jid_entry.display and not self._entry_mode:
+            self.jid_entry.display = False
+            self.table.focus()
+            return
+        self.app.pop_screen()
+
+    def action_sort(self) -> None:
+        self.table.cycle_sort()
+
+    def action_copy_jid(self) -> None:
+        row = self.table.cursor_row
+        if row is None or not self.table.display:
+            self.notify("No group to copy", severity="warning", markup=False)
+            return
+        self.copy(row.jid, "Group JID")
+
+    def action_toggle_lines(self) -> None:
+        self._show_lines = not self._show_lines
+        if self._show_lines and self.state.groups_of(self.instance).error is None:
+            self.notify("No gateway errors on this screen", markup=False)
+        self.refresh_from_state()

@@ -1,0 +1,303 @@
+"""One instance: its details, its settings, and the ways into groups, compose and chats."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from gateway_tui.core.api.errors import GatewayError, NotFound
+from gateway_tui.core.api.lifecycle import BAILEYS
+from gateway_tui.core.api.models import SETTING_LABELS, Instance, InstanceSettings
+from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import clock, disconnect_text, format_number, status_text
+from gateway_tui.core.text.sanitize import printable_text
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
+from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.status_panel import StatusPanel
+
+
+def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> Table:
+    """The instance's fields as label/value rows. Values are Text: server data is not markup.
+
+    ``missing``: the fields the gateway's line never gives (their rows are left out).
+    """
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column()
+    owner = instance.owner_number
+    rows: list[tuple[str, str, Text]] = [
+        ("", "Status", status_text(instance.status, instance.status_kind)),
+        ("", "Owner", Text(f"{format_number(owner)}  ({instance.owner})" if owner else "—")),
+        ("number", "Number", Text(format_number(instance.number) if instance.number else "—")),
+        ("", "Profile name", Text(instance.profile_name or "—")),
+        ("profile_status", "Profile status", Text(instance.profile_status or "—")),
+        # A 1.7.1 gateway names no integration for its default one (its list, not create).
+        ("", "Integration", Text(instance.integration_name or f"{BAILEYS} (default)")),
+        # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
+        # gateway posts this instance's events to.
+        (
+            "wa_business_callback_url",
+            "WA Business callback",
+            Text(instance.wa_business_callback_url or "—"),
+        ),
+        ("", "Instance id", Text(instance.instance_id or "—")),
+        ("server_url", "Server URL", Text(instance.server_url or "—")),
+        (
+            "disconnection_at",
+            "Last disconnected",
+            Text(
+                disconnect_text(instance.disconnection_reason_code, instance.disconnection_at)
+                or "—"
+            ),
+        ),
+        ("message_count", "Stored", Text(_stored(instance))),
+    ]
+    for field, label, value in rows:
+        if field not in missing:
+            table.add_row(label, printable_text(value))  # measured with its placeholders
+    return table
+
+
+def _stored(instance: Instance) -> str:
+    counts = (instance.message_count, instance.contact_count, instance.chat_count)
+    if all(count is None for count in counts):
+        return "—"
+    return "{} messages · {} contacts · {} chats".format(
+        *("?" if count is None else f"{count:,}" for count in counts)
+    )
+
+
+def setting_prompt(field: str, settings: InstanceSettings) -> Text:
+    on = bool(getattr(settings, field))
+    text = Text()  # the box alone is coloured: the name stays readable on any theme
+    text.append("[x] " if on else "[ ] ", style="bold green" if on else "dim")
+    text.append(SETTING_LABELS[field])
+    text.append(f"  {field}", style="dim")
+    return text
+
+
+CALL_REPLY_LABEL = "Reply to rejected calls"  # the setting msg_call
+
+
+class InstanceScreen(GatewayScreen):
+    HELP_TITLE = "Instance"
+    TOPICS = frozenset({Topic.INSTANCES, Topic.SETTINGS})
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="instance.back"),
+        Binding("r", "refresh", "Refresh", id="instance.refresh"),
+        Binding("space", "toggle_setting", "Toggle setting", id="instance.toggle_setting"),
+        Binding(
+            "e", "edit_call_reply", "Edit call reply", id="instance.edit_call_reply", show=False
+        ),
+        Binding("g", "groups", "Groups", id="instance.groups"),
+        Binding("m", "compose", "Compose", id="instance.compose"),
+        Binding("t", "chats", "Chats", id="instance.chats"),
+        Binding("C", "connect", "Connect", id="instance.connect"),
+        # Named in the line under the settings, in help and the palette: the footer stays
+        # within 120 columns.
+        Binding("R", "restart", "Restart", id="instance.restart", show=False),
+        Binding("L", "logout", "Log out", id="instance.logout", show=False),
+        Binding("w", "webhook", "Webhook", id="instance.webhook", show=False),
+        Binding("W", "websocket", "Websocket", id="instance.websocket", show=False),
+    ]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.instance_name = name
+        self._settings_unsupported = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with VerticalScroll(id="instance-body"):
+            yield Static(
+                printable_text(Text(self.instance_name, style="bold")),
+                id="instance-title",
+                classes="title",
+            )
+            yield Static(id="instance-details")
+            yield Static(Text("Settings", style="bold"), classes="section-title")
+            yield Static(id="settings-note", classes="summary")
+            yield StatusPanel(id="settings-panel")
+            yield OptionList(id="settings-list")
+            yield Static(id="instance-sections", classes="summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#settings-list", OptionList).focus()
+        self.actions.select(self.instance_name)
+        self._load_settings()
+        self._follow = InstanceFollower(self)
+
+    # --- drawing -----------------------------------------------------------------------------
+
+    def refresh_from_state(self) -> None:
+        instance = self.state.instance(self.instance_name)
+        details = self.query_one("#instance-details", Static)
+        if instance is None:
+            details.update(
+                Text("This instance is no longer listed by the gateway.", style="yellow")
+            )
+        else:
+            details.update(details_table(instance, self.gateway_app.instance_fields_missing))
+        self._draw_settings()
+        self.query_one("#instance-sections", Static).update(
+            Text(self.gateway_app.instance_sections_hint())
+        )
+
+    def _draw_settings(self) -> None:
+        loadable = self.state.settings_of(self.instance_name)
+        options = self.query_one("#settings-list", OptionList)
+        panel = self.query_one("#settings-panel", StatusPanel)
+        note = self.query_one("#settings-note", Static)
+        if loadable.value is None:
+            options.display = False
+            panel.display = True
+            if loadable.error is not None:
+                panel.show_error(
+                    loadable.error,
+                    self.gateway_app.gateway_url,
+                    retry_key=self.key_for("instance.refresh"),
+                )
+            else:
+                panel.show_message("Loading settings…")
+            note.display = False
+            return
+        panel.display = False
+        options.display = True
+        highlighted = options.highlighted
+        options.clear_options()
+        options.add_options(
+            Option(setting_prompt(field, loadable.value), id=field) for field in SETTING_LABELS
+        )
+        options.highlighted = highlighted if highlighted is not None else 0
+        parts = [
+            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'} (e edits)",
+            f"read {clock(loadable.updated_at)}",
+        ]
+        if self._settings_unsupported:
+            parts.append("editing not supported here (no settings/set on this gateway)")
+        else:
+            parts.append("space toggles a setting")
+        text = Text(" · ".join(parts))
+        if loadable.stale and loadable.error is not None:
+            text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
+        note.display = True
+        note.update(text)
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def _load_settings(self) -> None:
+        self.call(
+            self.actions.load_settings(self.instance_name),
+            what=f"Reading settings of {self.instance_name}",
+            group="settings",
+            exclusive=True,
+        )
+
+    def action_refresh(self) -> None:
+        self.call(
+            self.actions.refresh_instance(self.instance_name),
+            what=f"Refreshing {self.instance_name}",
+            group="instance",
+            exclusive=True,
+        )
+        self._load_settings()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_groups(self) -> None:
+        self.gateway_app.open_groups(self.instance_name)
+
+    def action_compose(self) -> None:
+        self.gateway_app.open_composer(self.instance_name)
+
+    def action_chats(self) -> None:
+        self.gateway_app.open_chats(self.instance_name)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.action_toggle_setting()
+
+    def action_toggle_setting(self) -> None:
+        settings = self.state.settings_of(self.instance_name).value
+        options = self.query_one("#settings-list", OptionList)
+        if settings is None or options.highlighted is None:
+            return
+        if self._settings_unsupported:
+            self.notify("This gateway does not support editing settings.", markup=False)
+            return
+        field = options.get_option_at_index(options.highlighted).id or ""
+        new_value = not getattr(settings, field)
+        body = Text(f"Set “{SETTING_LABELS[field]}” to {'on' if new_value else 'off'} for ")
+        body.append(self.instance_name, style="bold")
+        body.append("?")
+        changed = settings.model_copy(update={field: new_value})
+        self.app.push_screen(
+            ConfirmScreen("Change setting", body, confirm_label="Write"),
+            lambda yes: self._write_settings(changed) if yes else None,
+        )
+
+    def action_edit_call_reply(self) -> None:
+        settings = self.state.settings_of(self.instance_name).value
+        if settings is None:
+            self.notify("The settings have not been read yet.", markup=False)
+            return
+        if self._settings_unsupported:
+            self.notify("This gateway does not support editing settings.", markup=False)
+            return
+
+        def entered(text: str | None) -> None:
+            if text is None or text == (settings.msg_call or ""):
+                return
+            self._write_settings(settings.model_copy(update={"msg_call": text}))
+
+        body = Text(
+            "Sent to a caller whose call is rejected (with “Reject incoming calls” on); "
+            "empty sends nothing."
+        )
+        self.app.push_screen(
+            PromptScreen(CALL_REPLY_LABEL, body, settings.msg_call or "", placeholder="none"),
+            entered,
+        )
+
+    def _write_settings(self, settings: InstanceSettings) -> None:
+        def unsupported(error: GatewayError) -> bool:
+            if not (isinstance(error, NotFound) and error.route_missing or error.status == 405):
+                return False
+            self._settings_unsupported = True
+            self._draw_settings()
+            self.notify("Not supported here: this gateway cannot write settings.", markup=False)
+            return True
+
+        self.call(
+            self.actions.save_settings(self.instance_name, settings),
+            what="Writing settings",
+            done="Settings written and read back",
+            on_error=unsupported,
+        )
+
+    # --- lifecycle (issue 13): screens/lifecycle_keys.py does the work ----------------------
+
+    def action_connect(self) -> None:
+        self._follow.connect()
+
+    def action_restart(self) -> None:
+        self._follow.restart()
+
+    def action_logout(self) -> None:
+        self._follow.logout()
+
+    def action_webhook(self) -> None:
+        self.gateway_app.open_hooks(self.instance_name, "webhook")
+
+    def action_websocket(self) -> None:
+        self.gateway_app.open_hooks(self.instance_name, "websocket")

@@ -1,0 +1,430 @@
+"""Home: every instance of the gateway, filterable, sortable, one key from each action."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
+
+from gateway_tui.core.api.errors import BadRequest, GatewayError, NotFound
+from gateway_tui.core.api.lists import unreadable_of
+from gateway_tui.core.api.models import Instance, InstanceStatus
+from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import (
+    clock,
+    disconnect_text,
+    format_number,
+    status_cell,
+    status_style,
+)
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.record_table import Column, RecordTable
+from gateway_tui.tui.widgets.status_panel import StatusPanel
+from gateway_tui.tui.widgets.table_filter import TableFilter
+
+# How often the rows in view have their connection state asked (at most; see on_mount).
+LIVE_STATE_SECONDS = 5.0
+
+# The status filter cycles through these; None shows every instance.
+STATUS_FILTERS: list[InstanceStatus | None] = [None, *InstanceStatus]
+
+INSTANCE_COLUMNS: list[Column[Instance]] = [
+    Column("name", "Name", lambda i: i.instance_name, max_width=32),
+    Column(
+        "status",
+        "Status",
+        lambda i: status_cell(i.status, i.status_kind),
+        style=lambda i: status_style(i.status_kind),
+        sort_key=lambda i: (list(InstanceStatus).index(i.status_kind), i.status),
+        width=14,
+    ),
+    Column(
+        "owner",
+        "Owner",
+        lambda i: format_number(i.owner_number) if i.owner_number else "—",
+        sort_key=lambda i: i.owner_number or None,
+        max_width=22,
+    ),
+    # On a narrow terminal the integration goes first, then the profile name.
+    Column(
+        "profile", "Profile name", lambda i: i.profile_name or "—", max_width=28, drop_priority=1
+    ),
+    Column(
+        "integration",
+        "Integration",
+        lambda i: i.integration_name or "—",
+        max_width=20,
+        drop_priority=2,
+    ),
+    # 2.x only: a 1.7.1 gateway does not say why or when an instance was disconnected.
+    Column(
+        "disconnected",
+        "Disconnected",
+        lambda i: disconnect_text(i.disconnection_reason_code, i.disconnection_at) or "—",
+        sort_key=lambda i: i.disconnection_at or None,
+        max_width=34,
+        drop_priority=3,
+        only_when=lambda i: bool(i.disconnection_reason_code or i.disconnection_at),
+    ),
+]
+
+
+def instance_search_text(instance: Instance) -> str:
+    """What `/` matches: name, owner (digits and formatted) and profile name."""
+    return " ".join(
+        (
+            instance.instance_name,
+            instance.owner_number,
+            format_number(instance.owner_number),
+            instance.profile_name or "",
+        )
+    )
+
+
+def _instances(count: int) -> str:
+    return "instance" if count == 1 else "instances"
+
+
+class InstancesScreen(GatewayScreen):
+    HELP_TITLE = "Instances"
+    TOPICS = frozenset({Topic.INSTANCES})
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="instances.open", show=True),
+        Binding("slash", "filter", "Filter", id="instances.filter"),
+        Binding("f", "status_filter", "Status filter", id="instances.status_filter"),
+        Binding("r", "refresh", "Refresh", id="instances.refresh"),
+        Binding("s", "sort", "Sort", id="instances.sort", show=False),
+        Binding("c", "copy_name", "Copy name", id="instances.copy_name", show=False),
+        Binding("y", "copy_id", "Copy id", id="instances.copy_id", show=False),
+        Binding("ctrl+d", "delete", "Delete", id="instances.delete"),
+        Binding("n", "new_instance", "New", id="instances.new"),
+        Binding("C", "connect", "Connect (QR)", id="instances.connect"),
+        Binding(
+            "d", "unreadable", "Why instances were skipped", id="instances.unreadable", show=False
+        ),
+        Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._status_filter: InstanceStatus | None = None
+        self._failed_state_checks: set[str] = set()  # in the last round of live state checks
+        self._rows_shown: list[Instance] | None = None  # the list the table was last given
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Vertical(id="instances-body"):
+            yield Static(id="instances-summary", classes="summary")
+            yield Static(id="instances-stale", classes="stale-banner")
+            yield StatusPanel(id="instances-panel")
+            yield RecordTable(
+                INSTANCE_COLUMNS,
+                row_key=lambda i: i.instance_name,
+                search_text=instance_search_text,
+                id="instances-table",
+            )
+            yield TableFilter(
+                "instances-table",
+                placeholder="filter by name, owner or profile",
+                id="instances-filter",
+            )
+        yield Footer()
+
+    @property
+    def table(self) -> RecordTable[Instance]:
+        return self.query_one("#instances-table", RecordTable)
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        # Only when nothing was asked yet: the app asks at start, and a load that already
+        # failed (a wrong key) is shown in the panel, not sent and reported a second time.
+        loadable = self.state.instances
+        if loadable.value is None and loadable.error is None and not loadable.loading:
+            self.action_refresh()
+        interval = self.gateway_app.config.refresh_interval
+        if interval and interval > 0:
+            self.set_interval(interval, self._refresh_on_interval, name="auto-refresh")
+            live = min(interval, LIVE_STATE_SECONDS)
+            self.set_interval(live, self._check_states_in_view, name="live-state")
+
+    def on_screen_resume(self) -> None:
+        # (GatewayScreen's on_screen_resume runs too, after this one: it redraws.)
+        self.actions.select(None)  # back on the list: the header names no instance
+        loadable, interval = self.state.instances, self.gateway_app.config.refresh_interval
+        # A list older than the refresh interval (the user was away): read it now, not at
+        # the timer's next tick, so "updated" is never older than the interval says.
+        if interval and interval > 0 and loadable.updated_at is not None:
+            if (self.state.now() - loadable.updated_at).total_seconds() >= interval:
+                self._refresh_on_interval()
+
+    # --- drawing from state ----------------------------------------------------------------------
+
+    def refresh_from_state(self) -> None:
+        loadable = self.state.instances
+        table, panel = self.table, self.query_one("#instances-panel", StatusPanel)
+        stale = self.query_one("#instances-stale", Static)
+        if loadable.value is None:
+            table.display = False
+            panel.display = True
+            if loadable.error is not None:
+                panel.show_error(
+                    loadable.error,
+                    self.gateway_app.gateway_url,
+                    retry_key=self.key_for("instances.refresh"),
+                )
+            else:
+                panel.show_message("Loading instances…", "Asking the gateway for its instances.")
+            stale.display = False
+        elif not loadable.value:
+            table.display = False
+            panel.display = True
+            panel.show_message(
+                "No instances on this gateway",
+                f"Create one with {self.key_for('instances.new')}.",
+            )
+            stale.display = bool(loadable.error)
+        else:
+            panel.display = False
+            table.display = True
+            # A state check notifies every few seconds, mostly with the same list: only a new
+            # list is handed to the table (10,000 rows are re-indexed, re-sorted, re-filtered).
+            if loadable.value is not self._rows_shown:
+                table.set_rows(loadable.value)
+                self._rows_shown = loadable.value
+        stale.display = loadable.stale
+        if loadable.stale and loadable.error is not None:
+            stale.update(
+                Text(
+                    f"⚠ Showing data from {clock(loadable.updated_at)} — refresh failed: "
+                    f"{loadable.error.summary} (r retries)"
+                )
+            )
+        self._update_summary()
+
+    def _update_summary(self) -> None:
+        loadable = self.state.instances
+        total = len(loadable.value or ())
+        shown = self.table.visible_count if loadable.value else 0
+        parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
+        if skipped := len(unreadable_of(loadable.value)):
+            parts.append(f"{skipped} {_instances(skipped)} could not be read — d shows why")
+        if self._status_filter is not None:
+            parts.append(f"status: {self._status_filter.value}")
+        parts += self.table.view_summary()
+        if loadable.loading:
+            parts.append("refreshing…")
+        else:
+            parts.append(f"updated {clock(loadable.updated_at)}")
+        if checked := self.state.lifecycle.checked_at:
+            parts.append(f"states checked {clock(max(checked.values()))}")
+        # Only instances still listed: a deleted one's failed check says nothing any more.
+        if failed := sum(self.state.instance(n) is not None for n in self._failed_state_checks):
+            parts.append(f"⚠ {failed} state checks failed")
+        self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
+
+    # --- actions ---------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        self.call(
+            self.actions.refresh_instances(),
+            what="Refreshing instances",
+            group="instances",
+            exclusive=True,
+        )
+
+    def _refresh_on_interval(self) -> None:
+        if self.state.instances.loading or not self.is_current:
+            return
+        # Quiet on failure: the stale banner says it, a toast every interval would not help.
+        self.run_worker(
+            self._quiet_refresh(), group="instances", exclusive=True, exit_on_error=False
+        )
+
+    async def _quiet_refresh(self) -> None:
+        try:
+            await self.actions.refresh_instances()
+        except GatewayError:
+            pass
+
+    def action_open(self) -> None:
+        instance = self.table.cursor_row
+        if instance is not None:
+            self.gateway_app.open_instance(instance.instance_name)
+
+    def on_record_table_row_selected(self, event: RecordTable.RowSelected) -> None:
+        event.stop()
+        self.gateway_app.open_instance(event.key)
+
+    def action_filter(self) -> None:
+        self.query_one(TableFilter).open()
+
+    def action_clear_filter(self) -> None:
+        self.query_one(TableFilter).close()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
+
+    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
+        self._update_summary()
+
+    def action_status_filter(self) -> None:
+        # Only statuses some instance has: a filter that shows nothing is a dead end.
+        present = {i.status_kind for i in self.state.instances.value or ()}
+        cycle = [s for s in STATUS_FILTERS if s is None or s in present]
+        position = cycle.index(self._status_filter) if self._status_filter in cycle else 0
+        self._status_filter = cycle[(position + 1) % len(cycle)]
+        wanted = self._status_filter
+        self.table.set_predicate(None if wanted is None else lambda i: i.status_kind == wanted)
+        self._update_summary()
+
+    def action_sort(self) -> None:
+        self.table.cycle_sort()
+
+    def action_copy_name(self) -> None:
+        self._copy(lambda i: i.instance_name, "name")
+
+    def action_copy_id(self) -> None:
+        self._copy(lambda i: i.instance_id or "", "id")
+
+    def _copy(self, pick, what: str) -> None:
+        instance = self.table.cursor_row
+        if instance is None or not pick(instance):
+            self.notify(f"Nothing to copy: no {what} here", severity="warning", markup=False)
+            return
+        self.copy(pick(instance), f"Instance {what}")
+
+    def action_unreadable(self) -> None:
+        reasons = unreadable_of(self.state.instances.value)
+        if not reasons:
+            self.notify("Every instance in the last answer could be read.", markup=False)
+            return
+        shown = "\n".join(reasons[:10])
+        more = f"\n…and {len(reasons) - 10} more" if len(reasons) > 10 else ""
+        self.notify(
+            f"Skipped, the rest is shown:\n{shown}{more}",
+            title=f"{len(reasons)} {_instances(len(reasons))} could not be read",
+            severity="warning",
+            timeout=20,
+            markup=False,
+        )
+
+    def action_delete(self) -> None:
+        instance = self.table.cursor_row
+        if instance is None:
+            return
+        name = instance.instance_name
+        if instance.status_kind == InstanceStatus.OPEN:
+            self._offer_logout(name)
+            return
+        body = Text("Delete instance ")
+        body.append(name, style="bold")
+        body.append("? The gateway removes it for good.")
+        self.app.push_screen(
+            ConfirmScreen("Delete instance", body, confirm_label="Delete"),
+            lambda yes: self._delete(name) if yes else None,
+        )
+
+    def _delete(self, name: str) -> None:
+        def refused(error: GatewayError) -> bool:
+            # Our list said it was not open, but the gateway says it is connected now.
+            if isinstance(error, BadRequest) and "disconnected" in " ".join(error.messages):
+                self._offer_logout(name)
+                return True
+            if isinstance(error, NotFound) and not error.route_missing:
+                self.notify(
+                    f"{name} no longer exists on the gateway: removed from the list.",
+                    title="Already gone",
+                    severity="warning",
+                    markup=False,
+                )
+                return True
+            return False
+
+        self.call(
+            self.actions.delete_instance(name),
+            what=f"Deleting {name}",
+            done=f"Deleted {name}",
+            on_error=refused,
+        )
+
+    def _offer_logout(self, name: str) -> None:
+        body = Text()
+        body.append(name, style="bold")
+        body.append(
+            " is connected (open). A gateway refuses to delete a connected instance: "
+            "it must be logged out first. Log it out now? You can delete it afterwards."
+        )
+        self.app.push_screen(
+            ConfirmScreen("Log out first", body, confirm_label="Log out"),
+            lambda yes: self._logout(name) if yes else None,
+        )
+
+    def _logout(self, name: str) -> None:
+        def unsupported(error: GatewayError) -> bool:
+            if not (isinstance(error, NotFound) and error.route_missing):
+                return False
+            self.notify(
+                "This gateway has no logout endpoint: disconnect the instance "
+                "from its manager, then delete it.",
+                severity="warning",
+                markup=False,
+            )
+            return True
+
+        def reread(error: GatewayError | None) -> None:
+            if error is not None:  # logged out, but its new status could not be read
+                self.gateway_app.report_error(error, f"Re-reading {name} after the logout")
+
+        self.call(
+            self.actions.logout_instance(name),
+            what=f"Logging out {name}",
+            done=f"Logged out {name}; ctrl+d deletes it now",
+            on_done=reread,
+            on_error=unsupported,
+        )
+
+    # --- lifecycle (issue 13) ---------------------------------------------------------------------
+
+    def _check_states_in_view(self) -> None:
+        """Ask connectionState for the rows on screen, a few at a time: a drop shows within
+        one interval without refetching a list of thousands."""
+        table = self.table
+        if not self.is_current or not table.display or self.state.instances.loading:
+            return
+        top = table.scroll_offset.y
+        rows = table.visible_rows[top : top + max(1, table.scrollable_content_region.height)]
+        names = [row.instance_name for row in rows]
+        if names:
+            self.run_worker(
+                self._check_states(names), group="live-state", exclusive=True, exit_on_error=False
+            )
+
+    async def _check_states(self, names: list[str]) -> None:
+        # Failures are counted in the summary line: a toast every few seconds would not help.
+        self._failed_state_checks = await self.actions.check_states(names)
+        self._update_summary()
+
+    def action_new_instance(self) -> None:
+        def created(result: NewInstanceResult | None) -> None:
+            if result is None:
+                return
+            self.table.move_cursor_to_key(result.name)
+            if result.connect:
+                self.gateway_app.open_pairing(result.name, result.number)
+
+        self.app.push_screen(NewInstanceScreen(), created)
+
+    def action_connect(self) -> None:
+        instance = self.table.cursor_row
+        if instance is None:
+            return
+        if instance.status_kind == InstanceStatus.OPEN:
+            self.notify(f"{instance.instance_name} is already open (connected).", markup=False)
+            return
+        self.gateway_app.open_pairing(instance.instance_name)

@@ -1,0 +1,138 @@
+"""Connect, restart and log out from the instance screen: confirmed, explained in plain words,
+and the state followed live afterwards (asked every two seconds for half a minute)."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from gateway_tui.core.api.errors import BadRequest, GatewayError
+from gateway_tui.core.api.models import ConnectionState, InstanceStatus
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+if TYPE_CHECKING:
+    from gateway_tui.tui.screens.instance import InstanceScreen
+
+FOLLOW_POLL_SECONDS = 2.0
+FOLLOW_FOR_SECONDS = 30.0
+
+
+def restart_explanation(name: str, answer: ConnectionState) -> str:
+    state = answer.state
+    if state is None:
+        return f"Restart sent; the gateway reported no state for {name} (an empty answer)."
+    if state == InstanceStatus.OPEN.value:
+        return f"Restarted {name}: it reconnects, state now {state}."
+    return (
+        f"{name} is {state}: a gateway only reconnects an open instance, so nothing was "
+        "restarted. C connects it."
+    )
+
+
+class InstanceFollower:
+    """The instance screen's lifecycle keys and the live follow-up of the state."""
+
+    def __init__(self, screen: InstanceScreen) -> None:
+        self.screen = screen
+        self.name = screen.instance_name
+        self._until = 0.0
+        self._logged_out = False  # followed since a logout: a state still reconnecting is said
+        screen.set_interval(FOLLOW_POLL_SECONDS, self._tick, name="follow-state")
+
+    def follow(self, *, after_logout: bool = False) -> None:
+        self._until = time.monotonic() + FOLLOW_FOR_SECONDS
+        self._logged_out = after_logout
+
+    def _seen(self, state: str | None) -> None:
+        if self._logged_out and state == InstanceStatus.CONNECTING.value:
+            self._logged_out = False  # said once
+            self.screen.notify(
+                f"{self.name} is still reconnecting (connecting) after the logout: a 1.7.1 "
+                "gateway that never connected an instance keeps retrying it while it runs.",
+                title="Log out",
+                severity="warning",
+                markup=False,
+            )
+
+    def _tick(self) -> None:
+        if time.monotonic() > self._until or not self.screen.is_current:
+            return
+
+        def failed(_error: GatewayError) -> bool:
+            self._until = 0.0  # said once (the app reports it), not every two seconds
+            return False
+
+        self.screen.call(
+            self.screen.actions.check_state(self.name),
+            what=f"Following the state of {self.name}",
+            on_done=self._seen,
+            on_error=failed,
+            group="follow-state",
+            exclusive=True,
+        )
+
+    def _confirm(self, title: str, question: str, label: str, then) -> None:
+        body = Text(f"{question} ")
+        body.append(self.name, style="bold")
+        body.append("?")
+        self.screen.app.push_screen(
+            ConfirmScreen(title, body, confirm_label=label), lambda yes: then() if yes else None
+        )
+
+    # --- keys ------------------------------------------------------------------------------------
+
+    def connect(self) -> None:
+        instance = self.screen.state.instance(self.name)
+        if instance is not None and instance.status_kind == InstanceStatus.OPEN:
+            self.screen.notify(f"{self.name} is already open (connected).", markup=False)
+            return
+        self.screen.gateway_app.open_pairing(self.name)
+
+    def restart(self) -> None:
+        self._confirm("Restart instance", "Restart the connection of", "Restart", self._restart)
+
+    def _restart(self) -> None:
+        def done(answer: ConnectionState) -> None:
+            self.screen.notify(restart_explanation(self.name, answer), markup=False)
+            self.follow()
+
+        self.screen.call(
+            self.screen.actions.restart_instance(self.name),
+            what=f"Restarting {self.name}",
+            on_done=done,
+        )
+
+    def logout(self) -> None:
+        self._confirm(
+            "Log out instance",
+            "End the WhatsApp session (the phone must scan again to reconnect) of",
+            "Log out",
+            self._logout,
+        )
+
+    def _logout(self) -> None:
+        def refused(error: GatewayError) -> bool:
+            if isinstance(error, BadRequest) and "not connected" in " ".join(error.messages):
+                self.screen.notify(
+                    f"Not logged out: the gateway says {self.name} is not connected — there is "
+                    "no session to end.",
+                    title="Log out",
+                    severity="warning",
+                    markup=False,
+                )
+                self.follow()
+                return True
+            return False
+
+        self.screen.call(
+            self.screen.actions.logout_instance(self.name),
+            what=f"Logging out {self.name}",
+            # The gateway answers at once and logs out in the background: the follow-up says
+            # whether the session really ended.
+            done=f"Logged out {self.name} (the gateway finishes in the background); following "
+            "its state",
+            on_done=lambda _result: self.follow(after_logout=True),
+            on_error=refused,
+        )

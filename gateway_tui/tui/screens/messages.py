@@ -1,0 +1,602 @@
+"""`enter` on a chat: its conversation as bubbles, and what can be done to one message.
+
+Messages come from findMessages (filtered and ordered here: the file store does neither),
+delivery marks from findStatusMessage, re-read on `r` and every few seconds while an own
+message is not read yet. Messages this app sent that the store does not hold (store off) are
+shown too, from the sent history.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Input, Static
+
+from gateway_tui.core.api.chat_models import StoredMessage
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.models import jid_number
+from gateway_tui.core.chat_book import person_label, printable, waiting_for_read
+from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.core.services.messages import sent_text
+from gateway_tui.core.state import SentRecord, Topic
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
+from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
+from gateway_tui.tui.screens.conversation_compose import ConversationCompose
+from gateway_tui.tui.widgets.conversation import (
+    MEDIA_KINDS,
+    ConversationView,
+    delivery_mark,
+    index_of_message,
+    search_text,
+    when,
+)
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.message_line import MessageLine
+
+EDIT_WINDOW_SECONDS = 15 * 60
+POLL_SECONDS = 2.0
+# Own messages looked at to decide whether to poll: the newest ones are the ones in flight.
+POLL_LOOKBACK = 200
+
+
+def _from_sent(record: SentRecord, text: str | None) -> StoredMessage | None:
+    """A message sent from this app, shaped like a stored one (for a gateway without store)."""
+    key = record.result.key
+    if key is None:
+        return None
+    body = record.body.get("listMessage") if isinstance(record.body, dict) else None
+    content = {"listMessage": body} if isinstance(body, dict) and text is None else None
+    return StoredMessage.read(
+        {
+            "key": key.to_json(),
+            "pushName": "",
+            "message": content or {"conversation": text or sent_text(record)},
+            "messageTimestamp": int(record.sent_at.timestamp()),
+        }
+    )
+
+
+def edit_own_message(
+    screen: GatewayScreen, message: StoredMessage, store: ComposeStore | None
+) -> None:
+    """The edit dialog for ``message`` (own text only: else says why not); the new text goes
+    in the state (the bubble shows it, marked edited) and in the sent history."""
+    if not message.from_me:
+        screen.notify("Only your own messages can be edited.", markup=False)
+        return
+    if not message.is_text:
+        screen.notify(
+            f"WhatsApp edits only text messages; this is a {message.kind or 'message'}.",
+            markup=False,
+        )
+        return
+    if message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS:
+        screen.notify(
+            "Sent more than 15 minutes ago: WhatsApp no longer shows edits of it, "
+            "although the gateway still accepts the call.",
+            severity="warning",
+            markup=False,
+        )
+    key = message.key
+    instance: str = screen.instance  # type: ignore[attr-defined]
+    record = screen.state.chats_of(instance).get(message.remote_jid)
+    old_text = record.texts[key.id] if record and key.id in record.edited else message.full_text
+
+    def edited(text: str | None) -> None:
+        if text is None:
+            return
+        screen.notify("Message edited", markup=False)
+        if store is not None:
+            try:
+                store.record_edit(key.id, text)
+            except OSError as problem:
+                screen.notify(
+                    f"Could not store the edit: {problem}", severity="warning", markup=False
+                )
+
+    screen.app.push_screen(EditMessageScreen(instance, key, old_text), edited)
+
+
+class MessagesScreen(ConversationCompose, GatewayScreen):
+    HELP_TITLE = "Conversation"
+    TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
+
+    BINDINGS = [
+        # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
+        # palette say.
+        Binding("e", "edit", "Edit", tooltip="Edit your text message", id="messages.edit"),
+        Binding(
+            "a",
+            "archive",
+            "Archive",
+            tooltip="Archive / unarchive the chat",
+            id="messages.archive",
+        ),
+        Binding(
+            "p",
+            "profile",
+            "Profile",
+            tooltip="Business profile of the sender",
+            id="messages.profile",
+        ),
+        Binding(
+            "m", "compose", "Answer", tooltip="Answer with a list message", id="messages.compose"
+        ),
+        Binding("y", "copy_id", "Copy id", tooltip="Copy the message id", id="messages.copy_id"),
+        Binding(
+            "Y",
+            "copy_json",
+            "Copy JSON",
+            tooltip="Copy the message JSON",
+            id="messages.copy_json",
+        ),
+        Binding(
+            "i", "write", "Write", tooltip="Write a message (enter sends)", id="messages.write"
+        ),
+        Binding(
+            "R",
+            "reply",
+            "Reply",
+            show=False,
+            tooltip="Reply quoting the chosen message",
+            id="messages.reply",
+        ),
+        Binding(
+            "plus",
+            "react",
+            "React",
+            show=False,
+            tooltip="React to the chosen message",
+            id="messages.react",
+        ),
+        Binding(
+            "s",
+            "save_media",
+            "Save",
+            show=False,
+            tooltip="Save the chosen photo, video, audio or document to a file",
+            id="messages.save_media",
+        ),
+        Binding(
+            "f",
+            "send_file",
+            "File",
+            show=False,
+            tooltip="Send a file (photo, video, audio or document) with a caption",
+            id="messages.send_file",
+        ),
+        Binding("r", "refresh", "Refresh", id="messages.refresh"),
+        Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
+        Binding(
+            "n",
+            "next_hit",
+            "Next hit",
+            show=False,
+            tooltip="Next search hit (older)",
+            id="messages.next_hit",
+        ),
+        Binding(
+            "N",
+            "previous_hit",
+            "Previous hit",
+            show=False,
+            tooltip="Previous search hit (newer)",
+            id="messages.previous_hit",
+        ),
+        Binding(
+            "v",
+            "view_whole",
+            "View",
+            show=False,
+            tooltip="Open the chosen message whole, in a pager",
+            id="messages.view_whole",
+        ),
+        Binding("escape", "back", "Back", id="messages.back"),
+    ]
+
+    def __init__(
+        self,
+        instance: str,
+        jid: str,
+        *,
+        title: str | None = None,
+        store: ComposeStore | None = None,
+    ) -> None:
+        super().__init__()
+        self.instance = instance
+        self.jid = jid
+        self.chat_title = title or ""
+        self.store = store
+        self.all_messages: Sequence[StoredMessage] = []
+        self.query_text = ""
+        self._search_texts: list[str] | None = None
+        self.hits: list[int] = []  # indices of the messages the search text is in
+        self._polling = False
+        self.status_error: GatewayError | None = None
+
+    @property
+    def is_group(self) -> bool:
+        return self.jid.endswith("@g.us")
+
+    def _title(self) -> str:
+        """The chat's name: as given, else the contact's or group's name, else its number."""
+        if self.chat_title:
+            return self.chat_title
+        if self.is_group:
+            return self.state.subject_of(self.instance, self.jid) or self.jid
+        book = self.actions.chat_book(self.instance).value
+        return (book.names.get(self.jid) if book else None) or person_label(self.jid)
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        self.chat_title = self._title()
+        with Vertical(id="messages-body"):
+            title = Text(printable(self.chat_title), style="bold")
+            if self.chat_title != self.jid:
+                title.append(f"  {printable(self.jid)}", style="dim")
+            yield Static(title, classes="title")
+            yield Static(id="messages-summary", classes="summary")
+            yield ConversationView(is_group=self.is_group, id="conversation")
+            yield Static(id="message-details")
+            search = Input(placeholder="search this chat's text", id="messages-search")
+            search.display = False
+            yield search
+            banner = Static(id="reply-banner")
+            banner.display = False
+            yield banner
+            yield MessageLine(
+                placeholder="Write a message · enter sends · ctrl+j new line", id="message-line"
+            )
+        yield Footer()
+
+    @property
+    def view(self) -> ConversationView:
+        return self.query_one("#conversation", ConversationView)
+
+    def on_mount(self) -> None:
+        self.view.focus()
+        self.set_interval(POLL_SECONDS, self._poll)
+        self.view.keys = {
+            "save": self.key_for("messages.save_media") or "s",
+            "view": self.key_for("messages.view_whole") or "v",
+        }
+        self.gateway_app.follow_live(self.instance)  # new messages come without a key
+        # The first read starts on_screen_resume, which comes with the push too.
+
+    # --- loading ---------------------------------------------------------------------------------
+
+    def action_refresh(self) -> None:
+        if not self.actions.messages_of(self.instance, self.jid).loading:
+            self.call(
+                self.actions.load_messages(self.instance, self.jid),
+                what="Reading the conversation",
+                on_done=lambda _m: self._mark_read_once(),
+                on_error=self._failed,
+                group="messages",
+            )
+        self._read_statuses()
+
+    def on_screen_resume(self) -> None:
+        self.action_refresh()  # shown, or back from the composer or an edit: read it again
+
+    def _failed(self, _error: GatewayError) -> bool:
+        self._draw_summary()  # the loadable holds the error: the summary says it
+        return True
+
+    def _read_statuses(self) -> None:
+        if self._polling:
+            return
+        self._polling = True
+
+        def read(_result: object) -> None:
+            self._polling = False
+            self.status_error = None
+            self._draw_summary()
+
+        def failed(error: GatewayError) -> bool:
+            self._polling = False
+            self.status_error = error
+            self._draw_summary()  # shown in place; no notification every few seconds
+            return True
+
+        self.call(
+            self.actions.load_statuses(self.instance, self.jid),
+            what="Reading delivery statuses",
+            on_done=read,
+            on_error=failed,
+            group="statuses",
+        )
+
+    def _poll(self) -> None:
+        """Re-read statuses while an own message is short of READ (only when on screen)."""
+        if self.app.screen is not self:
+            return
+        recent = self.all_messages[-POLL_LOOKBACK:]
+        if waiting_for_read(recent, self.actions.statuses_of(self.instance)):
+            self._read_statuses()
+
+    # --- drawing ---------------------------------------------------------------------------------
+
+    def _merged(self) -> Sequence[StoredMessage]:
+        """The store's messages (kept lazy: a chat may hold 100,000) plus any sent from here
+        that the store does not hold (a gateway without store)."""
+        loadable = self.actions.messages_of(self.instance, self.jid)
+        messages: Sequence[StoredMessage] = loadable.value if loadable.value is not None else []
+        record = self.state.chats_of(self.instance).get(self.jid)
+        extra = []
+        for sent in self.actions.sent_in_chat(self.instance, self.jid):
+            key = sent.result.key
+            if key is None or index_of_message(messages, key.id) >= 0:
+                continue
+            edited = record.texts.get(key.id) if record else None
+            shown = _from_sent(sent, edited if edited != sent_text(sent) else None)
+            if shown is not None:
+                extra.append(shown)
+        if not extra:
+            return messages
+        merged = [*messages, *extra]
+        merged.sort(key=lambda m: m.timestamp or 0)
+        return merged
+
+    def refresh_from_state(self) -> None:
+        self.all_messages = self._merged()
+        if self.app.screen is self:
+            self.actions.mark_seen(self.instance, self.jid)
+        self._follow_pending_reload()
+        self._search_texts = None
+        view = self.view
+        view.today = self.state.now()
+        record = self.state.chats_of(self.instance).get(self.jid)
+        view.edits = (
+            {i: record.texts[i] for i in record.edited if i in record.texts} if record else {}
+        )
+        view.set_messages(self.all_messages, self.actions.statuses_of(self.instance))
+        if self.query_text:
+            self._find_hits()
+        self._draw_summary()
+        self._draw_details()
+
+    def _find_hits(self) -> None:
+        """Where the search text is: every message stays shown, the hits are marked."""
+        needle = self.query_text.casefold()
+        if not needle:
+            self.hits = []
+            return
+        if self._search_texts is None:
+            self._search_texts = [search_text(m) for m in self.all_messages]
+        self.hits = [i for i, text in enumerate(self._search_texts) if needle in text]
+
+    def _draw_summary(self) -> None:
+        loadable = self.actions.messages_of(self.instance, self.jid)
+        total = len(self.all_messages)
+        text = Text(f"{total:,} message(s)")
+        if self.query_text:
+            if self.hits:
+                index = self.view.index
+                at = self.hits.index(index) + 1 if index in self.hits else None
+                where = f"hit {at} of {len(self.hits):,}" if at else f"{len(self.hits):,} hit(s)"
+                text.append(f" · {where} for “")
+                text.append(self.query_text)
+                keys = (
+                    f"{self.key_for('messages.next_hit')}/{self.key_for('messages.previous_hit')}"
+                )
+                text.append(f"” ({keys} next/previous)")
+            else:
+                text.append(" · no match for “", style="yellow")
+                text.append(self.query_text, style="yellow")
+                text.append("”", style="yellow")
+        record = self.state.chats_of(self.instance).get(self.jid)
+        if record is not None and record.archived:
+            text.append(" · archived", style="yellow")
+        if self.gateway_app.config.mark_read_on_open:
+            text.append(" · read receipts on", style="dim")
+        if loadable.loading:
+            text.append(" · reading…", style="dim")
+        if waiting_for_read(
+            self.all_messages[-POLL_LOOKBACK:], self.actions.statuses_of(self.instance)
+        ):
+            text.append(" · following delivery", style="dim")
+        if self.status_error is not None:
+            text.append(
+                f"\n⚠ delivery statuses could not be read: {self.status_error.title}",
+                style="yellow",
+            )
+        if loadable.error is not None:
+            text.append(f"\n✕ could not read the messages: {loadable.error.title}", style="red")
+            for line in loadable.error.messages[:2]:
+                text.append(f"\n  {line}", style="red")
+        skipped = getattr(loadable.value, "skipped", 0)
+        if skipped:
+            text.append(f"\n{skipped} stored message(s) could not be read", style="yellow")
+        self.query_one("#messages-summary", Static).update(text)
+
+    def _draw_details(self) -> None:
+        details = self.query_one("#message-details", Static)
+        message = self.view.selected
+        if message is None:
+            details.update(
+                Text(
+                    "↑↓ choose a message · / search · i write · f send a file · "
+                    "m answer with a list",
+                    style="dim",
+                )
+            )
+            return
+        text = Text(
+            "You"
+            if message.from_me
+            else printable(message.sender_name or person_label(message.sender)),
+            style="bold",
+        )
+        text.append(
+            f" · {when(message.timestamp)} · {printable(message.kind) or 'unknown kind'} · id ",
+            style="dim",
+        )
+        text.append(printable(message.id), style="dim")
+        status = self.actions.statuses_of(self.instance).get(message.id)
+        if status is not None:
+            text.append(" · ", style="dim")
+            text.append_text(delivery_mark(status))
+            text.append(f" {printable(status.status)}", style="dim")
+            if status.at_ms:
+                text.append(f" at {when(status.at_ms // 1000)}", style="dim")
+        hints = [
+            f"{self.key_for(f'messages.{name}')} {what}"
+            for name, what in (("reply", "replies"), ("react", "reacts"), ("write", "writes"))
+        ]
+        if message.kind in MEDIA_KINDS:
+            hints.insert(0, f"{self.key_for('messages.save_media')} saves the file")
+        if message.from_me and message.is_text:
+            hints.insert(0, f"{self.key_for('messages.edit')} edits")
+        hints.append(f"{self.key_for('messages.copy_id')} copies the id")
+        text.append("\n" + " · ".join(hints), style="dim")
+        details.update(text)
+
+    def on_conversation_view_moved(self, event: ConversationView.Moved) -> None:
+        event.stop()
+        self._draw_details()
+
+    # --- actions on the selected message ----------------------------------------------------------
+
+    def _selected(self) -> StoredMessage | None:
+        message = self.view.selected
+        if message is None:
+            self.notify("No message here.", markup=False)
+        return message
+
+    def action_edit(self) -> None:
+        message = self._selected()
+        if message is not None:
+            edit_own_message(self, message, self.store)
+
+    def action_view_whole(self) -> None:
+        from gateway_tui.tui.screens.message_pager import MessagePagerScreen
+
+        message = self._selected()
+        if message is None:
+            return
+        text = self.view.edits.get(message.id) or message.full_text or message.text
+        self.app.push_screen(MessagePagerScreen(self.chat_title, message, text))
+
+    def action_archive(self) -> None:
+        last = self.all_messages[-1] if self.all_messages else None
+        if last is None:
+            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
+            return
+        record = self.state.chats_of(self.instance).get(self.jid)
+        archive_chat(self, self.jid, last.key, not (record is not None and record.archived))
+
+    def action_profile(self) -> None:
+        message = self.view.selected
+        jid = self.jid
+        if self.is_group:
+            jid = message.sender if message is not None and not message.from_me else ""
+        self.app.push_screen(ProfileScreen(self.instance, jid_number(jid) if jid else ""))
+
+    def action_compose(self) -> None:
+        open_composer_to(self, self.jid)
+
+    def action_copy_id(self) -> None:
+        message = self._selected()
+        if message is not None:
+            self.app.copy_to_clipboard(message.id)
+            self.notify(f"Copied the message id {message.id}", markup=False)
+
+    def action_copy_json(self) -> None:
+        """The message as the gateway stores it: read again by its id (the one filter the
+        file store honours), so what is copied is the server's JSON, not ours."""
+        message = self._selected()
+        if message is None:
+            return
+
+        def copy(stored: dict | None) -> None:
+            if stored is None:
+                self.notify("The gateway no longer holds this message.", markup=False)
+                return
+            self.app.copy_to_clipboard(json.dumps(stored, ensure_ascii=False, indent=2))
+            self.notify("Copied the message as JSON", markup=False)
+
+        self.call(
+            self.actions.message_json(self.instance, message.id),
+            what="Reading the message's JSON",
+            on_done=copy,
+            group="copy-json",
+            exclusive=True,
+        )
+
+    # --- search -----------------------------------------------------------------------------------
+
+    def action_search(self) -> None:
+        search = self.query_one("#messages-search", Input)
+        search.display = True
+        search.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input.id != "messages-search":
+            return
+        event.stop()
+        self.query_text = event.value.strip()
+        self.view.highlight = self.query_text
+        self._find_hits()
+        self._jump(older=True, from_here=True)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "messages-search":
+            event.stop()
+            self.view.focus()
+
+    def _jump(self, *, older: bool, from_here: bool = False) -> None:
+        """To the nearest hit older (or newer) than the cursor; round the chat's end."""
+        view = self.view
+        if self.hits:
+            here = view.index
+            if older:
+                before = [i for i in self.hits if i < here or (from_here and i == here)]
+                target = before[-1] if before else self.hits[-1]
+            else:
+                after = [i for i in self.hits if i > here]
+                target = after[0] if after else self.hits[0]
+            view.select(target)
+        else:
+            view.refresh_lines()
+        self._draw_summary()
+        self._draw_details()
+
+    def action_next_hit(self) -> None:
+        if not self.query_text:
+            self.notify("No search: / searches this chat.", markup=False)
+            return
+        self._jump(older=True)
+
+    def action_previous_hit(self) -> None:
+        if not self.query_text:
+            self.notify("No search: / searches this chat.", markup=False)
+            return
+        self._jump(older=False)
+
+    def action_back(self) -> None:
+        if self.reply_to is not None:
+            self._set_reply(None)
+            return
+        if self.line.has_focus:  # what is typed stays
+            self.view.focus()
+            return
+        search = self.query_one("#messages-search", Input)
+        if search.display:
+            search.value = ""
+            search.display = False
+            self.query_text = ""
+            self.hits = []
+            self.view.highlight = ""
+            self.view.refresh_lines()
+            self._draw_summary()
+            self.view.focus()
+            return
+        self.app.pop_screen()

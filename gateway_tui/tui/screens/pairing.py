@@ -1,0 +1,314 @@
+"""Connect an instance: the QR code drawn in the terminal, or a pairing code typed on the phone.
+
+The code lives a minute (the first) or 20 s (later ones, as Baileys issues them): a countdown
+shows it and a fresh code is fetched when it lapses. The state is asked every two seconds; once
+`open`, the profile name and number are shown and the screen goes back by itself.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import datetime
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Label, Static
+
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.lifecycle import check_pairing_number, normalise_pairing_number
+from gateway_tui.core.api.models import InstanceStatus
+from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import clock, format_number, status_text
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.widgets.big_code import big_text, big_width, grouped
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.qr import Drawing, QRCode, drawing_size, fitting_drawing, qr_matrix
+
+STATE_POLL_SECONDS = 2.0
+# Baileys lets the first code live 60 s and each later one 20 s.
+FIRST_CODE_SECONDS = 60.0
+NEXT_CODE_SECONDS = 20.0
+# How long the "connected" panel stays before the screen goes back.
+DONE_PAUSE_SECONDS = 2.5
+SIDE_MIN_WIDTH = 40
+
+
+class PairingNumberScreen(ModalScreen[str | None]):
+    """Asks the phone number a pairing code is for (digits with the country code)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="pairing_number.cancel")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pairing-number-dialog", classes="dialog"):
+            yield Static(Text("Pair with a code", style="bold"), classes="dialog-title")
+            yield Static(
+                Text(
+                    "The gateway makes an 8-letter code for this phone number. On the phone: "
+                    "WhatsApp → Linked devices → Link a device → Link with phone number instead."
+                ),
+                classes="dialog-body",
+            )
+            yield Label("Phone number, with country code")
+            yield Input(placeholder="e.g. +55 11 99988 7766", id="pairing-number")
+            yield Static(id="pairing-number-note", classes="field-error")
+            yield Static(Text("enter asks for the code · esc cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#pairing-number", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        value = event.value.strip()
+        problems = check_pairing_number(value) if value else []
+        if not value or problems:
+            message = problems[0].message if problems else "enter the phone's number"
+            self.query_one("#pairing-number-note", Static).update(Text(f"✕ {message}", "red"))
+            return
+        self.dismiss(normalise_pairing_number(value))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class PairingScreen(GatewayScreen):
+    HELP_TITLE = "Connect instance"
+    TOPICS = frozenset({Topic.INSTANCES, Topic.LIFECYCLE})
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="pairing.back"),
+        Binding("r", "new_code", "New code now", id="pairing.new_code"),
+        Binding("p", "pair_by_number", "Pairing code", id="pairing.pair_by_number"),
+        Binding("c", "copy_code", "Copy pairing code", id="pairing.copy_code"),
+    ]
+
+    def __init__(self, name: str, number: str | None = None) -> None:
+        super().__init__()
+        self.instance_name = name
+        self.number = number
+        # When the code on screen arrived: the app's clock (fixed in screenshots).
+        self._code_since = datetime.now()
+        self._connected_at: float | None = None
+        self._drawing: Drawing | None = None  # how the QR fits this window
+        self._check_error: str | None = None  # why the last state check failed
+        self._asking = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Horizontal(id="pairing-body"):
+            yield QRCode(id="pairing-qr")
+            with Vertical(id="pairing-side"):
+                yield Static(id="pairing-title", classes="title")
+                yield Static(id="pairing-state", classes="summary")
+                yield Static(id="pairing-countdown", classes="summary")
+                yield Static(id="pairing-code", classes="pairing-code")
+                yield Static(id="pairing-note", classes="summary")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.actions.forget_pairing(self.instance_name)
+        self.query_one("#pairing-title", Static).update(
+            Text(f"Connect {self.instance_name}", style="bold")
+        )
+        self._ask_code()
+        self.set_interval(1.0, self._tick, name="pairing-countdown")
+        self.set_interval(STATE_POLL_SECONDS, self._poll_state, name="pairing-state-poll")
+
+    def on_resize(self) -> None:
+        # The QR's drawing and the side panel's width follow the window.
+        self.refresh_from_state()
+
+    # --- calls -------------------------------------------------------------------------------
+
+    def _ask_code(self) -> None:
+        self._asking = True
+        self._code_since = self.state.now()
+        what = "Asking for a pairing code" if self.number else "Asking for a QR code"
+
+        def finished(_result: object = None) -> None:
+            self._asking = False
+            self._code_since = self.state.now()
+            self.refresh_from_state()
+
+        def failed(error: GatewayError) -> bool:
+            finished()
+            return False
+
+        self.call(
+            self.actions.connect(self.instance_name, self.number),
+            what=what,
+            on_done=finished,
+            on_error=failed,
+            group="pairing-connect",
+            exclusive=True,
+        )
+
+    def _poll_state(self) -> None:
+        if self._connected_at is not None or not self.is_current:
+            return
+
+        def checked(_state: object) -> None:
+            self._check_error = None
+
+        def failed(error: GatewayError) -> bool:
+            # Shown in place: a toast every 2 s would not help.
+            self._check_error = error.summary
+            self.refresh_from_state()
+            return True
+
+        self.call(
+            self.actions.check_state(self.instance_name),
+            what=f"Checking the state of {self.instance_name}",
+            on_done=checked,
+            on_error=failed,
+            group="pairing-state",
+            exclusive=True,
+        )
+
+    def _tick(self) -> None:
+        if self._connected_at is not None:
+            if time.monotonic() - self._connected_at >= DONE_PAUSE_SECONDS and self.is_current:
+                self._connected_at = float("inf")  # once
+                self.app.pop_screen()
+            return
+        if not self._asking and self._seconds_left() <= 0:
+            self._ask_code()
+        self._draw_countdown()
+
+    def _lifetime(self) -> float:
+        result = self.actions.pairing_of(self.instance_name).value
+        count = result.count if result is not None and result.count else 1
+        return FIRST_CODE_SECONDS if count <= 1 else NEXT_CODE_SECONDS
+
+    def _seconds_left(self) -> float:
+        return self._lifetime() - (self.state.now() - self._code_since).total_seconds()
+
+    # --- drawing -------------------------------------------------------------------------------
+
+    def refresh_from_state(self) -> None:
+        instance = self.state.instance(self.instance_name)
+        loadable = self.actions.pairing_of(self.instance_name)
+        result = loadable.value
+        qr = self.query_one(QRCode)
+        note = self.query_one("#pairing-note", Static)
+        state_line = self.query_one("#pairing-state", Static)
+        checked = self.state.lifecycle.checked_at.get(self.instance_name)
+        line = Text("State: ")
+        if instance is not None:
+            line.append_text(status_text(instance.status, instance.status_kind))
+        else:
+            line.append("not listed", style="yellow")
+        line.append(f" · checked {clock(checked)} (every {STATE_POLL_SECONDS:.0f} s)")
+        if self._check_error:
+            line.append(f"\n⚠ the last check failed: {self._check_error}", style="yellow")
+        state_line.update(line)
+        if instance is not None and instance.status_kind == InstanceStatus.OPEN:
+            self._show_connected(instance.profile_name, instance.owner_number)
+            return
+        if loadable.error is not None and result is None:
+            qr.show_message(f"No code: {loadable.error.summary}\n\nr asks again.")
+        elif result is None:
+            qr.show_message("Asking the gateway for a code… (a closed instance takes ~5 s)")
+        elif result.code:
+            qr.show_code(result.code)
+            self._layout(result.code)
+        else:
+            self._drawing = None
+            qr.show_message(result.explanation)
+        self._draw_pairing_code(result.pairing_code if result else None)
+        note.update(self._note(result))
+        self._draw_countdown()
+
+    def _note(self, result) -> Text:
+        text = Text()
+        if result is not None and result.has_code:
+            text.append(result.explanation + "\n")
+            if result.count:
+                text.append(f"Code {result.count} from the gateway.\n", style="dim")
+        if not self.number:
+            text.append("No QR scanner at hand? p pairs with a code typed on the phone.\n")
+        if self._drawing == Drawing.SEXTANT:
+            text.append(
+                "Compact drawing (sextant characters) to fit this window: if it shows boxes, "
+                "the font lacks them — enlarge the window, or press p.\n",
+                style="dim",
+            )
+        return text
+
+    def _layout(self, code: str) -> None:
+        """Give the QR the width of its largest drawing that fits; the side panel the rest."""
+        matrix = qr_matrix(code)
+        width, height = self.size.width, max(0, self.size.height - 2)
+        drawing = self._drawing = fitting_drawing(matrix, width - SIDE_MIN_WIDTH, height)
+        columns = drawing_size(matrix, drawing)[0] if drawing else width // 2
+        self.query_one(QRCode).styles.width = columns + 2
+
+    def _draw_pairing_code(self, code: str | None) -> None:
+        widget = self.query_one("#pairing-code", Static)
+        widget.display = bool(code)
+        if not code:
+            return
+        side = self.query_one("#pairing-side").content_size.width
+        big = big_text(code) if big_width(code) <= side else None
+        shown = Text("Pairing code for ")
+        shown.append(format_number(self.number or ""), style="bold")
+        shown.append(" (c copies):\n")
+        shown.append_text(big if big is not None else Text(" ".join(grouped(code)), "bold"))
+        if big is not None:
+            # Also as text: block letters cannot be selected and pasted.
+            shown.append("\n")
+            shown.append(grouped(code), style="bold")
+        widget.update(shown)
+
+    def _draw_countdown(self) -> None:
+        widget = self.query_one("#pairing-countdown", Static)
+        result = self.actions.pairing_of(self.instance_name).value
+        if self._connected_at is not None:
+            widget.update(Text())
+        elif self._asking:
+            widget.update(Text("Asking the gateway…", style="dim"))
+        elif result is not None and result.has_code:
+            left = max(0, round(self._seconds_left()))
+            widget.update(Text(f"New code in {left} s (r: now)"))
+        else:
+            left = max(0, round(self._seconds_left()))
+            widget.update(Text(f"Asking again in {left} s (r: now)", style="dim"))
+
+    def _show_connected(self, profile: str | None, number: str) -> None:
+        qr = self.query_one(QRCode)
+        who = profile or "(no profile name)"
+        where = format_number(number) if number else "number not reported"
+        qr.show_message(f"✓ Connected\n\n{who}\n{where}")
+        self.query_one("#pairing-code", Static).display = False
+        self.query_one("#pairing-countdown", Static).update(Text())
+        self.query_one("#pairing-note", Static).update(Text("Going back…", style="dim"))
+        if self._connected_at is None:
+            self._connected_at = time.monotonic()
+            self.notify(f"{self.instance_name} is open: {who}, {where}", markup=False)
+
+    # --- keys -----------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_new_code(self) -> None:
+        if not self._asking:
+            self._ask_code()
+
+    def action_pair_by_number(self) -> None:
+        def chosen(number: str | None) -> None:
+            if number:
+                self.number = number
+                self._ask_code()
+
+        self.app.push_screen(PairingNumberScreen(), chosen)
+
+    def action_copy_code(self) -> None:
+        result = self.actions.pairing_of(self.instance_name).value
+        if result is None or not result.pairing_code:
+            self.notify("No pairing code to copy: p asks for one.", markup=False)
+            return
+        self.app.copy_to_clipboard(result.pairing_code)
+        self.notify(f"Copied pairing code {grouped(result.pairing_code)}", markup=False)

@@ -1,0 +1,489 @@
+"""One group: its participants (filter, sort, copy, CSV), its invite code, subject and invites."""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Footer, Static
+
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.lists import unreadable_of
+from gateway_tui.core.api.models import Participant, ParticipantRole
+from gateway_tui.core.files.recent_groups import load_recent, remember
+from gateway_tui.core.files.storage import data_dir, ensure_private_dir
+from gateway_tui.core.state import InviteState, Topic
+from gateway_tui.core.text.formatting import clock, format_number
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.group_modals import (
+    ExportScreen,
+    InviteScreen,
+    SubjectScreen,
+    explain_on,
+    problem_text,
+)
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.record_table import Column, RecordTable
+from gateway_tui.tui.widgets.status_panel import StatusPanel
+from gateway_tui.tui.widgets.table_filter import TableFilter
+
+ROLE_LOOK: dict[ParticipantRole, tuple[str, str]] = {
+    ParticipantRole.SUPERADMIN: ("★", "bold yellow"),
+    ParticipantRole.ADMIN: ("◆", "cyan"),
+    ParticipantRole.MEMBER: ("·", ""),
+    ParticipantRole.UNKNOWN: ("?", "magenta"),
+}
+ROLE_ORDER = {role: position for position, role in enumerate(ROLE_LOOK)}
+
+
+def role_label(participant: Participant) -> str:
+    """The role as shown and exported: an unknown role keeps the server's own word."""
+    role = participant.role
+    return participant.admin or "unknown" if role is ParticipantRole.UNKNOWN else role.value
+
+
+def role_cell(participant: Participant) -> str:
+    return f"{ROLE_LOOK[participant.role][0]} {role_label(participant)}"
+
+
+def number_cell(participant: Participant) -> str:
+    """The phone number; for a member known only by a WhatsApp LID (2.x), says so plainly."""
+    if participant.number:
+        return format_number(participant.number)
+    return "LID only, no number" if participant.is_lid else "—"
+
+
+def number_sort_key(participant: Participant) -> tuple[int, str]:
+    # Numeric order without int(): a shorter digit string is a smaller number.
+    return (len(participant.number), participant.number)
+
+
+PARTICIPANT_COLUMNS: list[Column[Participant]] = [
+    Column(
+        "number",
+        "Number",
+        number_cell,
+        sort_key=number_sort_key,
+        max_width=22,
+    ),
+    Column("jid", "JID", lambda p: p.id, max_width=36, drop_priority=1),  # the number says it
+    # WhatsApp's LID of a member whose JID is a phone number (2.x, when the gateway gives it).
+    Column(
+        "lid",
+        "LID",
+        lambda p: p.lid or "—",
+        max_width=28,
+        drop_priority=2,
+        only_when=lambda p: bool(p.lid) and not p.is_lid,
+    ),
+    Column(
+        "role",
+        "Role",
+        role_cell,
+        style=lambda p: ROLE_LOOK[p.role][1],
+        sort_key=lambda p: (ROLE_ORDER[p.role], number_sort_key(p)),
+        width=14,
+    ),
+    Column(
+        "name",
+        "Name",
+        lambda p: p.name or "—",
+        sort_key=lambda p: (not p.name, (p.name or "").casefold()),
+        max_width=32,
+    ),
+]
+
+
+def participant_search_text(participant: Participant) -> str:
+    """What `/` matches: digits, the formatted number, the JID, the role and the name."""
+    return "\n".join(
+        (
+            participant.number,
+            format_number(participant.number),
+            participant.id,
+            role_label(participant),
+            participant.name or "",
+        )
+    )
+
+
+# Spreadsheets run a cell that starts with one of these as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+CSV_HEADER = ("number", "jid", "role", "name")
+
+
+def _csv_cell(value: str) -> str:
+    return "'" + value if value.startswith(_FORMULA_START) else value
+
+
+def write_participants_csv(
+    path: Path, participants: Sequence[Participant], *, overwrite: bool = False
+) -> int:
+    """Write number, JID, role and name, one participant a row; return how many rows.
+
+    Without ``overwrite`` an existing file is never replaced (FileExistsError).
+    """
+    with open(path, "w" if overwrite else "x", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(CSV_HEADER)
+        for p in participants:
+            writer.writerow([_csv_cell(v) for v in (p.number, p.id, role_label(p), p.name or "")])
+    return len(participants)
+
+
+def default_export_name(group_jid: str, subject: str | None) -> str:
+    slug = re.sub(r"[^0-9A-Za-z]+", "-", subject or "").strip("-").lower()[:40]
+    return f"participants-{slug or group_jid.split('@', 1)[0]}.csv"
+
+
+class ParticipantsScreen(GatewayScreen):
+    HELP_TITLE = "Participants"
+    TOPICS = frozenset({Topic.PARTICIPANTS, Topic.INVITE, Topic.GROUPS, Topic.INSTANCES})
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="participants.back"),
+        Binding("r", "refresh", "Refresh", id="participants.refresh", show=False),
+        Binding("slash", "filter", "Filter", id="participants.filter"),
+        Binding("o", "sort", "Sort", id="participants.sort", show=False),
+        Binding("y", "copy_number", "Copy number", id="participants.copy_number", show=False),
+        Binding("e", "export", "Export CSV", id="participants.export", show=False),
+        Binding("i", "invite_code", "Invite code", id="participants.invite_code"),
+        Binding("c", "copy_url", "Copy invite URL", id="participants.copy_url", show=False),
+        Binding("R", "revoke", "Revoke code", id="participants.revoke"),
+        Binding("s", "subject", "Subject", id="participants.subject"),
+        Binding("n", "send_invite", "Send invite", id="participants.send_invite"),
+        Binding("d", "toggle_lines", "Gateway's lines", id="participants.lines", show=False),
+    ]
+
+    def __init__(self, instance: str, group_jid: str) -> None:
+        super().__init__()
+        self.instance = instance
+        self.group_jid = group_jid
+        self._show_lines = False
+        self._shown_rows: list[Participant] | None = None
+        self._remembered_subject: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Vertical(id="participants-body"):
+            yield Static(id="participants-title", classes="title")
+            yield Static(id="participants-summary", classes="summary")
+            yield Static(id="participants-stale", classes="stale-banner")
+            yield Static(id="invite-panel")
+            yield StatusPanel(id="participants-panel")
+            yield RecordTable(
+                PARTICIPANT_COLUMNS,
+                row_key=lambda p: p.id,
+                search_text=participant_search_text,
+                id="participants-table",
+            )
+            yield Static(id="participants-lines", classes="details")
+            yield TableFilter(
+                "participants-table",
+                placeholder="filter by number, name, JID or role",
+                id="participants-filter",
+            )
+        yield Footer()
+
+    @property
+    def table(self) -> RecordTable[Participant]:
+        return self.query_one("#participants-table", RecordTable)
+
+    @property
+    def invite(self) -> InviteState:
+        return self.state.invite_of(self.instance, self.group_jid)
+
+    @property
+    def subject(self) -> str | None:
+        """From the state; else the one remembered with the recent group (no fetchAllGroups)."""
+        return self.state.subject_of(self.instance, self.group_jid) or self._remembered_subject
+
+    def on_mount(self) -> None:
+        self.query_one("#participants-lines", Static).display = False
+        self.table.focus()
+        recent = next((r for r in load_recent(self.instance) if r.jid == self.group_jid), None)
+        self._remembered_subject = recent.subject if recent else None
+        remember(self.instance, self.group_jid, self.subject)
+        self._load_participants()
+
+    # --- drawing from state ----------------------------------------------------------------
+
+    def refresh_from_state(self) -> None:
+        self._draw_title()
+        self._draw_participants()
+        self._draw_invite()
+        self._draw_lines()
+        self._update_summary()
+
+    def _explain(self, error: GatewayError, operation: str) -> tuple[str, str]:
+        return explain_on(self, self.instance, error, operation)
+
+    def _draw_title(self) -> None:
+        text = Text()
+        text.append(self.subject or "Group", style="bold")
+        text.append(f" · {self.group_jid} · on {self.instance}", style="not bold")
+        self.query_one("#participants-title", Static).update(text)
+
+    def _draw_participants(self) -> None:
+        loadable = self.state.participants_of(self.instance, self.group_jid)
+        table, panel = self.table, self.query_one("#participants-panel", StatusPanel)
+        if loadable.value is None:
+            table.display = False
+            panel.display = True
+            if loadable.error is not None:
+                title, advice = self._explain(loadable.error, "participants")
+                panel.update(
+                    problem_text(title, advice, loadable.error, show_lines=self._show_lines)
+                )
+                panel.add_class("-error")
+            else:
+                panel.show_message("Loading participants…", "Asking the gateway for the group.")
+        elif not loadable.value:
+            table.display = False
+            panel.display = True
+            panel.show_message("No participants listed", "The gateway listed nobody in this group.")
+        else:
+            panel.display = False
+            table.display = True
+            if loadable.value is not self._shown_rows:
+                self._shown_rows = loadable.value
+                table.set_rows(loadable.value)
+        stale = self.query_one("#participants-stale", Static)
+        stale.display = loadable.stale
+        if loadable.stale and loadable.error is not None:
+            title, _advice = self._explain(loadable.error, "participants")
+            stale.update(
+                Text(
+                    f"⚠ Showing participants from {clock(loadable.updated_at)} — refresh failed: "
+                    f"{title} (r retries, d shows the gateway's lines)"
+                )
+            )
+
+    def _draw_invite(self) -> None:
+        invite = self.invite
+        text = Text()
+        text.append("Invite link  ", style="bold")
+        if invite.current is not None:
+            text.append(invite.current.url or "(no URL)", style="bold green")
+            if invite.current.invite_code:
+                text.append("  code ", style="dim")
+                text.append(invite.current.invite_code)
+            text.append(f"  read {clock(invite.updated_at)}", style="dim")
+        elif invite.loading:
+            text.append("fetching…", style="dim")
+        else:
+            text.append("not fetched — ", style="dim")
+            text.append("i", style="bold")
+            text.append(" fetches it", style="dim")
+        if invite.loading and invite.current is not None:
+            text.append("  working…", style="dim")
+        for old in invite.revoked:
+            text.append("\n             ")
+            text.append(old.url or old.invite_code or "", style="strike dim")
+            text.append("  revoked", style="dim")
+        text.append("\n")
+        text.append("c copies the URL · R revokes it · n sends an invite", style="dim")
+        if invite.last_sent is not None:
+            sent = invite.last_sent
+            text.append("\nLast invite ", style="bold")
+            text.append(
+                f"sent to {len(sent.numbers)} number(s) at {clock(sent.sent_at)}: ", style="dim"
+            )
+            text.append(sent.result.invite_url or "(URL not given)")
+        if invite.error is not None:
+            operation = "revoke" if "revoke" in invite.error.path.casefold() else "invite"
+            title, advice = self._explain(invite.error, operation)
+            text.append("\n")
+            text.append_text(problem_text(title, advice, invite.error, show_lines=False))
+        self.query_one("#invite-panel", Static).update(text)
+
+    def _errors(self) -> list[tuple[str, GatewayError]]:
+        found: list[tuple[str, GatewayError]] = []
+        participants = self.state.participants_of(self.instance, self.group_jid)
+        if participants.error is not None:
+            found.append(("Participants", participants.error))
+        if self.invite.error is not None:
+            found.append(("Invite code", self.invite.error))
+        return found
+
+    def _draw_lines(self) -> None:
+        lines = self.query_one("#participants-lines", Static)
+        # The participants panel shows its own lines when there is no table to show.
+        participants = self.state.participants_of(self.instance, self.group_jid)
+        errors = [
+            (what, error)
+            for what, error in self._errors()
+            if not (what == "Participants" and participants.value is None)
+        ]
+        lines.display = self._show_lines and bool(errors)
+        text = Text()
+        for what, error in errors:
+            if text:
+                text.append("\n")
+            text.append(f"{what}: ", style="bold")
+            text.append("\n".join(error.details()))
+        lines.update(text)
+
+    def _update_summary(self) -> None:
+        participants = self.state.participants_of(self.instance, self.group_jid)
+        rows = participants.value or []
+        admins = sum(1 for p in rows if p.is_admin)
+        supers = sum(1 for p in rows if p.role is ParticipantRole.SUPERADMIN)
+        if participants.value is None:
+            # Nothing read yet, or the call failed: no count, or a failure reads as an empty group.
+            parts = ["participants not read"] if participants.error else []
+        else:
+            parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
+        if skipped := len(unreadable_of(participants.value)):
+            parts.append(f"{skipped} could not be read (skipped)")
+        if rows and self.table.visible_count != len(rows):
+            parts.append(f"showing {self.table.visible_count:,}")
+        parts += self.table.view_summary()
+        if participants.loading:
+            parts.append("loading…")
+        elif participants.updated_at is not None:
+            parts.append(f"read {clock(participants.updated_at)}")
+        parts.append("o sort · y copy number · e export CSV · r refresh")
+        self.query_one("#participants-summary", Static).update(Text(" · ".join(parts)))
+
+    # --- participants ----------------------------------------------------------------------
+
+    def _load_participants(self) -> None:
+        self.call(
+            self.actions.load_participants(self.instance, self.group_jid),
+            what="Reading the participants",
+            on_error=lambda _error: True,  # shown in place
+            group="participants",
+            exclusive=True,
+        )
+
+    def action_refresh(self) -> None:
+        self._load_participants()
+        invite = self.invite
+        if invite.current is not None or invite.revoked or invite.error is not None:
+            self._load_invite_code()
+
+    def action_back(self) -> None:
+        if not self.query_one(TableFilter).close():
+            self.app.pop_screen()
+
+    def action_filter(self) -> None:
+        self.query_one(TableFilter).open()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
+
+    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
+        self._update_summary()
+
+    def action_sort(self) -> None:
+        self.table.cycle_sort()
+
+    def action_copy_number(self) -> None:
+        participant = self.table.cursor_row if self.table.display else None
+        if participant is None or not participant.number:
+            self.notify("No number to copy here", severity="warning", markup=False)
+            return
+        self.copy(participant.number, "Number")
+
+    def action_export(self) -> None:
+        rows = list(self.table.visible_rows) if self.table.display else []
+        total = len(self.state.participants_of(self.instance, self.group_jid).value or [])
+        if not rows:
+            self.notify("No participants to export", severity="warning", markup=False)
+            return
+        what = (
+            f"All {total:,} participants, in the order shown."
+            if len(rows) == total
+            else f"The {len(rows):,} of {total:,} participants the filter shows."
+        )
+
+        def write(path: Path, overwrite: bool) -> int:
+            return write_participants_csv(path, rows, overwrite=overwrite)
+
+        def done(path: Path | None) -> None:
+            if path is not None:
+                self.notify(f"Exported {len(rows):,} participants to {path}", markup=False)
+
+        name = default_export_name(self.group_jid, self.subject)
+        try:  # the app's own folder: the working directory may be a git checkout
+            name = str(ensure_private_dir(data_dir() / "exports") / name)
+        except OSError:
+            pass  # the bare name, relative to the working directory, as typed names are
+        self.app.push_screen(ExportScreen(name, what, write), done)
+
+    def action_toggle_lines(self) -> None:
+        self._show_lines = not self._show_lines
+        if self._show_lines and not self._errors():
+            self.notify("No gateway errors on this screen", markup=False)
+        self.refresh_from_state()
+
+    # --- invite code -----------------------------------------------------------------------
+
+    def _load_invite_code(self) -> None:
+        self.call(
+            self.actions.load_invite_code(self.instance, self.group_jid),
+            what="Fetching the invite code",
+            on_error=lambda _error: True,  # the invite panel says why
+            group="invite",
+            exclusive=True,
+        )
+
+    def action_invite_code(self) -> None:
+        self._load_invite_code()
+
+    def action_copy_url(self) -> None:
+        current = self.invite.current
+        if current is None or not current.url:
+            self.notify("No invite link yet: i fetches it", severity="warning", markup=False)
+            return
+        self.copy(current.url, "Invite URL")
+
+    def action_revoke(self) -> None:
+        current = self.invite.current
+        body = Text("Revoke the invite link of ")
+        body.append(self.subject or self.group_jid, style="bold")
+        body.append("?\n")
+        if current is not None:
+            body.append(current.url, style="bold")
+            body.append(" stops working at once; ")
+        else:
+            body.append("The current link stops working at once; ")
+        body.append("a new code replaces it.")
+        self.app.push_screen(
+            ConfirmScreen("Revoke invite code", body, confirm_label="Revoke"),
+            lambda yes: self._revoke() if yes else None,
+        )
+
+    def _revoke(self) -> None:
+        self.call(
+            self.actions.revoke_invite_code(self.instance, self.group_jid),
+            what="Revoking the invite code",
+            done="Invite code revoked: the old link no longer works",
+            on_error=lambda _error: True,  # the invite panel says why
+            group="invite",
+            exclusive=True,
+        )
+
+    # --- subject and invites ---------------------------------------------------------------
+
+    def action_subject(self) -> None:
+        def changed(subject: str | None) -> None:
+            if subject is not None:
+                remember(self.instance, self.group_jid, subject)
+                self.notify(f"Subject changed to “{subject}”", markup=False)
+                self.refresh_from_state()
+
+        self.app.push_screen(
+            SubjectScreen(self.instance, self.group_jid, self.subject or ""), changed
+        )
+
+    def action_send_invite(self) -> None:
+        self.app.push_screen(InviteScreen(self.instance, self.group_jid, self.subject))

@@ -1,0 +1,224 @@
+"""F12: every call the app made, newest first; enter shows one call in full (headers, bodies).
+
+Holds no key: the events never carry it (secret headers are redacted by the client).
+"""
+
+from __future__ import annotations
+
+import json
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Footer, Static
+
+from gateway_tui.core.api.events import CallEvent, Headers
+from gateway_tui.core.state import Topic
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.record_table import Column, RecordTable
+from gateway_tui.tui.widgets.table_filter import TableFilter
+
+# A body is shown pretty-printed up to this many lines (the rest is counted, not drawn).
+BODY_LINES_SHOWN = 400
+
+
+def _status(event: CallEvent) -> str:
+    return str(event.status) if event.status is not None else "—"
+
+
+def _status_style(event: CallEvent) -> str:
+    if event.ok:
+        return "green"
+    return "red" if event.status is None or event.status >= 500 else "yellow"
+
+
+CALL_COLUMNS: list[Column[CallEvent]] = [
+    Column("time", "Time", lambda e: e.started_at.strftime("%H:%M:%S.%f")[:-3], width=12),
+    Column("method", "Method", lambda e: e.method, width=6),
+    Column("path", "Path", lambda e: e.path, max_width=48),
+    Column("status", "Status", _status, style=_status_style, width=6),
+    Column(
+        "ms",
+        "ms",
+        lambda e: f"{e.elapsed_ms:.0f}",
+        sort_key=lambda e: e.elapsed_ms,
+        width=6,
+        drop_priority=2,
+    ),
+    # Narrow: the error stays readable in the details under the table.
+    Column("error", "Error", lambda e: e.error or "", max_width=60, drop_priority=1),
+]
+
+
+def call_search_text(event: CallEvent) -> str:
+    """What `/` matches: method, path and status (e.g. "sendList", "404", "DELETE")."""
+    return f"{event.method} {event.path} {_status(event)} {event.error or ''}"
+
+
+def call_details(event: CallEvent) -> Text:
+    """The short summary under the table."""
+    text = Text()
+    text.append(f"{event.method} {event.url}\n", style="bold")
+    status = _status(event)
+    text.append(f"status {status} · {event.elapsed_ms:.1f} ms · attempt {event.attempt}")
+    text.append(f" · request id {event.request_id}\n", style="dim")
+    for line in (event.error, *event.error_lines):
+        if line:
+            text.append(f"{line}\n", style="red")
+    return text
+
+
+def pretty_body(raw: object) -> str:
+    """A body for reading: JSON indented (strings kept as they are), anything else as it came."""
+    if raw is None:
+        return ""
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            return raw
+    return json.dumps(raw, indent=2, ensure_ascii=False)
+
+
+def _append_headers(text: Text, headers: Headers) -> None:
+    if not headers:
+        text.append("  (none)\n", style="dim")
+    for name, value in headers:
+        text.append(f"  {name}: ", style="bold")
+        text.append(f"{value}\n")
+
+
+def _append_body(text: Text, body: str) -> None:
+    if not body:
+        text.append("  (empty)\n", style="dim")
+        return
+    lines = body.splitlines()
+    for line in lines[:BODY_LINES_SHOWN]:
+        text.append(f"  {line}\n")
+    if len(lines) > BODY_LINES_SHOWN:
+        text.append(f"  … {len(lines) - BODY_LINES_SHOWN} more lines\n", style="dim")
+
+
+def call_full_details(event: CallEvent) -> Text:
+    """One call in full: the request and the response, headers (secrets redacted) and bodies."""
+    text = call_details(event)
+    text.append("\nRequest headers\n", style="bold underline")
+    _append_headers(text, event.request_headers)
+    text.append("\nRequest body\n", style="bold underline")
+    _append_body(text, pretty_body(event.request_body))
+    text.append("\nResponse headers\n", style="bold underline")
+    if event.status is None:
+        text.append("  (no response)\n", style="dim")
+    else:
+        _append_headers(text, event.response_headers)
+        size = f" ({event.response_size:,} bytes)" if event.response_size else ""
+        text.append(f"\nResponse body{size}\n", style="bold underline")
+        _append_body(text, pretty_body(event.response_body))
+    return text
+
+
+class RequestLogScreen(GatewayScreen):
+    HELP_TITLE = "Request log"
+    TOPICS = frozenset({Topic.CALLS})
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="log.back"),
+        Binding("enter", "toggle_detail", "Details", id="log.detail"),
+        Binding("slash", "filter", "Filter", id="log.filter"),
+        Binding("c", "clear", "Clear", id="log.clear"),
+        Binding("Y", "copy_curl", "Copy as curl", id="log.copy_curl"),
+        Binding("y", "copy_body", "Copy response", id="log.copy_body"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Vertical(id="log-body"):
+            yield Static(id="log-summary", classes="summary")
+            yield RecordTable(
+                CALL_COLUMNS,
+                row_key=lambda e: f"{e.request_id}:{e.attempt}",
+                search_text=call_search_text,
+                id="log-table",
+            )
+            yield Static(id="log-details", classes="details")
+            with VerticalScroll(id="log-detail-pane"):
+                yield Static(id="log-detail")
+            yield TableFilter("log-table", placeholder="filter by method, path or status")
+        yield Footer()
+
+    @property
+    def table(self) -> RecordTable[CallEvent]:
+        return self.query_one("#log-table", RecordTable)
+
+    @property
+    def detail_open(self) -> bool:
+        return self.has_class("-detail")
+
+    def on_mount(self) -> None:
+        self.table.focus()
+
+    def refresh_from_state(self) -> None:
+        # Newest first by when each call started (the Time column), not by when it finished:
+        # a slow call recorded last would sit above calls started after it.
+        calls = sorted(reversed(self.state.calls), key=lambda e: e.started_at, reverse=True)
+        self.table.set_rows(calls)
+        self._update_summary()
+        self._show_details()
+
+    def _update_summary(self) -> None:
+        calls = self.state.calls
+        failed = sum(1 for e in calls if not e.ok)
+        parts = [f"{len(calls)} calls", f"{failed} failed"]
+        if self.table.visible_count != len(calls):
+            parts.append(f"showing {self.table.visible_count}")
+        parts.append("enter details · / filter · y response · Y curl · c clear")
+        self.query_one("#log-summary", Static).update(Text(" · ".join(parts)))
+
+    def on_record_table_cursor_moved(self, _event: RecordTable.CursorMoved) -> None:
+        self._show_details()
+
+    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
+        self._update_summary()
+        self._show_details()
+
+    def _show_details(self) -> None:
+        event = self.table.cursor_row
+        details = self.query_one("#log-details", Static)
+        details.update(call_details(event) if event else Text("No calls.", style="dim"))
+        if self.detail_open:
+            full = call_full_details(event) if event else Text("No call selected.", style="dim")
+            self.query_one("#log-detail", Static).update(full)
+
+    def action_toggle_detail(self) -> None:
+        self.toggle_class("-detail")
+        self._show_details()
+
+    def action_filter(self) -> None:
+        self.query_one(TableFilter).open()
+
+    def action_clear(self) -> None:
+        self.state.clear_calls()
+        self.notify("Request log cleared", markup=False)
+
+    def action_copy_curl(self) -> None:
+        event = self.table.cursor_row
+        if event is None:
+            return
+        self.copy(event.as_curl(), "curl (the key is read from $GATEWAY_API_KEY)")
+
+    def action_copy_body(self) -> None:
+        event = self.table.cursor_row
+        if event is None or event.response_body is None:
+            self.notify("No response body to copy", severity="warning", markup=False)
+            return
+        self.copy(event.response_body, "Response body")
+
+    def action_back(self) -> None:
+        if self.query_one(TableFilter).close():
+            return
+        if self.detail_open:
+            self.action_toggle_detail()
+            return
+        self.app.pop_screen()

@@ -1,0 +1,237 @@
+"""An instance's webhook or websocket settings: read with find, written with set, read back.
+
+A real gateway keeps some things differently from what was sent (no events → all of its line's;
+a disabled 1.7.1 webhook keeps no URL and no events; a disabled websocket keeps all events on
+1.7.1, none on 2.x): after each write the screen reads the settings back and says what differs.
+The events offered are those of the gateway's line.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Checkbox, Footer, Input, Label, SelectionList, Static
+
+from gateway_tui.core.api.dialects import Dialect
+from gateway_tui.core.api.errors import GatewayError, InvalidRequest
+from gateway_tui.core.api.lifecycle import (
+    NEVER_DELIVERED,
+    WebhookSettings,
+    WebsocketSettings,
+)
+from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import clock
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+
+Kind = Literal["webhook", "websocket"]
+
+
+def _event_label(name: str, line: Dialect) -> Text:
+    label = Text(name)
+    if line.line == "1" and name in NEVER_DELIVERED:
+        label.append("  (accepted, never sent by 1.7.1)", style="dim")
+    return label
+
+
+class HookSettingsScreen(GatewayScreen):
+    HELP_TITLE = "Webhook / websocket"
+    TOPICS = frozenset({Topic.LIFECYCLE})
+
+    BINDINGS = [
+        Binding("escape", "back", "Back", id="hooks.back"),
+        Binding("ctrl+s", "save", "Write and read back", id="hooks.save"),
+        Binding("ctrl+r", "reload", "Read again", id="hooks.reload"),
+        Binding("ctrl+e", "all_events", "Tick all events", id="hooks.all_events"),
+        Binding("ctrl+n", "no_events", "Untick all events", id="hooks.no_events"),
+    ]
+
+    def __init__(self, name: str, kind: Kind) -> None:
+        super().__init__()
+        self.instance_name = name
+        self.kind: Kind = kind
+        self._filled = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with VerticalScroll(id="hooks-body"):
+            title = "Webhook" if self.kind == "webhook" else "Websocket"
+            yield Static(Text(f"{title} of {self.instance_name}", style="bold"), classes="title")
+            yield Static(id="hooks-read", classes="summary")
+            yield Static(id="hooks-written", classes="summary")
+            if self.kind == "webhook":
+                yield Label("URL the gateway posts events to (needed even when off)")
+                yield Input(placeholder="https://example.com/hook", id="hooks-url", compact=True)
+            yield Checkbox("Enabled", id="hooks-enabled", compact=True)
+            if self.kind == "webhook":
+                yield Checkbox(
+                    "One URL per event (webhook_by_events: url/<event-name>)",
+                    id="hooks-by-events",
+                    compact=True,
+                )
+                yield Checkbox(
+                    "Media as base64 in the body (webhook_base64)", id="hooks-base64", compact=True
+                )
+            line = self.gateway_app.gateway_line
+            yield Label(
+                f"Events (none ticked: the gateway subscribes to all {len(line.event_names)})"
+            )
+            yield SelectionList[str](
+                *((_event_label(name, line), name) for name in line.event_names),
+                id="hooks-events",
+                compact=True,
+            )
+            yield Static(id="hooks-problems", classes="field-error")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        first = "#hooks-url" if self.kind == "webhook" else "#hooks-enabled"
+        self.query_one(first).focus()
+        self.action_reload()
+
+    # --- state -----------------------------------------------------------------------------------
+
+    def _loadable(self):
+        if self.kind == "webhook":
+            return self.actions.webhook_of(self.instance_name)
+        return self.actions.websocket_of(self.instance_name)
+
+    def refresh_from_state(self) -> None:
+        loadable = self._loadable()
+        read = self.query_one("#hooks-read", Static)
+        value = loadable.value
+        if value is None:
+            said = (
+                Text(f"Could not read: {loadable.error.summary}", style="red")
+                if loadable.error is not None
+                else Text("Reading…")
+            )
+        else:
+            said = self._describe(value, loadable.updated_at)
+            if not self._filled:
+                self._fill(value)
+        unserved = self.kind == "websocket" and self.state.lifecycle.websocket_channel is False
+        if unserved:
+            said.append(
+                "\n⚠ this gateway serves no websocket channel (/socket.io/ answers 404: its "
+                "WEBSOCKET_ENABLED is not true): these settings are kept, nothing is delivered",
+                style="yellow",
+            )
+        read.update(said)
+        written = self.state.lifecycle.written.get((self.instance_name, self.kind))
+        note = self.query_one("#hooks-written", Static)
+        if written is None:
+            save = self.key_for("hooks.save")
+            note.update(Text(f"{save} writes with set, then reads back with find", style="dim"))
+        elif not written.differences:
+            done = f"Written {clock(written.at)}; read back the same"
+            note.update(
+                Text(f"⚠ {done}" if unserved else f"✓ {done}", "yellow" if unserved else "green")
+            )
+        else:
+            text = Text(f"Written {clock(written.at)}; the gateway keeps it differently:\n")
+            for line in written.differences:
+                text.append(f"  • {line}\n", style="yellow")
+            note.update(text)
+
+    def _describe(self, value, at) -> Text:
+        if not value.configured:
+            return Text(f"Never set on this instance (find answers nothing) · read {clock(at)}")
+        parts = ["on" if value.enabled else "off"]
+        if self.kind == "webhook":
+            parts.append(value.url or "no URL")
+        count = len(value.events)
+        every = len(self.gateway_app.gateway_line.event_names)
+        parts.append(
+            f"all {every} events" if count == every else f"{count} event{'s' * (count != 1)}"
+        )
+        return Text(f"On the gateway: {' · '.join(parts)} · read {clock(at)}")
+
+    def _fill(self, value) -> None:
+        self._filled = True
+        self.query_one("#hooks-enabled", Checkbox).value = value.enabled
+        if self.kind == "webhook":
+            url = self.query_one("#hooks-url", Input)
+            # A disabled webhook comes back without its URL: keep the one typed.
+            if value.url or not url.value:
+                url.value = value.url
+            self.query_one("#hooks-by-events", Checkbox).value = bool(value.webhook_by_events)
+            self.query_one("#hooks-base64", Checkbox).value = bool(value.webhook_base64)
+        events = self.query_one("#hooks-events", SelectionList)
+        events.deselect_all()
+        # All of them is what "none ticked" gives: show it as none, the simpler choice.
+        names = self.gateway_app.gateway_line.event_names
+        if len(set(value.events)) < len(names):
+            for name in value.events:
+                if name in names:
+                    events.select(name)
+
+    def _form(self) -> WebhookSettings | WebsocketSettings:
+        enabled = self.query_one("#hooks-enabled", Checkbox).value
+        events = list(self.query_one("#hooks-events", SelectionList).selected)
+        if self.kind == "websocket":
+            return WebsocketSettings(enabled=enabled, events=events)
+        return WebhookSettings(
+            url=self.query_one("#hooks-url", Input).value,
+            enabled=enabled,
+            events=events,
+            webhook_by_events=self.query_one("#hooks-by-events", Checkbox).value,
+            webhook_base64=self.query_one("#hooks-base64", Checkbox).value,
+        )
+
+    # --- keys ------------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_reload(self) -> None:
+        self._filled = False
+        load = (
+            self.actions.load_webhook(self.instance_name)
+            if self.kind == "webhook"
+            else self.actions.load_websocket(self.instance_name)
+        )
+        self.call(load, what=f"Reading the {self.kind}", group="hooks-read", exclusive=True)
+
+    def action_save(self) -> None:
+        settings = self._form()
+        problems_widget = self.query_one("#hooks-problems", Static)
+        if problems := settings.problems():
+            problems_widget.update(Text("\n".join(f"✕ {p}" for p in problems), style="red"))
+            return
+        problems_widget.update(Text())
+
+        def refused(error: GatewayError) -> bool:
+            if isinstance(error, InvalidRequest):
+                problems_widget.update(Text(f"✕ {error.summary}", style="red"))
+                return True
+            return False
+
+        def written(_differences: list[str]) -> None:
+            # The form now shows what the gateway keeps.
+            self._filled = False
+            self.refresh_from_state()
+
+        work = (
+            self.actions.save_webhook(self.instance_name, settings)
+            if isinstance(settings, WebhookSettings)
+            else self.actions.save_websocket(self.instance_name, settings)
+        )
+        self.call(
+            work,
+            what=f"Writing the {self.kind}",
+            done=f"{self.kind.title()} written and read back",
+            on_done=written,
+            on_error=refused,
+            group="hooks-write",
+        )
+
+    def action_all_events(self) -> None:
+        self.query_one("#hooks-events", SelectionList).select_all()
+
+    def action_no_events(self) -> None:
+        self.query_one("#hooks-events", SelectionList).deselect_all()

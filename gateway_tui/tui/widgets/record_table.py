@@ -1,0 +1,756 @@
+"""A keyboard-first table for thousands of records that draws only the lines on screen.
+
+The stock DataTable measures every cell when rows are added and rebuilds itself to filter, which
+stalls for seconds at 10,000 rows. Here the model is a list of row indices: filtering and sorting
+reorder indices, column widths come from a sample of rows, and `render_line` formats only the rows
+in view, caching the strips it makes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, ClassVar, Generic, TypeVar
+
+from rich.cells import cell_len, set_cell_size
+from rich.errors import StyleSyntaxError
+from rich.segment import Segment
+from rich.style import Style
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.cache import LRUCache
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from gateway_tui.core.text.sanitize import printable
+
+R = TypeVar("R")
+
+# A line's cells (fitted text and style) and the style of the gaps between and after them.
+Line = tuple[list[tuple[str, Style]], Style]
+
+# Column widths are measured from the label and this many rows, never from every cell.
+WIDTH_SAMPLE_ROWS = 200
+SEPARATOR = " "
+ELLIPSIS = "…"
+SORT_ARROWS = {False: "▲", True: "▼"}
+# What a cell shows for "no value": such rows sort after the others, in both directions.
+MISSING_TEXTS = frozenset({"", "—"})
+# On a wide terminal a column may grow to this many times its max_width to show values in full.
+WIDEN_FACTOR = 2
+# Room kept after a label for " ▲", so sorting never changes a column's width.
+SORT_ARROW_CELLS = 2
+
+
+def _character_budget(width: int) -> int:
+    """How many characters of a value are worth looking at to fill `width` cells.
+
+    Printable characters take one or two cells, so this bounds the work on a 10,000-character
+    value; the margin leaves room for zero-width marks (combining accents, emoji joiners).
+    """
+    return width * 4 + 16
+
+
+def _printable(text: str) -> str:
+    # Cells come from outside (gateway, WhatsApp users): see gateway_tui.core.text.sanitize.
+    return printable(text)
+
+
+def measure(text: str, max_width: int) -> int:
+    """The cells `text` would take on screen, looking at no more than fits in `max_width`."""
+    return cell_len(_printable(text[: _character_budget(max_width)]))
+
+
+def fit(text: str, width: int) -> str:
+    """`text` made printable and exactly `width` cells wide: padded, or cut with an ellipsis."""
+    if width <= 0:
+        return ""
+    budget = _character_budget(width)
+    printable = _printable(text[:budget])
+    if len(text) > budget or cell_len(printable) > width:
+        return set_cell_size(printable, width - 1) + ELLIPSIS
+    return set_cell_size(printable, width)
+
+
+@lru_cache(maxsize=256)
+def _parse_style(definition: str) -> Style:
+    """A cell's Rich style; a malformed definition shows the cell unstyled rather than crashing."""
+    try:
+        return Style.parse(definition)
+    except StyleSyntaxError:
+        return Style.null()
+
+
+@dataclass(frozen=True)
+class Column(Generic[R]):
+    """How one column gets its text, style, sort order and width from a row."""
+
+    key: str
+    label: str
+    value: Callable[[R], str]
+    """The cell's plain text (never parsed as markup)."""
+    style: Callable[[R], str] | None = None
+    """An optional Rich style for the cell, e.g. "bold green"."""
+    sort_key: Callable[[R], Any] | None = None
+    """What sorting compares; by default the cell's text, case-insensitively."""
+    width: int | None = None
+    """A fixed width; None measures the label and a sample of rows."""
+    min_width: int = 3
+    max_width: int = 40
+    """Cells wider than the column are cut with "…"."""
+    drop_priority: int = 0
+    """0: always shown. Otherwise, when the table is too narrow, columns are hidden, the
+    highest priority first, until the rest fit."""
+    only_when: Callable[[R], bool] | None = None
+    """Shown only when a sampled row has it (a field one line of the gateway lacks)."""
+
+    def text(self, row: R) -> str:
+        value = self.value(row)
+        return value if isinstance(value, str) else str(value)
+
+    def sort_value(self, row: R) -> Any:
+        """What sorting compares; None for a missing value (sorted last either way)."""
+        if self.sort_key is not None:
+            return self.sort_key(row)
+        text = self.text(row)
+        return None if text in MISSING_TEXTS else text.casefold()
+
+    def measure_width(self, sample: Sequence[R]) -> int:
+        return self.measure_widths(sample)[0]
+
+    def measure_widths(self, sample: Sequence[R]) -> tuple[int, int]:
+        """The column's width from the label and ``sample``, capped at ``max_width``; and what
+        it would take on a wide terminal (up to WIDEN_FACTOR times that) to show values in full.
+        Each value is read once."""
+        if self.only_when is not None and not any(self.only_when(row) for row in sample):
+            return 0, 0
+        if self.width is not None:
+            return max(1, self.width), max(1, self.width)
+        cap = self.max_width * WIDEN_FACTOR
+        widest = max((measure(self.text(row), cap) for row in sample), default=0)
+        wanted = max(widest, measure(self.label, cap) + SORT_ARROW_CELLS)
+        base = max(1, self.min_width, min(wanted, self.max_width))
+        return base, max(base, min(wanted, cap))
+
+
+class RecordTable(ScrollView, Generic[R], can_focus=True):
+    """A table of records with a cursor row, a filter, a predicate and a sort column.
+
+    Line 0 is the header, fixed while the body scrolls; body row `i` (an index into the visible
+    rows) is virtual line `i + 1`.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "cursor_up", "Up", show=False, id="record_table.cursor_up"),
+        Binding("down,j", "cursor_down", "Down", show=False, id="record_table.cursor_down"),
+        Binding("pageup", "cursor_page_up", "Page up", show=False, id="record_table.page_up"),
+        Binding(
+            "pagedown", "cursor_page_down", "Page down", show=False, id="record_table.page_down"
+        ),
+        Binding("home,g", "cursor_first", "First row", show=False, id="record_table.first"),
+        Binding("end,G,shift+g", "cursor_last", "Last row", show=False, id="record_table.last"),
+        Binding("enter", "select_cursor", "Select", show=False, id="record_table.select"),
+    ]
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "record-table--header",
+        "record-table--cursor",
+        "record-table--empty",
+    }
+
+    # The block-cursor colours are the theme's own cursor colours, derived from $primary.
+    DEFAULT_CSS = """
+    RecordTable {
+        height: 1fr;
+        background: $surface;
+        color: $foreground;
+        & > .record-table--header {
+            background: $panel;
+            color: $foreground;
+            text-style: bold;
+        }
+        & > .record-table--cursor {
+            background: $block-cursor-blurred-background;
+            color: $block-cursor-blurred-foreground;
+            text-style: $block-cursor-blurred-text-style;
+        }
+        &:focus > .record-table--cursor {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
+            text-style: $block-cursor-text-style;
+        }
+        & > .record-table--empty {
+            color: $text-muted;
+            text-style: italic;
+        }
+    }
+    """
+
+    ALLOW_SELECT = False
+
+    class RowSelected(Message):
+        """Enter, or a click on the cursor row, chose a row."""
+
+        def __init__(self, table: RecordTable[Any], row: Any, key: str) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+            self.key = key
+
+        @property
+        def control(self) -> RecordTable[Any]:
+            return self.table
+
+    class Sorted(Message):
+        """The sort column or direction changed (by a key or a click on the header)."""
+
+        def __init__(self, table: RecordTable[Any]) -> None:
+            super().__init__()
+            self.table = table
+
+        @property
+        def control(self) -> RecordTable[Any]:
+            return self.table
+
+    class CursorMoved(Message):
+        """The cursor is on a different row (row and key are None when no row is visible)."""
+
+        def __init__(self, table: RecordTable[Any], row: Any | None, key: str | None) -> None:
+            super().__init__()
+            self.table = table
+            self.row = row
+            self.key = key
+
+        @property
+        def control(self) -> RecordTable[Any]:
+            return self.table
+
+    # What an empty table says (with no filter typed).
+    empty_text = "No rows"
+
+    def __init__(
+        self,
+        columns: Sequence[Column[R]],
+        *,
+        row_key: Callable[[R], str],
+        search_text: Callable[[R], str] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self._columns = tuple(columns)
+        self._column_by_key = {column.key: column for column in self._columns}
+        if len(self._column_by_key) != len(self._columns):
+            raise ValueError("column keys must be unique")
+        self._row_key = row_key
+        self._search_text = search_text or self._joined_values
+
+        self._rows: list[R] = []
+        self._index_by_key: dict[str, int] = {}
+        self._filter_text = ""
+        self._predicate: Callable[[R], bool] | None = None
+        self._sort_column: str | None = None
+        self._sort_reverse = False
+        # Derived from the rows and rebuilt lazily (None = stale), so a filter keystroke only
+        # scans cached strings and a sort only reorders indices.
+        self._sorted_indices: list[int] | None = None
+        self._search_haystacks: list[str] | None = None
+        # Search texts of the rows before the last set_rows, by row identity: a refresh that
+        # brings back the same row objects (a state check every few seconds) reuses them.
+        self._reusable_haystacks: dict[int, tuple[R, str]] = {}
+        self._predicate_results: list[bool] | None = None
+        # Indices into `_rows` of the rows shown, in display order.
+        self._visible: list[int] = []
+
+        self._cursor = 0
+        # The cursor row's key as of the last change. The model changes below invalidate
+        # `_visible` before they recompute it, so this is how they find the cursor row again.
+        self._last_cursor_key: str | None = None
+        # Measured widths (capped at max_width), what each would take on a wide terminal, and
+        # the widths in use: fitted to the table's width (0 = a column dropped for room).
+        self._base_widths = [column.measure_width(()) for column in self._columns]
+        self._wanted_widths = list(self._base_widths)
+        self._widths = list(self._base_widths)
+        # Bumped when the rows or the column widths change; part of every cached strip's key. A
+        # row's line does not depend on where it shows, so filtering, sorting and scrolling
+        # reuse the strips already made (typing a filter mostly redraws rows seen a key ago).
+        self._generation = 0
+        self._line_cache: LRUCache[tuple[Any, ...], Strip] = LRUCache(1024)
+
+    # --- reading ----------------------------------------------------------------------------------
+
+    @property
+    def columns(self) -> Sequence[Column[R]]:
+        return self._columns
+
+    @property
+    def rows(self) -> Sequence[R]:
+        """All rows, as given to `set_rows`."""
+        return self._rows
+
+    @property
+    def visible_rows(self) -> Sequence[R]:
+        """The rows shown, after the predicate, the filter and the sort."""
+        rows = self._rows
+        return [rows[index] for index in self._visible]
+
+    @property
+    def visible_count(self) -> int:
+        return len(self._visible)
+
+    @property
+    def cursor_index(self) -> int:
+        """The cursor's index into the visible rows (0 when there are none)."""
+        return self._cursor
+
+    @property
+    def cursor_row(self) -> R | None:
+        if not self._visible:
+            return None
+        return self._rows[self._visible[self._cursor]]
+
+    @property
+    def cursor_key(self) -> str | None:
+        row = self.cursor_row
+        return None if row is None else self._row_key(row)
+
+    @property
+    def sort_column(self) -> str | None:
+        return self._sort_column
+
+    @property
+    def sort_reverse(self) -> bool:
+        return self._sort_reverse
+
+    @property
+    def filter_text(self) -> str:
+        return self._filter_text
+
+    # --- changing the model -----------------------------------------------------------------------
+
+    def set_rows(self, rows: Sequence[R]) -> None:
+        """Replace all rows; the cursor keeps its key, and its screen line, while that row shows."""
+        if self._search_haystacks is not None:
+            self._reusable_haystacks = {
+                id(row): (row, text)
+                for row, text in zip(self._rows, self._search_haystacks, strict=True)
+            }
+        self._rows = list(rows)
+        self._index_by_key = {self._row_key(row): index for index, row in enumerate(self._rows)}
+        self._sorted_indices = self._search_haystacks = self._predicate_results = None
+        sample = self._rows[:WIDTH_SAMPLE_ROWS]
+        measured = [column.measure_widths(sample) for column in self._columns]
+        self._base_widths = [base for base, _ in measured]
+        self._wanted_widths = [wanted for _, wanted in measured]
+        self._widths = self._fitted_widths()
+        self._generation += 1
+        self._update_visible(keep_cursor_key=True)
+
+    def set_filter(self, text: str) -> None:
+        """Show only rows whose search text contains `text`, ignoring case; "" shows all."""
+        if text == self._filter_text:
+            return
+        self._filter_text = text
+        self._update_visible(keep_cursor_key=True)
+
+    def set_predicate(self, predicate: Callable[[R], bool] | None) -> None:
+        """Show only rows `predicate` accepts (on top of the filter); None shows all."""
+        self._predicate = predicate
+        self._predicate_results = None
+        self._update_visible(keep_cursor_key=True)
+
+    def sort_by(self, column_key: str, reverse: bool | None = None) -> None:
+        """Sort by a column; `reverse=None` flips the direction of the current sort column and
+        sorts a new column ascending."""
+        if column_key not in self._column_by_key:
+            raise KeyError(f"no column {column_key!r}")
+        if reverse is None:
+            reverse = column_key == self._sort_column and not self._sort_reverse
+        self._sort_column, self._sort_reverse = column_key, reverse
+        self._sorted_indices = None
+        self._update_visible(keep_cursor_key=True)
+        self.post_message(self.Sorted(self))
+
+    def view_summary(self) -> list[str]:
+        """How the rows are narrowed and ordered, for a screen's summary line."""
+        parts = []
+        if self._filter_text:
+            parts.append(f"filter: “{self._filter_text}”")
+        if self._sort_column:
+            parts.append(f"sort: {self._sort_column} {'▼' if self._sort_reverse else '▲'}")
+        return parts
+
+    def cycle_sort(self) -> None:
+        """One key for every order: each column ascending, then descending, then the next."""
+        # A column no row has (``only_when``) is not offered; one dropped for room still is.
+        keys = [
+            column.key
+            for column, base in zip(self._columns, self._base_widths, strict=True)
+            if base or column.only_when is None
+        ]
+        current = self._sort_column
+        if current is None or current not in keys:
+            self.sort_by(keys[0], reverse=False)
+        elif not self._sort_reverse:
+            self.sort_by(current, reverse=True)
+        else:
+            self.sort_by(keys[(keys.index(current) + 1) % len(keys)], reverse=False)
+
+    def remove_key(self, key: str) -> None:
+        """Drop one row; the cursor stays at the same index (clamped)."""
+        removed = self._index_by_key.get(key)
+        if removed is None:
+            return
+        del self._rows[removed]
+        for per_row in (self._search_haystacks, self._predicate_results):
+            if per_row is not None:
+                del per_row[removed]
+        if self._sorted_indices is not None:
+            self._sorted_indices = _without_index(self._sorted_indices, removed)
+        self._index_by_key = {
+            row_key: index - (index > removed)
+            for row_key, index in self._index_by_key.items()
+            if index != removed
+        }
+        self._generation += 1  # the rows after it moved up: their cached lines are keyed wrong
+        self._update_visible(keep_cursor_key=False)
+
+    def move_cursor_to_key(self, key: str) -> bool:
+        """Put the cursor on the row with `key` and scroll it into view; False if it isn't shown."""
+        position = self._visible_position(key)
+        if position is None:
+            return False
+        self._move_cursor(position)
+        return True
+
+    # --- the model --------------------------------------------------------------------------------
+
+    def _joined_values(self, row: R) -> str:
+        # A newline can't be typed into a filter, so matches never straddle two columns.
+        return "\n".join(column.text(row) for column in self._columns)
+
+    def _sort_order(self) -> list[int]:
+        if self._sorted_indices is None:
+            indices = range(len(self._rows))
+            if self._sort_column is None:
+                self._sorted_indices = list(indices)
+            else:
+                column = self._column_by_key[self._sort_column]
+                keys = [column.sort_value(row) for row in self._rows]
+                present = [index for index in indices if keys[index] is not None]
+                missing = [index for index in indices if keys[index] is None]
+                self._sorted_indices = [
+                    *sorted(present, key=keys.__getitem__, reverse=self._sort_reverse),
+                    *missing,
+                ]
+        return self._sorted_indices
+
+    def _haystacks(self) -> list[str]:
+        if self._search_haystacks is None:
+            reusable, self._reusable_haystacks = self._reusable_haystacks, {}
+            self._search_haystacks = [self._haystack(row, reusable) for row in self._rows]
+        return self._search_haystacks
+
+    def _haystack(self, row: R, reusable: dict[int, tuple[R, str]]) -> str:
+        kept = reusable.get(id(row))
+        if kept is not None and kept[0] is row:  # the same object (its id alone may be reused)
+            return kept[1]
+        return self._search_text(row).casefold()
+
+    def _accepted(self, predicate: Callable[[R], bool]) -> list[bool]:
+        if self._predicate_results is None:
+            self._predicate_results = [bool(predicate(row)) for row in self._rows]
+        return self._predicate_results
+
+    def _compute_visible(self) -> list[int]:
+        indices = self._sort_order()
+        if self._predicate is not None:
+            accepted = self._accepted(self._predicate)
+            indices = [index for index in indices if accepted[index]]
+        if self._filter_text:
+            needle = self._filter_text.casefold()
+            haystacks = self._haystacks()
+            indices = [index for index in indices if needle in haystacks[index]]
+        return indices
+
+    def _visible_position(self, key: str | None) -> int | None:
+        row_index = None if key is None else self._index_by_key.get(key)
+        if row_index is None:
+            return None
+        try:
+            return self._visible.index(row_index)
+        except ValueError:
+            return None
+
+    def _update_visible(self, *, keep_cursor_key: bool) -> None:
+        """Recompute the visible rows after a model change and redraw, keeping the cursor put."""
+        screen_line = self._cursor - self.scroll_offset.y
+        at_top = self.scroll_offset.y == 0
+        self._visible = self._compute_visible()
+        # One line for the header, and at least one for the rows or the "No rows" message.
+        self.virtual_size = Size(self._total_width, 1 + max(1, len(self._visible)))
+        position = self._visible_position(self._last_cursor_key) if keep_cursor_key else None
+        self._cursor = self._clamp(self._cursor if position is None else position)
+        if at_top and self._cursor < self._body_height:
+            # A view at its top stays there: a row that arrives above (a new chat, say) shows,
+            # and the cursor moves down with its own row.
+            self._scroll_body_to(0)
+        else:
+            self._hold_screen_line(screen_line)
+        self.refresh()
+        self._announce_cursor()
+
+    @property
+    def _total_width(self) -> int:
+        return _row_width(self._widths)
+
+    def _fitted_widths(self) -> list[int]:
+        """Column widths for the width the table has: low-value columns dropped when narrow,
+        columns with longer values widened when there is room."""
+        room = self.scrollable_content_region.width
+        widths = list(self._base_widths)
+        if room <= 0:  # not laid out yet
+            return widths
+        droppable = sorted(
+            (i for i, c in enumerate(self._columns) if c.drop_priority > 0),
+            key=lambda i: -self._columns[i].drop_priority,
+        )
+        while _row_width(widths) > room and droppable:
+            widths[droppable.pop(0)] = 0
+        spare = room - _row_width(widths)
+        for index, width in enumerate(widths):
+            if spare <= 0:
+                break
+            if width and self._wanted_widths[index] > width:
+                grow = min(self._wanted_widths[index] - width, spare)
+                widths[index] += grow
+                spare -= grow
+        return widths
+
+    def _refit_columns(self) -> None:
+        widths = self._fitted_widths()
+        if widths != self._widths:
+            self._widths = widths
+            self._generation += 1
+            self.virtual_size = Size(self._total_width, 1 + max(1, len(self._visible)))
+            self.refresh()
+
+    @property
+    def shown_columns(self) -> list[str]:
+        """The keys of the columns shown now (some are dropped on a narrow terminal)."""
+        return [c.key for c, w in zip(self._columns, self._widths, strict=True) if w]
+
+    # --- the cursor -------------------------------------------------------------------------------
+
+    @property
+    def _body_height(self) -> int:
+        """How many rows fit under the header."""
+        return max(0, self.scrollable_content_region.height - 1)
+
+    def _clamp(self, index: int) -> int:
+        return max(0, min(index, len(self._visible) - 1))
+
+    def _move_cursor(self, index: int, *, keep_screen_line: bool = False) -> None:
+        if not self._visible:
+            return
+        previous, screen_line = self._cursor, self._cursor - self.scroll_offset.y
+        self._cursor = self._clamp(index)
+        if keep_screen_line:
+            self._hold_screen_line(screen_line)
+        self._scroll_cursor_into_view()
+        self.refresh_line(previous + 1)
+        self.refresh_line(self._cursor + 1)
+        self._announce_cursor()
+
+    def _scroll_cursor_into_view(self) -> None:
+        height = self._body_height
+        if not height:
+            return  # not laid out yet; `_on_resize` calls again
+        top = self.scroll_offset.y
+        if self._cursor < top:
+            self._scroll_body_to(self._cursor)
+        elif self._cursor >= top + height:
+            self._scroll_body_to(self._cursor - height + 1)
+
+    def _hold_screen_line(self, screen_line: int) -> None:
+        """Scroll so the cursor stays `screen_line` rows below the header, as far as rows allow.
+
+        If the cursor was scrolled out of view (by the mouse wheel), the view stays put instead.
+        """
+        height = self._body_height
+        if not height:
+            return
+        top = self._cursor - screen_line if 0 <= screen_line < height else self.scroll_offset.y
+        # Scrolling to the current top still re-clamps it when the table got shorter.
+        self._scroll_body_to(top)
+
+    def _scroll_body_to(self, top: int) -> None:
+        # Immediate: the cursor must be on screen in the very next frame.
+        self.scroll_to(y=top, animate=False, force=True)
+
+    def _announce_cursor(self) -> None:
+        key = self.cursor_key
+        if key != self._last_cursor_key:
+            self._last_cursor_key = key
+            self.post_message(self.CursorMoved(self, self.cursor_row, key))
+
+    def action_cursor_up(self) -> None:
+        self._move_cursor(self._cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self._move_cursor(self._cursor + 1)
+
+    def action_cursor_page_up(self) -> None:
+        self._move_cursor(self._cursor - max(1, self._body_height), keep_screen_line=True)
+
+    def action_cursor_page_down(self) -> None:
+        self._move_cursor(self._cursor + max(1, self._body_height), keep_screen_line=True)
+
+    def action_cursor_first(self) -> None:
+        self._move_cursor(0)
+
+    def action_cursor_last(self) -> None:
+        self._move_cursor(len(self._visible) - 1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # A screen that binds enter itself ("Open") names what enter does: the table's generic
+        # "Select" then steps aside, so the footer and help show the screen's binding.
+        if action == "select_cursor" and self.is_attached:
+            screen_bindings = self.screen._bindings.key_to_bindings
+            if any(key in screen_bindings for key in ("enter",)):
+                return False
+        return True
+
+    def action_select_cursor(self) -> None:
+        row = self.cursor_row
+        if row is not None:
+            self.post_message(self.RowSelected(self, row, self._row_key(row)))
+
+    # --- events -----------------------------------------------------------------------------------
+
+    def _on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        scroll_x, scroll_y = self.scroll_offset
+        if offset.y == 0:
+            column = self._column_at(scroll_x + offset.x)
+            if column is not None:
+                self.sort_by(column.key)
+            return
+        index = scroll_y + offset.y - 1
+        if index == self._cursor:
+            self.action_select_cursor()
+        elif index < len(self._visible):
+            self._move_cursor(index)
+
+    def _column_at(self, x: int) -> Column[R] | None:
+        """The column under virtual x, or None on a separator or past the last column."""
+        start = 0
+        for column, width in zip(self._columns, self._widths, strict=True):
+            if not width:
+                continue  # dropped for room
+            if start <= x < start + width:
+                return column
+            start += width + len(SEPARATOR)
+        return None
+
+    def _on_resize(self, _event: events.Resize) -> None:
+        self._refit_columns()
+        self._scroll_cursor_into_view()
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._line_cache.clear()
+
+    # --- rendering --------------------------------------------------------------------------------
+
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        width = self.size.width
+        if y == 0:
+            header = ("header", self._sort_column, self._sort_reverse)
+            return self._cached_line(header, self._header_cells, scroll_x, width)
+        if not self._visible:
+            return self._render_empty(width) if y == 1 else Strip.blank(width, self.rich_style)
+        index = scroll_y + y - 1
+        if index >= len(self._visible):
+            return Strip.blank(width, self.rich_style)
+        row_index = self._visible[index]
+        row = self._rows[row_index]
+        is_cursor = index == self._cursor
+        return self._cached_line(
+            ("row", row_index, is_cursor), lambda: self._row_cells(row, is_cursor), scroll_x, width
+        )
+
+    def _cached_line(
+        self, line_key: tuple[Any, ...], make_cells: Callable[[], Line], scroll_x: int, width: int
+    ) -> Strip:
+        """The line's strip, cropped to the view, from the cache or made from its cells."""
+        cache_key = (*line_key, self._generation, self.has_focus, scroll_x, width)
+        strip = self._line_cache.get(cache_key)
+        if strip is None:
+            cells, line_style = make_cells()
+            segments: list[Segment] = []
+            for text, style in cells:
+                if segments:
+                    segments.append(Segment(SEPARATOR, line_style))
+                segments.append(Segment(text, style))
+            # Extending with the line's style carries the header and cursor colours to the edge.
+            strip = Strip(segments, self._total_width).crop_extend(
+                scroll_x, scroll_x + width, line_style
+            )
+            self._line_cache[cache_key] = strip
+        return strip
+
+    def _header_cells(self) -> Line:
+        style = self.get_component_rich_style("record-table--header")
+        cells = []
+        for column, width in zip(self._columns, self._widths, strict=True):
+            if not width:
+                continue
+            label = column.label
+            if column.key == self._sort_column and width > SORT_ARROW_CELLS:
+                if measure(label, width) > width - SORT_ARROW_CELLS:
+                    label = fit(label, width - SORT_ARROW_CELLS)
+                label = f"{label} {SORT_ARROWS[self._sort_reverse]}"
+            cells.append((fit(label, width), style))
+        return cells, style
+
+    def _row_cells(self, row: R, is_cursor: bool) -> Line:
+        line_style = (
+            self.get_component_rich_style("record-table--cursor") if is_cursor else self.rich_style
+        )
+        cells = []
+        for column, width in zip(self._columns, self._widths, strict=True):
+            if not width:
+                continue
+            style = line_style
+            if column.style is not None:
+                cell_style = _parse_style(column.style(row))
+                # On the cursor row the cursor's colours win over the cell's own.
+                style = cell_style + line_style if is_cursor else line_style + cell_style
+            cells.append((fit(column.text(row), width), style))
+        return cells, line_style
+
+    def _render_empty(self, width: int) -> Strip:
+        # Plain strings in segments: the filter text is shown as typed, never parsed as markup.
+        message = f"No rows match “{self._filter_text}”" if self._filter_text else self.empty_text
+        style = self.get_component_rich_style("record-table--empty")
+        return Strip([Segment(fit(message, width), style)], max(0, width))
+
+
+def _row_width(widths: list[int]) -> int:
+    """Cells a line takes: the shown columns and one separator between each two."""
+    shown = [width for width in widths if width]
+    return sum(shown) + len(SEPARATOR) * max(0, len(shown) - 1)
+
+
+def _without_index(indices: list[int], removed: int) -> list[int]:
+    """`indices` without `removed`, with the indices after it shifted down by one."""
+    return [index - (index > removed) for index in indices if index != removed]

@@ -1,0 +1,361 @@
+"""The chats screen on the demo gateway's chat store: names, order, filter, the sent history
+merged in (and alone when the store is empty), archive, profiles, compose, opening a chat."""
+
+from __future__ import annotations
+
+from textual.widgets import Input
+
+from gateway_tui.core.api.models import ListMessage, ListRow, ListSection, SendListRequest
+from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
+from gateway_tui.tui.screens.chats import ChatsScreen
+from gateway_tui.tui.screens.composer import ComposerScreen
+from gateway_tui.tui.screens.messages import MessagesScreen
+from gateway_tui.tui.widgets.record_table import RecordTable
+from tests.support import screen_text, wait_for
+
+INSTANCE = "sales-eu"
+JONAS = "4915112340001"
+JONAS_JID = f"{JONAS}@s.whatsapp.net"
+JONAS_LAST_ID = "3EB0C0FFEE0123456789"  # "Tracking: DHL …", the newest message of his chat
+BAKERY = "5511912345678"
+BAKERY_JID = f"{BAKERY}@s.whatsapp.net"
+WAR_ROOM = "120363023456789012@g.us"
+SIZE = (140, 40)
+
+
+def request(number: str, title: str) -> SendListRequest:
+    return SendListRequest(
+        number=number,
+        list_message=ListMessage(
+            title=title,
+            description="Pick one",
+            button_text="Options",
+            sections=[ListSection(title="Choices", rows=[ListRow(title="Yes", row_id="yes")])],
+        ),
+    )
+
+
+def table(app) -> RecordTable:
+    return app.screen.query_one("#chats-table", RecordTable)
+
+
+async def open_chats(app, pilot, *sent: tuple[str, str]) -> ChatsScreen:
+    """Send list messages (number, title) through the actions, then `t` on the instance view,
+    and wait for the gateway's chats."""
+    await wait_for(pilot, lambda: bool(app.state.instances.value))
+    for number, title in sent:
+        await app.actions.send_list(INSTANCE, request(number, title))
+    app.open_instance(INSTANCE)
+    await pilot.pause()
+    await pilot.press("t")
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, ChatsScreen)
+    book = app.actions.chat_book(INSTANCE)
+    await wait_for(pilot, lambda: not book.loading and (book.value or book.error) is not None)
+    await pilot.pause()
+    return screen
+
+
+async def at_chat(pilot, screen: ChatsScreen, jid: str) -> None:
+    assert screen.table.move_cursor_to_key(jid)
+    await pilot.pause()
+
+
+def demo_instance(server):
+    return server.state.instances[INSTANCE]
+
+
+async def test_gateway_chats_are_named_and_newest_first(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        rows = screen.table.visible_rows
+        assert {r.jid for r in rows} == set(demo_instance(demo_server).chats)
+        stamps = [r.last_at for r in rows]
+        assert stamps == sorted(stamps, reverse=True)
+        by_jid = {r.jid: r for r in rows}
+        assert by_jid[JONAS_JID].title == "Jonas Weber"  # from findContacts
+        assert by_jid[WAR_ROOM].title == "Pricing war room"  # from fetchAllGroups
+        assert by_jid[JONAS_JID].last_text == "Tracking: DHL 00340434161234567890"
+        assert by_jid[JONAS_JID].from_me is True
+        nameless = [r for r in rows if not r.name and not r.is_group]
+        assert nameless and all(r.title.startswith("+") for r in nameless)  # pushName ""
+        text = screen_text(app)
+        assert "Jonas Weber" in text and "You: Tracking: DHL" in text
+        assert f"{len(rows)} chat(s)" in text
+
+
+async def test_slash_filters_names_numbers_and_last_text_live(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await pilot.press("slash", *"weber")
+        assert [r.jid for r in screen.table.visible_rows] == [JONAS_JID]
+        await pilot.press(*["backspace"] * 5, *"tracking")
+        assert [r.jid for r in screen.table.visible_rows] == [JONAS_JID]
+        await pilot.press(*["backspace"] * 8, *"91234-5678")  # the number as shown
+        assert [r.jid for r in screen.table.visible_rows] == [BAKERY_JID]
+        assert "1 shown" in screen_text(app)
+
+
+async def test_sent_history_is_merged_without_duplicates(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot, (JONAS, "Lunch menu"))
+        rows = screen.table.visible_rows
+        assert [r.jid for r in rows].count(JONAS_JID) == 1
+        assert len(rows) == len(demo_instance(demo_server).chats)
+        jonas = next(r for r in rows if r.jid == JONAS_JID)
+        assert rows[0] is jonas  # just sent: the newest activity
+        assert jonas.last_text == "☰ Lunch menu" and jonas.sent_here == 1
+        assert jonas.last_key == app.state.sent[INSTANCE][-1].result.key
+
+
+async def test_an_empty_store_falls_back_to_the_sent_history_and_says_so(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await app.actions.send_list(INSTANCE, request(JONAS, "Lunch menu"))
+        workspace = demo_instance(demo_server).workspace
+        workspace.chats.clear()  # the gateway keeps no store
+        workspace.contacts.clear()
+        screen = await open_chats(app, pilot)
+        [row] = screen.table.visible_rows
+        assert row.jid == JONAS_JID and not row.in_store and row.last_text == "Lunch menu"
+        assert "chat store is empty" in screen_text(app)
+
+
+async def test_no_chats_anywhere_says_how_they_appear(app_for, demo_server):
+    demo_instance(demo_server).workspace.chats.clear()
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_chats(app, pilot)
+        text = screen_text(app)
+        assert "No chats" in text and "m composes" in text
+
+
+async def test_a_failed_read_is_shown_and_the_sent_history_stays(app_for, demo_server):
+    demo_server.faults.add("status", path_prefix="/chat/findChats/", status=500)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot, (JONAS, "Lunch menu"))
+        assert [r.jid for r in screen.table.visible_rows] == [JONAS_JID]
+        assert "could not read the gateway's chats" in screen_text(app)
+        demo_server.faults.clear()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: len(screen.table.visible_rows) > 1)
+        assert "could not read" not in screen_text(app)
+
+
+async def test_archive_uses_the_chats_real_last_message(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await at_chat(pilot, screen, JONAS_JID)
+        chat = demo_instance(demo_server).chats[JONAS_JID]
+        await pilot.press("a")
+        await wait_for(pilot, lambda: chat.archived)
+        await wait_for(pilot, lambda: screen.table.cursor_row.archived)
+        assert "archived" in screen_text(app)
+        await pilot.press("a")
+        # The gateway answers {"archived": true} to an unarchive too: the state follows the ask.
+        await wait_for(pilot, lambda: not chat.archived)
+        archives = [e for e in app.state.calls if e.path.startswith("/chat/archiveChat/")]
+        assert [e.request_body["archive"] for e in archives] == [True, False]
+        keys = {e.request_body["lastMessage"]["key"]["id"] for e in archives}
+        assert keys == {JONAS_LAST_ID}
+        stored = ComposeStore(app.gateway_url, INSTANCE).stored_chats()
+        assert stored.archived.get(JONAS_JID) is False
+
+
+async def test_archive_failure_keeps_the_flag(app_for, demo_server):
+    demo_server.faults.add("status", path_prefix="/chat/archiveChat/", status=500, times=1)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await at_chat(pilot, screen, JONAS_JID)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: any("archiveChat" in e.path for e in app.state.calls))
+        await pilot.pause()
+        assert not screen.table.cursor_row.archived
+        assert demo_instance(demo_server).chats[JONAS_JID].archived is False
+
+
+async def test_enter_opens_the_conversation_and_e_edits_the_last_own_text(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await at_chat(pilot, screen, JONAS_JID)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MessagesScreen) and app.screen.jid == JONAS_JID
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("e")  # straight to the edit of his chat's newest own text
+        await wait_for(pilot, lambda: isinstance(app.screen, EditMessageScreen))
+        assert app.screen.key.id == JONAS_LAST_ID
+        assert app.screen.query_one("#edit-text", Input).value.startswith("Tracking: DHL")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
+    """The sent history draws first; when the gateway's newer chats arrive, the cursor goes
+    to the top, not along with an old chat down the list."""
+    from datetime import datetime
+
+    from gateway_tui.core.api.models import SentMessage
+    from gateway_tui.core.state import SentRecord
+
+    app = app_for()
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        old = [
+            SentRecord(
+                instance=INSTANCE,
+                recipient=f"49151000000{n:02d}",
+                result=SentMessage.model_validate(
+                    {
+                        "key": {
+                            "remoteJid": f"49151000000{n:02d}@s.whatsapp.net",
+                            "fromMe": True,
+                            "id": f"3EB0OLD{n:013d}",
+                        }
+                    }
+                ),
+                body={"listMessage": {"title": f"old {n}"}},
+                sent_at=datetime(2020, 1, 1 + n),
+            )
+            for n in range(25)
+        ]
+        app.actions.restore_sent(INSTANCE, old)
+        screen = await open_chats(app, pilot)
+        table = screen.table
+        await wait_for(pilot, lambda: len(table.visible_rows) > 40)
+        assert table.cursor_index == 0 and table.scroll_offset.y == 0
+        newest = max(r.last_at for r in table.visible_rows if r.last_at)
+        assert table.cursor_row.last_at == newest
+
+
+async def test_business_profile_card(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await at_chat(pilot, screen, BAKERY_JID)
+        await pilot.press("p")  # prefilled with the chat's number, fetched at once
+        await pilot.pause()
+        assert isinstance(app.screen, ProfileScreen)
+        await wait_for(pilot, lambda: "Pães artesanais" in screen_text(app))
+        text = screen_text(app)
+        for shown in (
+            "Padaria Pão Quente",
+            "business account",
+            "contato@paoquente.com.br",
+            "https://paoquente.com.br",
+        ):
+            assert shown in text
+        assert app.state.profiles[(INSTANCE, BAKERY)].value.is_business is True
+
+
+async def test_a_personal_profile_and_a_number_not_on_whatsapp(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await at_chat(pilot, screen, WAR_ROOM)
+        await pilot.press("p")  # a group: any number can be typed
+        await pilot.pause()
+        assert app.screen.query_one("#profile-number", Input).value == ""
+        await pilot.press(*JONAS, "enter")
+        await wait_for(pilot, lambda: "Jonas Weber" in screen_text(app))
+        assert "a personal account" in screen_text(app)
+        await pilot.press("ctrl+u", *"4915100000000", "enter")
+        await wait_for(pilot, lambda: "not on WhatsApp" in screen_text(app))
+        assert "+49 1510 0000000 is not on WhatsApp." in screen_text(app)
+
+
+async def test_server_text_is_shown_as_text_not_markup(app_for, demo_server):
+    contacts = demo_instance(demo_server).workspace.contacts
+    contacts[JONAS_JID] = "[bold red]Jonas[/]"
+    contacts[BAKERY_JID] = "Padaria \x1b[2J\x07"
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_chats(app, pilot, (JONAS, "[b]Sale[/b] 50%"))
+        text = screen_text(app)
+        assert "[bold red]Jonas[/]" in text and "☰ [b]Sale[/b] 50%" in text
+        # Control characters are shown as their visible symbols (␛ ␇), never written raw.
+        assert "Padaria \u241b[2J\u2407" in text and "\x1b[2J" not in text
+
+
+async def test_the_sent_history_and_archived_flag_come_back_in_a_new_run(app_for, demo_server):
+    first = app_for()
+    async with first.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(first.state.instances.value))
+        from tests.tui.test_composer import good_draft
+
+        ComposeStore(first.gateway_url, INSTANCE).save_draft(good_draft())
+        composer = ComposerScreen(INSTANCE)
+        first.push_screen(composer)
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: composer.last_result is not None)
+        first.pop_screen()
+        await pilot.pause()
+        screen = ChatsScreen(INSTANCE)
+        first.push_screen(screen)
+        await pilot.pause()
+        await wait_for(pilot, lambda: screen.table.cursor_row is not None)
+        await at_chat(pilot, screen, JONAS_JID)
+        await pilot.press("a")
+        await wait_for(pilot, lambda: first.state.chats_of(INSTANCE)[JONAS_JID].archived)
+
+    second = app_for()  # a new run: nothing in memory, the same data dir
+    async with second.run_test(size=SIZE) as pilot:
+        screen = await open_chats(second, pilot)
+        jonas = next(r for r in screen.table.visible_rows if r.jid == JONAS_JID)
+        assert jonas.archived and jonas.sent_here == 1
+
+
+async def test_m_composes_to_the_chat(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_chats(app, pilot)
+        await at_chat(pilot, screen, BAKERY_JID)
+        await pilot.press("m")
+        await pilot.pause()
+        assert isinstance(app.screen, ComposerScreen)
+        assert app.screen.query_one("#f-recipient", Input).value == BAKERY
+
+
+async def test_bindings_have_ids_and_descriptions():
+    for screen in (ChatsScreen, MessagesScreen, EditMessageScreen, ProfileScreen):
+        for binding in screen.BINDINGS:
+            assert binding.id and binding.description, binding
+    ids = {b.id for b in ChatsScreen.BINDINGS}
+    assert {"chats.open", "chats.archive", "chats.edit", "chats.profile", "chats.filter"} <= ids
+
+
+async def test_an_archived_flag_set_here_comes_back_for_a_gateway_chat(app_for, demo_server):
+    first = app_for()
+    async with first.run_test(size=SIZE) as pilot:
+        screen = await open_chats(first, pilot)
+        await at_chat(pilot, screen, BAKERY_JID)  # no message of it was sent from here
+        await pilot.press("a")
+        await wait_for(pilot, lambda: screen.table.cursor_row.archived)
+
+    second = app_for()
+    async with second.run_test(size=SIZE) as pilot:
+        screen = await open_chats(second, pilot)
+        bakery = next(r for r in screen.table.visible_rows if r.jid == BAKERY_JID)
+        assert bakery.archived and bakery.in_store and bakery.sent_here == 0
+        assert len(screen.table.visible_rows) == len(demo_instance(demo_server).chats)
+
+
+def test_a_group_chat_is_named_by_its_jid_not_as_a_phone_number():
+    from gateway_tui.core.chat_book import person_label
+
+    assert person_label("120363025912345678@g.us") == "120363025912345678@g.us"
+    assert person_label(JONAS_JID) == "+49 1511 2340001"
+    assert person_label(JONAS) == "+49 1511 2340001"

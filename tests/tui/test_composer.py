@@ -1,0 +1,648 @@
+"""The list-message composer against the demo gateway, driven with keys."""
+
+from __future__ import annotations
+
+import json
+import stat
+
+import httpx
+import pytest
+from textual.widgets import Input, Static
+
+from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.tui.app import GatewayApp
+from gateway_tui.tui.screens.composer import ComposerScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.list_preview import ListPreview
+from tests.support import make_config, screen_text, wait_for
+
+INSTANCE = "sales-eu"
+JONAS = "4915112340001"
+SIZE = (140, 50)
+
+
+def sendlist_writes(server) -> int:
+    return sum(1 for w in server.state.writes if w.path.startswith("/message/sendList/"))
+
+
+async def open_composer(app, pilot, instance: str = INSTANCE) -> ComposerScreen:
+    """The way a user gets there: the instance view, then m."""
+    await wait_for(pilot, lambda: bool(app.state.instances.value))
+    app.open_instance(instance)
+    await pilot.pause()
+    await pilot.press("m")
+    await pilot.pause()
+    assert isinstance(app.screen, ComposerScreen)
+    return app.screen
+
+
+def line(screen, widget_id: str) -> str:
+    """The text of an error line next to a field ("" when hidden)."""
+    widget = screen.query_one(f"#{widget_id}", Static)
+    return str(widget.render()) if widget.display else ""
+
+
+def preview(screen) -> str:
+    return screen.query_one("#composer-preview", ListPreview).plain_text(width=200)
+
+
+def store_for(server, instance: str = INSTANCE) -> ComposeStore:
+    return ComposeStore(server.url, instance)
+
+
+def good_draft(**changes) -> Draft:
+    draft = Draft(
+        recipient=JONAS,
+        title="Lunch menu",
+        description="Pick one",
+        button_text="See the menu",
+        sections=[
+            DraftSection("Pizzas", [DraftRow("Margherita"), DraftRow("Funghi")]),
+            DraftSection("Drinks", [DraftRow("Cola")]),
+        ],
+    )
+    for name, value in changes.items():
+        setattr(draft, name, value)
+    return draft
+
+
+async def open_with(app, pilot, server, draft: Draft) -> ComposerScreen:
+    """Open the composer on a saved draft (it is restored as the user left it)."""
+    store_for(server).save_draft(draft)
+    await wait_for(pilot, lambda: bool(app.state.instances.value))
+    screen = ComposerScreen(INSTANCE)
+    app.push_screen(screen)
+    await pilot.pause()
+    assert screen.restored
+    return screen
+
+
+# --- the whole flow from the keyboard -------------------------------------------------------------
+
+
+async def test_two_sections_of_three_rows_from_the_keyboard_then_sent(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(app, pilot)
+        assert screen.focused.id == "f-recipient"
+        await pilot.press(*JONAS, "tab", *"Lunch menu")
+        await pilot.pause()
+        assert "Lunch menu" in preview(screen)  # the bubble follows the typing
+        await pilot.press("tab", *"Pick today's dish", "tab", *"See the menu")
+        await pilot.press("tab", *"Order by 11:30", "tab", "tab", "tab")
+        assert screen.focused.id.startswith("sec-")
+        menu = {
+            "Pizza": [("Rossa", "Tomato"), ("Funghi", "Mushroom"), ("Diavola", "Hot")],
+            "Drinks": [("Cola", "Cold"), ("Tea", "Hot"), ("Water", "0.5 l")],
+        }
+        for s_index, (section, rows) in enumerate(menu.items()):
+            if s_index:
+                await pilot.press("ctrl+o")
+                await pilot.pause()
+            await pilot.press(*section)
+            for r_index, (title, description) in enumerate(rows):
+                if r_index:
+                    await pilot.press("ctrl+n")
+                    await pilot.pause()
+                else:
+                    await pilot.press("tab")
+                await pilot.press(*title, "tab", *description, "shift+tab")
+        await pilot.pause()
+        shown = preview(screen)
+        for section, rows in menu.items():
+            assert section.upper() in shown
+            for title, description in rows:
+                assert title in shown and description in shown
+        assert "See the menu" in shown and "Order by 11:30" in shown
+        assert [len(s.rows) for s in screen.draft.sections] == [3, 3]
+
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+        result = screen.last_result
+        status = str(screen.query_one("#composer-status", Static).render())
+        assert "✓ Sent" in status
+        assert result.key.id in status and "PENDING" in status
+        assert result.message_timestamp in status
+
+        # The demo gateway stored it in the chat, exactly as composed.
+        chat = demo_server.state.instances[INSTANCE].chats[f"{JONAS}@s.whatsapp.net"]
+        sent = chat.find(result.key.id)
+        assert sent.list_message["buttonText"] == "See the menu"
+        sections = sent.list_message["sections"]
+        assert [s["title"] for s in sections] == ["Pizza", "Drinks"]
+        assert [r["rowId"] for r in sections[0]["rows"]] == ["rossa", "funghi", "diavola"]
+        # And the app's state has the message and its chat.
+        record = app.state.sent[INSTANCE][-1]
+        assert record.result.key.id == result.key.id
+        assert record.body == screen.draft.body()
+        assert app.state.chats_of(INSTANCE)[f"{JONAS}@s.whatsapp.net"].last_key == result.key
+        assert sendlist_writes(demo_server) == 1
+
+
+async def test_errors_wait_until_a_field_is_touched(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(app, pilot)
+        # A fresh form is not scolded.
+        assert not [w for w in screen.query(".composer-error") if w.display]
+        assert "✕" not in screen_text(app)
+        await pilot.press("tab", "x", "backspace")
+        await pilot.pause()
+        assert "cannot be empty" in line(screen, "err-title")
+        assert line(screen, "err-description") == ""  # not touched yet
+
+
+async def test_preview_json_and_opened_list_toggles(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft(footer="Bye"))
+        await pilot.press("f2")
+        await pilot.pause()
+        shown = preview(screen)
+        assert "JSON body that will be sent" in shown
+        body_text = shown.split("ctrl+s sends exactly this", 1)[1]
+        assert json.loads(body_text) == screen.draft.body()
+        await pilot.press("f2")
+        await pilot.pause()
+        assert "JSON body" not in preview(screen) and "Lunch menu" in preview(screen)
+        await pilot.press("f3")
+        await pilot.pause()
+        assert "Opened list — after pressing the button" in preview(screen)
+        assert "reply rowId: margherita" in preview(screen)
+
+
+# --- the sections editor --------------------------------------------------------------------------
+
+
+async def test_rows_move_within_and_across_sections_and_are_removed(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        titles = lambda: [[r.title for r in s.rows] for s in screen.draft.sections]  # noqa: E731
+        funghi = screen.draft.sections[0].rows[1]
+        screen.query_one(f"#row-{funghi.uid}-title", Input).focus()
+        await pilot.press("ctrl+up")
+        await pilot.pause()
+        assert titles() == [["Funghi", "Margherita"], ["Cola"]]
+        assert screen.focused.id == f"row-{funghi.uid}-title"  # the cursor moves with the row
+        await pilot.press("ctrl+down", "ctrl+down")
+        await pilot.pause()
+        assert titles() == [["Margherita"], ["Funghi", "Cola"]]  # into the next section
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        assert titles() == [["Margherita"], ["Cola"]]
+        assert screen.focused.id == f"row-{screen.draft.sections[1].rows[0].uid}-title"
+        await pilot.press("ctrl+n", *"Tea")
+        await pilot.pause()
+        assert titles() == [["Margherita"], ["Cola", "Tea"]]
+        assert "Tea" in preview(screen)
+
+
+async def test_sections_are_added_moved_and_removed_after_confirming(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        first = screen.draft.sections[0]
+        screen.query_one(f"#sec-{first.uid}-title", Input).focus()
+        await pilot.press("ctrl+down")
+        await pilot.pause()
+        assert [s.title for s in screen.draft.sections] == ["Drinks", "Pizzas"]
+        await pilot.press("ctrl+o", *"Desserts")
+        await pilot.pause()
+        assert [s.title for s in screen.draft.sections] == ["Drinks", "Pizzas", "Desserts"]
+        assert [len(s.rows) for s in screen.draft.sections] == [1, 2, 1]
+        screen.query_one(f"#sec-{first.uid}-title", Input).focus()
+        await pilot.press("ctrl+r")  # Pizzas has rows: asked first
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert len(screen.draft.sections) == 3
+        await pilot.press("ctrl+r")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert [s.title for s in screen.draft.sections] == ["Drinks", "Desserts"]
+
+
+async def test_row_id_follows_the_title_until_edited(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        row = screen.draft.sections[0].rows[0]
+        id_field = screen.query_one(f"#row-{row.uid}-id", Input)
+        screen.query_one(f"#row-{row.uid}-title", Input).focus()
+        await pilot.press("end", *" Pizza")
+        await pilot.pause()
+        assert id_field.value == "margherita-pizza"
+        id_field.focus()
+        await pilot.press("end", *"-xl")
+        await pilot.pause()
+        assert screen.draft.row_ids()[row.uid] == "margherita-pizza-xl"
+        screen.query_one(f"#row-{row.uid}-title", Input).focus()
+        await pilot.press("end", "backspace")
+        await pilot.pause()
+        assert id_field.value == "margherita-pizza-xl"  # typed by the user: kept
+
+
+# --- validation: each rule blocks, shown next to its field ----------------------------------------
+
+
+def _no_rows(draft: Draft) -> Draft:
+    draft.sections[1].rows = []
+    return draft
+
+
+def _same_rows(draft: Draft) -> Draft:
+    draft.sections[0].rows = [DraftRow("A", row_id="a"), DraftRow("A", row_id="a")]
+    return draft
+
+
+def _same_sections(draft: Draft) -> Draft:
+    draft.sections = [
+        DraftSection("Same", [DraftRow("A", row_id="a")]),
+        DraftSection("Same", [DraftRow("A", row_id="a")]),
+    ]
+    return draft
+
+
+def _untitled_row(draft: Draft) -> Draft:
+    draft.sections[0].rows[1].title = ""
+    return draft
+
+
+def _untitled_section(draft: Draft) -> Draft:
+    draft.sections[1].title = ""
+    return draft
+
+
+def _no_sections(draft: Draft) -> Draft:
+    draft.sections = []
+    return draft
+
+
+def _set(**values):
+    def change(draft: Draft) -> Draft:
+        for name, value in values.items():
+            setattr(draft, name, value)
+        return draft
+
+    return change
+
+
+def _row(s: int, r: int):
+    return lambda screen: f"err-row-{screen.draft.sections[s].rows[r].uid}"
+
+
+def _section(s: int):
+    return lambda screen: f"err-sec-{screen.draft.sections[s].uid}"
+
+
+ERROR_RULES = {
+    "recipient missing": (_set(recipient=""), "err-recipient", "country code"),
+    "recipient not a number": (_set(recipient="call me"), "err-recipient", "digits only"),
+    "title empty": (_set(title=""), "err-title", "cannot be empty"),
+    "description empty": (_set(description=""), "err-description", "cannot be empty"),
+    "button text empty": (_set(button_text=" "), "err-button", "cannot be empty"),
+    "no sections": (_no_sections, "err-sections", "add at least one section"),
+    "section without rows": (_no_rows, _section(1), "at least one row"),
+    "section without title": (_untitled_section, _section(1), "a section needs a title"),
+    "row without title": (_untitled_row, _row(0, 1), "a row needs a title"),
+    "identical rows": (_same_rows, _row(0, 1), "identical to an earlier row"),
+    "identical sections": (_same_sections, _section(1), "identical to an earlier section"),
+    "delay with a fraction": (_set(delay="1.5"), "err-options", "whole number of milliseconds"),
+    "delay as words": (_set(delay="soon"), "err-options", "whole number of milliseconds"),
+}
+
+
+@pytest.mark.parametrize("rule", list(ERROR_RULES))
+async def test_each_rule_blocks_sending_and_is_shown_at_its_field(app_for, demo_server, rule):
+    change, target, words = ERROR_RULES[rule]
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, change(good_draft()))
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        target_id = target(screen) if callable(target) else target
+        assert words in line(screen, target_id)
+        assert line(screen, target_id).startswith("✕")
+        assert "Not sent" in str(screen.query_one("#composer-status", Static).render())
+        assert not screen.sending
+    assert sendlist_writes(demo_server) == 0
+
+
+async def test_every_row_is_sent_with_a_row_id_even_when_its_field_is_cleared(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        row = screen.draft.sections[0].rows[0]
+        screen.query_one(f"#row-{row.uid}-id", Input).focus()
+        await pilot.press("ctrl+u")  # clear the field: back to the automatic rowId
+        await pilot.pause()
+        rows = [r for s in screen.draft.body()["listMessage"]["sections"] for r in s["rows"]]
+        assert all(r["rowId"] for r in rows)
+        assert rows[0]["rowId"] == "margherita"
+        await pilot.press("tab")  # leaving the field shows the automatic one again
+        await pilot.pause()
+        assert screen.query_one(f"#row-{row.uid}-id", Input).value == "margherita"
+
+
+# --- warnings: past what WhatsApp shows, but sent -------------------------------------------------
+
+
+def _many_rows(draft: Draft) -> Draft:
+    draft.sections[0].rows = [DraftRow(f"Dish {n}") for n in range(11)]
+    return draft
+
+
+def _long_section_title(draft: Draft) -> Draft:
+    draft.sections[0].title = "Pizzas from the wood-fired oven"
+    return draft
+
+
+def _long_row_title(draft: Draft) -> Draft:
+    draft.sections[0].rows[0].title = "Margherita with buffalo mozzarella"
+    return draft
+
+
+def _long_row_description(draft: Draft) -> Draft:
+    draft.sections[0].rows[0].description = "Tomato, " * 10
+    return draft
+
+
+def _same_row_ids(draft: Draft) -> Draft:
+    draft.sections[0].rows[0].row_id = draft.sections[0].rows[1].row_id = "pizza"
+    return draft
+
+
+WARNINGS = {
+    "button text over 20": (
+        _set(button_text="See everything we cook today"),
+        "err-button",
+        "at most 20 characters",
+    ),
+    "section title over 24": (_long_section_title, _section(0), "at most 24 characters"),
+    "row title over 24": (_long_row_title, _row(0, 0), "at most 24 characters"),
+    "row description over 72": (_long_row_description, _row(0, 0), "at most 72 characters"),
+    "more than 10 rows": (_many_rows, "err-sections", "12 rows: WhatsApp shows at most 10"),
+    "rowId used twice": (_same_row_ids, _row(0, 1), "used twice"),
+}
+
+
+@pytest.mark.parametrize("warning", list(WARNINGS))
+async def test_each_warning_is_shown_but_does_not_block(app_for, demo_server, warning):
+    change, target, words = WARNINGS[warning]
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, change(good_draft()))
+        target_id = target(screen) if callable(target) else target
+        assert words in line(screen, target_id)
+        assert line(screen, target_id).startswith("⚠")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+    assert sendlist_writes(demo_server) == 1
+
+
+async def test_the_preview_shows_what_whatsapp_would_cut(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        draft = _many_rows(good_draft(button_text="See everything we cook today"))
+        screen = await open_with(app, pilot, demo_server, draft)
+        shown = preview(screen)
+        assert "See everything we c…" in shown
+        assert "not shown by WhatsApp" in shown  # the 11th and 12th rows
+
+
+# --- sending --------------------------------------------------------------------------------------
+
+
+async def test_a_delayed_send_counts_down_and_outlasts_the_normal_timeout(app_for, demo_server):
+    app = app_for()
+    app.client.timeout = 1.0  # shorter than the delay: only "delay + timeout" lets it through
+    async with app.run_test(size=SIZE) as pilot:
+        draft = good_draft(delay="1500", presence="composing")
+        screen = await open_with(app, pilot, demo_server, draft)
+        await pilot.press("ctrl+s")
+        status = lambda: str(screen.query_one("#composer-status", Static).render())  # noqa: E731
+        await wait_for(pilot, lambda: "s left" in status())
+        assert "delay of 1500 ms" in status() and "composing" in status()
+        # (esc now gives a send up as "outcome unknown": tests/hostile/test_hostile_limits.py)
+        await wait_for(pilot, lambda: screen.last_result is not None, within=60)
+        assert "✓ Sent" in status()
+    sends = [e for e in app.state.calls if e.path.startswith("/message/sendList/")]
+    assert [e.status for e in sends] == [201]
+    assert sends[0].request_body["options"] == {"delay": 1500, "presence": "composing"}
+
+
+class RefusingTransport(httpx.AsyncBaseTransport):
+    """Answers sendList the way a real server refuses a body; everything else goes through."""
+
+    def __init__(self, message) -> None:
+        self.message = message
+        self.inner = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/message/sendList/"):
+            body = {"status": 400, "error": "Bad Request", "response": {"message": self.message}}
+            return httpx.Response(400, json=body)
+        return await self.inner.handle_async_request(request)
+
+
+async def test_server_validation_errors_appear_next_to_the_fields_they_name(demo_server):
+    refusal = [
+        [
+            'listMessage.sections[0].rows[1] requires property "rowId"',
+            "listMessage.sections[1].title is not of a type(s) string",
+            "Enter a value in milliseconds",
+            "Invalid format",
+            "Something nobody can place",
+        ]
+    ]
+    app = GatewayApp(make_config(demo_server), transport=RefusingTransport(refusal))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: not screen.sending)
+        await pilot.pause()
+        row = screen.draft.sections[0].rows[1]
+        assert 'requires property "rowId"' in line(screen, f"err-row-{row.uid}")
+        assert "is not of a type" in line(screen, f"err-sec-{screen.draft.sections[1].uid}")
+        assert "Enter a value in milliseconds" in line(screen, "err-options")
+        assert "Invalid format" in line(screen, "err-recipient")
+        status = str(screen.query_one("#composer-status", Static).render())
+        assert "Not sent" in status and "Something nobody can place" in status
+        assert screen.last_result is None
+
+
+async def test_a_number_not_on_whatsapp_is_said_at_the_recipient(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft(recipient="4915100000000"))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "gateway" in line(screen, "err-recipient"))
+        assert "4915100000000 is not on WhatsApp" in line(screen, "err-recipient")
+
+
+async def test_a_disconnected_instance_is_said_in_plain_words(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        store_for(demo_server, "billing-apac").save_draft(good_draft())
+        screen = await open_composer(app, pilot, "billing-apac")
+        await pilot.press("ctrl+s")
+        status = lambda: str(screen.query_one("#composer-status", Static).render())  # noqa: E731
+        await wait_for(pilot, lambda: "Not sent" in status())
+        assert "probably not connected" in status()
+
+
+async def test_a_timed_out_send_is_not_repeated_and_asks_before_the_next(app_for, demo_server):
+    demo_server.faults.add("stall", path_prefix="/message/sendList/", seconds=5, times=1)
+    app = app_for()
+    app.client.timeout = 0.5
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("ctrl+s")
+        status = lambda: str(screen.query_one("#composer-status", Static).render())  # noqa: E731
+        await wait_for(pilot, lambda: "outcome unknown — check before retrying" in status())
+        assert sendlist_writes(demo_server) == 1
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)  # asks; does not send on its own
+        await pilot.press("n")
+        await pilot.pause()
+        assert sendlist_writes(demo_server) == 1
+        app.client.timeout = 60.0  # the stall is used up: a busy machine must not time out now
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+    assert sendlist_writes(demo_server) == 2
+
+
+async def test_sending_the_same_message_again_asks_first(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+    assert sendlist_writes(demo_server) == 1
+
+
+# --- drafts, templates and history ----------------------------------------------------------------
+
+
+async def test_typing_is_autosaved_privately_and_restored(app_for, demo_server):
+    store = store_for(demo_server)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(app, pilot)
+        await pilot.press(*JONAS, "tab", *"Kartoffelsalat")
+
+        def saved() -> bool:
+            found = store.load_draft()
+            return found is not None and found.title == "Kartoffelsalat"
+
+        await wait_for(pilot, saved)
+        assert stat.S_IMODE(store.draft_path.stat().st_mode) == 0o600
+        assert "draft autosaved" in str(screen.query_one("#composer-draft-status").render())
+        await pilot.press("escape")
+        await pilot.pause()
+        again = await open_composer(app, pilot)
+        assert again.query_one("#f-title", Input).value == "Kartoffelsalat"
+        assert again.query_one("#f-recipient", Input).value == JONAS
+
+
+async def test_a_successful_send_clears_the_draft_and_keeps_history(app_for, demo_server):
+    store = store_for(demo_server)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+        assert store.load_draft() is None
+        [entry] = store.history()
+        assert entry.message_id == screen.last_result.key.id
+        assert entry.body == good_draft().body()
+
+        # f8: the history; enter reopens the message as a new draft.
+        await pilot.press("f9")  # a new empty draft (asks first: the form has a message)
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen.draft.is_empty
+        await pilot.press("f8")
+        await pilot.pause()
+        assert "Lunch menu" in screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.query_one("#f-title", Input).value == "Lunch menu"
+        assert screen.draft.body() == good_draft().body()
+
+
+async def test_templates_are_saved_loaded_and_deleted(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("f6")
+        await pilot.pause()
+        await pilot.press("ctrl+u", *"Lunch", "enter")
+        await pilot.pause()
+        assert list(store_for(demo_server).templates()) == ["Lunch"]
+
+        await pilot.press("f9", "y")
+        await pilot.pause()
+        screen.query_one("#f-recipient", Input).focus()
+        await pilot.press(*"447700900456")
+        await pilot.press("f7")
+        await pilot.pause()
+        assert "Lunch" in screen_text(app)
+        await pilot.press("enter")  # loads; the form has only a recipient: asks first
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert screen.draft.title == "Lunch menu"
+        assert screen.draft.recipient == "447700900456"  # a template keeps the recipient
+        await pilot.press("f7")
+        await pilot.pause()
+        await pilot.press("d")
+        await pilot.pause()
+        assert store_for(demo_server).templates() != {}  # asked first
+        await pilot.press("y")
+        await pilot.pause()
+        assert store_for(demo_server).templates() == {}
+        assert "No templates yet" in screen_text(app)
+
+
+async def test_bindings_have_ids_and_descriptions():
+    from gateway_tui.tui.screens.compose_modals import LibraryScreen, TemplateNameScreen
+
+    for screen in (ComposerScreen, LibraryScreen, TemplateNameScreen):
+        for binding in screen.BINDINGS:
+            assert binding.id and binding.description, binding
+    ids = {b.id for b in ComposerScreen.BINDINGS}
+    assert {"composer.send", "composer.add_row", "composer.add_section"} <= ids
+
+
+async def test_quitting_saves_the_draft_at_once(app_for, demo_server, monkeypatch):
+    import gateway_tui.tui.screens.composer as composer
+
+    monkeypatch.setattr(composer, "AUTOSAVE_SECONDS", 3600)  # only leaving can save it
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_composer(app, pilot)
+        await pilot.press(*"4915")
+        assert store_for(demo_server).load_draft() is None
+        await pilot.press("ctrl+q")
+    assert store_for(demo_server).load_draft().recipient == "4915"
+
+
+async def test_an_instance_that_is_not_open_is_flagged(app_for):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_composer(app, pilot, "onboarding")
+        title = str(screen.query_one("#composer-title", Static).render())
+        assert "status close" in title and "connected (open)" in title

@@ -1,0 +1,52 @@
+"""The composer's JSON view (f2): the exact body, never wrapped inside a string; y copies the
+body, Y the curl that would send it (the key read from $GATEWAY_API_KEY)."""
+
+from __future__ import annotations
+
+import json
+
+from textual.widgets import Input
+
+from gateway_tui.core.api.events import KEY_PLACEHOLDER
+from gateway_tui.tui.screens.composer import ComposerScreen
+from gateway_tui.tui.widgets.list_preview import ListPreview
+from tests.support import screen_text, wait_for
+
+INSTANCE = "sales-eu"
+LONG_TITLE = "Lunch " + "x" * 100 + " END"
+
+
+async def test_f2_shows_the_body_unwrapped_and_y_and_Y_copy_it(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_composer(INSTANCE)
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+        await pilot.pause()
+        screen = app.screen
+        title = screen.query_one("#f-title", Input)
+        title.focus()
+        await pilot.pause()
+        await pilot.press(*"4915112340001")  # into the title first: y must not be caught
+        title.value = LONG_TITLE
+        await pilot.press("f2")
+        await pilot.pause()
+        pane = screen.query_one("#composer-preview-pane")
+        preview = screen.query_one("#composer-preview", ListPreview)
+        assert pane.has_focus
+        # One line for the whole string: wider than the pane, which scrolls sideways.
+        assert pane.max_scroll_x > 0 and preview.size.width > pane.size.width
+        assert " END" not in screen_text(app)  # past the right edge, not wrapped below
+        await pilot.press("y")
+        assert json.loads(app.clipboard) == screen.draft.body()
+        await pilot.press("Y")
+        curl = app.clipboard
+        assert curl.startswith("curl ") and "/message/sendList/sales-eu" in curl
+        assert KEY_PLACEHOLDER in curl and demo_server.api_key not in curl
+        assert LONG_TITLE in curl
+        await pilot.press("f2")  # back to the message, and to the field the cursor was in
+        await pilot.pause()
+        assert title.has_focus
+        await pilot.press("y")
+        await pilot.pause()
+        assert title.value.endswith("y")  # in a field, y is a letter

@@ -1,0 +1,104 @@
+"""Issue 23 item 11: the smaller things (a config file with a BOM, the copy notice, the
+pairing code as text)."""
+
+from __future__ import annotations
+
+from gateway_tui.core.files.config import config_path, load_config
+
+
+def test_a_config_file_saved_with_a_utf8_bom_is_read():
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = 'default_profile = "work"\n[profiles.work]\nurl = "https://gw.example.com"\n'
+    path.write_bytes("\ufeff".encode() + text.encode())  # Notepad's "UTF-8"
+    path.chmod(0o600)
+    config = load_config()
+    assert config.url == "https://gw.example.com"
+    assert not config.problems
+
+
+async def test_the_copy_notice_gives_the_tmux_advice_only_when_tmux_holds_it_back(
+    app_for, tmp_path, monkeypatch
+):
+    from gateway_tui.tui.screens import base
+    from tests.support import notices, wait_for
+
+    fake = tmp_path / "bin" / "tmux"
+    fake.parent.mkdir()
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    monkeypatch.setenv("TMUX", "/tmp/tmux-1000/default,1,0")
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        for setting, advised in (("on", False), ("off", True)):
+            fake.write_text(f"#!/bin/sh\necho {setting}\n")
+            fake.chmod(0o755)
+            base.tmux_passes_clipboard.cache_clear()
+            app.clear_notifications()
+            app.screen.copy("sales-eu", "Instance name")
+            await pilot.pause()
+            said = " ".join(notices(app))
+            assert "Instance name: sales-eu" in said
+            assert ("set-clipboard on" in said) is advised, said
+
+
+async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_for, demo_server):
+    from gateway_tui.tui.screens.pairing import PairingScreen
+    from gateway_tui.tui.widgets.big_code import grouped
+    from tests.support import screen_text, wait_for
+
+    demo_server.state.auto_scan_seconds = None
+    app = app_for()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_pairing("onboarding", "4915123450000")
+        await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
+        answer = app.actions.pairing_of("onboarding")
+        await wait_for(pilot, lambda: answer.value is not None and bool(answer.value.pairing_code))
+        await pilot.pause()
+        shown = app.screen.query_one("#pairing-code").render().plain
+        assert "█" in shown  # large letters
+        assert grouped(answer.value.pairing_code) in screen_text(app)  # and as text
+
+
+async def test_the_request_log_lists_calls_by_when_they_started(app_for):
+    from datetime import datetime, timedelta
+
+    from gateway_tui.core.api.events import CallEvent
+    from tests.tui.test_request_log import _open_log
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        log = await _open_log(app, pilot)
+        app.state.clear_calls()
+        at = datetime(2026, 11, 24, 15, 42, 44)
+        # A slow call started first and finished last: the log is in the order calls started.
+        for path, started in (("/fast", 0.6), ("/slow", 0.1)):
+            event = CallEvent("GET", path, "http://x" + path, at + timedelta(seconds=started), 1.0)
+            app.state.record_call(event)
+        await pilot.pause()
+        assert [e.path for e in log.table.visible_rows] == ["/fast", "/slow"]
+
+
+async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_working_one(
+    app_for, demo_server, tmp_path, monkeypatch
+):
+    from textual.widgets import Input
+
+    from gateway_tui.core.files.storage import data_dir
+    from gateway_tui.tui.screens.group_modals import ExportScreen
+    from tests.tui.test_groups_participants import open_group
+
+    monkeypatch.chdir(tmp_path)  # a git checkout, say
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_group(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        offered = app.screen.query_one("#export-path", Input).value
+        assert offered.startswith(str(data_dir() / "exports") + "/"), offered
+        await pilot.press("enter")
+        await pilot.pause()
+    assert list(tmp_path.iterdir()) == []
+    assert len(list((data_dir() / "exports").glob("*.csv"))) == 1

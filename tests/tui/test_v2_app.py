@@ -1,0 +1,139 @@
+"""The app on the 2.x line: the profile's pin, what the screens show of 2.x fields."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from pydantic import ValidationError
+
+from gateway_tui.core.files.config import Profile
+from gateway_tui.core.text.formatting import disconnect_reason, disconnect_text
+from tests.support import RECORDINGS
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"), [("2", "2"), ("2.3.6", "2"), ("1", "1"), ("1.7.1", "1"), ("auto", "auto")]
+)
+def test_a_profile_pins_the_line(given: str, kept: str) -> None:
+    assert Profile(url="https://gw.example.com", api_version=given).api_version == kept
+
+
+def test_a_profile_refuses_an_unknown_line() -> None:
+    with pytest.raises(ValidationError, match="api_version"):
+        Profile(url="https://gw.example.com", api_version="3")
+
+
+def test_disconnect_reason_in_words() -> None:
+    assert disconnect_reason("401") == "401 logged out"
+    assert disconnect_reason("999") == "999"
+    assert disconnect_reason(None) == ""
+    text = disconnect_text("401", "2026-11-24T16:10:00.000Z")
+    assert text.startswith("401 logged out · 2026-11-2")
+    assert disconnect_text(None, None) == ""
+    assert disconnect_text(None, "not a time") == "not a time"
+
+
+def _draft(**changes: str):
+    from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+
+    draft = Draft(
+        recipient="5511999999999",
+        title="Menu",
+        description="Pick one",
+        button_text="Open",
+        footer="footer",
+        delay="1200",
+        presence="composing",
+        sections=[DraftSection("S1", [DraftRow("R1", "d1", "r1")])],
+    )
+    for name, value in changes.items():
+        setattr(draft, name, value)
+    return draft
+
+
+def test_the_composer_requires_a_footer_on_2x_only() -> None:
+    from gateway_tui.core.api.dialects import V1, V2
+
+    draft = _draft(footer="")
+    assert [p.field for p in draft.check(V2).errors] == ["footerText"]
+    assert draft.check(V1).ok
+
+
+def test_the_description_is_optional_on_2x_only() -> None:
+    from gateway_tui.core.api.dialects import V1, V2
+
+    draft = _draft(description="")
+    assert draft.check(V2).ok
+    assert [p.field for p in draft.check(V1).errors] == ["description"]
+
+
+def test_the_body_shown_is_the_lines_body() -> None:
+    from gateway_tui.core.api.dialects import V2
+
+    recorded = json.loads(next((RECORDINGS / "v2.3.6-more").glob("077-*.json")).read_text())[
+        "request_body"
+    ]
+    assert _draft().body(V2) == recorded  # the flat body 2.3.6 took (presence not sent)
+    assert "listMessage" in _draft().body()
+
+
+def test_a_campaign_is_checked_by_the_lines_rules() -> None:
+    from gateway_tui.core.api.dialects import V2
+    from gateway_tui.core.campaign.recipients import MessageTemplate, parse_recipients
+
+    recipients = parse_recipients("5511999999999\n5511999999998\n")
+    template = MessageTemplate(_draft(footer=""))
+    assert [p.field for p in template.problems(recipients, V2)] == ["footerText"]
+    assert template.problems(recipients) == []
+
+
+@pytest.mark.parametrize(
+    ("version", "warned"),
+    [
+        ("2.3.6", True),
+        ("2.3.0", True),
+        ("2.3.7", True),
+        ("2.3.8", False),
+        ("2.4.0", False),
+        ("1.7.1", False),
+        (None, False),
+    ],
+)
+def test_list_messages_unshown_on_2_3_0_to_2_3_7(version: str | None, warned: bool) -> None:
+    from gateway_tui.core.api.dialects import list_message_warning
+
+    warning = list_message_warning(version)
+    assert bool(warning) is warned
+    if warning:
+        assert "#1620" in warning and "201" in warning and version in warning
+
+
+async def test_a_deleted_instance_stays_gone_while_2x_finishes_the_delete() -> None:
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config, wait_for
+
+    with DemoServer(api_version="2.3.6", instances=5) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            name = "onboarding"  # closed: it may be deleted
+            await app.actions.delete_instance(name)
+            # The gateway still lists it (rec 067); the list must not bring it back.
+            rows = await app.actions.refresh_instances()
+            assert name in server.state.instances
+            assert name not in [row.instance_name for row in rows]
+            assert name not in [row.instance_name for row in app.state.instances.value]
+
+
+def test_a_lid_member_says_so_plainly() -> None:
+    from gateway_tui.core.api.models import Participant
+    from gateway_tui.tui.screens.participants import number_cell
+
+    with_number = Participant.model_validate(
+        {"id": "123456789@lid", "phoneNumber": "5511999999999@s.whatsapp.net"}
+    )
+    lid_only = Participant.model_validate({"id": "987654321@lid"})
+    assert number_cell(with_number) == "+55 11 99999-9999"
+    assert number_cell(lid_only) == "LID only, no number"
+    assert number_cell(Participant.model_validate({"id": "x@s.whatsapp.net"})) == "—"
