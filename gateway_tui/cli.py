@@ -170,6 +170,16 @@ def _fail(message: str) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from gateway_tui.cli_output import StdoutClosed, quiet_exit_on_closed_stdout
+
+    try:
+        return _main(argv)
+    except (StdoutClosed, BrokenPipeError):
+        # The reader went away (``| head -1``): end as Unix tools do, no traceback.
+        return quiet_exit_on_closed_stdout()
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)  # on bad input: usage + a plain message, exit status 2
     if args.demo_instances is not None and not args.demo:
