@@ -135,10 +135,9 @@ class GatewayApp(App[int]):
     def _new_client(self) -> GatewayClient:
         import httpx
 
-        from gateway_tui.api.client import GatewayClient
         from gateway_tui.api.errors import GatewayError
+        from gateway_tui.client_factory import client_for
 
-        key = self.config.api_key.get_secret_value() if self.config.api_key else ""
         url = self.config.url or "http://127.0.0.1"
         try:
             httpx.URL(url)
@@ -149,30 +148,15 @@ class GatewayApp(App[int]):
                 self.config, url=None, problems=[*self.config.problems, problem]
             )
             url = "http://127.0.0.1"
-        transport = self._transport or _transport_for(url)
         try:
-            client = GatewayClient(
-                url,
-                key,
-                timeout=self.config.request_timeout,
-                transport=transport,
-                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
-                api_version=self.config.api_version,
-            )
+            client = client_for(self.config, url=url, transport=self._transport)
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
             problem = f"The API key cannot be used: {error.summary}"
             self.config = dataclasses.replace(
                 self.config, api_key=None, problems=[*self.config.problems, problem]
             )
-            client = GatewayClient(
-                url,
-                "",
-                timeout=self.config.request_timeout,
-                transport=transport,
-                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
-                api_version=self.config.api_version,
-            )
+            client = client_for(self.config, url=url, api_key="", transport=self._transport)
         client.subscribe(self.state.record_call)
         client.on_server_info = self._server_info_known
         return client
@@ -633,26 +617,6 @@ def _freeze_startup_heap() -> None:
     if not _startup_heap_frozen:
         _startup_heap_frozen = True
         gc.freeze()
-
-
-def _transport_for(url: str) -> httpx.AsyncBaseTransport | None:
-    """For a plain-HTTP gateway, a transport that skips loading the CA bundle (20-45 ms of
-    start-up spent for TLS that never happens); None (httpx's default) for https.
-
-    Its TLS context trusts no certificate at all, so it could never vouch for a server by
-    mistake; and the client follows no redirects, so its requests never leave http://.
-    """
-    if not url.startswith("http://"):
-        return None
-    import ssl
-
-    import httpx
-
-    from gateway_tui.api.client import CONNECTION_LIMITS
-
-    return httpx.AsyncHTTPTransport(
-        verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT), limits=CONNECTION_LIMITS
-    )
 
 
 def run_app(

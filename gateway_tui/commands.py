@@ -290,17 +290,13 @@ def _require_gateway(config: ResolvedConfig) -> None:
 
 
 def _client(config: ResolvedConfig):
-    from gateway_tui.api.client import GatewayClient
+    """The app's client, with every setting of the profile (the one client factory)."""
     from gateway_tui.api.errors import GatewayError
+    from gateway_tui.client_factory import client_for
 
     assert config.url and config.api_key
     try:
-        return GatewayClient(
-            config.url,
-            config.api_key.get_secret_value(),
-            timeout=config.request_timeout,
-            api_version=config.api_version,
-        )
+        return client_for(config)
     except GatewayError as error:
         raise CommandError(f"the API key cannot be used: {error.summary}") from None
 

@@ -14,7 +14,7 @@ import time
 
 from gateway_tui.api.client import KEEPALIVE_EXPIRY, GatewayClient
 from gateway_tui.api.events import CallEvent
-from gateway_tui.app import _transport_for
+from gateway_tui.client_factory import transport_for as _transport_for
 
 SERVER_IDLE_LIMIT = KEEPALIVE_EXPIRY + 0.3
 BODY = b'{"instance":{"instanceName":"a","state":"open"}}'

@@ -12,7 +12,7 @@ import sys
 
 import httpx
 
-from gateway_tui.app import _transport_for
+from gateway_tui.client_factory import transport_for as _transport_for
 from gateway_tui.screens.instances import InstancesScreen
 from tests.support import wait_for
 
