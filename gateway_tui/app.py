@@ -555,10 +555,12 @@ class GatewayApp(App[int]):
 
     def secrets(self) -> list[str]:
         """Every key this app knows: masked in anything it reports."""
+        from gateway_tui.sanitize import known_secrets
+
         if not self.started:
-            return []  # the config is not loaded yet: no key is known
+            return list(known_secrets())  # the config is not loaded yet: no key is known
         keys = [self.config.api_key] + [p.resolve_key() for p in self.config.profiles.values()]
-        return [key.get_secret_value() for key in keys if key is not None]
+        return [key.get_secret_value() for key in keys if key is not None] + list(known_secrets())
 
     def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[override]
         # Notifications quote server and file text: placeholders instead of controls, no key.

@@ -20,9 +20,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+if TYPE_CHECKING:  # the command line needs no Rich
+    from rich.text import Text
 
 # Visible stand-ins: the Unicode "control pictures" for C0 (␀…␟) and DEL (␡); "�" for C1 controls
 # (no pictures exist for them) and for lone surrogates (which cannot even be encoded for output).

@@ -18,6 +18,16 @@ settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
+def no_secret_known_from_another_test() -> Iterator[None]:
+    """The secrets a test's clients made known (sanitize.add_secret) stay with that test."""
+    from gateway_tui.sanitize import forget_secrets
+
+    forget_secrets()
+    yield
+    forget_secrets()
+
+
+@pytest.fixture(autouse=True)
 def isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:

@@ -1,0 +1,133 @@
+"""Every known secret (the API key, an instance token the app made or was given) is masked in
+everything the app writes, whatever the server echoes: the command line's stdout and stderr, a
+campaign's journal.jsonl and report.csv, the request log, the crash report, the screen."""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import datetime
+
+import pytest
+
+from gateway_tui.cli import main
+
+TOKEN = "INSTANCE-TOKEN-5f1e9a7c2b"
+
+
+@pytest.fixture
+def echoing(demo_server, monkeypatch):
+    """A demo gateway that echoes the API key and an instance token in names and ids."""
+    monkeypatch.setenv("GATEWAY_URL", demo_server.url)
+    monkeypatch.setenv("GATEWAY_API_KEY", demo_server.api_key)
+    key = demo_server.api_key
+    instance = demo_server.state.instances["sales-eu"]
+    instance.profile_name = f"key {key} and token {TOKEN}"
+    instance.profile_status = key
+    group = next(iter(instance.groups.values()))
+    group.participants[0]["name"] = f"={key}"
+    return demo_server
+
+
+def test_the_command_line_never_prints_the_key_a_server_echoes(echoing, capsys):
+    from gateway_tui.sanitize import add_secret
+
+    add_secret(TOKEN)  # as if this process had created the instance
+    key = echoing.api_key
+    jid = next(iter(echoing.state.instances["sales-eu"].groups))
+    for argv in (
+        ["instances"],
+        ["instances", "--json"],
+        ["instances", "--csv"],
+        ["participants", "sales-eu", jid],
+        ["participants", "sales-eu", jid, "--json"],
+        ["participants", "sales-eu", jid, "--csv"],
+    ):
+        assert main(argv) == 0, argv
+        out = capsys.readouterr().out
+        assert key not in out and TOKEN not in out, argv
+        assert "••••" in out, argv
+    # An error text that quotes the key (the gateway echoes the instance name asked for).
+    assert main(["participants", f"x-{key}", jid]) == 1
+    captured = capsys.readouterr()
+    assert key not in captured.err and key not in captured.out
+    assert captured.err.startswith("gateway-tui: error: ")
+
+
+def test_the_journal_and_the_report_never_hold_a_known_secret(demo_server, isolated_home, tmp_path):
+    from pydantic import SecretStr
+
+    from gateway_tui.campaign.journal import Pace, Status, create_campaign
+    from gateway_tui.campaign.recipients import read_recipients_file
+    from gateway_tui.client_factory import client_for
+    from gateway_tui.config import ResolvedConfig
+    from gateway_tui.drafts import Draft, DraftRow, DraftSection
+
+    key = demo_server.api_key
+    config = ResolvedConfig(url=demo_server.url, api_key=SecretStr(key))
+    client_for(config)  # the key is known from the moment a client is built with it
+    to = tmp_path / "to.csv"
+    to.write_text("number,name\n4917200000001,Ana\n4917200000002,Ben\n")
+    draft = Draft(
+        title="Hi", description="d", button_text="b", sections=[DraftSection("s", [DraftRow("r")])]
+    )
+    campaign = create_campaign(
+        gateway=demo_server.url,
+        instance="sales-eu",
+        draft=draft,
+        recipients=read_recipients_file(to),
+        pace=Pace(0, 0),
+        now=datetime.now(),
+    )
+    campaign.lock()
+    campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
+    campaign.record_done(0, Status.SENT, at=2.0, message_id=f"id-{key}")
+    campaign.record_try(1, at=3.0, planned=3.0, gap=0.0)
+    campaign.record_done(1, Status.FAILED, at=4.0, error=f"apikey {key} is not allowed")
+    campaign.record_stop(f"Stopped: the gateway said {key}", at=5.0)
+    report = campaign.write_report()
+    campaign.unlock()
+    for path in (campaign.journal_path, report):
+        text = path.read_text(encoding="utf-8")
+        assert key not in text, path.name
+        assert "••••" in text, path.name
+    rows = list(csv.DictReader(io.StringIO(report.read_text(encoding="utf-8"))))
+    assert rows[0]["message_id"] == "id-••••"
+
+
+async def test_the_request_log_and_the_crash_report_never_hold_a_known_secret(echoing):
+    from gateway_tui.api.lifecycle import CreateInstanceRequest
+    from gateway_tui.client_factory import client_for
+    from gateway_tui.config import load_config
+    from gateway_tui.crash import crash_report
+
+    key = echoing.api_key
+    events = []
+    async with client_for(load_config()) as client:
+        client.subscribe(events.append)
+        await client.create_instance(CreateInstanceRequest(instanceName="echo-me", token=TOKEN))
+        echoing.state.instances["echo-me"].profile_name = f"token {TOKEN}"
+        await client.fetch_instances()
+    logged = [
+        " ".join([e.url, e.response_body or "", e.error or "", *e.error_lines]) for e in events
+    ]
+    assert any("••••" in text for text in logged)
+    assert not any(key in text or TOKEN in text for text in logged)
+    error = RuntimeError(f"the server said {key} / {TOKEN}")
+    report = crash_report(error, []).plain
+    assert key not in report and TOKEN not in report and "••••" in report
+
+
+def test_the_screen_shows_no_known_secret_whichever_widget_draws_it():
+    from rich.segment import Segment
+    from textual.color import Color
+
+    from gateway_tui.display_filter import ControlCharacterFilter
+    from gateway_tui.sanitize import add_secret
+
+    add_secret(TOKEN)
+    line = [Segment(" gateway-tui "), Segment(f"instance {TOKEN}"), Segment("  ")]
+    shown = ControlCharacterFilter().apply(line, Color(0, 0, 0))
+    text = "".join(segment.text for segment in shown)
+    assert TOKEN not in text
+    assert len(text) == len("".join(segment.text for segment in line))  # the layout is kept
