@@ -282,3 +282,29 @@ def test_send_list_with_a_closed_stdout_is_interrupted_and_resumes_cleanly(tmp_p
             campaign = open_campaign(campaign_id)
             assert campaign.count(Status.SENT) == len(numbers)
         assert {server.state.sends_by_number[n] for n in numbers} == {1}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [("instances",), ("instances", "--csv"), ("participants", "sales-eu", GROUP, "--json")],
+    ids=["instances", "instances-csv", "participants-json"],
+)
+def test_the_read_commands_import_no_textual(demo_server, tmp_path, argv):
+    script = (
+        "import sys\nfrom gateway_tui.cli import main\n"
+        f"code = main({list(argv)!r})\n"
+        "print('textual' in sys.modules, file=sys.stderr)\n"
+        "sys.exit(code)\n"
+    )
+    env = {
+        **os.environ,
+        "GATEWAY_TUI_HOME": str(tmp_path),
+        "GATEWAY_URL": demo_server.url,
+        "GATEWAY_API_KEY": demo_server.api_key,
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout
+    assert result.stderr.strip().splitlines()[-1] == "False"
