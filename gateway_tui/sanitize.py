@@ -12,7 +12,13 @@ out but pass these through, so:
 - ``display_filter.ControlCharacterFilter`` is the last line: a Textual line filter through
   which every painted line passes, with the same placeholders.
 
-No Textual here: the command line's headless commands print server text through this module.
+- :func:`field` (one table or CSV cell: printable, one line, no known secret) and
+  :func:`json_text` (C1, bidi controls and lone surrogates escaped) are what the command line
+  writes through (cli_output.py, export.py), whether stdout is a terminal, a pipe or a file.
+- The known secrets (:func:`add_secret`: each client's key, a created instance's token) are
+  masked by :func:`mask_secrets` in everything the app and the command line write.
+
+No Textual (and no Rich at import) here: the command line uses this module.
 """
 
 from __future__ import annotations
