@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from gateway_tui import storage
+from gateway_tui.sanitize import MASK
 from gateway_tui.urls import (  # noqa: F401 - re-exported: callers import them from here
     insecure_url_warning,
     is_insecure_url,
@@ -39,7 +40,6 @@ CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
 DEFAULT_REQUEST_TIMEOUT = 15.0
 DEFAULT_MAX_RESPONSE_MB = 64.0
-MASK = "••••"
 
 
 def config_path() -> Path:

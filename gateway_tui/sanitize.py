@@ -152,11 +152,6 @@ def line(text: Any) -> str:
     return field(text)
 
 
-def lines(text: Any) -> str:
-    """Like :func:`line`, line breaks kept (a multi-line message)."""
-    return printable(mask_secrets(encodable(str(text))), multiline=True)
-
-
 def json_text(value: Any, **options: Any) -> str:
     """``value`` as JSON that a terminal cannot act on: JSON escapes C0 itself; C1, DEL, bidi
     controls, line separators and lone surrogates are written escaped (``\\u009b``) too, which
