@@ -1,7 +1,7 @@
 """The last line of the display boundary (see sanitize.py): a Textual line filter through which
 every painted line passes. Whatever still holds a control character there is shown with the
 placeholders of sanitize.printable, so no escape sequence reaches the terminal driver, whichever
-widget drew it; and every known secret (sanitize.add_secret) a server echoed is shown as dots.
+widget drew it.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
 
-from gateway_tui.sanitize import SINGLE_LINE, UNSAFE, is_safe, known_secrets
+from gateway_tui.sanitize import SINGLE_LINE, UNSAFE, is_safe
 
 
 class ControlCharacterFilter(LineFilter):
@@ -23,11 +23,7 @@ class ControlCharacterFilter(LineFilter):
     """
 
     def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
-        line = "".join([segment.text for segment in segments])
-        secrets = known_secrets()
-        if secrets and any(secret in line for secret in secrets):
-            segments = _secrets_masked(segments, secrets)
-        if is_safe(line):  # nearly every line
+        if is_safe("".join([segment.text for segment in segments])):  # nearly every line
             return segments
         spare = _trailing_blank_cells(segments)
         cleaned: list[Segment] = []
@@ -51,17 +47,6 @@ class ControlCharacterFilter(LineFilter):
                 pieces.append(shown)
             cleaned.append(Segment("".join(pieces), style, control))
         return _trim_trailing_blanks(cleaned, used)
-
-
-def _secrets_masked(segments: list[Segment], secrets: tuple[str, ...]) -> list[Segment]:
-    """Each known secret (a key a server echoed in a name, say) as dots of the same width."""
-    masked = []
-    for text, style, control in segments:
-        for secret in secrets:
-            if secret in text:
-                text = text.replace(secret, "•" * len(secret))
-        masked.append(Segment(text, style, control))
-    return masked
 
 
 def _trailing_blank_cells(segments: list[Segment]) -> int:
