@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test conformance bench screenshots lint clean
+.PHONY: demo test test-fast conformance bench screenshots lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -q -n auto
 
+# The quick loop while working: everything but the tests marked slow (snapshots, fuzzing,
+# whole-suite runs). `make test` runs them all.
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -q -n auto -m "not slow"
+
 # The suite against a gateway that is already running (README: "Your own gateway"):
 #   make conformance GATEWAY_URL=http://host:8080 GATEWAY_API_KEY=...
 # Exported, not written on the command line: make would echo the key.
@@ -36,6 +41,7 @@ screenshots: $(STAMP)
 	$(BIN)/python -m gateway_tui.screenshots screenshots
 
 lint: $(STAMP)
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/ruff check gateway_tui tests bench
 	$(BIN)/ruff format --check gateway_tui tests bench
 

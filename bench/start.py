@@ -49,7 +49,7 @@ STACK_IMPORTS = "gateway_tui, " + TEXTUAL_IMPORTS + ", " + LIBRARIES
 # Every module the instances on screen need: the app's (the home screen, the config, the state,
 # the actions, the client) with all they import, and the libraries above.
 APP_IMPORTS = (
-    "gateway_tui.cli.parser, gateway_tui.tui.app, gateway_tui.tui.screens.starting, "
+    "gateway_tui.main, gateway_tui.tui.app, gateway_tui.tui.screens.starting, "
     "gateway_tui.core.files.config, gateway_tui.core.state, gateway_tui.core.services, "
     "gateway_tui.core.api.client, "
     "gateway_tui.tui.screens.instances, " + LIBRARIES

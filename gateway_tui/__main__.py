@@ -1,3 +1,3 @@
-from gateway_tui.cli.parser import main
+from gateway_tui.main import main
 
 raise SystemExit(main())

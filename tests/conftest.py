@@ -18,6 +18,16 @@ settings.load_profile("suite")
 
 
 @pytest.fixture(autouse=True)
+def no_secret_known_from_another_test() -> Iterator[None]:
+    """The secrets a test's clients made known (sanitize.add_secret) stay with that test."""
+    from gateway_tui.core.text.sanitize import forget_secrets
+
+    forget_secrets()
+    yield
+    forget_secrets()
+
+
+@pytest.fixture(autouse=True)
 def isolated_home(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> Path:
@@ -70,6 +80,23 @@ def pytest_configure(config: pytest.Config) -> None:
     if reason:
         pytest.exit(f"conformance suite: {reason}", returncode=2)
     config._live_gateway = LiveGateway.from_env()  # type: ignore[attr-defined]
+
+
+# `make test-fast` leaves out what is marked slow: whole folders of long suites, and any test
+# marked @pytest.mark.slow by hand.
+TESTS_DIR = Path(__file__).parent
+SLOW_FOLDERS = frozenset({"snapshots", "fuzz"})
+SLOW_FILES = frozenset({"test_conformance_suite.py"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        path = Path(item.path)
+        if not path.is_relative_to(TESTS_DIR):
+            continue
+        parts = path.relative_to(TESTS_DIR).parts
+        if parts[0] in SLOW_FOLDERS or path.name in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:

@@ -66,3 +66,58 @@ def notices(app: GatewayApp) -> list[str]:
 
 
 __all__ = ["make_app", "make_config", "notices", "open_composer_on", "screen_text", "wait_for"]
+
+
+def cli_env(server: Any, home: Path | str) -> dict[str, str]:
+    """The environment of a ``gateway-tui`` process pointed at ``server``, files under ``home``."""
+    return {
+        **os.environ,
+        "GATEWAY_TUI_HOME": str(home),
+        "GATEWAY_URL": server.url,
+        "GATEWAY_API_KEY": server.api_key,
+    }
+
+
+def locked_campaign(tmp_path: Path, recipients_csv: str, gateway: str = "http://gw.example"):
+    """A new campaign of a one-row list message to ``recipients_csv``, locked for recording."""
+    from datetime import datetime
+
+    from gateway_tui.core.campaign.journal import Pace, create_campaign
+    from gateway_tui.core.campaign.recipients import read_recipients_file
+    from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+
+    to = tmp_path / "to.csv"
+    to.write_text(recipients_csv)
+    draft = Draft(
+        title="Hi", description="d", button_text="b", sections=[DraftSection("s", [DraftRow("r")])]
+    )
+    campaign = create_campaign(
+        gateway=gateway,
+        instance="sales-eu",
+        draft=draft,
+        recipients=read_recipients_file(to),
+        pace=Pace(0, 0),
+        now=datetime.now(),
+    )
+    campaign.lock()
+    return campaign
+
+
+def run_cli_without_textual(argv: list[str], server: Any, home: Path | str):
+    """Run ``gateway-tui argv`` in a process of its own; fails if it imported Textual."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\nfrom gateway_tui.main import main\n"
+        f"code = main({list(argv)!r})\n"
+        "assert 'textual' not in sys.modules, 'textual imported'\n"
+        "sys.exit(code)\n"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", script],
+        env=cli_env(server, home),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )

@@ -14,15 +14,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
 import json
-import re
 import signal
-import sys
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
+
+from gateway_tui.cli.arguments import argument_type, fraction
 
 if TYPE_CHECKING:  # the parsers are built before the first frame: no pydantic yet
     from gateway_tui.core.files.config import ResolvedConfig
@@ -35,8 +34,8 @@ EXIT_BUSY = 5
 DEFAULT_RATE = 20.0
 DEFAULT_JITTER = 0.3
 PROGRESS_EVERY_SECONDS = 10.0
-# C0/C1 control characters: server data printed to a terminal must not drive it.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+STDOUT_CLOSED = "stopped: the output was closed (its reader went away)"
 
 HEADLESS_COMMANDS = ("send-list", "campaigns", "instances", "participants", "chats")
 
@@ -67,31 +66,15 @@ def _rate(text: str) -> float:
     return rate
 
 
-def fraction(maximum: float) -> Callable[[str], float]:
-    """A parser of a fraction from 0 to ``maximum`` (ValueError with a plain message)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            value = -1.0
-        if not 0 <= value <= maximum:
-            raise ValueError(f"expected a fraction from 0 to {maximum:g}, got {text!r}")
-        return value
-
-    return parse
-
-
 def _gateway_options() -> argparse.ArgumentParser:
     """--url / --api-key / --profile after the command too (``send-list --profile x``)."""
-    from gateway_tui.cli.parser import _argument_type
     from gateway_tui.core.text.urls import validate_gateway_url
 
     common = argparse.ArgumentParser(add_help=False)
     group = common.add_argument_group("gateway (as for the app)")
     group.add_argument(
         "--url",
-        type=_argument_type(validate_gateway_url),
+        type=argument_type(validate_gateway_url),
         default=argparse.SUPPRESS,
         help="gateway URL (else GATEWAY_URL, else the profile's)",
     )
@@ -154,12 +137,11 @@ def add_parsers(commands: Any) -> None:
         type=_rate,
         help=f"messages per minute (default {DEFAULT_RATE:g}; 0 or 'max': full speed)",
     )
-    from gateway_tui.cli.parser import _argument_type
 
     send.add_argument(
         "--jitter",
         metavar="F",
-        type=_argument_type(fraction(0.9)),
+        type=argument_type(fraction(0.9)),
         help=f"random share each gap varies by, 0-0.9 (default {DEFAULT_JITTER})",
     )
     send.add_argument("--resume", metavar="ID", help="continue campaign ID where it stopped")
@@ -269,13 +251,21 @@ def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
 
 def _fail(message: str) -> int:
-    print(f"gateway-tui: error: {message}", file=sys.stderr)
+    from gateway_tui.cli.output import warn
+
+    warn(message, "gateway-tui: error: ")
     return EXIT_ERROR
+
+
+def _warn(message: str) -> None:
+    from gateway_tui.cli.output import warn
+
+    warn(message, "gateway-tui: warning: ")
 
 
 def _require_gateway(config: ResolvedConfig) -> None:
     for problem in config.problems:
-        print(f"gateway-tui: warning: {problem}", file=sys.stderr)
+        _warn(problem)
     if not config.url:
         raise CommandError(
             "no gateway: pass --url or --profile, or set GATEWAY_URL (or a default profile)"
@@ -285,17 +275,13 @@ def _require_gateway(config: ResolvedConfig) -> None:
 
 
 def _client(config: ResolvedConfig):
-    from gateway_tui.core.api.client import GatewayClient
+    """The app's client, with every setting of the profile (the one client factory)."""
     from gateway_tui.core.api.errors import GatewayError
+    from gateway_tui.core.client_factory import client_for
 
     assert config.url and config.api_key
     try:
-        return GatewayClient(
-            config.url,
-            config.api_key.get_secret_value(),
-            timeout=config.request_timeout,
-            api_version=config.api_version,
-        )
+        return client_for(config)
     except GatewayError as error:
         raise CommandError(f"the API key cannot be used: {error.summary}") from None
 
@@ -310,29 +296,10 @@ def _gateway_error(error: Any) -> CommandError:
     return CommandError(_plain(error))
 
 
-def _printable(text: Any) -> str:
-    return _CONTROL.sub("?", str(text)) if text is not None else ""
-
-
 def _emit(rows: list[dict[str, Any]], columns: Sequence[str], args: argparse.Namespace) -> None:
-    out: TextIO = sys.stdout
-    if args.json:
-        json.dump(rows, out, ensure_ascii=False, indent=2)
-        out.write("\n")
-        return
-    clean = _printable if out.isatty() else (lambda value: "" if value is None else value)
-    if args.csv:
-        writer = csv.writer(out)
-        writer.writerow(columns)
-        writer.writerows([clean(row.get(column)) for column in columns] for row in rows)
-        return
-    table = [[_printable(row.get(column)) for column in columns] for row in rows]
-    widths = [
-        max([len(column)] + [len(line[i]) for line in table]) for i, column in enumerate(columns)
-    ]
-    print("  ".join(column.upper().ljust(w) for column, w in zip(columns, widths, strict=True)))
-    for line in table:
-        print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
+    from gateway_tui.cli.output import emit
+
+    emit(rows, columns, as_json=args.json, as_csv=args.csv)
 
 
 # --- read commands ----------------------------------------------------------------------------
@@ -417,7 +384,7 @@ async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> in
     columns = ("jid", "name", "last_at", "from_me", "archived", "in_gateway", "sent_here")
     _emit(rows, (*columns, "last_message"), args)
     if book.skipped:
-        print(f"{book.skipped} stored item(s) could not be read and were left out", file=sys.stderr)
+        _note(f"{book.skipped} stored item(s) could not be read and were left out")
     return EXIT_OK
 
 
@@ -594,7 +561,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
                 f"{args.to}: {len(recipients.invalid)} invalid number(s): {lines} "
                 "(fix them, or pass --skip-invalid to leave them out)"
             )
-        print(f"gateway-tui: leaving out {lines}", file=sys.stderr)
+        _note(f"leaving out {lines}")
     await _check_instance(args.instance, config)
     if args.check_whatsapp:
         await _check_whatsapp(args.instance, recipients, config)
@@ -642,7 +609,13 @@ async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig
     if missing:
         count = recipients.leave_out(missing, "not on WhatsApp")
         listed = ", ".join(sorted(missing)[:10]) + (" …" if len(missing) > 10 else "")
-        print(f"gateway-tui: leaving out {count} not on WhatsApp: {listed}", file=sys.stderr)
+        _note(f"leaving out {count} not on WhatsApp: {listed}")
+
+
+def _note(message: str) -> None:
+    from gateway_tui.cli.output import warn
+
+    warn(message)
 
 
 def _plain(error: Any) -> str:
@@ -660,9 +633,9 @@ def _hold_the_lock(campaign: Any) -> None:
     except CampaignBusy as exc:
         raise CommandError(str(exc), EXIT_BUSY) from None
     for problem in campaign.problems[:20]:
-        print(f"gateway-tui: warning: {_printable(problem)}; held", file=sys.stderr)
+        _warn(f"{problem}; held")
     if len(campaign.problems) > 20:
-        print(f"gateway-tui: warning: and {len(campaign.problems) - 20} more", file=sys.stderr)
+        _warn(f"and {len(campaign.problems) - 20} more")
     if campaign.refusal:
         raise CommandError(campaign.refusal)
 
@@ -707,21 +680,41 @@ def _decide_held(args: argparse.Namespace, campaign: Any) -> None:
 
 
 class _Printer:
-    """Progress for people (stderr-friendly lines) or programs (JSON lines on stdout)."""
+    """Progress for people (stderr-friendly lines) or programs (JSON lines on stdout).
+
+    When the reader of stdout goes away (``| head -3``), printing stops and ``on_closed`` is
+    called once (the campaign is interrupted, as by Ctrl+C: a later run resumes it).
+    """
 
     def __init__(self, as_json: bool, clock: Callable[[], float]) -> None:
         self.as_json = as_json
         self.clock = clock
         self._last_line = 0.0
-        self.tty = sys.stdout.isatty()
+        self.closed = False
+        self.on_closed: Callable[[], None] = lambda: None
+
+    def _out(self, write: Callable[[], None]) -> None:
+        from gateway_tui.cli.output import StdoutClosed
+
+        if self.closed:
+            return
+        try:
+            write()
+        except StdoutClosed:
+            self.closed = True
+            self.on_closed()
 
     def event(self, kind: str, **fields: Any) -> None:
+        from gateway_tui.cli.output import json_line
+
         if self.as_json:
-            print(json.dumps({"event": kind, **fields}, ensure_ascii=False), flush=True)
+            self._out(lambda: json_line({"event": kind, **fields}))
 
     def text(self, line: str) -> None:
+        from gateway_tui.cli.output import say
+
         if not self.as_json:
-            print(_printable(line), flush=True)
+            self._out(lambda: say(line))
 
     def attempt(self, attempt: Any) -> None:
         recipient = attempt.recipient
@@ -796,6 +789,9 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
         runner = CampaignRunner(
             campaign, client, on_progress=printer.progress, on_attempt=printer.attempt
         )
+        printer.on_closed = lambda: runner.cancel(STDOUT_CLOSED)
+        if printer.closed:
+            runner.cancel(STDOUT_CLOSED)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, runner.cancel)
@@ -841,4 +837,7 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
         )
     if final.left:
         printer.text(f"Resume with: gateway-tui send-list --resume {campaign.id}")
+    if printer.closed:  # nobody reads stdout any more: say it where someone may
+        left = f"; resume with: gateway-tui send-list --resume {campaign.id}" if final.left else ""
+        _note(f"campaign {campaign.id} interrupted: {STDOUT_CLOSED}{left}")
     return status

@@ -130,15 +130,14 @@ class GatewayApp(App[int]):
         """False while the first frame is up and the config not loaded yet."""
         return self._config_loader is None
 
-    # --- gateway ---------------------------------------------------------------------------------
+    # --- gateway ----------------------------------------------------------------------------------
 
     def _new_client(self) -> GatewayClient:
         import httpx
 
-        from gateway_tui.core.api.client import GatewayClient
         from gateway_tui.core.api.errors import GatewayError
+        from gateway_tui.core.client_factory import client_for
 
-        key = self.config.api_key.get_secret_value() if self.config.api_key else ""
         url = self.config.url or "http://127.0.0.1"
         try:
             httpx.URL(url)
@@ -149,30 +148,15 @@ class GatewayApp(App[int]):
                 self.config, url=None, problems=[*self.config.problems, problem]
             )
             url = "http://127.0.0.1"
-        transport = self._transport or _transport_for(url)
         try:
-            client = GatewayClient(
-                url,
-                key,
-                timeout=self.config.request_timeout,
-                transport=transport,
-                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
-                api_version=self.config.api_version,
-            )
+            client = client_for(self.config, url=url, transport=self._transport)
         except GatewayError as error:
             # A key that cannot travel in a header (a newline in it, say): ask for another.
             problem = f"The API key cannot be used: {error.summary}"
             self.config = dataclasses.replace(
                 self.config, api_key=None, problems=[*self.config.problems, problem]
             )
-            client = GatewayClient(
-                url,
-                "",
-                timeout=self.config.request_timeout,
-                transport=transport,
-                max_response_bytes=int(self.config.max_response_mb * 1024 * 1024),
-                api_version=self.config.api_version,
-            )
+            client = client_for(self.config, url=url, api_key="", transport=self._transport)
         client.subscribe(self.state.record_call)
         client.on_server_info = self._server_info_known
         return client
@@ -268,7 +252,7 @@ class GatewayApp(App[int]):
         if warning:
             self.notify(warning, title="Insecure URL", severity="warning", timeout=10, markup=False)
 
-    # --- lifecycle -------------------------------------------------------------------------------
+    # --- lifecycle --------------------------------------------------------------------------------
 
     def on_load(self) -> None:
         if self.started:
@@ -428,7 +412,7 @@ class GatewayApp(App[int]):
                 severity="warning",
             )
 
-    # --- navigation ------------------------------------------------------------------------------
+    # --- navigation -------------------------------------------------------------------------------
 
     def open_instance(self, name: str) -> None:
         from gateway_tui.tui.screens.instance import InstanceScreen
@@ -546,7 +530,7 @@ class GatewayApp(App[int]):
 
         self.push_screen(ConnectScreen())
 
-    # --- reporting -------------------------------------------------------------------------------
+    # --- reporting --------------------------------------------------------------------------------
 
     def report_error(self, error: GatewayError, what: str) -> None:
         """Tell the user a call failed, in plain words; server text is never markup."""
@@ -567,14 +551,16 @@ class GatewayApp(App[int]):
             markup=False,
         )
 
-    # --- the display boundary and the crash path (see sanitize.py, crash.py) ---------------------
+    # --- the display boundary and the crash path (see sanitize.py, crash.py) ----------------------
 
     def secrets(self) -> list[str]:
         """Every key this app knows: masked in anything it reports."""
+        from gateway_tui.core.text.sanitize import known_secrets
+
         if not self.started:
-            return []  # the config is not loaded yet: no key is known
+            return list(known_secrets())  # the config is not loaded yet: no key is known
         keys = [self.config.api_key] + [p.resolve_key() for p in self.config.profiles.values()]
-        return [key.get_secret_value() for key in keys if key is not None]
+        return [key.get_secret_value() for key in keys if key is not None] + list(known_secrets())
 
     def notify(self, message: str, *, title: str = "", **kwargs) -> None:  # type: ignore[override]
         # Notifications quote server and file text: placeholders instead of controls, no key.
@@ -633,26 +619,6 @@ def _freeze_startup_heap() -> None:
     if not _startup_heap_frozen:
         _startup_heap_frozen = True
         gc.freeze()
-
-
-def _transport_for(url: str) -> httpx.AsyncBaseTransport | None:
-    """For a plain-HTTP gateway, a transport that skips loading the CA bundle (20-45 ms of
-    start-up spent for TLS that never happens); None (httpx's default) for https.
-
-    Its TLS context trusts no certificate at all, so it could never vouch for a server by
-    mistake; and the client follows no redirects, so its requests never leave http://.
-    """
-    if not url.startswith("http://"):
-        return None
-    import ssl
-
-    import httpx
-
-    from gateway_tui.core.api.client import CONNECTION_LIMITS
-
-    return httpx.AsyncHTTPTransport(
-        verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT), limits=CONNECTION_LIMITS
-    )
 
 
 def run_app(

@@ -12,20 +12,12 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from gateway_tui.core.text.sanitize import printable
-
-MASK = "••••"
-# Shorter keys are masked too, but a secret shorter than this cannot be told from ordinary text.
-_MIN_SECRET_LENGTH = 4
+from gateway_tui.core.text.sanitize import mask_secrets, printable
 
 
 def scrub(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret in it replaced by a mask (longest first)."""
-    for secret in sorted(
-        {s for s in secrets if len(s) >= _MIN_SECRET_LENGTH}, key=len, reverse=True
-    ):
-        text = text.replace(secret, MASK)
-    return text
+    """``text`` with every known secret and each of ``secrets`` replaced by a mask."""
+    return mask_secrets(text, secrets)
 
 
 def describe(error: BaseException, secrets: Iterable[str]) -> str:

@@ -8,12 +8,12 @@ import json
 import httpx
 import pytest
 
-from gateway_tui.cli.parser import main
 from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import InvalidRequest, ServerError
 from gateway_tui.core.campaign.check import CHECK_BATCH, numbers_not_on_whatsapp
 from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.main import main
 
 
 def call(server, coro_factory):

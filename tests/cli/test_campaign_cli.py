@@ -5,15 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import subprocess
-import sys
 
 import httpx
 import pytest
 
-from gateway_tui.cli.parser import main
 from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.main import main
+from tests.support import run_cli_without_textual
 
 DRAFT = Draft(
     title="Hello {name}",
@@ -216,21 +214,7 @@ def test_every_command_has_help_with_examples(command, capsys):
 
 
 def test_send_list_imports_no_textual(gateway, tmp_path, isolated_home):
-    script = (
-        "import sys\nfrom gateway_tui.cli.parser import main\n"
-        f"code = main({send(tmp_path, '--json')!r})\n"
-        "assert 'textual' not in sys.modules, 'textual imported'\n"
-        "sys.exit(code)\n"
-    )
-    env = {
-        **os.environ,
-        "GATEWAY_TUI_HOME": str(isolated_home),
-        "GATEWAY_URL": gateway.url,
-        "GATEWAY_API_KEY": gateway.api_key,
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=120
-    )
+    result = run_cli_without_textual(send(tmp_path, "--json"), gateway, isolated_home)
     assert result.returncode == 0, result.stderr
     assert json_lines(result.stdout)[-1]["sent"] == 5
 

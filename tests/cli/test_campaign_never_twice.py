@@ -15,7 +15,6 @@ from datetime import datetime
 
 import pytest
 
-from gateway_tui.cli.parser import main
 from gateway_tui.core.campaign import journal as journal_module
 from gateway_tui.core.campaign.journal import (
     CampaignBusy,
@@ -27,6 +26,7 @@ from gateway_tui.core.campaign.journal import (
     open_campaign,
 )
 from gateway_tui.core.campaign.recipients import parse_recipients
+from gateway_tui.main import main
 from tests.cli.test_campaign_cli import DRAFT, gateway, json_lines  # noqa: F401 (a fixture)
 from tests.core.test_campaign_runner import run
 

@@ -6,8 +6,8 @@ import types
 
 import pytest
 
-from gateway_tui.cli.parser import main
 from gateway_tui.core.files.config import ResolvedConfig, config_path
+from gateway_tui.main import main
 
 HEAVY_MODULES = ("textual", "httpx", "starlette", "uvicorn")
 
@@ -81,7 +81,7 @@ def no_heavy_imports_script(argv: list[str], prelude: str = "") -> str:
     """Python code that runs main(argv) and fails if Textual or the HTTP stack got imported."""
     return f"""{prelude}
 import sys
-from gateway_tui.cli.parser import main
+from gateway_tui.main import main
 try:
     main({argv!r})
 except SystemExit:  # --help exits

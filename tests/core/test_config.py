@@ -4,6 +4,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tomlkit
 from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import SecretStr, ValidationError
@@ -14,7 +15,6 @@ from gateway_tui.core.files.config import (
     Profile,
     ResolvedConfig,
     config_path,
-    dumps_toml,
     insecure_url_warning,
     is_insecure_url,
     keymap,
@@ -416,18 +416,55 @@ toml_text = st.text(st.characters(exclude_categories=["Cs"]))  # any str TOML ca
 
 @given(name=toml_text.filter(str.strip), key=toml_text, other=toml_text)
 def test_saved_strings_round_trip_exactly(name, key, other):
-    data = {"theme": other, "profiles": {name: {"url": "https://a.example.com", "api_key": key}}}
-    assert tomllib.loads(dumps_toml(data)) == data
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(tomlkit.dumps({"theme": other}), encoding="utf-8")
+    save_profile(name, Profile(url="https://a.example.com", api_key=key))
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    assert data == {
+        "theme": other,
+        "profiles": {name: {"url": "https://a.example.com", "api_key": key}},
+    }
 
 
-def test_dumps_toml_writes_every_scalar_kind():
-    data = {"b": False, "i": 3, "f": 0.5, "big": 1e300, "inf": float("inf"), "t": {"s": "x"}}
-    assert tomllib.loads(dumps_toml(data)) == data
+COMMENTED = """\
+# My gateways. Keep this comment!
+theme = "textual-light"  # the light one
+
+# Keys I changed:
+[keys]
+"instances.delete" = "ctrl+x"   # not d
 
 
-def test_dumps_toml_refuses_values_it_cannot_write():
-    with pytest.raises(ConfigFileError):
-        dumps_toml({"list": [1, 2]})
+[profiles.local]
+# the one on my laptop
+url = "http://127.0.0.1:8080"
+api_key = "local-file-key"
+
+# production, key from the environment
+[profiles.prod]
+url = "https://gw.example.com/"
+api_key_env = "PROD_GATEWAY_KEY"
+"""
+
+
+def test_saving_a_profile_keeps_the_users_comments_order_and_layout():
+    write_config(COMMENTED)
+    save_profile("local", Profile(url="http://127.0.0.1:9090", api_key="new-local-key"))
+    save_profile("new", Profile(url="https://new.example.com", api_key_env="NEW_KEY"))
+    save_profile("prod", Profile(url="https://gw2.example.com", api_key_env="P"), make_default=True)
+    text = config_path().read_text()
+    for line in COMMENTED.splitlines():
+        if line.startswith(("#", '"', "[", "theme")) or not line:
+            assert line in text.splitlines(), line  # every comment, key binding, blank line
+    assert text.index("# the one on my laptop") < text.index("[profiles.prod]")
+    assert text.index("[profiles.prod]") < text.index("[profiles.new]")
+    data = tomllib.loads(text)
+    assert data["default_profile"] == "prod"
+    assert data["profiles"]["local"] == {"url": "http://127.0.0.1:9090", "api_key": "new-local-key"}
+    assert data["profiles"]["new"] == {"url": "https://new.example.com", "api_key_env": "NEW_KEY"}
+    assert data["profiles"]["prod"] == {"url": "https://gw2.example.com", "api_key_env": "P"}
+    assert load_config(profile="local").url == "http://127.0.0.1:9090"
 
 
 # ---------------------------------------------------------------------------- helpers

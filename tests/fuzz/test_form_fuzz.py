@@ -30,8 +30,8 @@ from textual.geometry import Region
 from textual.widget import Widget
 from textual.widgets import Input, Select, Static, TextArea
 
-from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.validation import group_jid_from, normalise_number, parse_delay
+from gateway_tui.core.client_factory import client_for
 from gateway_tui.core.files.config import config_path, load_config, validate_gateway_url
 from gateway_tui.core.files.drafts import PRESENCES, ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.demo import data as demo_data
@@ -197,7 +197,7 @@ async def put(pilot, widget: Input | TextArea, value: str, typed: bool) -> None:
 async def test_connect_form_takes_anything(monkeypatch, capsys):
     received: list[httpx.Request] = []
 
-    async def probe(url: str, key: str) -> int:
+    async def probe(url: str, key: str, **settings) -> int:
         """The real probe's client on a transport that records what a gateway would get."""
 
         def answer(request: httpx.Request) -> httpx.Response:
@@ -205,7 +205,9 @@ async def test_connect_form_takes_anything(monkeypatch, capsys):
             return httpx.Response(200, json=[])
 
         transport = httpx.MockTransport(answer)
-        async with GatewayClient(url, key, retry_delays=(), transport=transport) as client:
+        async with client_for(
+            settings.get("config"), url=url, api_key=key, retry_delays=(), transport=transport
+        ) as client:
             return len(await client.fetch_instances())
 
     monkeypatch.setattr("gateway_tui.tui.screens.connect.probe_gateway", probe)

@@ -14,7 +14,7 @@ import time
 
 from gateway_tui.core.api.client import KEEPALIVE_EXPIRY, GatewayClient
 from gateway_tui.core.api.events import CallEvent
-from gateway_tui.tui.app import _transport_for
+from gateway_tui.core.client_factory import transport_for as _transport_for
 
 SERVER_IDLE_LIMIT = KEEPALIVE_EXPIRY + 0.3
 BODY = b'{"instance":{"instanceName":"a","state":"open"}}'

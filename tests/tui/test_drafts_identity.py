@@ -9,10 +9,10 @@ from datetime import datetime
 
 from textual.widgets import Input
 
-from gateway_tui.cli.parser import demo_config
 from gateway_tui.core.files.config import load_config
 from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.demo.server import DemoServer
+from gateway_tui.main import demo_config
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.composer import ComposerScreen
 from tests.support import wait_for

@@ -12,7 +12,7 @@ import sys
 
 import httpx
 
-from gateway_tui.tui.app import _transport_for
+from gateway_tui.core.client_factory import transport_for as _transport_for
 from gateway_tui.tui.screens.instances import InstancesScreen
 from tests.support import wait_for
 
@@ -69,7 +69,7 @@ def _click_installed() -> bool:
 def test_the_first_frame_needs_neither_the_http_stack_nor_pydantic(tmp_path):
     """What runs before the first frame: the command line, the app and the starting screen."""
     modules = imported_by(
-        "import gateway_tui.cli.parser, gateway_tui.tui.app, gateway_tui.tui.screens.starting",
+        "import gateway_tui.main, gateway_tui.tui.app, gateway_tui.tui.screens.starting",
         tmp_path,
     )
     assert "textual.app" in modules

@@ -247,7 +247,7 @@ async def test_the_list_on_return_is_fresh_and_the_header_names_no_instance(demo
 
 
 def test_a_read_refused_before_asking_does_not_say_not_sent(demo_server, capsys):
-    from gateway_tui.cli.parser import main
+    from gateway_tui.main import main
 
     argv = ["participants", "sales-eu", "notajid", "--url", demo_server.url]
     argv += ["--api-key", demo_server.api_key]

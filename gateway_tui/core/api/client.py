@@ -80,6 +80,7 @@ from gateway_tui.core.api.models import (
     SettingsSetResult,
     SubjectUpdateResult,
 )
+from gateway_tui.core.text.sanitize import add_secret, mask_secrets
 
 CallListener = Callable[[CallEvent], None]
 _M = TypeVar("_M", bound=BaseModel)
@@ -404,12 +405,15 @@ class GatewayClient:
         fails, so every rule it has is checked here first."""
         path = "/instance/create"
         _require(request.problems(), "POST", path)
+        add_secret(request.token)  # the instance's own key: masked in everything written
         line = await self.line()
         # qrcode:true makes the server wait ~5 s for a code: allow for it.
         timeout = self.timeout + (10 if request.qrcode else 0)
-        return await self._model(
+        created = await self._model(
             CreatedInstance, "POST", path, body=line.create_body(request), call_timeout=timeout
         )
+        add_secret(created.token)
+        return created
 
     async def connect(self, instance: str, number: str | None = None) -> ConnectResult:
         """Ask for a QR code (and a pairing code when ``number`` is given).
@@ -1118,12 +1122,12 @@ def _event(
     return CallEvent(
         method=request.method,
         path=path,
-        url=str(request.url),
+        url=mask_secrets(str(request.url)),
         started_at=started,
         elapsed_ms=elapsed_ms,
         status=response.status_code if response is not None else None,
-        error=error.title if error else None,
-        error_lines=tuple(error.messages) if error else (),
+        error=mask_secrets(error.title) if error else None,
+        error_lines=tuple(mask_secrets(line) for line in error.messages) if error else (),
         request_body=_without_secrets(body),
         request_id=request.headers.get("x-request-id", ""),
         attempt=attempt,

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from gateway_tui.core.text.sanitize import mask_secrets
+
 KEY_PLACEHOLDER = "$GATEWAY_API_KEY"
 # Headers whose value is a secret: the log keeps their name only.
 SECRET_HEADERS = frozenset(
@@ -43,7 +45,7 @@ def capped_body(content: bytes) -> str:
     """A response body as text for the log: cut at ``BODY_CAP_BYTES`` (with a note of what was
     left out), every secret field's value redacted. Done on the kept text only, by pattern, so
     a 4.6 MB list costs no parse; a secret whose value the cut splits is cut off before it."""
-    text = content[:BODY_CAP_BYTES].decode("utf-8", errors="replace")
+    text = mask_secrets(content[:BODY_CAP_BYTES].decode("utf-8", errors="replace"))
     text = _SECRET_VALUE.sub(lambda match: f'{match[1]}"{REDACTED}"', text)
     last = None
     for last in _SECRET_NAME.finditer(text):  # noqa: B007 - the last one is wanted

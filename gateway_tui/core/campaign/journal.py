@@ -26,7 +26,6 @@ one, is held as unknown, and when it does not, the whole campaign refuses to sen
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import json
 import os
@@ -45,12 +44,14 @@ from typing import Any
 from gateway_tui.core.campaign.lock import CampaignLock, Holder, holder
 from gateway_tui.core.campaign.recipients import Recipient, RecipientList
 from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.files.export import CsvWriter
 from gateway_tui.core.files.storage import (
     PRIVATE_FILE_MODE,
     atomic_write_json,
     data_dir,
     ensure_private_dir,
 )
+from gateway_tui.core.text.sanitize import mask_secrets
 
 FORMAT_VERSION = 2  # 2: the journal starts with a ``head`` line (1: no head line)
 _write = os.write  # the one call that writes journal lines (tests fill the disk through it)
@@ -345,6 +346,8 @@ class Campaign:
         self, index: int, status: Status, *, at: float, message_id: str = "", error: str = ""
     ) -> None:
         event: dict[str, Any] = {"e": "done", "i": index, "s": status.value, "at": at}
+        # What the gateway answered is data: a key it echoes is not written to the disk.
+        message_id, error = mask_secrets(message_id), mask_secrets(error)
         if message_id:
             event["id"] = message_id
         if error:
@@ -390,7 +393,7 @@ class Campaign:
         return skipped
 
     def record_stop(self, reason: str, *, at: float) -> None:
-        self._append({"e": "stop", "why": reason, "at": at})
+        self._append({"e": "stop", "why": mask_secrets(reason), "at": at})
 
     def _events(self) -> Iterator[dict[str, Any]]:
         """The journal's readable events, in order (what cannot be read is in ``problems``)."""
@@ -529,10 +532,10 @@ class Campaign:
             recipient = self.recipients[index]
             when = datetime.fromtimestamp(at).isoformat(timespec="seconds") if at else ""
             status = self.status(index).value
-            return (recipient.number, _cell(recipient.name), status, message_id, when, _cell(error))
+            return (recipient.number, recipient.name, status, message_id, when, error)
 
         with _atomic_file(self.report_path) as out:
-            writer = csv.writer(out)
+            writer = CsvWriter(out)  # every cell: formulas defused, controls cleaned
             writer.writerow(REPORT_COLUMNS)
             for event in self._events():
                 if event["e"] != "done" or written[event["i"]]:
@@ -592,11 +595,6 @@ def _fsync_dir(directory: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
-
-
-def _cell(text: str) -> str:
-    """A spreadsheet would run a cell starting with = + - @ as a formula: keep it text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def _why(exc: OSError) -> str:

@@ -167,6 +167,7 @@ class CampaignRunner:
     _resume: asyncio.Event = field(default_factory=asyncio.Event)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _cancel: bool = False
+    _cancel_reason: str = "cancelled by the user"
     _recent: deque = field(default_factory=lambda: deque(maxlen=512))
     _call_seconds: deque = field(default_factory=lambda: deque(maxlen=20))
 
@@ -193,8 +194,10 @@ class CampaignRunner:
     def paused(self) -> bool:
         return not self._resume.is_set()
 
-    def cancel(self) -> None:
-        """Stop after the call in flight (its outcome is still recorded)."""
+    def cancel(self, reason: str = "cancelled by the user") -> None:
+        """Stop after the call in flight (its outcome is still recorded); ``reason`` goes to
+        the journal."""
+        self._cancel_reason = reason
         self._cancel = True
         self._resume.set()
         self._wake.set()
@@ -305,7 +308,7 @@ class CampaignRunner:
             campaign.record_stop(self.stop_reason, at=self.clock())
         elif self._cancel:
             self.state = RunState.CANCELLED
-            campaign.record_stop("cancelled by the user", at=self.clock())
+            campaign.record_stop(self._cancel_reason, at=self.clock())
         elif campaign.finished:
             self.state = RunState.FINISHED
         else:

@@ -16,7 +16,7 @@ the file and the line or key), the rest falls back to defaults, and the app can 
 from __future__ import annotations
 
 import dataclasses
-import math
+import json
 import os
 import re
 import stat
@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from gateway_tui.core.files import storage
+from gateway_tui.core.text.sanitize import MASK
 from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers import them from here
     insecure_url_warning,
     is_insecure_url,
@@ -39,7 +40,6 @@ CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
 DEFAULT_REQUEST_TIMEOUT = 15.0
 DEFAULT_MAX_RESPONSE_MB = 64.0
-MASK = "••••"
 
 
 def config_path() -> Path:
@@ -466,92 +466,73 @@ def _checked_url(url: str, source: str, problems: list[str]) -> str | None:
 def save_profile(
     name: str, profile: Profile, *, path: Path | None = None, make_default: bool = False
 ) -> None:
-    """Add or replace profile ``name`` in the config file, keeping everything else in it.
+    """Add or replace profile ``name`` in the config file, keeping everything else in it: the
+    user's comments, order and layout too (tomlkit edits the document, it does not rewrite it).
 
     The key is written only for a profile without ``api_key_env``: a key that comes from an
     environment variable stays off the disk. The file is written atomically, 0600 in a 0700
-    directory. Comments in the file are not kept. Raises ConfigFileError when the existing file
-    cannot be read (it is left untouched rather than overwritten) and ValueError for a bad name.
+    directory. Raises ConfigFileError when the existing file cannot be read (it is left
+    untouched rather than overwritten) and ValueError for a bad name.
     """
+    import tomlkit
+
     if not name.strip():
         raise ValueError("The profile name cannot be empty")
     path = config_path() if path is None else Path(path)
-    data = _read_toml(path)
-    profiles = data.setdefault("profiles", {})
-    if not isinstance(profiles, dict):
+    data = _read_toml(path)  # checks the file as loading does: size, depth, valid TOML
+    if not isinstance(data.get("profiles", {}), dict):
         raise ConfigFileError(f"{path}: 'profiles' is not a table; fix it by hand first")
-    entry: dict[str, Any] = {"url": profile.url}
+    try:
+        document = tomlkit.parse(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        document = tomlkit.document()
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise ConfigFileError(f"Cannot rewrite {path}: {exc}") from None
+    entry = tomlkit.table()
+    entry["url"] = profile.url
     if profile.api_key_env:
         entry["api_key_env"] = profile.api_key_env
     elif profile.api_key is not None:
         entry["api_key"] = profile.api_key.get_secret_value()
-    profiles[name] = entry
-    if make_default:
-        data["default_profile"] = name
-    storage.atomic_write_text(path, dumps_toml(data))
+    try:
+        if make_default:
+            _set_top_level(document, "default_profile", name)
+        if "profiles" not in document:
+            document["profiles"] = tomlkit.table(is_super_table=True)
+        profiles = document["profiles"]
+        existing = profiles.get(name)
+        if isinstance(existing, Mapping):  # edited in place: its comments and order kept
+            for key in [key for key in existing if key not in entry]:
+                del existing[key]
+            for key, value in entry.items():
+                existing[key] = value
+        else:
+            profiles[name] = entry
+        text = tomlkit.dumps(document)
+    except (tomlkit.exceptions.TOMLKitError, TypeError, ValueError) as exc:
+        raise ConfigFileError(
+            f"Cannot add the profile to {path} ({exc}); edit it by hand"
+        ) from None
+    storage.atomic_write_text(path, text)
+
+
+def _set_top_level(document: Any, key: str, value: str) -> None:
+    """Set a top-level setting; a new one goes right after the last top-level setting (tomlkit
+    alone would put it after the comment that heads the first table)."""
+    if key in document:
+        document[key] = value
+        return
+    settings = [k.key for k, item in document.body if k and not isinstance(item, Mapping)]
+    insert_after = getattr(document, "_insert_after", None)  # tomlkit has no public way
+    if settings and insert_after is not None:
+        insert_after(settings[-1], key, value)
+    else:
+        document[key] = value
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
-_ESCAPES = {
-    '"': '\\"',
-    "\\": "\\\\",
-    "\b": "\\b",
-    "\t": "\\t",
-    "\n": "\\n",
-    "\f": "\\f",
-    "\r": "\\r",
-}
-
-
-def _toml_string(value: str) -> str:
-    """A TOML basic string: quotes, backslashes and every control character escaped."""
-    out = []
-    for char in value:
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif ord(char) < 0x20 or ord(char) == 0x7F:
-            out.append(f"\\u{ord(char):04x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
 
 
 def _toml_key(key: str) -> str:
-    return key if _BARE_KEY.fullmatch(key) else _toml_string(key)
-
-
-def _toml_value(value: Any) -> str:
-    if isinstance(value, bool):  # before int: bool is an int
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isnan(value):
-            return "nan"
-        if math.isinf(value):
-            return "inf" if value > 0 else "-inf"
-        return repr(value)  # always has a '.' or an exponent, as TOML floats need
-    if isinstance(value, str):
-        return _toml_string(value)
-    raise ConfigFileError(
-        f"Cannot write a value of type {type(value).__name__} to the config file; "
-        "edit that setting by hand"
-    )
-
-
-def dumps_toml(data: Mapping[str, Any]) -> str:
-    """``data`` as TOML: scalar values and nested tables (None values are left out)."""
-    lines: list[str] = []
-    _dump_table(data, (), lines)
-    return "\n".join(lines).strip("\n") + "\n"
-
-
-def _dump_table(table: Mapping[str, Any], header: tuple[str, ...], lines: list[str]) -> None:
-    scalars = {k: v for k, v in table.items() if v is not None and not isinstance(v, Mapping)}
-    subtables = {k: v for k, v in table.items() if isinstance(v, Mapping)}
-    # A table that only groups others (like "profiles") needs no header of its own.
-    if header and (scalars or not subtables):
-        lines += ["", "[" + ".".join(_toml_key(part) for part in header) + "]"]
-    lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in scalars.items()]
-    for key, subtable in subtables.items():
-        _dump_table(subtable, (*header, key), lines)
+    """A key as the file would spell it, for messages (a JSON string is a TOML basic one)."""
+    return key if _BARE_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)

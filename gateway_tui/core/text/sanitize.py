@@ -12,19 +12,31 @@ out but pass these through, so:
 - ``display_filter.ControlCharacterFilter`` is the last line: a Textual line filter through
   which every painted line passes, with the same placeholders.
 
-No Textual here: the command line's headless commands print server text through this module.
+- :func:`field` (one table or CSV cell: printable, one line, no known secret) and
+  :func:`json_text` (C1, bidi controls and lone surrogates escaped) are what the command line
+  writes through (cli_output.py, export.py), whether stdout is a terminal, a pipe or a file.
+- The known secrets (:func:`add_secret`: each client's key, a created instance's token) are
+  masked by :func:`mask_secrets` in everything the app and the command line write.
+
+No Textual (and no Rich at import) here: the command line uses this module.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
-from rich.text import Text
+if TYPE_CHECKING:  # the command line needs no Rich
+    from rich.text import Text
 
 # Visible stand-ins: the Unicode "control pictures" for C0 (␀…␟) and DEL (␡); "�" for C1 controls
 # (no pictures exist for them) and for lone surrogates (which cannot even be encoded for output).
 REPLACEMENT = "\ufffd"
-_BIDI_CONTROLS = (*range(0x202A, 0x202F), *range(0x2066, 0x206A))
+# Embeddings and overrides (U+202A–202E), isolates (U+2066–2069) and the marks (LRM, RLM, ALM):
+# each reorders what a terminal shows after it.
+_BIDI_CONTROLS = (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C)
 
 SINGLE_LINE: dict[int, str | None] = {
     **{code: chr(0x2400 + code) for code in range(0x00, 0x20)},
@@ -37,7 +49,13 @@ SINGLE_LINE: dict[int, str | None] = {
 _MULTI_LINE: dict[int, str | None] = {**SINGLE_LINE, ord("\n"): "\n"}
 
 # Anything a terminal could act on: C0 and C1 controls, DEL, bidi controls and lone surrogates.
-UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
+# What JSON leaves raw (it escapes C0 itself) that a terminal or a parser would act on.
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]"
+)
 
 
 def printable(text: str, *, multiline: bool = False) -> str:
@@ -80,3 +98,65 @@ def _has_surrogate(text: str) -> bool:
     except UnicodeEncodeError:
         return True
     return False
+
+
+# --- every output: fields, JSON, known secrets ------------------------------------------------
+
+MASK = "••••"
+# A secret shorter than this cannot be told from ordinary text (and masking it would garble it).
+MIN_SECRET_LENGTH = 4
+_secrets: set[str] = set()
+_secrets_by_length: tuple[str, ...] = ()
+
+
+def add_secret(secret: str | None) -> None:
+    """Remember ``secret`` (an API key, an instance token): masked in everything written after."""
+    global _secrets_by_length
+    if secret and len(secret) >= MIN_SECRET_LENGTH and secret not in _secrets:
+        _secrets.add(secret)
+        _secrets_by_length = tuple(sorted(_secrets, key=len, reverse=True))
+
+
+def known_secrets() -> tuple[str, ...]:
+    """Every secret this process was told of, longest first."""
+    return _secrets_by_length
+
+
+def forget_secrets() -> None:
+    """Forget every known secret (tests)."""
+    global _secrets_by_length
+    _secrets.clear()
+    _secrets_by_length = ()
+
+
+def mask_secrets(text: str, secrets: Iterable[str] = ()) -> str:
+    """``text`` with every known secret (and each of ``secrets``) replaced by a mask."""
+    extra = [s for s in secrets if len(s) >= MIN_SECRET_LENGTH and s not in _secrets]
+    ordered = sorted(extra, key=len, reverse=True) + list(_secrets_by_length) if extra else None
+    for secret in ordered if ordered is not None else _secrets_by_length:
+        if secret in text:
+            text = text.replace(secret, MASK)
+    return text
+
+
+def field(value: Any) -> str:
+    """A value from outside as one cell of a table or a CSV row: printable (a newline or a tab
+    never splits the row), no known secret; None is empty."""
+    if value is None:
+        return ""
+    return printable(mask_secrets(encodable(str(value))))
+
+
+def line(text: Any) -> str:
+    """A message for a terminal or a log line: printable on one line, no known secret."""
+    return field(text)
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``value`` as JSON that a terminal cannot act on: JSON escapes C0 itself; C1, DEL, bidi
+    controls, line separators and lone surrogates are written escaped (``\\u009b``) too, which
+    every JSON reader turns back into the same text. Known secrets are masked."""
+    text = json.dumps(value, ensure_ascii=False, **options)
+    if _secrets_by_length:
+        text = mask_secrets(text)
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match[0]):04x}", text)

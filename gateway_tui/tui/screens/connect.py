@@ -121,7 +121,7 @@ class ConnectScreen(GatewayScreen):
 
     async def _test(self, url: str, key: str) -> None:
         try:
-            count = await probe_gateway(url, key)
+            count = await probe_gateway(url, key, config=self.app.config)
         except GatewayError as error:
             title, advice = error_advice(error, url, retry_key=self.key_for("connect.test"))
             self._say(f"✕ {title}. {advice}", "red")

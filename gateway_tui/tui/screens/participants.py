@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -114,13 +113,7 @@ def participant_search_text(participant: Participant) -> str:
     )
 
 
-# Spreadsheets run a cell that starts with one of these as a formula.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 CSV_HEADER = ("number", "jid", "role", "name")
-
-
-def _csv_cell(value: str) -> str:
-    return "'" + value if value.startswith(_FORMULA_START) else value
 
 
 def write_participants_csv(
@@ -128,14 +121,13 @@ def write_participants_csv(
 ) -> int:
     """Write number, JID, role and name, one participant a row; return how many rows.
 
+    Through the one CSV writer (export.py): formulas defused, controls cleaned, the file 0600.
     Without ``overwrite`` an existing file is never replaced (FileExistsError).
     """
-    with open(path, "w" if overwrite else "x", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(CSV_HEADER)
-        for p in participants:
-            writer.writerow([_csv_cell(v) for v in (p.number, p.id, role_label(p), p.name or "")])
-    return len(participants)
+    from gateway_tui.core.files.export import write_csv_file
+
+    rows = ((p.number, p.id, role_label(p), p.name or "") for p in participants)
+    return write_csv_file(path, CSV_HEADER, rows, overwrite=overwrite)
 
 
 def default_export_name(group_jid: str, subject: str | None) -> str:

@@ -73,6 +73,10 @@ class GatewayBar(Widget):
         insecure: bool,
         live: bool | None = None,
     ) -> None:
+        from gateway_tui.core.text.sanitize import mask_secrets
+
+        # What the server said (an instance name, its version) may echo a key: never shown.
+        url, selected, version = (mask_secrets(v) if v else v for v in (url, selected, version))
         mark, style, words = HEALTH_MARK[health]
         text = Text()
         text.append(" gateway-tui ", style="bold reverse")

@@ -1,0 +1,137 @@
+"""The launcher: ``gateway-tui`` parses its command line, then runs one of three faces.
+
+A headless command (``gateway_tui.cli``), the demo gateway (``gateway_tui.demo``) or the app
+(``gateway_tui.tui``). The only module that sees all three: the command line itself imports no
+Textual and nothing of the app (the import-linter contracts in pyproject.toml).
+
+Only argparse is imported up front: ``--help`` and ``config path`` must stay fast, and the app
+draws its first frame before the config (pydantic) and the HTTP stack are imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import sys
+from collections.abc import Sequence
+from contextlib import ExitStack
+from typing import TYPE_CHECKING, Any
+
+from gateway_tui.cli.commands import HEADLESS_COMMANDS
+from gateway_tui.cli.parser import build_parser
+
+if TYPE_CHECKING:
+    from gateway_tui.core.files.config import ResolvedConfig
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The options that were given, so the demo module keeps its own defaults for the rest."""
+    return {name: value for name, value in options.items() if value is not None}
+
+
+def _fail(message: str) -> int:
+    print(f"gateway-tui: error: {message}", file=sys.stderr)
+    return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from gateway_tui.cli.output import StdoutClosed, quiet_exit_on_closed_stdout
+
+    try:
+        return _main(argv)
+    except (StdoutClosed, BrokenPipeError):
+        # The reader went away (``| head -1``): end as Unix tools do, no traceback.
+        return quiet_exit_on_closed_stdout()
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # on bad input: usage + a plain message, exit status 2
+    if args.demo_instances is not None and not args.demo:
+        parser.error("--demo-instances needs --demo")
+    if args.demo_version is not None and not args.demo:
+        parser.error("--demo-version needs --demo")
+    try:
+        if args.command == "config":
+            from gateway_tui.core.files.config import config_path
+
+            print(config_path())
+            return 0
+        if args.command == "demo-server":
+            return _serve_demo(args)
+
+        def load() -> ResolvedConfig:
+            from gateway_tui.core.files.config import load_config
+
+            return load_config(
+                url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
+            )
+
+        if args.command in HEADLESS_COMMANDS:
+            if args.demo:
+                parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
+            from gateway_tui.cli.commands import run
+            from gateway_tui.core.files.config import load_config
+
+            return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))
+        if args.demo:
+            return _run_demo(load(), instances=args.demo_instances, api_version=args.demo_version)
+        # From here to the home screen, Python builds only what lives as long as the process
+        # (Textual, the libraries, the first screens): collections among it are wasted time.
+        # The app turns the collector back on once the start is done (app._finish_start).
+        gc.disable()
+        try:
+            from gateway_tui.tui.app import run_app
+
+            # The config is loaded once the first frame is drawn.
+            return run_app(load, starting_url=args.url)
+        finally:
+            gc.enable()
+    except KeyboardInterrupt:
+        return 130
+
+
+def _serve_demo(args: argparse.Namespace) -> int:
+    from gateway_tui.demo.server import serve
+
+    options = _given(
+        instances=args.instances,
+        latency_ms=args.latency_ms,
+        hostile=args.hostile,
+        not_on_whatsapp=args.not_on_whatsapp,
+        drop_share=args.drop_share,
+        chats=args.chats,
+        big_chat=args.big_chat,
+        api_version=args.api_version,
+        incoming_every=args.incoming_every,
+    )
+    try:
+        return serve(args.port, **options)
+    except OSError as exc:  # e.g. the port is taken: say so without a traceback
+        return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
+
+
+def _run_demo(
+    config: ResolvedConfig, *, instances: int | None, api_version: str | None = None
+) -> int:
+    from gateway_tui.demo.server import DemoServer
+    from gateway_tui.tui.app import run_app
+
+    # Only the server's start-up errors get the short message; the app's keep their traceback.
+    with ExitStack() as stack:
+        try:
+            server = stack.enter_context(
+                DemoServer(**_given(instances=instances, api_version=api_version))
+            )
+        except OSError as exc:
+            return _fail(f"cannot start the demo gateway: {exc.strerror or exc}")
+        return run_app(demo_config(config, server))
+
+
+# The demo's drafts, history and templates are filed under this, whatever port it runs on.
+DEMO_GATEWAY_ID = "demo"
+
+
+def demo_config(config: ResolvedConfig, server) -> ResolvedConfig:
+    """``config`` pointed at a running demo gateway, with the demo's stable identity."""
+    return config.with_gateway(server.url, server.api_key, identity=DEMO_GATEWAY_ID)
