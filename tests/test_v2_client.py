@@ -29,6 +29,7 @@ from gateway_tui.api import (
     ServerError,
     Unauthorized,
     dialects,
+    lists,
 )
 from gateway_tui.api import client as client_module
 from gateway_tui.api.errors import LicenseRequired
@@ -206,6 +207,37 @@ async def test_fetch_instances_reads_disconnection_fields() -> None:
     assert row.disconnection_at == "2026-11-24T16:10:00.000Z"
     assert row.owner_number == "5511999999999" and row.number == "5511999999999"
     assert (row.message_count, row.contact_count, row.chat_count) == (12, 3, 2)
+
+
+def test_flat_rows_keep_the_row_when_a_count_or_the_integration_is_odd() -> None:
+    rec = recording("v2.3.6/011")
+    rows = rec["response_body"][:3]
+    rows[0].update(_count={"Message": "12", "Contact": True, "Chat": 2}, number=5511999999999)
+    rows[1].update(_count=None, integration=None)
+    rows[2].update(integration={"integration": "EVOLUTION"})
+    read = dialects.V2.instances.read(json.dumps(rows).encode())
+    assert [row.instance_name for row in read] == [row["name"] for row in rows]
+    assert not read.unreadable
+    assert (read[0].message_count, read[0].contact_count, read[0].chat_count) == (None, None, 2)
+    assert read[0].number == "5511999999999"
+    assert read[1].message_count is None and read[1].integration_name is None
+    assert read[2].integration_name == "EVOLUTION"
+
+
+async def test_ten_thousand_flat_rows_are_read_in_one_piece_as_on_1_7_1(monkeypatch) -> None:
+    """2.x rows carry twice 1.7.1's bytes (settings, token, times, all skipped): the answer of
+    10,000 is read by the fast path as 1.7.1's is, not in batches in a thread (bench §2b)."""
+    row = recording("v2.3.6/011")["response_body"][0]
+    body = json.dumps([{**row, "name": f"i-{n}"} for n in range(10_000)]).encode()
+    assert len(body) > lists.OFF_LOOP_BYTES  # past 1.7.1's limit
+    reader = dialects.V2.instances
+
+    def in_batches(content: bytes) -> Any:
+        raise AssertionError("read in batches")
+
+    monkeypatch.setattr(reader, "_read_items", in_batches)
+    read = await reader.read_async(body)
+    assert len(read) == 10_000 and read[-1].instance_name == "i-9999"
 
 
 async def test_fetch_instances_by_name_is_a_list_of_one() -> None:
