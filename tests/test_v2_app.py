@@ -137,3 +137,63 @@ def test_a_lid_member_says_so_plainly() -> None:
     assert number_cell(with_number) == "+55 11 99999-9999"
     assert number_cell(lid_only) == "LID only, no number"
     assert number_cell(Participant.model_validate({"id": "x@s.whatsapp.net"})) == "—"
+
+
+def _message_pages(app, jid: str) -> list[int]:
+    """The pages of ``jid``'s findMessages the app asked for, from its request log."""
+    pages = []
+    for call in app.state.calls:
+        body = call.request_body if isinstance(call.request_body, dict) else {}
+        key = (body.get("where") or {}).get("key") or {}
+        if "/chat/findMessages/" in call.path and key.get("remoteJid") == jid:
+            pages.append(body.get("page"))
+    return pages
+
+
+async def test_a_long_2x_chat_opens_on_its_newest_page_and_reads_older_ones_at_the_top() -> None:
+    from gateway_tui.demo.chats import BIG_CHAT_JID
+    from gateway_tui.demo.server import DemoServer
+    from gateway_tui.screens.messages import MessagesScreen
+    from tests.support import make_app, make_config, screen_text, wait_for
+
+    with DemoServer(api_version="2.3.6", instances=3, big_chat=2_500) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            screen = MessagesScreen("sales-eu", BIG_CHAT_JID)
+            app.push_screen(screen)
+            await pilot.pause()
+            loadable = app.actions.messages_of("sales-eu", BIG_CHAT_JID)
+            await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
+            await pilot.pause()
+            # Opening reads the newest page only, and says what is left.
+            assert _message_pages(app, BIG_CHAT_JID) == [1]
+            assert len(screen.view.messages) == 1_000
+            assert screen.view.selected.text.endswith("(#2499)")
+            summary = str(screen.query_one("#messages-summary").render())
+            assert "1,500 older on the gateway" in summary
+            # To the top: page 2 is asked for, and its messages come before the first read.
+            await pilot.press("home")
+            on = screen.view.selected.id
+            await wait_for(pilot, lambda: len(screen.view.messages) == 2_000)
+            await pilot.pause()
+            assert _message_pages(app, BIG_CHAT_JID) == [1, 2]
+            assert screen.view.messages[0].text.endswith("(#500)")
+            assert screen.view.selected.id == on  # the cursor stays on its message
+            assert "(#1500)" in screen_text(app)
+            summary = str(screen.query_one("#messages-summary").render())
+            assert "· 500 older on the gateway" in summary
+            # Read again (back from the composer, say): the newest page joins what is read.
+            screen.action_refresh()
+            await wait_for(pilot, lambda: _message_pages(app, BIG_CHAT_JID) == [1, 2, 1])
+            await wait_for(pilot, lambda: not loadable.loading)
+            assert len(screen.view.messages) == 2_000 and screen.view.selected.id == on
+            # The last page, and then nothing more to ask for.
+            await pilot.press("home")
+            await wait_for(pilot, lambda: len(screen.view.messages) == 2_500)
+            await pilot.pause()
+            assert screen.view.messages[0].text.endswith("(#0)")
+            await pilot.press("o", "home")
+            await pilot.pause()
+            assert _message_pages(app, BIG_CHAT_JID) == [1, 2, 1, 3]
+            assert "older" not in str(screen.query_one("#messages-summary").render())

@@ -44,6 +44,9 @@ EDIT_WINDOW_SECONDS = 15 * 60
 POLL_SECONDS = 2.0
 # Own messages looked at to decide whether to poll: the newest ones are the ones in flight.
 POLL_LOOKBACK = 200
+# A paged store (2.x): the next older page is read when the cursor comes this near the oldest
+# message read so far.
+OLDER_NEAR = 10
 
 
 def _from_sent(record: SentRecord, text: str | None) -> StoredMessage | None:
@@ -173,6 +176,14 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             id="messages.send_file",
         ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
+        Binding(
+            "o",
+            "load_older",
+            "Older",
+            tooltip="Read older messages from the gateway (a paged store: 2.x)",
+            show=False,
+            id="messages.older",
+        ),
         Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
         Binding(
             "n",
@@ -220,6 +231,8 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         self.hits: list[int] = []  # indices of the messages the search text is in
         self._polling = False
         self.status_error: GatewayError | None = None
+        self.older_loading = False
+        self.older_error: GatewayError | None = None
 
     @property
     def is_group(self) -> bool:
@@ -285,6 +298,36 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
 
     def on_screen_resume(self) -> None:
         self.action_refresh()  # shown, or back from the composer or an edit: read it again
+
+    def _older_page(self) -> int | None:
+        value = self.actions.messages_of(self.instance, self.jid).value
+        return getattr(value, "older_page", None)
+
+    def action_load_older(self) -> None:
+        """The chat's next older page, when the gateway pages its store (2.x)."""
+        if self.older_loading or self._older_page() is None:
+            return
+        self.older_loading = True
+        self.older_error = None
+
+        def done(_result: object) -> None:
+            self.older_loading = False
+            self._draw_summary()
+
+        def failed(error: GatewayError) -> bool:
+            self.older_loading = False
+            self.older_error = error
+            self._draw_summary()  # said in place: scrolling up again asks again
+            return True
+
+        self.call(
+            self.actions.load_older_messages(self.instance, self.jid),
+            what="Reading older messages",
+            on_done=done,
+            on_error=failed,
+            group="older-messages",
+        )
+        self._draw_summary()
 
     def _failed(self, _error: GatewayError) -> bool:
         self._draw_summary()  # the loadable holds the error: the summary says it
@@ -399,6 +442,17 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             text.append(" · read receipts on", style="dim")
         if loadable.loading:
             text.append(" · reading…", style="dim")
+        older_left = getattr(loadable.value, "older_left", 0)
+        if self.older_loading:
+            text.append(" · older messages: loading…", style="dim")
+        elif self._older_page() is not None:
+            left = f"{older_left:,} older" if older_left else "older messages"
+            key = self.key_for("messages.older")
+            text.append(f" · {left} on the gateway: scroll to the top or press {key}", style="dim")
+        if self.older_error is not None:
+            text.append(
+                f"\n⚠ older messages could not be read: {self.older_error.title}", style="yellow"
+            )
         if waiting_for_read(
             self.all_messages[-POLL_LOOKBACK:], self.actions.statuses_of(self.instance)
         ):
@@ -462,6 +516,8 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def on_conversation_view_moved(self, event: ConversationView.Moved) -> None:
         event.stop()
         self._draw_details()
+        if self.view.index <= OLDER_NEAR and self.older_error is None:
+            self.action_load_older()
 
     # --- actions on the selected message ----------------------------------------------------------
 

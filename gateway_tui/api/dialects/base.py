@@ -149,9 +149,9 @@ class Dialect:
     def read_status_row(self, data: dict[str, Any]) -> StatusRow | None:
         raise NotImplementedError
 
-    def messages_page(self, data: Any) -> tuple[list[Any], int]:
-        """The items of one findMessages answer (already parsed) and how many pages there are.
-        Raises ValueError for an answer of the wrong shape."""
+    def messages_page(self, data: Any) -> tuple[list[Any], int, int | None]:
+        """The items of one findMessages answer (already parsed), how many pages there are and
+        how many messages in all (None: not told). Raises ValueError for the wrong shape."""
         raise NotImplementedError
 
     def __repr__(self) -> str:

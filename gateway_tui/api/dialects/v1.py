@@ -141,10 +141,10 @@ class V1Dialect(Dialect):
     def read_status_row(self, data: dict[str, Any]) -> StatusRow | None:
         return StatusRow.read(data)
 
-    def messages_page(self, data: Any) -> tuple[list[Any], int]:
+    def messages_page(self, data: Any) -> tuple[list[Any], int, int | None]:
         if not isinstance(data, list):
             raise ValueError(f"expected an array, got {type(data).__name__}")
-        return data, 1
+        return data, 1, None
 
 
 LINE = V1Dialect()

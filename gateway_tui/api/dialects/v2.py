@@ -328,13 +328,15 @@ class V2Dialect(Dialect):
         key_id = data.get("keyId")
         return StatusRow.read({**data, "id": key_id} if isinstance(key_id, str) else data)
 
-    def messages_page(self, data: Any) -> tuple[list[Any], int]:
+    def messages_page(self, data: Any) -> tuple[list[Any], int, int | None]:
         messages = data.get("messages") if isinstance(data, dict) else None
         records = messages.get("records") if isinstance(messages, dict) else None
         if not isinstance(records, list):
             raise ValueError("expected {messages: {records: [...]}}")
-        pages = messages.get("pages")
-        return records, pages if isinstance(pages, int) and pages > 0 else 1
+        pages, total = messages.get("pages"), messages.get("total")
+        if not isinstance(total, int) or isinstance(total, bool) or total < 0:
+            total = None
+        return records, pages if isinstance(pages, int) and pages > 0 else 1, total
 
 
 LINE = V2Dialect()
