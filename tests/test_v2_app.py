@@ -197,3 +197,16 @@ async def test_a_long_2x_chat_opens_on_its_newest_page_and_reads_older_ones_at_t
             await pilot.pause()
             assert _message_pages(app, BIG_CHAT_JID) == [1, 2, 1, 3]
             assert "older" not in str(screen.query_one("#messages-summary").render())
+
+
+def test_a_setting_is_named_as_the_gateways_line_spells_it() -> None:
+    from gateway_tui.api import dialects
+    from gateway_tui.api.models import InstanceSettings
+    from gateway_tui.screens.instance import setting_prompt
+
+    settings = InstanceSettings(reject_call=True)
+    v2 = setting_prompt("reject_call", settings, dialects.V2.setting_name("reject_call"))
+    name = dialects.V1.setting_name("sync_full_history")
+    v1 = setting_prompt("sync_full_history", settings, name)
+    assert v2.plain.endswith("  rejectCall") and v2.plain.startswith("[x]")
+    assert v1.plain.endswith("  sync_full_history")

@@ -56,6 +56,10 @@ class Dialect:
     def verb(self, operation: str) -> str:
         return self.verbs[operation]
 
+    def setting_name(self, field: str) -> str:
+        """A setting's name on this line's wire (our field names are 1.7.1's)."""
+        return field
+
     # --- instances ---
     def read_single_instance(self, content: bytes) -> Instance:
         raise NotImplementedError

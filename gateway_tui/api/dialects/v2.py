@@ -180,6 +180,9 @@ class V2Dialect(Dialect):
             body["quoted"] = quoted.to_json()
         return body
 
+    def setting_name(self, field: str) -> str:
+        return next((theirs for theirs, ours in _SETTINGS.items() if ours == field), field)
+
     def send_text_body(
         self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
     ) -> dict[str, Any]:
