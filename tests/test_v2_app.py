@@ -205,8 +205,24 @@ def test_a_setting_is_named_as_the_gateways_line_spells_it() -> None:
     from gateway_tui.screens.instance import setting_prompt
 
     settings = InstanceSettings(reject_call=True)
-    v2 = setting_prompt("reject_call", settings, dialects.V2.setting_name("reject_call"))
-    name = dialects.V1.setting_name("sync_full_history")
+    v2 = setting_prompt("reject_call", settings, dialects.V2.wire_name("reject_call"))
+    name = dialects.V1.wire_name("sync_full_history")
     v1 = setting_prompt("sync_full_history", settings, name)
     assert v2.plain.endswith("  rejectCall") and v2.plain.startswith("[x]")
     assert v1.plain.endswith("  sync_full_history")
+
+
+@pytest.mark.parametrize("line", ["V1", "V2"])
+def test_the_names_the_screens_show_are_the_ones_the_body_sends(line: str) -> None:
+    from gateway_tui.api import dialects
+    from gateway_tui.api.lifecycle import WebhookSettings
+    from gateway_tui.api.models import SETTING_LABELS, InstanceSettings
+
+    dialect = getattr(dialects, line)
+    hook = WebhookSettings(url="https://example.com/h", webhook_by_events=True, webhook_base64=True)
+    body = dialect.webhook_body(hook)
+    sent = body.get("webhook", body)
+    assert dialect.wire_name("webhook_by_events") in sent
+    assert dialect.wire_name("webhook_base64") in sent
+    settings = dialect.settings_body(InstanceSettings())
+    assert {dialect.wire_name(field) for field in SETTING_LABELS} <= set(settings)

@@ -177,7 +177,7 @@ class InstanceScreen(GatewayScreen):
         options.clear_options()
         line = self.gateway_app.gateway_line
         options.add_options(
-            Option(setting_prompt(field, loadable.value, line.setting_name(field)), id=field)
+            Option(setting_prompt(field, loadable.value, line.wire_name(field)), id=field)
             for field in SETTING_LABELS
         )
         options.highlighted = highlighted if highlighted is not None else 0

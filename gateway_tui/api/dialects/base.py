@@ -56,8 +56,9 @@ class Dialect:
     def verb(self, operation: str) -> str:
         return self.verbs[operation]
 
-    def setting_name(self, field: str) -> str:
-        """A setting's name on this line's wire (our field names are 1.7.1's)."""
+    def wire_name(self, field: str) -> str:
+        """A field's name in this line's request body (a setting's, a webhook's); our field
+        names are 1.7.1's."""
         return field
 
     # --- instances ---

@@ -83,6 +83,12 @@ def _count_or_none(value: Any) -> Any:
 
 _Count = Annotated[int | None, BeforeValidator(_count_or_none)]
 
+# Names in 2.x's request bodies: settings/set, and webhook/set's {"webhook": {…}}.
+_WIRE_NAMES = {ours: theirs for theirs, ours in _SETTINGS.items()} | {
+    "webhook_by_events": "byEvents",
+    "webhook_base64": "base64",
+}
+
 
 class InstanceRow(Instance):
     """A fetchInstances row of 2.x: the Prisma ``Instance`` row, flat.
@@ -180,8 +186,8 @@ class V2Dialect(Dialect):
             body["quoted"] = quoted.to_json()
         return body
 
-    def setting_name(self, field: str) -> str:
-        return next((theirs for theirs, ours in _SETTINGS.items() if ours == field), field)
+    def wire_name(self, field: str) -> str:
+        return _WIRE_NAMES.get(field, field)
 
     def send_text_body(
         self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
