@@ -226,3 +226,35 @@ def test_the_names_the_screens_show_are_the_ones_the_body_sends(line: str) -> No
     assert dialect.wire_name("webhook_base64") in sent
     settings = dialect.settings_body(InstanceSettings())
     assert {dialect.wire_name(field) for field in SETTING_LABELS} <= set(settings)
+
+
+async def test_an_older_page_that_fails_is_said_in_place_and_o_asks_again() -> None:
+    from gateway_tui.demo.chats import BIG_CHAT_JID
+    from gateway_tui.demo.server import DemoServer
+    from gateway_tui.screens.messages import MessagesScreen
+    from tests.support import make_app, make_config, wait_for
+
+    with DemoServer(api_version="2.3.6", instances=3, big_chat=1_500) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=(140, 40)) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            screen = MessagesScreen("sales-eu", BIG_CHAT_JID)
+            app.push_screen(screen)
+            loadable = app.actions.messages_of("sales-eu", BIG_CHAT_JID)
+            await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
+            await pilot.pause()
+            server.faults.add("status", status=500, path_prefix="/chat/findMessages/", times=1)
+
+            def summary() -> str:
+                return str(screen.query_one("#messages-summary").render())
+
+            await pilot.press("home")
+            await wait_for(pilot, lambda: "older messages could not be read" in summary())
+            assert len(screen.view.messages) == 1_000
+            await pilot.press("up")  # moving on at the top does not ask again by itself
+            await pilot.pause()
+            assert _message_pages(app, BIG_CHAT_JID) == [1, 2]
+            await pilot.press("o")
+            await wait_for(pilot, lambda: len(screen.view.messages) == 1_500)
+            assert "could not be read" not in summary()
+            assert _message_pages(app, BIG_CHAT_JID) == [1, 2, 2]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -307,27 +308,33 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         """The chat's next older page, when the gateway pages its store (2.x)."""
         if self.older_loading or self._older_page() is None:
             return
-        self.older_loading = True
-        self.older_error = None
+        self.older_error = None  # said in place; moving up (or o) asks again
+        self._said_in_place(
+            "older_loading",
+            "older_error",
+            self.actions.load_older_messages(self.instance, self.jid),
+            what="Reading older messages",
+        )
+        self._draw_summary()
 
-        def done(_result: object) -> None:
-            self.older_loading = False
+    def _said_in_place(self, busy: str, error: str, work: Any, *, what: str) -> None:
+        """Run ``work`` with ``self.<busy>`` set meanwhile; its failure is kept in
+        ``self.<error>`` and shown in the summary, not notified."""
+        setattr(self, busy, True)
+
+        def finished(failure: GatewayError | None) -> bool:
+            setattr(self, busy, False)
+            setattr(self, error, failure)
             self._draw_summary()
-
-        def failed(error: GatewayError) -> bool:
-            self.older_loading = False
-            self.older_error = error
-            self._draw_summary()  # said in place: scrolling up again asks again
             return True
 
         self.call(
-            self.actions.load_older_messages(self.instance, self.jid),
-            what="Reading older messages",
-            on_done=done,
-            on_error=failed,
-            group="older-messages",
+            work,
+            what=what,
+            on_done=lambda _result: finished(None),
+            on_error=finished,
+            group=busy,
         )
-        self._draw_summary()
 
     def _failed(self, _error: GatewayError) -> bool:
         self._draw_summary()  # the loadable holds the error: the summary says it
@@ -336,25 +343,11 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def _read_statuses(self) -> None:
         if self._polling:
             return
-        self._polling = True
-
-        def read(_result: object) -> None:
-            self._polling = False
-            self.status_error = None
-            self._draw_summary()
-
-        def failed(error: GatewayError) -> bool:
-            self._polling = False
-            self.status_error = error
-            self._draw_summary()  # shown in place; no notification every few seconds
-            return True
-
-        self.call(
+        self._said_in_place(  # no notification every few seconds
+            "_polling",
+            "status_error",
             self.actions.load_statuses(self.instance, self.jid),
             what="Reading delivery statuses",
-            on_done=read,
-            on_error=failed,
-            group="statuses",
         )
 
     def _poll(self) -> None:
