@@ -258,3 +258,19 @@ async def test_an_older_page_that_fails_is_said_in_place_and_o_asks_again() -> N
             await wait_for(pilot, lambda: len(screen.view.messages) == 1_500)
             assert "could not be read" not in summary()
             assert _message_pages(app, BIG_CHAT_JID) == [1, 2, 2]
+
+
+@pytest.mark.parametrize(("version", "offered"), [("2.3.6", False), ("1.7.1", True)])
+async def test_the_composer_offers_presence_only_where_it_is_sent(version: str, offered: bool):
+    from textual.widgets import Label, Select
+
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config, open_composer_on
+
+    with DemoServer(api_version=version, instances=3) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=(140, 40)) as pilot:
+            screen = await open_composer_on(app, pilot, "sales-eu")
+            assert screen.query_one("#f-presence", Select).disabled is not offered
+            note = str(screen.query_one("#presence-note", Label).render())
+            assert ("2.x sends none" in note) is not offered

@@ -46,6 +46,9 @@ class Dialect:
     paged_messages: bool
     # sendList: which of the list's texts the gateway requires.
     footer_required: bool
+    # Whether a list message's presence (shown during its delay) is sent; 2.x has none and
+    # always shows "composing" (whatsapp.baileys.service.ts:3271 at 2.3.6).
+    sends_presence: bool
     description_required: bool
     # The events a webhook or websocket may subscribe to.
     event_names: tuple[str, ...]

@@ -44,6 +44,7 @@ class V1Dialect(Dialect):
     }
     paged_messages = False
     footer_required = False
+    sends_presence = True
     description_required = True
     event_names = EVENT_NAMES
     instance_fields_missing = frozenset(

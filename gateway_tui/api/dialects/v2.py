@@ -164,6 +164,7 @@ class V2Dialect(Dialect):
     }
     paged_messages = True
     footer_required = True
+    sends_presence = False
     description_required = False
     event_names = EVENT_NAMES
     instance_fields_missing = frozenset(
