@@ -562,6 +562,30 @@ async def test_find_messages_fetches_every_page(monkeypatch: pytest.MonkeyPatch)
     assert [json.loads(r.content)["page"] for r in replay.requests] == [1, 2]
 
 
+async def test_a_chat_is_read_a_page_at_a_time_newest_first(monkeypatch: pytest.MonkeyPatch):
+    """The conversation's reads on 2.x: page 1 (the newest) at open, page 2 when scrolled to."""
+    monkeypatch.setattr(client_module, "MESSAGES_PAGE", 2)
+    jid = "5511999999999@s.whatsapp.net"
+    replay = Replay("v2.3.6-more/098", "v2.3.6-more/099")
+
+    async def both(client: GatewayClient) -> tuple[Any, Any]:
+        newest = await client.find_chat_page("evo-a", jid)
+        return newest, await client.find_chat_page("evo-a", jid, newest.older_page)
+
+    newest, older = await run(replay, both)
+    assert [m.id for m in newest] == ["3EB0PLANTED0002", "3EB0A1B2C3D4E5F6A7B8C9"]
+    assert (newest.older_page, newest.total, newest.older_left) == (2, 3, 1)
+    assert [m.id for m in older] == ["3EB0PLANTED0001"] and older.older_page is None
+    joined = newest.joined(older)
+    assert [m.id for m in joined] == [
+        "3EB0PLANTED0001",
+        "3EB0PLANTED0002",
+        "3EB0A1B2C3D4E5F6A7B8C9",
+    ]
+    assert joined.older_page is None and joined.older_left == 0
+    assert [json.loads(r.content)["page"] for r in replay.requests] == [1, 2]
+
+
 async def test_find_last_messages() -> None:
     replay = Replay("v2.3.6-more/096", ignore_body_keys=PAGING)
     found = await run(replay, lambda c: c.find_last_messages("evo-a"))
