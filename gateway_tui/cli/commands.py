@@ -757,6 +757,17 @@ async def _send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
         campaign.unlock()
 
 
+async def _list_message_notes(client: Any) -> None:
+    """What the composer says of list messages on this gateway's line, said before the first
+    send (2.3.0–2.3.7 answer 201 and WhatsApp never shows the message). Asking the line never
+    fails: an unreachable gateway leaves it 1.7.1, and the sends say what is wrong."""
+    from gateway_tui.core.api.dialects import list_message_notes
+
+    line = await client.line()
+    for note in list_message_notes(line, client.server_version):
+        _warn(note)
+
+
 async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campaign: Any) -> int:
     import time
 
@@ -786,6 +797,7 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
             "(--resend-unknown sends them, --set-aside-unknown marks them skipped)."
         )
     async with _client(config) as client:
+        await _list_message_notes(client)
         runner = CampaignRunner(
             campaign, client, on_progress=printer.progress, on_attempt=printer.attempt
         )

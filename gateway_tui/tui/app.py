@@ -190,22 +190,12 @@ class GatewayApp(App[int]):
 
     def list_message_notes(self) -> list[str]:
         """What a user sending list messages through this gateway must know about its line."""
-        from gateway_tui.core.api.dialects import LIST_MESSAGES_UNSHOWN, list_message_warning
+        from gateway_tui.core.api.dialects import list_message_notes
 
         client = self.client
-        if not client.line_known or client.dialect.line != "2":
+        if not client.line_known:
             return []
-        notes = [
-            "Evolution API 2.x: the footer is required, the description optional; presence is "
-            "not sent (the gateway always shows typing during the delay)."
-        ]
-        version = client.server_version
-        warning = list_message_warning(version)
-        if warning:
-            notes.append(warning)
-        elif version is None:
-            notes.append(f"If this gateway is 2.3.0–2.3.7: {LIST_MESSAGES_UNSHOWN}.")
-        return notes
+        return list_message_notes(client.dialect, client.server_version)
 
     @property
     def instance_fields_missing(self) -> frozenset[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 
@@ -262,3 +263,24 @@ def test_the_drop_knob_drops_a_share_of_sends_after_they_went_out():
         )
         assert refused.status_code == 400
         assert refused.json()["response"]["message"][0]["exists"] is False
+
+
+def test_send_list_on_2_3_x_warns_that_whatsapp_does_not_show_list_messages(
+    tmp_path, capsys, monkeypatch
+):
+    from gateway_tui.demo.server import DemoServer
+
+    with DemoServer(api_version="2.3.6", instances=3) as server:
+        monkeypatch.setenv("GATEWAY_URL", server.url)
+        monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
+        draft = dataclasses.replace(DRAFT, footer="Acme")  # 2.x requires one
+        ComposeStore(server.url, "sales-eu").save_template("Weekly menu", draft)
+        assert main(send(tmp_path, "--json")) == 0
+        err = capsys.readouterr().err
+        assert "This gateway is 2.3.6: WhatsApp does not show list messages" in err
+        assert sum(server.state.sends_by_number.values()) == 5  # told, and sent as asked
+
+
+def test_send_list_on_1_7_1_has_no_such_warning(gateway, tmp_path, capsys):
+    assert main(send(tmp_path)) == 0
+    assert "does not show list messages" not in capsys.readouterr().err

@@ -59,7 +59,10 @@ def test_every_client_is_built_by_the_factory():
         check=False,
     ).stdout.split()
     builders = sorted(path.removeprefix(root + "/") for path in found)
-    assert builders == ["core/api/client.py", "core/client_factory.py"]  # the class itself, and the factory
+    assert builders == [
+        "core/api/client.py",
+        "core/client_factory.py",
+    ]  # the class itself, and the factory
 
 
 def test_the_factory_imports_no_textual(tmp_path):

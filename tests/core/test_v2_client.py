@@ -29,6 +29,7 @@ from gateway_tui.core.api import (
     ServerError,
     Unauthorized,
     dialects,
+    lists,
 )
 from gateway_tui.core.api import client as client_module
 from gateway_tui.core.api.errors import LicenseRequired
@@ -206,6 +207,37 @@ async def test_fetch_instances_reads_disconnection_fields() -> None:
     assert row.disconnection_at == "2026-11-24T16:10:00.000Z"
     assert row.owner_number == "5511999999999" and row.number == "5511999999999"
     assert (row.message_count, row.contact_count, row.chat_count) == (12, 3, 2)
+
+
+def test_flat_rows_keep_the_row_when_a_count_or_the_integration_is_odd() -> None:
+    rec = recording("v2.3.6/011")
+    rows = rec["response_body"][:3]
+    rows[0].update(_count={"Message": "12", "Contact": True, "Chat": 2}, number=5511999999999)
+    rows[1].update(_count=None, integration=None)
+    rows[2].update(integration={"integration": "EVOLUTION"})
+    read = dialects.V2.instances.read(json.dumps(rows).encode())
+    assert [row.instance_name for row in read] == [row["name"] for row in rows]
+    assert not read.unreadable
+    assert (read[0].message_count, read[0].contact_count, read[0].chat_count) == (None, None, 2)
+    assert read[0].number == "5511999999999"
+    assert read[1].message_count is None and read[1].integration_name is None
+    assert read[2].integration_name == "EVOLUTION"
+
+
+async def test_ten_thousand_flat_rows_are_read_in_one_piece_as_on_1_7_1(monkeypatch) -> None:
+    """2.x rows carry twice 1.7.1's bytes (settings, token, times, all skipped): the answer of
+    10,000 is read by the fast path as 1.7.1's is, not in batches in a thread (bench §2b)."""
+    row = recording("v2.3.6/011")["response_body"][0]
+    body = json.dumps([{**row, "name": f"i-{n}"} for n in range(10_000)]).encode()
+    assert len(body) > lists.OFF_LOOP_BYTES  # past 1.7.1's limit
+    reader = dialects.V2.instances
+
+    def in_batches(content: bytes) -> Any:
+        raise AssertionError("read in batches")
+
+    monkeypatch.setattr(reader, "_read_items", in_batches)
+    read = await reader.read_async(body)
+    assert len(read) == 10_000 and read[-1].instance_name == "i-9999"
 
 
 async def test_fetch_instances_by_name_is_a_list_of_one() -> None:
@@ -527,6 +559,30 @@ async def test_find_messages_fetches_every_page(monkeypatch: pytest.MonkeyPatch)
         replay, lambda c: c.find_chat_messages("evo-a", "5511999999999@s.whatsapp.net")
     )
     assert len(messages) == 3
+    assert [json.loads(r.content)["page"] for r in replay.requests] == [1, 2]
+
+
+async def test_a_chat_is_read_a_page_at_a_time_newest_first(monkeypatch: pytest.MonkeyPatch):
+    """The conversation's reads on 2.x: page 1 (the newest) at open, page 2 when scrolled to."""
+    monkeypatch.setattr(client_module, "MESSAGES_PAGE", 2)
+    jid = "5511999999999@s.whatsapp.net"
+    replay = Replay("v2.3.6-more/098", "v2.3.6-more/099")
+
+    async def both(client: GatewayClient) -> tuple[Any, Any]:
+        newest = await client.find_chat_page("evo-a", jid)
+        return newest, await client.find_chat_page("evo-a", jid, newest.older_page)
+
+    newest, older = await run(replay, both)
+    assert [m.id for m in newest] == ["3EB0PLANTED0002", "3EB0A1B2C3D4E5F6A7B8C9"]
+    assert (newest.older_page, newest.total, newest.older_left) == (2, 3, 1)
+    assert [m.id for m in older] == ["3EB0PLANTED0001"] and older.older_page is None
+    joined = newest.joined(older)
+    assert [m.id for m in joined] == [
+        "3EB0PLANTED0001",
+        "3EB0PLANTED0002",
+        "3EB0A1B2C3D4E5F6A7B8C9",
+    ]
+    assert joined.older_page is None and joined.older_left == 0
     assert [json.loads(r.content)["page"] for r in replay.requests] == [1, 2]
 
 

@@ -115,6 +115,7 @@ POST_READS = (
     "find_messages",
     "find_last_messages",
     "find_chat_messages",
+    "find_chat_page",  # 2.x: a page; 1.7.1: find_chat_messages (counted twice: the check is <=)
     "find_status_messages",
     "find_message_json",
 )

@@ -492,6 +492,29 @@ class ChatMessages(Sequence[StoredMessage]):
         self._read: dict[int, StoredMessage] = {}
         self._index: dict[str, int] | None = None
         self.skipped = skipped
+        # A paged store (2.x): the next older page to read (None: none left, or not paged), and
+        # how many messages the gateway holds for the chat (None: not told).
+        self.older_page: int | None = None
+        self.total: int | None = None
+
+    @property
+    def older_left(self) -> int:
+        """How many older messages the gateway still holds beyond these (0: none, or unknown)."""
+        if self.older_page is None or self.total is None:
+            return 0
+        return max(0, self.total - len(self._items))
+
+    def _paged_as(self, other: ChatMessages) -> ChatMessages:
+        self.older_page, self.total = other.older_page, other.total
+        return self
+
+    def joined(self, other: ChatMessages) -> ChatMessages:
+        """These messages and ``other``'s, one per id (this one's item where both hold it), in
+        time order; ``other``'s paging (a page read later knows the store better)."""
+        ids = {item["key"]["id"] for item in self._items}
+        items = self._items + [item for item in other._items if item["key"]["id"] not in ids]
+        items.sort(key=lambda item: parse_long(item.get("messageTimestamp")) or 0)
+        return ChatMessages(items, self.skipped + other.skipped)._paged_as(other)
 
     @classmethod
     def of_chat(cls, data: Any, jid: str | None, limit: int | None = None) -> ChatMessages:
@@ -560,7 +583,7 @@ class ChatMessages(Sequence[StoredMessage]):
             items.insert(at, item)
             if at < len(self._items):  # later positions moved: forget what was read there
                 read = {i: m for i, m in read.items() if i < at}
-        result = ChatMessages(items, self.skipped)
+        result = ChatMessages(items, self.skipped)._paged_as(self)
         result._read = read
         return result
 

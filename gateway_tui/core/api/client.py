@@ -795,6 +795,30 @@ class GatewayClient:
             path, body, lambda items: ChatMessages.of_chat(items, jid, limit), limit=limit
         )
 
+    async def find_chat_page(self, instance: str, jid: str, page: int = 1) -> ChatMessages:
+        """One page of a chat's messages, oldest first, for a conversation read as it scrolls.
+
+        2.x pages newest first: page 1 holds the newest ``MESSAGES_PAGE``; the answer's
+        ``older_page`` is the next page to ask for (None when there is none) and ``total`` the
+        chat's messages on the gateway. A line without pages (1.7.1) answers the whole chat,
+        with no older page.
+        """
+        line = await self.line()
+        if not line.paged_messages:
+            return await self.find_chat_messages(instance, jid)
+        path = _instance_path("/chat/findMessages/", instance, "POST")
+        body = {"where": {"key": {"remoteJid": jid}}, "page": page, "offset": MESSAGES_PAGE}
+        records, pages, total = await self._read(
+            "POST",
+            path,
+            lambda content: line.messages_page(from_json(content, cache_strings="all")),
+            body=body,
+        )
+        found = _built(lambda items: ChatMessages.of_chat(items, jid), records, path)
+        found.older_page = page + 1 if page < pages and records else None
+        found.total = total
+        return found
+
     async def find_last_messages(self, instance: str) -> StoreList[StoredMessage]:
         """The newest stored message of each chat (all are read: the store cannot say)."""
         path = _instance_path("/chat/findMessages/", instance, "POST")
@@ -880,7 +904,7 @@ class GatewayClient:
         page = 1
         while True:
             paged = {**body, "page": page, "offset": MESSAGES_PAGE}
-            records, pages = await self._read(
+            records, pages, _total = await self._read(
                 "POST", path, lambda content: line.messages_page(load(content)), body=paged
             )
             items.extend(records)

@@ -62,12 +62,33 @@ class ChatStoreActions(ActionsBase):
         )
 
     async def _read_chat(self, instance: str, jid: str) -> ChatMessages:
-        messages = await self.client.find_chat_messages(instance, jid)
+        # A paged store (2.x): the newest page; older pages come as the user scrolls up
+        # (load_older_messages). Read again, the newest page joins what was read before.
+        messages = await self.client.find_chat_page(instance, jid)
+        known = self.messages_of(instance, jid).value
+        if messages.total is not None and isinstance(known, ChatMessages) and len(known):
+            older_page = known.older_page
+            messages = messages.joined(known)
+            messages.older_page = older_page
         # A read that left before a live event came back without its message: put it in.
         for item in self.state.live_items.get((instance, jid), ()):
             if messages.index_of(item["key"]["id"]) < 0:
                 messages = messages.with_item(item)
         return messages
+
+    async def load_older_messages(self, instance: str, jid: str) -> ChatMessages | None:
+        """The chat's next older page joined to what is shown (a paged store only); None when
+        there is no older page to read."""
+        loadable = self.messages_of(instance, jid)
+        known = loadable.value
+        if not isinstance(known, ChatMessages) or known.older_page is None:
+            return None
+        older = await self.client.find_chat_page(instance, jid, known.older_page)
+        latest = loadable.value  # live events may have come meanwhile
+        base = latest if isinstance(latest, ChatMessages) else known
+        loadable.value = base.joined(older)
+        self.state.notify(Topic.MESSAGES)
+        return loadable.value
 
     async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
         rows = await self.client.find_status_messages(instance, remote_jid=jid)

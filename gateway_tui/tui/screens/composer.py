@@ -32,6 +32,7 @@ from gateway_tui.tui.screens.composer_fields import (  # noqa: F401 - re-exporte
     FIELD_HINTS,
     FIELD_LIMITS,
     HEADER_FIELDS,
+    PRESENCE_NOT_SENT,
     PRESENCE_NOTE,
     ROW_PARTS,
     field_of,
@@ -196,6 +197,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                 with Horizontal(classes="composer-field"):
                     yield Label("Delay (ms)", classes="field-label")
                     yield Input(draft.delay, placeholder="none", id="f-delay", compact=True)
+                    line = self.gateway_app.gateway_line
                     yield Label("Presence", classes="field-label-inline")
                     yield Select(
                         [(p, p) for p in PRESENCES],
@@ -203,8 +205,10 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                         value=draft.presence or Select.NULL,
                         id="f-presence",
                         compact=True,
+                        disabled=not line.sends_presence,
                     )
-                    yield Label(PRESENCE_NOTE, classes="field-note", id="presence-note")
+                    note = PRESENCE_NOTE if line.sends_presence else PRESENCE_NOT_SENT
+                    yield Label(note, classes="field-note", id="presence-note")
                 yield Static(id="err-options", classes="field-error composer-error")
                 yield Static(Text("Sections", style="bold"), classes="section-title")
                 yield Static(

@@ -52,6 +52,7 @@ FIELD_LIMITS = {
 FIELD_ATTRS = {key: attr for key, _, attr, _ in HEADER_FIELDS} | {"delay": "delay"}
 ROW_PARTS = {"title": "title", "desc": "description", "id": "row_id"}
 PRESENCE_NOTE = "only takes effect with a delay"
+PRESENCE_NOT_SENT = "2.x sends none: typing shows during a delay"
 # What the line under the form says about the field under the cursor.
 FIELD_HINTS = {
     "recipient": "Recipient: international number with its country code (digits; + and "

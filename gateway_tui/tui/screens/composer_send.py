@@ -129,7 +129,10 @@ class SendFlow:
         self._send_delay_ms = request.delay_ms
         self._send_body = request.to_json()
         self._send_form = self.draft.to_json()
-        self._send_presence = request.options.presence if request.options else None
+        presence = request.options.presence if request.options else None
+        if not self.gateway_app.gateway_line.sends_presence:
+            presence = "composing"  # what 2.x always shows during the delay
+        self._send_presence = presence
         self._countdown = self.set_interval(COUNTDOWN_TICK, self._tick)
         self._tick()
         self._send_worker = self.call(

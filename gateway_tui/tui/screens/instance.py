@@ -74,12 +74,13 @@ def _stored(instance: Instance) -> str:
     )
 
 
-def setting_prompt(field: str, settings: InstanceSettings) -> Text:
+def setting_prompt(field: str, settings: InstanceSettings, wire_name: str | None = None) -> Text:
+    """``wire_name``: the setting's name as the gateway's line spells it (2.x: rejectCall)."""
     on = bool(getattr(settings, field))
     text = Text()  # the box alone is coloured: the name stays readable on any theme
     text.append("[x] " if on else "[ ] ", style="bold green" if on else "dim")
     text.append(SETTING_LABELS[field])
-    text.append(f"  {field}", style="dim")
+    text.append(f"  {wire_name or field}", style="dim")
     return text
 
 
@@ -174,8 +175,10 @@ class InstanceScreen(GatewayScreen):
         options.display = True
         highlighted = options.highlighted
         options.clear_options()
+        line = self.gateway_app.gateway_line
         options.add_options(
-            Option(setting_prompt(field, loadable.value), id=field) for field in SETTING_LABELS
+            Option(setting_prompt(field, loadable.value, line.wire_name(field)), id=field)
+            for field in SETTING_LABELS
         )
         options.highlighted = highlighted if highlighted is not None else 0
         parts = [

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -44,6 +45,9 @@ EDIT_WINDOW_SECONDS = 15 * 60
 POLL_SECONDS = 2.0
 # Own messages looked at to decide whether to poll: the newest ones are the ones in flight.
 POLL_LOOKBACK = 200
+# A paged store (2.x): the next older page is read when the cursor comes this near the oldest
+# message read so far.
+OLDER_NEAR = 10
 
 
 def _from_sent(record: SentRecord, text: str | None) -> StoredMessage | None:
@@ -173,6 +177,14 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             id="messages.send_file",
         ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
+        Binding(
+            "o",
+            "load_older",
+            "Older",
+            tooltip="Read older messages from the gateway (a paged store: 2.x)",
+            show=False,
+            id="messages.older",
+        ),
         Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
         Binding(
             "n",
@@ -220,6 +232,8 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         self.hits: list[int] = []  # indices of the messages the search text is in
         self._polling = False
         self.status_error: GatewayError | None = None
+        self.older_loading = False
+        self.older_error: GatewayError | None = None
 
     @property
     def is_group(self) -> bool:
@@ -286,6 +300,42 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def on_screen_resume(self) -> None:
         self.action_refresh()  # shown, or back from the composer or an edit: read it again
 
+    def _older_page(self) -> int | None:
+        value = self.actions.messages_of(self.instance, self.jid).value
+        return getattr(value, "older_page", None)
+
+    def action_load_older(self) -> None:
+        """The chat's next older page, when the gateway pages its store (2.x)."""
+        if self.older_loading or self._older_page() is None:
+            return
+        self.older_error = None  # said in place; moving up (or o) asks again
+        self._said_in_place(
+            "older_loading",
+            "older_error",
+            self.actions.load_older_messages(self.instance, self.jid),
+            what="Reading older messages",
+        )
+        self._draw_summary()
+
+    def _said_in_place(self, busy: str, error: str, work: Any, *, what: str) -> None:
+        """Run ``work`` with ``self.<busy>`` set meanwhile; its failure is kept in
+        ``self.<error>`` and shown in the summary, not notified."""
+        setattr(self, busy, True)
+
+        def finished(failure: GatewayError | None) -> bool:
+            setattr(self, busy, False)
+            setattr(self, error, failure)
+            self._draw_summary()
+            return True
+
+        self.call(
+            work,
+            what=what,
+            on_done=lambda _result: finished(None),
+            on_error=finished,
+            group=busy,
+        )
+
     def _failed(self, _error: GatewayError) -> bool:
         self._draw_summary()  # the loadable holds the error: the summary says it
         return True
@@ -293,25 +343,11 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def _read_statuses(self) -> None:
         if self._polling:
             return
-        self._polling = True
-
-        def read(_result: object) -> None:
-            self._polling = False
-            self.status_error = None
-            self._draw_summary()
-
-        def failed(error: GatewayError) -> bool:
-            self._polling = False
-            self.status_error = error
-            self._draw_summary()  # shown in place; no notification every few seconds
-            return True
-
-        self.call(
+        self._said_in_place(  # no notification every few seconds
+            "_polling",
+            "status_error",
             self.actions.load_statuses(self.instance, self.jid),
             what="Reading delivery statuses",
-            on_done=read,
-            on_error=failed,
-            group="statuses",
         )
 
     def _poll(self) -> None:
@@ -399,6 +435,17 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             text.append(" · read receipts on", style="dim")
         if loadable.loading:
             text.append(" · reading…", style="dim")
+        older_left = getattr(loadable.value, "older_left", 0)
+        if self.older_loading:
+            text.append(" · older messages: loading…", style="dim")
+        elif self._older_page() is not None:
+            left = f"{older_left:,} older" if older_left else "older messages"
+            key = self.key_for("messages.older")
+            text.append(f" · {left} on the gateway: scroll to the top or press {key}", style="dim")
+        if self.older_error is not None:
+            text.append(
+                f"\n⚠ older messages could not be read: {self.older_error.title}", style="yellow"
+            )
         if waiting_for_read(
             self.all_messages[-POLL_LOOKBACK:], self.actions.statuses_of(self.instance)
         ):
@@ -462,6 +509,8 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
     def on_conversation_view_moved(self, event: ConversationView.Moved) -> None:
         event.stop()
         self._draw_details()
+        if self.view.index <= OLDER_NEAR and self.older_error is None:
+            self.action_load_older()
 
     # --- actions on the selected message ----------------------------------------------------------
 

@@ -67,16 +67,19 @@ class HookSettingsScreen(GatewayScreen):
                 yield Label("URL the gateway posts events to (needed even when off)")
                 yield Input(placeholder="https://example.com/hook", id="hooks-url", compact=True)
             yield Checkbox("Enabled", id="hooks-enabled", compact=True)
+            line = self.gateway_app.gateway_line
             if self.kind == "webhook":
+                by_events, base64 = (
+                    line.wire_name(field) for field in ("webhook_by_events", "webhook_base64")
+                )
                 yield Checkbox(
-                    "One URL per event (webhook_by_events: url/<event-name>)",
+                    f"One URL per event ({by_events}: url/<event-name>)",
                     id="hooks-by-events",
                     compact=True,
                 )
                 yield Checkbox(
-                    "Media as base64 in the body (webhook_base64)", id="hooks-base64", compact=True
+                    f"Media as base64 in the body ({base64})", id="hooks-base64", compact=True
                 )
-            line = self.gateway_app.gateway_line
             yield Label(
                 f"Events (none ticked: the gateway subscribes to all {len(line.event_names)})"
             )

@@ -375,6 +375,8 @@ class ConversationView(Widget, can_focus=True):
         """New messages (or statuses); the cursor stays on its message, else goes newest."""
         keep = select_id or (self.selected.id if self.selected is not None else None)
         at_end = self.index == len(self.messages) - 1
+        side, pinned = self._anchor
+        pinned_id = self.messages[pinned].id if 0 <= pinned < len(self.messages) else None
         self.messages = messages
         self.statuses = statuses
         index = -1
@@ -383,6 +385,10 @@ class ConversationView(Widget, can_focus=True):
         self.index = index if index >= 0 else len(messages) - 1
         if index < 0 or select_id is not None:
             self._anchor = ("bottom", self.index)
+        elif pinned_id is not None:
+            # Older messages put before (a paged store's next page): the view stays where it was.
+            moved = index_of_message(messages, pinned_id)
+            self._anchor = (side, moved if moved >= 0 else self.index)
         self._relayout()
 
     def find(self, message_id: str) -> StoredMessage | None:

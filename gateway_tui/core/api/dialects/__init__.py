@@ -23,6 +23,7 @@ __all__ = [
     "Dialect",
     "dialect_named",
     "line_of_version",
+    "list_message_notes",
     "list_message_warning",
     "sniff_instances",
 ]
@@ -41,6 +42,23 @@ def list_message_warning(version: str | None) -> str | None:
     if match and (int(match[1]), int(match[2])) == (2, 3) and int(match[3]) <= 7:
         return f"This gateway is {version.strip()}: {LIST_MESSAGES_UNSHOWN}."
     return None
+
+
+def list_message_notes(line: Dialect, version: str | None) -> list[str]:
+    """What a user sending list messages through a gateway of this line (and ``version``, when
+    known) must know: the composer and every campaign, in the app or on the command line."""
+    if line.line != "2":
+        return []
+    notes = [
+        "Evolution API 2.x: the footer is required, the description optional; presence is "
+        "not sent (the gateway always shows typing during the delay)."
+    ]
+    warning = list_message_warning(version)
+    if warning:
+        notes.append(warning)
+    elif version is None:
+        notes.append(f"If this gateway is 2.3.0–2.3.7: {LIST_MESSAGES_UNSHOWN}.")
+    return notes
 
 
 _V1_ROW = re.compile(rb'^\s*\[\s*\{\s*"instance"\s*:')

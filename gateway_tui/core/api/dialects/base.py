@@ -46,6 +46,9 @@ class Dialect:
     paged_messages: bool
     # sendList: which of the list's texts the gateway requires.
     footer_required: bool
+    # Whether a list message's presence (shown during its delay) is sent; 2.x has none and
+    # always shows "composing" (whatsapp.baileys.service.ts:3271 at 2.3.6).
+    sends_presence: bool
     description_required: bool
     # The events a webhook or websocket may subscribe to.
     event_names: tuple[str, ...]
@@ -55,6 +58,11 @@ class Dialect:
 
     def verb(self, operation: str) -> str:
         return self.verbs[operation]
+
+    def wire_name(self, field: str) -> str:
+        """A field's name in this line's request body (a setting's, a webhook's); our field
+        names are 1.7.1's."""
+        return field
 
     # --- instances ---
     def read_single_instance(self, content: bytes) -> Instance:
@@ -149,9 +157,9 @@ class Dialect:
     def read_status_row(self, data: dict[str, Any]) -> StatusRow | None:
         raise NotImplementedError
 
-    def messages_page(self, data: Any) -> tuple[list[Any], int]:
-        """The items of one findMessages answer (already parsed) and how many pages there are.
-        Raises ValueError for an answer of the wrong shape."""
+    def messages_page(self, data: Any) -> tuple[list[Any], int, int | None]:
+        """The items of one findMessages answer (already parsed), how many pages there are and
+        how many messages in all (None: not told). Raises ValueError for the wrong shape."""
         raise NotImplementedError
 
     def __repr__(self) -> str:

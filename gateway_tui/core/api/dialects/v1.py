@@ -44,6 +44,7 @@ class V1Dialect(Dialect):
     }
     paged_messages = False
     footer_required = False
+    sends_presence = True
     description_required = True
     event_names = EVENT_NAMES
     instance_fields_missing = frozenset(
@@ -141,10 +142,10 @@ class V1Dialect(Dialect):
     def read_status_row(self, data: dict[str, Any]) -> StatusRow | None:
         return StatusRow.read(data)
 
-    def messages_page(self, data: Any) -> tuple[list[Any], int]:
+    def messages_page(self, data: Any) -> tuple[list[Any], int, int | None]:
         if not isinstance(data, list):
             raise ValueError(f"expected an array, got {type(data).__name__}")
-        return data, 1
+        return data, 1, None
 
 
 LINE = V1Dialect()
