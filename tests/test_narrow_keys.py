@@ -11,23 +11,81 @@ def footer_line(app) -> str:
     return screen_text(app).rstrip("\n").splitlines()[-1]
 
 
-@pytest.mark.parametrize("screen", ["instances", "instance", "chats", "composer"])
-async def test_the_global_keys_stay_in_the_footer_at_80_columns(app_for, screen):
+def _openers(app) -> dict:
+    from gateway_tui.drafts import Draft
+    from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+    from gateway_tui.screens.messages import MessagesScreen
+    from gateway_tui.screens.participants import ParticipantsScreen
+
+    return {
+        "instances": lambda: None,
+        "instance": lambda: app.open_instance("sales-eu"),
+        "chats": lambda: app.open_chats("sales-eu"),
+        "conversation": lambda: app.push_screen(
+            MessagesScreen("sales-eu", "4915112340001@s.whatsapp.net", title="Jonas")
+        ),
+        "composer": lambda: app.open_composer("sales-eu"),
+        "campaign-setup": lambda: app.push_screen(
+            CampaignSetupScreen("sales-eu", Draft(title="Lunch"))
+        ),
+        "groups": lambda: app.open_groups("sales-eu"),
+        "participants": lambda: app.push_screen(
+            ParticipantsScreen("sales-eu", "120363012345678901@g.us")
+        ),
+        "pairing": lambda: app.open_pairing("onboarding"),
+        "webhook": lambda: app.open_hooks("sales-eu", "webhook"),
+        "websocket": lambda: app.open_hooks("sales-eu", "websocket"),
+        "request-log": app.action_request_log,
+    }
+
+
+SCREENS = [
+    "instances",
+    "instance",
+    "chats",
+    "conversation",
+    "composer",
+    "campaign-setup",
+    "groups",
+    "participants",
+    "pairing",
+    "webhook",
+    "websocket",
+    "request-log",
+]
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+async def test_the_global_keys_stay_in_the_footer_at_80x24_on_every_screen(app_for, screen):
+    """Every screen at 80×24 says how to quit, the keys, the request log and the palette; where
+    the focused field types q, it says ^q (which quits from anywhere) instead."""
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        if screen == "instance":
-            app.open_instance("sales-eu")
-        elif screen == "chats":
-            app.open_chats("sales-eu")
-        elif screen == "composer":
-            app.open_composer("sales-eu")
-        await pilot.pause()
-        await pilot.pause()
+        shown = app.screen
+        _openers(app)[screen]()
+        await wait_for(pilot, lambda: screen == "instances" or app.screen is not shown)
+        await wait_for(pilot, lambda: app.screen.is_mounted and "f1 Keys" in footer_line(app))
         line = footer_line(app)
-        # q quits where no text field takes it (the composer's fields do).
-        keys = ("f1 Keys", "f12 ", "^p palette") + (() if screen == "composer" else ("q Quit",))
-        for said in keys:
+        for said in ("f1 Keys", "f12 Log", "^p palette"):
+            assert said in line, line
+        quit_key = "^q Quit" if "^q Quit" in line else "q Quit"
+        assert quit_key in line, line
+        if quit_key == "^q Quit":
+            assert app.focused is not None and app.focused.check_consume_key("q", "q"), line
+
+
+async def test_the_connect_screen_at_80x24_says_the_global_keys():
+    from gateway_tui.app import GatewayApp
+    from gateway_tui.config import load_config
+    from gateway_tui.screens.connect import ConnectScreen
+
+    app = GatewayApp(load_config())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectScreen))
+        await wait_for(pilot, lambda: "f1 Keys" in footer_line(app))
+        line = footer_line(app)
+        for said in ("^q Quit", "f1 Keys", "f12 Log"):
             assert said in line, line
 
 
