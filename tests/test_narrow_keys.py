@@ -126,3 +126,23 @@ async def test_a_burst_ending_in_ctrl_s_on_the_connect_form_reads_the_whole_key(
         assert "Enter the API key." not in screen_text(app)
         saved = read_config_file()[0].profiles["default"]
         assert saved.api_key.get_secret_value() == demo_server.api_key
+
+
+async def test_the_campaign_setup_at_80_columns_gives_its_form_the_width(app_for):
+    """Below 100 columns the preview steps aside (as in the composer), f3 shows it below."""
+    from gateway_tui.drafts import Draft
+    from gateway_tui.screens.campaign_setup import CampaignSetupScreen
+
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        screen = CampaignSetupScreen("sales-eu", Draft(title="Lunch"))
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: app.screen is screen and screen.is_mounted)
+        form, pane = screen.query_one("#campaign-form"), screen.query_one("#campaign-preview-pane")
+        await wait_for(pilot, lambda: form.size.width > 70)
+        assert not pane.display or pane.size.width == 0
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: pane.size.height > 0)
+        assert form.size.width > 70 and pane.region.y > form.region.y
+        assert "(button text)" in screen_text(app) or "Lunch" in screen_text(app)
