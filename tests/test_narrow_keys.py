@@ -146,3 +146,32 @@ async def test_the_campaign_setup_at_80_columns_gives_its_form_the_width(app_for
         await wait_for(pilot, lambda: pane.size.height > 0)
         assert form.size.width > 70 and pane.region.y > form.region.y
         assert "(button text)" in screen_text(app) or "Lunch" in screen_text(app)
+
+
+async def test_the_invite_dialog_fits_80x24_its_buttons_in_view(app_for):
+    """The form scrolls on a short terminal; the buttons stay in view, the description field is
+    brought into view when it takes the cursor, and so is the result of a send."""
+    from textual.widgets import TextArea
+
+    from gateway_tui.screens.group_modals import InviteScreen
+
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        dialog = InviteScreen("sales-eu", "120363012345678901@g.us", "EU Sales — all hands")
+        app.push_screen(dialog)
+        await wait_for(pilot, lambda: app.screen is dialog and dialog.is_mounted)
+        await pilot.press(*"+49 1511 2340001", "enter", *"4915112340001, 12345")
+        await wait_for(pilot, lambda: "duplicate" in screen_text(app))
+        text = screen_text(app)
+        assert "Send (ctrl+s)" in text and "Close (esc)" in text, text
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: "Join the group" in screen_text(app))
+        assert "Send (ctrl+s)" in screen_text(app)
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "nothing was sent" in screen_text(app))
+        assert "Send (ctrl+s)" in screen_text(app)
+        dialog.query_one("#invite-numbers", TextArea).load_text("+49 1511 2340001")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "Link sent" in screen_text(app))
+        assert "Send (ctrl+s)" in screen_text(app)
