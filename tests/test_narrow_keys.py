@@ -175,3 +175,15 @@ async def test_the_invite_dialog_fits_80x24_its_buttons_in_view(app_for):
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "Link sent" in screen_text(app))
         assert "Send (ctrl+s)" in screen_text(app)
+
+
+async def test_the_composer_presence_note_wraps_at_a_word_at_120_columns(app_for):
+    from tests.support import open_composer_on
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await open_composer_on(app, pilot, "sales-eu")
+        await wait_for(pilot, lambda: "only takes effect" in screen_text(app))
+        lines = screen_text(app).splitlines()
+        at = next(i for i, line in enumerate(lines) if "only takes effect" in line)
+        assert "with a delay" in lines[at] + lines[at + 1], "\n".join(lines[at : at + 2])

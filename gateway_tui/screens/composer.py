@@ -187,7 +187,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                         if key in FIELD_LIMITS:
                             yield LengthCounter(FIELD_LIMITS[key], id=f"count-{key}")
                     yield Static(id=f"err-{key}", classes="field-error composer-error")
-                with Horizontal(classes="composer-field"):
+                with Horizontal(classes="composer-field", id="options-line"):
                     yield Label("Delay (ms)", classes="field-label")
                     yield Input(draft.delay, placeholder="none", id="f-delay", compact=True)
                     yield Label("Presence", classes="field-label-inline")
