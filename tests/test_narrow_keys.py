@@ -187,3 +187,25 @@ async def test_the_composer_presence_note_wraps_at_a_word_at_120_columns(app_for
         lines = screen_text(app).splitlines()
         at = next(i for i, line in enumerate(lines) if "only takes effect" in line)
         assert "with a delay" in lines[at] + lines[at + 1], "\n".join(lines[at : at + 2])
+
+
+async def test_after_a_send_the_field_with_the_cursor_stays_in_view_and_marked(
+    app_for, demo_server
+):
+    """10b: the result is shown under the form; the focused field (the last row, at the form's
+    bottom at 80×24) is scrolled back into view and its hint line stays."""
+    from tests.test_composer import good_draft, open_with
+
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        last = screen.draft.sections[-1].rows[-1]
+        field = screen.query_one(f"#row-{last.uid}-title")
+        field.focus()
+        await wait_for(pilot, lambda: "1. Cola" in screen_text(app))
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+        await wait_for(pilot, lambda: "✓ Sent" in screen_text(app))
+        await wait_for(pilot, lambda: "1. Cola" in screen_text(app))
+        assert app.focused is field
+        assert "▸ Row title" in screen_text(app)

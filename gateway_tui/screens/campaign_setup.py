@@ -41,7 +41,7 @@ from gateway_tui.drafts import PRESENCES, Draft
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.screens.confirm import ConfirmScreen
-from gateway_tui.screens.preview_pane import PreviewBeside
+from gateway_tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.list_preview import ListPreview
 
@@ -100,7 +100,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
     def compose(self) -> ComposeResult:
         yield GatewayBar()
         with Horizontal(id="campaign-body"):
-            with VerticalScroll(id="campaign-form", can_focus=False):
+            with FormScroll(id="campaign-form", can_focus=False):
                 yield Static(id="campaign-title", classes="title")
                 with Horizontal(classes="composer-field"):
                     yield Label("CSV file", classes="field-label")

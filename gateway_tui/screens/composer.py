@@ -45,7 +45,7 @@ from gateway_tui.screens.composer_send import (  # noqa: F401 - re-exported for 
     recipient_label,
 )
 from gateway_tui.screens.confirm import ConfirmScreen
-from gateway_tui.screens.preview_pane import PreviewBeside
+from gateway_tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.state import Topic
 from gateway_tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.widgets.length_counter import LengthCounter
@@ -170,7 +170,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         draft = self.draft
         yield GatewayBar()
         with Horizontal(id="composer-body"):
-            with VerticalScroll(id="composer-form", can_focus=False):
+            with FormScroll(id="composer-form", can_focus=False):
                 yield Static(id="composer-title", classes="title")
                 yield Static(id="composer-draft-status", classes="summary")
                 for key, label, attr, placeholder in HEADER_FIELDS:

@@ -8,6 +8,7 @@ until its toggle key asks for it. The composer and the campaign set-up use it.
 from __future__ import annotations
 
 from textual import events
+from textual.containers import VerticalScroll
 
 NARROW_WIDTH = 100
 
@@ -40,3 +41,13 @@ class PreviewBeside:
         if not self.preview_shown:
             self._preview_wanted = True
             self._layout(self.app.size.width)  # type: ignore[attr-defined]
+
+
+class FormScroll(VerticalScroll):
+    """The form's scrolling column: when it shrinks (a result shown under it, a terminal made
+    smaller), the field with the cursor is scrolled back into view, so the focus never hides."""
+
+    def on_resize(self, _event: events.Resize) -> None:
+        focused = self.screen.focused
+        if focused is not None and self in focused.ancestors:
+            self.call_after_refresh(self.scroll_to_widget, focused, animate=False)
