@@ -4,6 +4,7 @@ pairing code as text)."""
 from __future__ import annotations
 
 from gateway_tui.config import config_path, load_config
+from tests.support import screen_text, wait_for
 
 
 def test_a_config_file_saved_with_a_utf8_bom_is_read():
@@ -102,3 +103,33 @@ async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_wor
         await pilot.pause()
     assert list(tmp_path.iterdir()) == []
     assert len(list((data_dir() / "exports").glob("*.csv"))) == 1
+
+
+async def test_f9_and_f7_warn_only_when_the_form_would_be_lost(app_for, demo_server):
+    """The message just sent is in the history, a template loaded unchanged is in its file:
+    replacing either loses nothing, so nothing is asked; a change typed since is asked about."""
+    from gateway_tui.screens.confirm import ConfirmScreen
+    from tests.test_composer import good_draft, open_with
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: screen.draft.is_empty)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+        screen.store.save_template("Lunch", good_draft(recipient=""))
+        await pilot.press("f7")
+        await wait_for(pilot, lambda: "Lunch" in screen_text(app) and app.screen is not screen)
+        await pilot.press("enter")  # the form is empty: loaded at once
+        await wait_for(pilot, lambda: screen.draft.title == "Lunch menu")
+        await pilot.press("f9")  # the template, unchanged: nothing to lose
+        await wait_for(pilot, lambda: screen.draft.is_empty)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+        await pilot.press(*"4915")  # typed, kept nowhere: asked first
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "will be replaced" in screen_text(app)

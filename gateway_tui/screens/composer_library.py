@@ -47,9 +47,24 @@ class DraftLibrary:
         self.query_one("#f-recipient", Input).focus()
         self.notify(what, markup=False)
 
-    def _confirm_replace(self, title: str, then) -> None:
-        """Ask before a draft with content is replaced (it is not kept anywhere else)."""
+    def _kept_elsewhere(self) -> bool:
+        """Whether the form holds nothing that replacing it would lose: it is empty, or exactly
+        a message in the sent history (f8), or a template (f7) with no recipient typed."""
         if self.draft.is_empty:
+            return True
+        if self.store is None:
+            return False
+        form = self.draft.to_json()
+        try:
+            if any(entry.draft().to_json() == form for entry in self.store.history()):
+                return True
+            return any(t.to_json() == form for t in self.store.templates().values())
+        except OSError:
+            return False  # unreadable: ask, as if it were not kept
+
+    def _confirm_replace(self, title: str, then) -> None:
+        """Ask before a draft is replaced, only when it would be lost (kept nowhere else)."""
+        if self._kept_elsewhere():
             self.call_later(then)
             return
         body = Text(
