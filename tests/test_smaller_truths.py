@@ -133,3 +133,35 @@ async def test_f9_and_f7_warn_only_when_the_form_would_be_lost(app_for, demo_ser
         await pilot.press("f9")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "will be replaced" in screen_text(app)
+
+
+async def test_the_participants_header_wraps_between_phrases_at_120_columns(app_for):
+    from gateway_tui.screens.participants import ParticipantsScreen
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.push_screen(ParticipantsScreen("sales-eu", "120363012345678901@g.us"))
+        await wait_for(pilot, lambda: "1,024 participants" in screen_text(app))
+        await pilot.press("o", "/", *"49151", "enter")  # sorted and filtered: a longer header
+        await wait_for(pilot, lambda: "showing " in screen_text(app))
+        head = screen_text(app).splitlines()[2:4]
+        keys = "o sort · y copy number · e export CSV · r refresh"
+        for phrase in ("5 admins (1 superadmin)", "filter: “49151”", "sort: number ▲", keys):
+            assert any(phrase in line for line in head), "\n".join(head)
+
+
+def test_phrases_wrap_between_phrases_never_inside_one():
+    import io
+
+    from rich.console import Console
+
+    from gateway_tui.formatting import Phrases
+
+    console = Console(width=30, file=io.StringIO(), record=True, color_system=None)
+    console.print(Phrases(["12 participants", "3 admins (1 superadmin)", "read 09:30", ""]))
+    assert console.export_text().splitlines() == [
+        "12 participants",
+        "3 admins (1 superadmin)",
+        "read 09:30",
+    ]

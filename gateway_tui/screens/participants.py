@@ -16,7 +16,7 @@ from textual.widgets import Footer, Static
 from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.lists import unreadable_of
 from gateway_tui.api.models import Participant, ParticipantRole
-from gateway_tui.formatting import clock, format_number
+from gateway_tui.formatting import Phrases, clock, format_number
 from gateway_tui.recent_groups import load_recent, remember
 from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen
@@ -351,7 +351,7 @@ class ParticipantsScreen(GatewayScreen):
         elif participants.updated_at is not None:
             parts.append(f"read {clock(participants.updated_at)}")
         parts.append("o sort · y copy number · e export CSV · r refresh")
-        self.query_one("#participants-summary", Static).update(Text(" · ".join(parts)))
+        self.query_one("#participants-summary", Static).update(Phrases(parts))
 
     # --- participants ----------------------------------------------------------------------
 
