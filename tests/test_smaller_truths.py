@@ -165,3 +165,40 @@ def test_phrases_wrap_between_phrases_never_inside_one():
         "3 admins (1 superadmin)",
         "read 09:30",
     ]
+
+
+async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_for):
+    from datetime import datetime
+
+    from gateway_tui.campaign.journal import Pace, Status, create_campaign
+    from gateway_tui.campaign.recipients import parse_recipients
+    from gateway_tui.drafts import Draft, DraftRow, DraftSection
+    from tests.support import open_composer_on
+
+    app = app_for()
+    draft = Draft(
+        title="Autumn menu, {name}",
+        description="Fresh today",
+        button_text="See it",
+        sections=[DraftSection("Soups", [DraftRow("Pumpkin")])],
+    )
+    campaign = create_campaign(
+        gateway=app.gateway_identity or "",
+        instance="sales-eu",
+        draft=draft,
+        recipients=parse_recipients("number,name\n4917300000001,Ana\n4917300000002,Ben\n"),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
+    campaign.record_done(0, Status.SENT, at=1.5, message_id="3EB0CAFE")
+    campaign.unlock()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_composer_on(app, pilot, "sales-eu")
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: "campaign" in screen_text(app) and app.screen is not screen)
+        text = screen_text(app)
+        assert "⇉ campaign: 1 of 2 sent" in text and "Autumn menu, {name}" in text, text
+        assert campaign.id in text
+        await pilot.press("enter")  # the form is empty: reopened at once
+        await wait_for(pilot, lambda: screen.draft.title == "Autumn menu, {name}")
