@@ -44,7 +44,8 @@ class GatewayFooter(Footer):
             )
             (global_keys if is_global else own).append(widget)
         yield from own
-        if "quit" not in app_actions:
+        q_said = any(binding.key == "q" and binding.show for _n, binding, _e, _t in active)
+        if not q_said:
             # The focused field types q: the key that quits from anywhere is said instead.
             quit_anywhere = next(
                 (
