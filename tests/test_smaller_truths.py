@@ -202,3 +202,29 @@ async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_f
         assert campaign.id in text
         await pilot.press("enter")  # the form is empty: reopened at once
         await wait_for(pilot, lambda: screen.draft.title == "Autumn menu, {name}")
+
+
+async def test_the_instance_list_checks_no_states_while_another_screen_covers_it(app_for):
+    """Textual's is_current holds for the screen right under the top one: the list kept
+    asking connectionState (and fetchInstances) every interval under the chats."""
+    from gateway_tui.screens.chats import ChatsScreen
+    from gateway_tui.screens.instances import InstancesScreen
+
+    app = app_for(refresh_interval=1)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        listing = app.screen
+        assert isinstance(listing, InstancesScreen) and listing.in_view
+        app.open_chats("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen) and app.screen.is_mounted)
+        assert not listing.in_view
+        await wait_for(pilot, lambda: not app.state.instances.loading)
+        started = [w for w in app.workers if w.node is listing]
+        listing._check_states_in_view()
+        listing._refresh_on_interval()
+        assert [w for w in app.workers if w.node is listing] == started
+        app.pop_screen()
+        await wait_for(pilot, lambda: app.screen is listing)
+        assert listing.in_view
+        listing._check_states_in_view()
+        assert any(w.group == "live-state" for w in app.workers if w.node is listing)
