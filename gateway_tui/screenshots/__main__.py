@@ -16,8 +16,7 @@ async def _shoot(scenario: Scenario, out_dir: Path) -> Path:
     with DemoServer(**scenario.server_options) as server:
         app = build_app(server, scenario)
         async with app.run_test(size=scenario.size) as pilot:
-            await scenario.steps(pilot)
-            await pilot.pause()
+            await scenario.run(pilot)
             path = out_dir / f"{scenario.name}.svg"
             path.write_text(app.export_screenshot(title=f"gateway-tui — {scenario.name}"))
             return path

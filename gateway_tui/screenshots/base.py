@@ -56,6 +56,12 @@ class Scenario:
     connected: bool = True  # False: nothing configured (the connect screen)
     server_options: dict[str, Any] = field(default_factory=dict)
 
+    async def run(self, pilot: Pilot) -> None:
+        """The steps, then what every picture shows settled (the snapshot tests and
+        `make screenshots` run this)."""
+        await self.steps(pilot)
+        await settle(pilot, connected=self.connected)
+
 
 def build_app(server: Any, scenario: Scenario) -> GatewayApp:
     if scenario.connected:
@@ -77,10 +83,33 @@ async def wait_until(pilot: Pilot, condition: Callable[[], bool], within: float 
     try:
         async with asyncio.timeout(within):
             while not condition():
-                await pilot.pause(0.02)
+                await pilot.pause(0.02)  # polls the condition: not a fixed wait
     except TimeoutError:
         raise TimeoutError(f"condition not met within {within}s") from None
     await pilot.pause()
+
+
+async def settle(pilot: Pilot, *, connected: bool) -> None:
+    """What every picture shows, waited for: the gateway's version in the bar (GET / is asked
+    beside the first call and may answer after the scenario's own waits), and text cursors
+    that do not blink (a picture taken half a second after the last key caught one hidden)."""
+    app: Any = pilot.app
+    if connected:
+        await wait_until(pilot, lambda: app.client.server_version is not None)
+    from textual.widgets import Input, TextArea
+
+    for screen in app.screen_stack:
+        for widget in screen.query(Input):
+            widget.cursor_blink = False
+        for widget in screen.query(TextArea):
+            widget.cursor_blink = False
+    await pilot.pause()
+
+
+def shown(pilot: Pilot, screen_type: type) -> Callable[[], bool]:
+    """A condition: a screen of ``screen_type`` is on top and mounted."""
+    app = pilot.app
+    return lambda: isinstance(app.screen, screen_type) and app.screen.is_mounted
 
 
 def _steady_headers(headers: tuple[tuple[str, str], ...], request_id: str):

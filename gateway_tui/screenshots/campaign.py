@@ -14,7 +14,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, TextArea
+from textual.widgets import DataTable, Static, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
 from gateway_tui.core.campaign.recipients import parse_recipients
@@ -61,8 +61,11 @@ async def _setup(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: setup.recipients is not None)
     table = setup.query_one("#c-recipients", DataTable)
     table.focus()
+    await wait_until(pilot, lambda: table.has_focus)
     await pilot.press("down")
-    await pilot.pause()
+    title = setup.query_one("#c-preview-title", Static)
+    second = setup.recipients.recipients[1]
+    await wait_until(pilot, lambda: table.cursor_row == 1 and second.name in str(title.render()))
 
 
 async def _running(pilot: Pilot) -> None:
@@ -107,7 +110,9 @@ async def _running(pilot: Pilot) -> None:
     screen = CampaignRunScreen(campaign, start=True)
     app.push_screen(screen)
     await wait_until(pilot, lambda: screen.runner is not None and screen.runner.next_at is not None)
-    await pilot.pause(0.3)
+    # Drawn: the next recipient and the wait before it (the screen redraws on a timer).
+    current = screen.query_one("#run-current", Static)
+    await wait_until(pilot, lambda: str(current.render()).startswith("Next:"))
 
 
 SCENARIOS = [

@@ -28,7 +28,7 @@ async def open_chats(pilot: Pilot):
     await _instances(pilot)
     screen = ChatsScreen(INSTANCE, store=_store(app))
     app.push_screen(screen)
-    await pilot.pause()
+    await wait_until(pilot, lambda: app.screen is screen and screen.is_mounted)
     await wait_until(pilot, lambda: len(screen.table.rows) > 30)
     await wait_until(pilot, lambda: app.state.groups_of(INSTANCE).value is not None)
     await pilot.pause()
@@ -41,7 +41,7 @@ async def _chats(pilot: Pilot) -> None:
     await app.actions.archive_chat(
         INSTANCE, BAKERY, screen.rows[[r.jid for r in screen.rows].index(BAKERY)].last_key, True
     )
-    await pilot.pause()
+    await wait_until(pilot, lambda: next(r for r in screen.rows if r.jid == BAKERY).archived)
 
 
 async def open_conversation(pilot: Pilot, jid: str, title: str):
@@ -51,7 +51,7 @@ async def open_conversation(pilot: Pilot, jid: str, title: str):
     await _instances(pilot)
     screen = MessagesScreen(INSTANCE, jid, title=title, store=_store(app))
     app.push_screen(screen)
-    await pilot.pause()
+    await wait_until(pilot, lambda: app.screen is screen and screen.is_mounted)
     loadable = app.actions.messages_of(INSTANCE, jid)
     await wait_until(pilot, lambda: loadable.value is not None and not loadable.loading)
     await wait_until(pilot, lambda: bool(screen.view.statuses))
@@ -62,8 +62,12 @@ async def open_conversation(pilot: Pilot, jid: str, title: str):
 async def _list_and_reply(pilot: Pilot) -> None:
     screen = await open_conversation(pilot, LIST_CHAT, "Diego Alves")
     await pilot.press("up")  # the reply: the list above it, the chosen row in it
-    await pilot.pause()
-    assert screen.view.selected is not None and screen.view.selected.kind == "listResponseMessage"
+    await wait_until(
+        pilot,
+        lambda: (
+            screen.view.selected is not None and screen.view.selected.kind == "listResponseMessage"
+        ),
+    )
 
 
 async def _delivery_marks(pilot: Pilot) -> None:
@@ -85,15 +89,19 @@ async def _reply_typed(pilot: Pilot) -> None:
     screen = await open_conversation(pilot, JONAS, "Jonas Weber")
     await pilot.press("R")  # a quoted reply to his newest message, being typed
     await pilot.press(*"Arrives Friday before noon", "ctrl+j", *"signature needed")
-    await pilot.pause()
-    assert screen.reply_to is not None
+    from gateway_tui.tui.widgets.message_line import MessageLine
+
+    line = screen.query_one(MessageLine)
+    await wait_until(pilot, lambda: screen.reply_to is not None and line.text.endswith("needed"))
 
 
 async def _media_card(pilot: Pilot) -> None:
     screen = await open_conversation(pilot, MEDIA_CHAT, "A document")
     index = next(i for i, m in enumerate(screen.view.messages) if m.id == MEDIA_ID)
     screen.view.select(index)
-    await pilot.pause()
+    await wait_until(
+        pilot, lambda: screen.view.selected is not None and screen.view.selected.id == MEDIA_ID
+    )
 
 
 async def _profile(pilot: Pilot) -> None:

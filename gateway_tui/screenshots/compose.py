@@ -14,7 +14,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
-from gateway_tui.screenshots.base import Scenario, wait_until
+from gateway_tui.screenshots.base import Scenario, shown, wait_until
 
 INSTANCE = "sales-eu"
 SIZE = (140, 46)
@@ -102,9 +102,10 @@ async def open_composer(pilot: Pilot):
         pilot, lambda: any("Draft restored" in str(n.message) for n in app._notifications)
     )
     last = screen.draft.sections[-1].rows[-1]
-    screen.query_one(f"#row-{last.uid}-title").focus()
+    field = screen.query_one(f"#row-{last.uid}-title")
+    field.focus()
     app.clear_notifications()  # "Draft restored" would cover the preview
-    await pilot.pause()
+    await wait_until(pilot, lambda: field.has_focus and screen._focus_uid == last.uid)
     return screen
 
 
@@ -113,16 +114,24 @@ async def _composer(pilot: Pilot) -> None:
 
 
 async def _opened_list(pilot: Pilot) -> None:
-    await open_composer(pilot)
+    from gateway_tui.tui.widgets.list_preview import PreviewMode
+
+    screen = await open_composer(pilot)
+    before = screen.focused
     await pilot.press("shift+tab")  # the cursor on a row: the list shows it highlighted
+    await wait_until(pilot, lambda: screen.focused not in (None, before))
+    uid = screen._uid_of(screen.focused)
     await pilot.press("f3")
-    await pilot.pause()
+    await wait_until(pilot, lambda: screen.mode == PreviewMode.LIST and screen._focus_uid == uid)
 
 
 async def _json(pilot: Pilot) -> None:
-    await open_composer(pilot)
+    from gateway_tui.tui.widgets.list_preview import PreviewMode
+
+    screen = await open_composer(pilot)
     await pilot.press("f2")
-    await pilot.pause()
+    pane = screen.query_one("#composer-preview-pane")
+    await wait_until(pilot, lambda: screen.mode == PreviewMode.JSON and pane.has_focus)
 
 
 async def _narrow(pilot: Pilot) -> None:
@@ -131,16 +140,18 @@ async def _narrow(pilot: Pilot) -> None:
 
 
 async def _narrow_preview(pilot: Pilot) -> None:
-    await open_composer(pilot)
+    screen = await open_composer(pilot)
     await pilot.press("f4")
-    await pilot.pause()
+    await wait_until(pilot, lambda: screen.preview_shown)
 
 
 async def _help(pilot: Pilot) -> None:
     """f1 in the composer (? types a "?" there): its own keys first, each with its id."""
+    from gateway_tui.tui.screens.help import HelpScreen
+
     await open_composer(pilot)
     await pilot.press("f1")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, HelpScreen))
 
 
 SCENARIOS = [

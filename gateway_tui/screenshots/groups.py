@@ -10,7 +10,7 @@ from textual.pilot import Pilot
 
 from gateway_tui.core.files import recent_groups
 from gateway_tui.core.files.storage import HOME_ENV
-from gateway_tui.screenshots.base import Scenario, wait_until
+from gateway_tui.screenshots.base import Scenario, shown, wait_until
 from gateway_tui.screenshots.shell import instances_loaded
 
 INSTANCE = "sales-eu"
@@ -54,34 +54,47 @@ async def _participants(pilot: Pilot) -> None:
 
 
 async def _participants_revoked(pilot: Pilot) -> None:
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+
     app = pilot.app
     await _participants(pilot)
     await pilot.press("R")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, ConfirmScreen))  # else y is the table's key
     await pilot.press("y")
     await wait_until(pilot, lambda: bool(app.state.invite_of(INSTANCE, BIG_GROUP).revoked))
     app.clear_notifications()  # the "revoked" toast would vanish at its own pace
 
 
 async def _revoke_confirm(pilot: Pilot) -> None:
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+
     await _participants(pilot)
     await pilot.press("R")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, ConfirmScreen))
 
 
 async def _subject(pilot: Pilot) -> None:
+    from gateway_tui.tui.screens.group_modals import SubjectScreen
+
     await _participants(pilot)
     await pilot.press("s")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, SubjectScreen))
 
 
 async def _invite(pilot: Pilot) -> None:
+    from textual.widgets import Static
+
+    from gateway_tui.tui.screens.group_modals import InviteScreen
+
+    app = pilot.app
     await _participants(pilot)
     await pilot.press("n")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, InviteScreen))
+    await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "invite-numbers")
     # One good number, a duplicate of it, and one too short: the check lists the bad line.
     await pilot.press(*"+49 1511 2340001", "enter", *"4915112340001, 12345")
-    await pilot.pause()
+    check = app.screen.query_one("#invite-check", Static)
+    await wait_until(pilot, lambda: "12345" in str(check.render()))
 
 
 SCENARIOS = [

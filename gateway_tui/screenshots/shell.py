@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from gateway_tui.screenshots.base import Scenario, steady_request_log, wait_until
+from gateway_tui.screenshots.base import Scenario, shown, steady_request_log, wait_until
 from gateway_tui.tui.widgets.record_table import RecordTable
 
 
@@ -43,26 +43,37 @@ async def _instance_view_2x(pilot: Pilot) -> None:
 
 
 async def _help(pilot: Pilot) -> None:
+    from gateway_tui.tui.screens.help import HelpScreen
+
     await instances_loaded(pilot)
     await pilot.press("question_mark")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, HelpScreen))
 
 
 async def _confirm_delete(pilot: Pilot) -> None:
     app = _app(pilot)
     await instances_loaded(pilot)
-    app.screen.query_one("#instances-table", RecordTable).move_cursor_to_key("onboarding")
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+    table = app.screen.query_one("#instances-table", RecordTable)
+    table.move_cursor_to_key("onboarding")
+    await wait_until(pilot, lambda: table.cursor_key == "onboarding")
     await pilot.press("ctrl+d")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, ConfirmScreen))
 
 
 async def _request_log(pilot: Pilot) -> None:
+    from gateway_tui.tui.screens.request_log import RequestLogScreen
+
     app = _app(pilot)
     await _instance_view(pilot)
+    # Every call the picture lists, answered (GET / is asked beside the first call).
+    await wait_until(pilot, lambda: app.client.server_version is not None)
     await pilot.press("f12")
-    await pilot.pause()
+    await wait_until(pilot, shown(pilot, RequestLogScreen))
     steady_request_log(app)
-    await pilot.pause()
+    table = app.screen.query_one("#log-table", RecordTable)
+    await wait_until(pilot, lambda: len(table.visible_rows) == len(app.state.calls))
 
 
 async def _request_log_detail(pilot: Pilot) -> None:
@@ -72,8 +83,9 @@ async def _request_log_detail(pilot: Pilot) -> None:
     table = app.screen.query_one("#log-table", RecordTable)
     settings = next(e for e in table.visible_rows if "/settings/find/" in e.path)
     table.move_cursor_to_key(f"{settings.request_id}:{settings.attempt}")
+    await wait_until(pilot, lambda: table.cursor_row is settings)
     await pilot.press("enter")
-    await pilot.pause()
+    await wait_until(pilot, lambda: app.screen.detail_open)
 
 
 async def _connect(pilot: Pilot) -> None:

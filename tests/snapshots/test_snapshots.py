@@ -19,4 +19,4 @@ def test_screen_snapshot(scenario, snap_compare):
 
     with DemoServer(**scenario.server_options) as server:
         app = build_app(server, scenario)
-        assert snap_compare(app, terminal_size=scenario.size, run_before=scenario.steps)
+        assert snap_compare(app, terminal_size=scenario.size, run_before=scenario.run)

@@ -1,5 +1,7 @@
-"""The composer's JSON view (f2): the exact body, never wrapped inside a string; y copies the
-body, Y the curl that would send it (the key read from $GATEWAY_API_KEY)."""
+"""The composer's JSON view (f2): the exact body, a long line broken at a space to the pane's
+width with each further piece marked ↪ (never cut mid-word at the edge, never seeming to hold a
+line break); y copies the body, Y the curl that would send it (the key read from
+$GATEWAY_API_KEY)."""
 
 from __future__ import annotations
 
@@ -10,13 +12,13 @@ from textual.widgets import Input
 from gateway_tui.core.api.events import KEY_PLACEHOLDER
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.widgets.list_preview import ListPreview
-from tests.support import screen_text, wait_for
+from tests.support import wait_for
 
 INSTANCE = "sales-eu"
-LONG_TITLE = "Lunch " + "x" * 100 + " END"
+LONG_TITLE = "Lunch menu of the day with " + "x" * 30 + " and more words END"
 
 
-async def test_f2_shows_the_body_unwrapped_and_y_and_Y_copy_it(app_for, demo_server):
+async def test_f2_shows_the_body_broken_at_words_and_y_and_Y_copy_it(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
@@ -34,9 +36,14 @@ async def test_f2_shows_the_body_unwrapped_and_y_and_Y_copy_it(app_for, demo_ser
         pane = screen.query_one("#composer-preview-pane")
         preview = screen.query_one("#composer-preview", ListPreview)
         assert pane.has_focus
-        # One line for the whole string: wider than the pane, which scrolls sideways.
-        assert pane.max_scroll_x > 0 and preview.size.width > pane.size.width
-        assert " END" not in screen_text(app)  # past the right edge, not wrapped below
+        # No line past the pane's edge: the title's line goes on below, each piece marked ↪.
+        assert pane.max_scroll_x == 0 and preview.size.width <= pane.size.width
+        shown = preview.plain_text(width=preview.content_size.width).splitlines()
+        at = next(i for i, line in enumerate(shown) if '"title": "Lunch' in line)
+        rest = [line.strip() for line in shown[at + 1 :]]
+        assert rest[0].startswith("↪ ") and any(line.endswith('words END",') for line in rest)
+        words = " ".join(line.removeprefix("↪ ") for line in [shown[at].strip(), *rest[:3]])
+        assert f'"title": "{LONG_TITLE}"' in " ".join(words.split())  # broken at spaces only
         await pilot.press("y")
         assert json.loads(app.clipboard) == screen.draft.body()
         await pilot.press("Y")

@@ -4,6 +4,7 @@ pairing code as text)."""
 from __future__ import annotations
 
 from gateway_tui.core.files.config import config_path, load_config
+from tests.support import screen_text, wait_for
 
 
 def test_a_config_file_saved_with_a_utf8_bom_is_read():
@@ -102,3 +103,128 @@ async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_wor
         await pilot.pause()
     assert list(tmp_path.iterdir()) == []
     assert len(list((data_dir() / "exports").glob("*.csv"))) == 1
+
+
+async def test_f9_and_f7_warn_only_when_the_form_would_be_lost(app_for, demo_server):
+    """The message just sent is in the history, a template loaded unchanged is in its file:
+    replacing either loses nothing, so nothing is asked; a change typed since is asked about."""
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+    from tests.tui.test_composer import good_draft, open_with
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_with(app, pilot, demo_server, good_draft())
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: screen.last_result is not None)
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: screen.draft.is_empty)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+        screen.store.save_template("Lunch", good_draft(recipient=""))
+        await pilot.press("f7")
+        await wait_for(pilot, lambda: "Lunch" in screen_text(app) and app.screen is not screen)
+        await pilot.press("enter")  # the form is empty: loaded at once
+        await wait_for(pilot, lambda: screen.draft.title == "Lunch menu")
+        await pilot.press("f9")  # the template, unchanged: nothing to lose
+        await wait_for(pilot, lambda: screen.draft.is_empty)
+        assert not isinstance(app.screen, ConfirmScreen)
+
+        await pilot.press(*"4915")  # typed, kept nowhere: asked first
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert "will be replaced" in screen_text(app)
+
+
+async def test_the_participants_header_wraps_between_phrases_at_120_columns(app_for):
+    from gateway_tui.tui.screens.participants import ParticipantsScreen
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.push_screen(ParticipantsScreen("sales-eu", "120363012345678901@g.us"))
+        await wait_for(pilot, lambda: "1,024 participants" in screen_text(app))
+        await pilot.press("o", "/", *"49151", "enter")  # sorted and filtered: a longer header
+        await wait_for(pilot, lambda: "showing " in screen_text(app))
+        head = screen_text(app).splitlines()[2:4]
+        keys = "o sort · y copy number · e export CSV · r refresh"
+        for phrase in ("5 admins (1 superadmin)", "filter: “49151”", "sort: number ▲", keys):
+            assert any(phrase in line for line in head), "\n".join(head)
+
+
+def test_phrases_wrap_between_phrases_never_inside_one():
+    import io
+
+    from rich.console import Console
+
+    from gateway_tui.core.text.formatting import Phrases
+
+    console = Console(width=30, file=io.StringIO(), record=True, color_system=None)
+    console.print(Phrases(["12 participants", "3 admins (1 superadmin)", "read 09:30", ""]))
+    assert console.export_text().splitlines() == [
+        "12 participants",
+        "3 admins (1 superadmin)",
+        "read 09:30",
+    ]
+
+
+async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_for):
+    from datetime import datetime
+
+    from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
+    from gateway_tui.core.campaign.recipients import parse_recipients
+    from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+    from tests.support import open_composer_on
+
+    app = app_for()
+    draft = Draft(
+        title="Autumn menu, {name}",
+        description="Fresh today",
+        button_text="See it",
+        sections=[DraftSection("Soups", [DraftRow("Pumpkin")])],
+    )
+    campaign = create_campaign(
+        gateway=app.gateway_identity or "",
+        instance="sales-eu",
+        draft=draft,
+        recipients=parse_recipients("number,name\n4917300000001,Ana\n4917300000002,Ben\n"),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
+    campaign.record_done(0, Status.SENT, at=1.5, message_id="3EB0CAFE")
+    campaign.unlock()
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_composer_on(app, pilot, "sales-eu")
+        await pilot.press("f8")
+        await wait_for(pilot, lambda: "campaign" in screen_text(app) and app.screen is not screen)
+        text = screen_text(app)
+        assert "⇉ campaign: 1 of 2 sent" in text and "Autumn menu, {name}" in text, text
+        assert campaign.id in text
+        await pilot.press("enter")  # the form is empty: reopened at once
+        await wait_for(pilot, lambda: screen.draft.title == "Autumn menu, {name}")
+
+
+async def test_the_instance_list_checks_no_states_while_another_screen_covers_it(app_for):
+    """Textual's is_current holds for the screen right under the top one: the list kept
+    asking connectionState (and fetchInstances) every interval under the chats."""
+    from gateway_tui.tui.screens.chats import ChatsScreen
+    from gateway_tui.tui.screens.instances import InstancesScreen
+
+    app = app_for(refresh_interval=1)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        listing = app.screen
+        assert isinstance(listing, InstancesScreen) and listing.in_view
+        app.open_chats("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen) and app.screen.is_mounted)
+        assert not listing.in_view
+        await wait_for(pilot, lambda: not app.state.instances.loading)
+        started = [w for w in app.workers if w.node is listing]
+        listing._check_states_in_view()
+        listing._refresh_on_interval()
+        assert [w for w in app.workers if w.node is listing] == started
+        app.pop_screen()
+        await wait_for(pilot, lambda: app.screen is listing)
+        assert listing.in_view
+        listing._check_states_in_view()
+        assert any(w.group == "live-state" for w in app.workers if w.node is listing)

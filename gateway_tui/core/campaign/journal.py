@@ -805,6 +805,8 @@ class CampaignSummary:
     counts: dict[str, int]
     problem: str = ""  # why it will not send, or its first unreadable journal line
     running: Holder | None = None  # the process sending it now
+    gateway: str = ""  # the gateway it sends through (its identity, as drafts are filed)
+    draft: Draft | None = None  # the message it sends (placeholders not filled in)
 
 
 def list_campaigns(*, root: Path | None = None) -> list[CampaignSummary]:
@@ -829,6 +831,8 @@ def list_campaigns(*, root: Path | None = None) -> list[CampaignSummary]:
                 campaign.counts(),
                 problem,
                 running,
+                campaign.gateway,
+                campaign.draft,
             )
         )
     return found

@@ -102,3 +102,27 @@ def moment_text(iso: str | None) -> str:
 def disconnect_text(code: str | None, at: str | None) -> str:
     """The instance's last disconnection: reason and time, "" when the gateway gave none."""
     return " · ".join(part for part in (disconnect_reason(code), moment_text(at)) if part)
+
+
+class Phrases:
+    """Phrases joined by `` · ``, wrapped between phrases, never inside one, to the width they
+    are drawn at (a header of counts and keys that wrapped mid-phrase read as nonsense). A
+    phrase wider than the whole line is wrapped at its words, as any text."""
+
+    SEPARATOR = " · "
+
+    def __init__(self, parts: list[str]) -> None:
+        self.parts = [part for part in parts if part]
+
+    def __rich_console__(self, console, options):
+        width = options.max_width
+        line = Text()
+        for part in self.parts:
+            if line and line.cell_len + len(self.SEPARATOR) + Text(part).cell_len > width:
+                yield line
+                line = Text()
+            if line:
+                line.append(self.SEPARATOR)
+            line.append(part)
+        if line:
+            yield line

@@ -67,6 +67,18 @@ class GatewayScreen(Screen):
     def actions(self) -> Actions:
         return self.gateway_app.actions
 
+    @property
+    def in_view(self) -> bool:
+        """Whether the user sees this screen: on top, or under dialogs that show it through.
+        (Textual's ``is_current`` also holds for the screen right under any other screen, so
+        the instance list kept checking states under the chats.)"""
+        for screen in reversed(self.app.screen_stack):
+            if screen is self:
+                return True
+            if screen.styles.background.a == 1:
+                return False
+        return False
+
     def key_for(self, binding_id: str) -> str | None:
         """The key that runs binding ``binding_id`` here now (remaps included), as the footer
         shows it; None when no binding of the screen or the app has that id. Hints name keys

@@ -41,6 +41,7 @@ from gateway_tui.core.files.drafts import PRESENCES, Draft
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.list_preview import ListPreview
 
@@ -70,13 +71,15 @@ def parse_pace(rate_text: str, jitter_text: str) -> tuple[Pace | None, list[Prob
     return Pace(rate, jitter / 100), []
 
 
-class CampaignSetupScreen(GatewayScreen):
+class CampaignSetupScreen(PreviewBeside, GatewayScreen):
     HELP_TITLE = "Send to many: set up a campaign"
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start sending", id="campaign_setup.start", priority=True),
         Binding("f4", "check_whatsapp", "Check on WhatsApp", id="campaign_setup.check_whatsapp"),
         Binding("f9", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
+        # Below 100 columns the preview steps aside (as in the composer); f3 shows it below.
+        Binding("f3", "toggle_preview", "Preview", id="campaign_setup.toggle_preview"),
         Binding("escape", "back", "Back", id="campaign_setup.back"),
     ]
 
@@ -97,7 +100,7 @@ class CampaignSetupScreen(GatewayScreen):
     def compose(self) -> ComposeResult:
         yield GatewayBar()
         with Horizontal(id="campaign-body"):
-            with VerticalScroll(id="campaign-form", can_focus=False):
+            with FormScroll(id="campaign-form", can_focus=False):
                 yield Static(id="campaign-title", classes="title")
                 with Horizontal(classes="composer-field"):
                     yield Label("CSV file", classes="field-label")
@@ -151,6 +154,7 @@ class CampaignSetupScreen(GatewayScreen):
             title.append(f"\n⚠ {note}", style="yellow not bold")
         self.query_one("#campaign-title", Static).update(title)
         self.query_one("#c-file", Input).focus()
+        self._layout(self.app.size.width)
         self._redraw()
 
     # --- input ------------------------------------------------------------------------------

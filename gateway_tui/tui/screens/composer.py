@@ -13,7 +13,6 @@ from collections import defaultdict
 from datetime import datetime
 
 from rich.text import Text
-from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -49,17 +48,15 @@ from gateway_tui.tui.screens.composer_send import (  # noqa: F401 - re-exported 
     recipient_label,
 )
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.list_preview import ListPreview, PreviewMode
 
 AUTOSAVE_SECONDS = 0.5  # a keystroke reaches the disk within this (well within a second)
-# Below this many columns the preview would squeeze the form: it is stacked below the form and
-# hidden until f4 shows it.
-NARROW_WIDTH = 100
 
 
-class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
+class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, GatewayScreen):
     HELP_TITLE = "Compose a list message"
     TOPICS = frozenset({Topic.INSTANCES})
 
@@ -132,8 +129,6 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self._send_presence: str | None = None
         self._save_failing = False
         self._save_error = ""  # why the last save failed ("" once one succeeded)
-        # None: the preview shows when the terminal is wide enough; f4 decides otherwise.
-        self._preview_wanted: bool | None = None
         self._field_before_json: Widget | None = None
 
     # --- building -----------------------------------------------------------------------------
@@ -177,7 +172,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         draft = self.draft
         yield GatewayBar()
         with Horizontal(id="composer-body"):
-            with VerticalScroll(id="composer-form", can_focus=False):
+            with FormScroll(id="composer-form", can_focus=False):
                 yield Static(id="composer-title", classes="title")
                 yield Static(id="composer-draft-status", classes="summary")
                 for key, label, attr, placeholder in HEADER_FIELDS:
@@ -194,7 +189,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
                         if key in FIELD_LIMITS:
                             yield LengthCounter(FIELD_LIMITS[key], id=f"count-{key}")
                     yield Static(id=f"err-{key}", classes="field-error composer-error")
-                with Horizontal(classes="composer-field"):
+                with Horizontal(classes="composer-field", id="options-line"):
                     yield Label("Delay (ms)", classes="field-label")
                     yield Input(draft.delay, placeholder="none", id="f-delay", compact=True)
                     line = self.gateway_app.gateway_line
@@ -507,29 +502,6 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, GatewayScreen):
         self.saved_at = self.state.now()
 
     # --- preview ------------------------------------------------------------------------------
-
-    def on_resize(self, _event: events.Resize) -> None:
-        # The terminal's width, not the event's: a screen being laid out may be told 0.
-        self._layout(self.app.size.width)
-
-    @property
-    def preview_shown(self) -> bool:
-        return not self.has_class("-no-preview")
-
-    def _layout(self, width: int) -> None:
-        narrow = width < NARROW_WIDTH
-        self.set_class(narrow, "-narrow")
-        shown = self._preview_wanted if self._preview_wanted is not None else not narrow
-        self.set_class(not shown, "-no-preview")
-
-    def action_toggle_preview(self) -> None:
-        self._preview_wanted = not self.preview_shown
-        self._layout(self.app.size.width)
-
-    def _show_preview(self) -> None:
-        if not self.preview_shown:
-            self._preview_wanted = True
-            self._layout(self.app.size.width)
 
     def action_toggle_json(self) -> None:
         self._set_mode(PreviewMode.MESSAGE if self.mode == PreviewMode.JSON else PreviewMode.JSON)

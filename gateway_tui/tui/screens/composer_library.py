@@ -47,9 +47,24 @@ class DraftLibrary:
         self.query_one("#f-recipient", Input).focus()
         self.notify(what, markup=False)
 
-    def _confirm_replace(self, title: str, then) -> None:
-        """Ask before a draft with content is replaced (it is not kept anywhere else)."""
+    def _kept_elsewhere(self) -> bool:
+        """Whether the form holds nothing that replacing it would lose: it is empty, or exactly
+        a message in the sent history (f8), or a template (f7) with no recipient typed."""
         if self.draft.is_empty:
+            return True
+        if self.store is None:
+            return False
+        form = self.draft.to_json()
+        try:
+            if any(entry.draft().to_json() == form for entry in self.store.history()):
+                return True
+            return any(t.to_json() == form for t in self.store.templates().values())
+        except OSError:
+            return False  # unreadable: ask, as if it were not kept
+
+    def _confirm_replace(self, title: str, then) -> None:
+        """Ask before a draft is replaced, only when it would be lost (kept nowhere else)."""
+        if self._kept_elsewhere():
             self.call_later(then)
             return
         body = Text(
@@ -128,32 +143,70 @@ class DraftLibrary:
         from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 
         assert self.store is not None
-        entries = list(reversed(self.store.history()))
-        items = []
-        for index, entry in enumerate(entries):
+        # Newest first: the messages sent from here and the campaigns (f5) of this instance.
+        sent: list[tuple[str, LibraryItem, Draft]] = []
+        for index, entry in reversed(list(enumerate(self.store.history()))):
             label = f"{entry.sent_at:%Y-%m-%d %H:%M} → {recipient_label(entry.recipient)}"
             detail = f"{entry.title or '(no title)'} · id {entry.message_id or '—'}"
-            items.append(LibraryItem(str(index), label, detail))
+            when = entry.sent_at.isoformat(timespec="seconds")
+            sent.append((when, LibraryItem(f"m{index}", label, detail), entry.draft()))
+        for campaign in self._campaigns():
+            assert campaign.draft is not None
+            counts = campaign.counts
+            total = sum(counts.values())
+            label = (
+                f"{campaign.created[:16].replace('T', ' ')} ⇉ campaign: "
+                f"{counts.get('sent', 0):,} of {total:,} sent"
+            )
+            detail = f"{campaign.draft.title or '(no title)'} · campaign {campaign.id}"
+            sent.append(
+                (campaign.created, LibraryItem(f"c{campaign.id}", label, detail), campaign.draft)
+            )
+        sent.sort(key=lambda found: found[0], reverse=True)
+        drafts = {item.key: draft for _, item, draft in sent}
 
         def chosen(key: str | None) -> None:
-            if key is None:
+            if key is None or key not in drafts:
                 return
-            entry = entries[int(key)]
+            draft = Draft.from_json(drafts[key].to_json())
+            what = (
+                "Campaign message reopened as a new draft"
+                if key.startswith("c")
+                else "Sent message reopened as a new draft"
+            )
 
             async def reopen() -> None:
-                await self.replace_draft(entry.draft(), what="Sent message reopened as a new draft")
+                await self.replace_draft(draft, what=what)
 
             self._confirm_replace("Reopen a sent message", reopen)
 
         self.app.push_screen(
             LibraryScreen(
                 "Sent messages",
-                items,
+                [item for _, item, _ in sent],
                 empty="Nothing sent from this instance yet.",
-                hint="enter reopens the message as a new draft",
+                hint="enter reopens the message as a new draft · ⇉ a campaign (f5)",
             ),
             chosen,
         )
+
+    def _campaigns(self) -> list:
+        """The campaigns sent from this instance of this gateway (one that cannot be read is
+        left out here; the campaigns list, f9 in the set-up, says why)."""
+        from gateway_tui.core.campaign.journal import list_campaigns
+
+        gateway = self.gateway_app.gateway_identity or ""  # type: ignore[attr-defined]
+        try:
+            found = list_campaigns()
+        except OSError:
+            return []
+        return [
+            campaign
+            for campaign in found
+            if campaign.instance == self.instance  # type: ignore[attr-defined]
+            and campaign.gateway == gateway
+            and campaign.draft is not None
+        ]
 
 
 def _summary(draft: Draft) -> str:

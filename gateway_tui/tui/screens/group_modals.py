@@ -11,9 +11,10 @@ from pathlib import Path
 from typing import TypeVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
@@ -356,19 +357,21 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="invite-dialog", classes="dialog"):
             yield Static(Text("Send the group invite", style="bold"), classes="dialog-title")
-            yield Static(Text(self.subject or self.group_jid, style="dim"))
-            yield Label("Numbers — one per line or separated by commas, with country code")
-            yield TextArea(id="invite-numbers", soft_wrap=True)
-            yield Static(id="invite-check", classes="field-error")
-            yield Label("Description — sent above the link; the gateway requires one")
-            yield Input(
-                default_invite_description(self.subject),
-                placeholder="a line above the link",
-                # A suggestion: typing replaces it, an arrow key keeps it for editing.
-                select_on_focus=True,
-                id="invite-description",
-            )
-            yield Static(id="invite-result", classes="field-error")
+            # The form scrolls on a short terminal; the buttons under it stay in view.
+            with VerticalScroll(id="invite-form", can_focus=False):
+                yield Static(Text(self.subject or self.group_jid, style="dim"))
+                yield Label("Numbers — one per line or separated by commas, with country code")
+                yield TextArea(id="invite-numbers", soft_wrap=True)
+                yield Static(id="invite-check", classes="field-error")
+                yield Label("Description — sent above the link; the gateway requires one")
+                yield Input(
+                    default_invite_description(self.subject),
+                    placeholder="a line above the link",
+                    # A suggestion: typing replaces it, an arrow key keeps it for editing.
+                    select_on_focus=True,
+                    id="invite-description",
+                )
+                yield Static(id="invite-result", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Send (ctrl+s)", variant="primary", id="invite-send")
                 yield Button("Close (esc)", id="invite-close")
@@ -376,6 +379,16 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
     def on_mount(self) -> None:
         self.query_one("#invite-numbers", TextArea).focus()
         self._check(attempted=False)
+        self._fit(self.app.size.height)
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self._fit(self.app.size.height)
+
+    def _fit(self, height: int) -> None:
+        """The form gets what the terminal leaves beside the dialog's frame, title and buttons
+        (the dialog's max-height is 90%): on 24 rows it scrolls, the buttons stay in view."""
+        frame = 2 + 2 + 2 + 3  # border, padding, title, buttons
+        self.query_one("#invite-form").styles.max_height = max(4, height * 9 // 10 - frame)
 
     @property
     def numbers_text(self) -> str:
@@ -389,7 +402,11 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
         return parsed
 
     def _say(self, text: Text) -> None:
-        self.query_one("#invite-result", Static).update(text)
+        result = self.query_one("#invite-result", Static)
+        result.update(text)
+        if text.plain:
+            # Below the fold on a short terminal: brought into view.
+            self.call_after_refresh(result.scroll_visible, animate=False)
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
@@ -418,7 +435,10 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
         parsed = self._check(attempted=True)
         if parsed.problems:
             self._say(Text())
-            self.query_one("#invite-numbers", TextArea).focus()
+            # What to fix, in view on a short terminal (not the field's top, as a focus would).
+            self.query_one("#invite-numbers", TextArea).focus(scroll_visible=False)
+            check = self.query_one("#invite-check", Static)
+            self.call_after_refresh(check.scroll_visible, animate=False)
             return
         description_input = self.query_one("#invite-description", Input)
         description = description_input.value

@@ -57,7 +57,7 @@ class InstanceFollower:
             )
 
     def _tick(self) -> None:
-        if time.monotonic() > self._until or not self.screen.is_current:
+        if time.monotonic() > self._until or not self.screen.in_view:
             return
 
         def failed(_error: GatewayError) -> bool:

@@ -146,7 +146,7 @@ class PairingScreen(GatewayScreen):
         )
 
     def _poll_state(self) -> None:
-        if self._connected_at is not None or not self.is_current:
+        if self._connected_at is not None or not self.in_view:
             return
 
         def checked(_state: object) -> None:
@@ -169,7 +169,7 @@ class PairingScreen(GatewayScreen):
 
     def _tick(self) -> None:
         if self._connected_at is not None:
-            if time.monotonic() - self._connected_at >= DONE_PAUSE_SECONDS and self.is_current:
+            if time.monotonic() - self._connected_at >= DONE_PAUSE_SECONDS and self.in_view:
                 self._connected_at = float("inf")  # once
                 self.app.pop_screen()
             return

@@ -18,7 +18,7 @@ from gateway_tui.core.api.models import Participant, ParticipantRole
 from gateway_tui.core.files.recent_groups import load_recent, remember
 from gateway_tui.core.files.storage import data_dir, ensure_private_dir
 from gateway_tui.core.state import InviteState, Topic
-from gateway_tui.core.text.formatting import clock, format_number
+from gateway_tui.core.text.formatting import Phrases, clock, format_number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.group_modals import (
@@ -343,7 +343,7 @@ class ParticipantsScreen(GatewayScreen):
         elif participants.updated_at is not None:
             parts.append(f"read {clock(participants.updated_at)}")
         parts.append("o sort · y copy number · e export CSV · r refresh")
-        self.query_one("#participants-summary", Static).update(Text(" · ".join(parts)))
+        self.query_one("#participants-summary", Static).update(Phrases(parts))
 
     # --- participants ----------------------------------------------------------------------
 

@@ -31,9 +31,10 @@ class GatewayFooter(Footer):
     def compose(self) -> ComposeResult:
         if not self._bindings_ready:
             return
+        active = self.screen.active_bindings.values()
         app_actions = {
             binding.action
-            for node, binding, _enabled, _tooltip in self.screen.active_bindings.values()
+            for node, binding, _enabled, _tooltip in active
             if node is self.app and binding.show
         }
         own, global_keys = [], []
@@ -43,6 +44,27 @@ class GatewayFooter(Footer):
             )
             (global_keys if is_global else own).append(widget)
         yield from own
+        q_said = any(binding.key == "q" and binding.show for _n, binding, _e, _t in active)
+        if not q_said:
+            # The focused field types q: the key that quits from anywhere is said instead.
+            quit_anywhere = next(
+                (
+                    binding
+                    for node, binding, enabled, _tooltip in active
+                    if node is self.app and binding.action == "quit" and enabled
+                ),
+                None,
+            )
+            if quit_anywhere is not None:
+                global_keys.insert(
+                    0,
+                    FooterKey(
+                        quit_anywhere.key,
+                        self.app.get_key_display(quit_anywhere),
+                        quit_anywhere.description,
+                        quit_anywhere.action,
+                    ).data_bind(compact=Footer.compact),
+                )
         # The palette key last, at the right edge, as Textual puts it.
         global_keys.sort(key=lambda key: key.has_class("-command-palette"))
         if global_keys:

@@ -13,7 +13,6 @@ from enum import StrEnum
 from typing import Any
 
 from rich import box
-from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.highlighter import JSONHighlighter
 from rich.panel import Panel
@@ -130,13 +129,41 @@ def opened_list(draft: Draft, focus_uid: int | None = None, *, with_ids: bool = 
     )
 
 
+CONTINUED = "↪ "  # starts a line that goes on the JSON line above it (no break in the body)
+
+
 def json_body(body: dict[str, Any]) -> Text:
     """The request body, indented, highlighted as JSON (still plain text: never markup)."""
-    # Never wrapped: a long string is one line (the pane scrolls sideways), so the body never
-    # seems to hold line breaks it does not have.
     text = Text(json.dumps(body, indent=2, ensure_ascii=False), no_wrap=True, overflow="ignore")
     JSONHighlighter().highlight(text)
     return text
+
+
+class WrappedJson:
+    """A JSON text drawn to the width it is given: a line too long is broken at a space (a word
+    longer than the width is folded), and each piece after the first starts, under the line's
+    indent, with a dim ↪, so the body never seems to hold a line break it does not have."""
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+
+    def __rich_console__(self, console: Console, options: Any):
+        width = max(options.max_width, 12)
+        for line in self.text.split("\n", allow_blank=True):
+            if line.cell_len <= width:
+                yield line
+                continue
+            indent = len(line.plain) - len(line.plain.lstrip(" "))
+            content = line[indent:]
+            room = max(width - indent - len(CONTINUED), 8)
+            pieces = content.wrap(console, room, overflow="fold", no_wrap=False)
+            for number, piece in enumerate(pieces):
+                shown = Text(" " * indent)
+                if number:
+                    shown.append(CONTINUED, style="dim")
+                piece.rstrip()  # the space it was broken at
+                shown.append_text(piece)
+                yield shown
 
 
 class ListPreview(Static):
@@ -171,11 +198,8 @@ class ListPreview(Static):
             parts.append(title)
             if note is not None:
                 parts.append(note)
-            body = json_body(draft.body(line))
-            parts.append(body)
-            # As wide as its longest line, so the pane scrolls sideways instead of wrapping.
-            widest = max((cell_len(line) for line in body.plain.splitlines()), default=0)
-            self.styles.width = widest + 2  # the padding
+            # Broken at a space to the pane's width, each piece after the first marked ↪.
+            parts.append(WrappedJson(json_body(draft.body(line))))
         elif mode == PreviewMode.LIST:
             parts.append(Text("Opened list — after pressing the button", style="bold"))
             parts.append(opened_list(draft, focus_uid, with_ids=True))
@@ -195,8 +219,6 @@ class ListPreview(Static):
                 )
             )
         self.set_class(mode == PreviewMode.JSON, "-json")
-        if mode != PreviewMode.JSON:
-            self.styles.width = None
         self.shown = Group(*parts)
         self.update(self.shown)
 
