@@ -86,6 +86,10 @@ class GatewayApp(App[int]):
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
     ]
 
+    # A transport given to the app is a test's stand-in, with no socket.io behind it; the
+    # benchmarks' probe gives one that times a real server's answers, and says so here.
+    live_beside_transport = False
+
     def __init__(
         self,
         config: ResolvedConfig | Callable[[], ResolvedConfig],
@@ -385,7 +389,8 @@ class GatewayApp(App[int]):
     def follow_live(self, instance: str) -> None:
         """Receive ``instance``'s events over the gateway's socket.io (made on first use, after
         the first frame); where none can be had, the screens poll as before."""
-        if self._transport is not None or not self.config.is_complete or not self.config.url:
+        stand_in = self._transport is not None and not self.live_beside_transport
+        if stand_in or not self.config.is_complete or not self.config.url:
             return  # a test's stand-in transport, or no gateway: nothing to connect to
         if self._live is None:
             from gateway_tui.live import LiveLink
@@ -396,6 +401,10 @@ class GatewayApp(App[int]):
             # the workers to finish (tests, quitting) must not wait for it.
             self._live_task = asyncio.get_running_loop().create_task(self._run_live(self._live))
         self._live.follow(instance)
+
+    def live_for(self, instance: str) -> bool:
+        """Whether ``instance``'s events come over the socket now (no need to poll them)."""
+        return self._live is not None and self._live.live and instance in self._live.instances
 
     async def _run_live(self, link: LiveLink) -> None:
         try:

@@ -119,6 +119,18 @@ class GatewayScreen(Screen):
         if interval and interval > 0 and type(self).recover is not GatewayScreen.recover:
             self.set_interval(min(interval, RECOVERY_SECONDS), self._recover_if_down)
 
+    @property
+    def in_sight(self) -> bool:
+        """On top, or under dialogs only. (Textual's ``is_current`` also holds for a full
+        screen pushed over this one: a list polling behind a conversation.)"""
+        from textual.screen import ModalScreen
+
+        stack = self.app.screen_stack
+        if self not in stack:
+            return False
+        above = stack[stack.index(self) + 1 :]
+        return all(isinstance(screen, ModalScreen) for screen in above)
+
     def recover(self) -> None:
         """Read the screen's data again, quietly, once the gateway may be back. Screens that
         show server data override this (and ``data_error``); the base calls it while the

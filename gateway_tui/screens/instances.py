@@ -239,7 +239,7 @@ class InstancesScreen(GatewayScreen):
         )
 
     def _refresh_on_interval(self) -> None:
-        if self.state.instances.loading or not self.is_current:
+        if self.state.instances.loading or not self.in_sight:
             return
         # Quiet on failure: the stale banner says it, a toast every interval would not help.
         self.run_worker(
@@ -395,7 +395,7 @@ class InstancesScreen(GatewayScreen):
         """Ask connectionState for the rows on screen, a few at a time: a drop shows within
         one interval without refetching a list of thousands."""
         table = self.table
-        if not self.is_current or not table.display or self.state.instances.loading:
+        if not self.in_sight or not table.display or self.state.instances.loading:
             return
         top = table.scroll_offset.y
         rows = table.visible_rows[top : top + max(1, table.scrollable_content_region.height)]
