@@ -18,6 +18,7 @@ import contextlib
 import json
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -771,6 +772,9 @@ class DemoGateway:
         self.latency_ms = latency_ms
         # Set by the server on shutdown so stalled requests give up waiting.
         self.closing = threading.Event()
+        # The HTTP requests served, (monotonic time, method, path), newest last: the demo's
+        # request log (socket.io's own requests are answered before they come here).
+        self.requests: deque[tuple[float, str, str]] = deque(maxlen=100_000)
         routes = _ROUTES
         if state.api_version.startswith("2"):
             from gateway_tui.demo.v2 import V2_ROUTES
@@ -801,6 +805,7 @@ class DemoGateway:
             await self._routes(scope, receive, send)
             return
         method, path = scope["method"], scope["path"]
+        self.requests.append((time.monotonic(), method, path))
         if method.upper() in WRITE_METHODS:
             self.state.record_write(method, path, _header(scope, b"x-request-id"))
         if self.latency_ms > 0:

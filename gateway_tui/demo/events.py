@@ -10,7 +10,9 @@ namespace exists only once it has emitted to it ("Invalid namespace" until then)
 accept connections at once.
 
 ``Incoming`` (``demo-server --incoming-every SECONDS``) makes a contact write to each open
-instance's most recent chat with a person every SECONDS: "incoming <n>".
+instance's most recent chat with a person every SECONDS: "incoming <n>". ``DemoEvents.flood``
+emits a given number of events a second into one chat (delivery marks, its messages sent again,
+connection updates, and now and then a new message): the benchmarks' and the flood test's load.
 """
 
 from __future__ import annotations
@@ -86,6 +88,61 @@ class DemoEvents:
     def message_upsert(self, instance: Instance, message: Message) -> None:
         self.emit(instance, "messages.upsert", chat_store.message_json(instance, message))
 
+    def write(self, instance: Instance, jid: str, text: str) -> Message:
+        """A contact writes ``text`` into ``jid``'s chat: stored, then emitted (on the
+        server's loop)."""
+        state: DemoState = self._state_of()
+        chat = instance.chats[jid]
+        message = Message(
+            key={"remoteJid": jid, "fromMe": False, "id": state.new_message_id()},
+            text=text,
+            timestamp=max(int(time.time()), chat.messages[-1].timestamp if chat.messages else 0),
+            push_name=CONTACT_NAMES.get(number_of(jid), ""),
+        )
+        chat.messages.append(message)
+        self.message_upsert(instance, message)
+        return message
+
+    def mark(self, instance: Instance, message: Message, status: str) -> None:
+        """A delivery mark (messages.update) in the line's shape: 1.7.1 sends the store's row
+        (the key's fields, status, datetime, owner), 2.x names the id ``keyId``."""
+        key = message.key
+        if self._state_of().api_version.startswith("2"):
+            data: dict[str, Any] = {"keyId": key["id"], "remoteJid": key["remoteJid"]}
+            data.update(fromMe=key["fromMe"], status=status, instanceId=instance.instance_id)
+        else:
+            data = {**key, "status": status, "datetime": int(time.time() * 1000)}
+            data["owner"] = instance.name
+        self.emit(instance, "messages.update", data)
+
+    async def flood(self, name: str, jid: str, rate: int, count: int) -> list[str]:
+        """``count`` events at ``rate`` a second into ``jid``'s chat of instance ``name``, on the
+        server's loop: per 100, 50 delivery marks on its last 50 messages, 40 of them sent
+        again (messages.upsert of known ids), 9 connection updates and one new message (whose
+        ids are returned, the last one last: when it shows, all came)."""
+        state: DemoState = self._state_of()
+        instance = state.instances[name]
+        recent = instance.chats[jid].messages[-50:]
+        written: list[str] = []
+        tick = 0.01
+        per_tick = max(1, round(rate * tick))
+        began = time.monotonic()
+        for number in range(count):
+            step = number % 100
+            if step == 99 or number == count - 1:
+                written.append(self.write(instance, jid, f"flood {number}").key["id"])
+            elif step < 50:
+                status = ("DELIVERY_ACK", "READ")[(number // 100) % 2]
+                self.mark(instance, recent[step % len(recent)], status)
+            elif step < 90:
+                self.message_upsert(instance, recent[step % len(recent)])
+            else:
+                data = {"instance": name, "state": "open", "statusReason": 200}
+                self.emit(instance, "connection.update", data)
+            if number % per_tick == per_tick - 1:
+                await asyncio.sleep(max(0.0, began + (number + 1) / rate - time.monotonic()))
+        return written
+
 
 class Incoming:
     """A contact writes to each open instance's most recent chat every ``seconds``."""
@@ -120,13 +177,4 @@ class Incoming:
                 continue
             chat = max(people, key=lambda c: c.messages[-1].timestamp if c.messages else 0)
             self.count += 1
-            message = Message(
-                key={"remoteJid": chat.jid, "fromMe": False, "id": state.new_message_id()},
-                text=f"incoming {self.count}",
-                timestamp=max(
-                    int(time.time()), chat.messages[-1].timestamp if chat.messages else 0
-                ),
-                push_name=CONTACT_NAMES.get(number_of(chat.jid), ""),
-            )
-            chat.messages.append(message)
-            self.events.message_upsert(instance, message)
+            self.events.write(instance, chat.jid, f"incoming {self.count}")

@@ -3,6 +3,7 @@ foreground (``serve``, for ``gateway-tui demo-server``)."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import socket
 import sys
@@ -101,6 +102,30 @@ class DemoServer:
     @latency_ms.setter
     def latency_ms(self, value: int) -> None:
         self._gateway.latency_ms = value
+
+    @property
+    def requests(self) -> Any:
+        """The HTTP requests served so far: (monotonic time, method, path), newest last."""
+        return self._gateway.requests
+
+    def on_loop(self, coroutine: Any) -> Any:
+        """Run ``coroutine`` on the server's loop (from another thread): its future."""
+        if self.events.loop is None:
+            raise RuntimeError("socket.io has not started yet (no request came)")
+        return asyncio.run_coroutine_threadsafe(coroutine, self.events.loop)
+
+    def write(self, instance: str, jid: str, text: str) -> str:
+        """A contact writes ``text`` into the chat, pushed over socket.io: the message's id."""
+
+        async def write() -> str:
+            return self.events.write(self.state.instances[instance], jid, text).key["id"]
+
+        return self.on_loop(write()).result(30)
+
+    def flood(self, instance: str, jid: str, rate: int, count: int) -> Any:
+        """``count`` events at ``rate`` a second into the chat (DemoEvents.flood): a future of
+        the new messages' ids."""
+        return self.on_loop(self.events.flood(instance, jid, rate, count))
 
     @property
     def port(self) -> int:
