@@ -368,6 +368,7 @@ def _announce(call: Call, instance: Instance, message: Message) -> None:
     """A message sent through the API, as a real 1.7.1 emits it (send.message)."""
     if call.state.events is not None:
         call.state.events.emit(instance, "send.message", chat_store.message_json(instance, message))
+        call.state.events.marks_after_send(instance, message)
 
 
 def _sent_answer(message: Message, content: dict[str, Any]) -> dict[str, Any]:

@@ -115,6 +115,15 @@ class DemoEvents:
             data["owner"] = instance.name
         self.emit(instance, "messages.update", data)
 
+    def marks_after_send(self, instance: Instance, message: Message) -> None:
+        """The delivery marks of a sent message, each when its status is reached
+        (chats.STATUS_STEPS: what findStatusMessage answers at that time too)."""
+        loop = self.loop
+        if loop is None:
+            return
+        for at, status in chat_store.STATUS_STEPS[1:]:
+            loop.call_soon_threadsafe(loop.call_later, at, self.mark, instance, message, status)
+
     async def flood(self, name: str, jid: str, rate: int, count: int) -> list[str]:
         """``count`` events at ``rate`` a second into ``jid``'s chat of instance ``name``, on the
         server's loop: per 100, 50 delivery marks on its last 50 messages, 40 of them sent
