@@ -396,7 +396,14 @@ class GatewayApp(App[int]):
             from gateway_tui.live import LiveLink
 
             key = self.config.api_key.get_secret_value() if self.config.api_key else ""
-            self._live = LiveLink(self.config.url, key, self._live_arrival, self._live_status)
+            client = self.client
+            self._live = LiveLink(
+                self.config.url,
+                key,
+                self._live_arrival,
+                self._live_status,
+                is_v2=lambda: client.line_known and client.dialect.line == "2",
+            )
             # A task of its own, not a worker: it lasts as long as the app, and waiting for
             # the workers to finish (tests, quitting) must not wait for it.
             self._live_task = asyncio.get_running_loop().create_task(self._run_live(self._live))
@@ -404,7 +411,7 @@ class GatewayApp(App[int]):
 
     def live_for(self, instance: str) -> bool:
         """Whether ``instance``'s events come over the socket now (no need to poll them)."""
-        return self._live is not None and self._live.live and instance in self._live.instances
+        return self._live is not None and self._live.live_for(instance)
 
     async def _run_live(self, link: LiveLink) -> None:
         try:

@@ -120,3 +120,40 @@ async def test_the_demo_emits_events_as_a_real_1_7_1():
     assert real["namespace"] == "/ws-1" and payload["instance"] == INSTANCE
     assert payload["data"]["message"]["conversation"].startswith("incoming")
     assert payload["apikey"] == server.state.instances[INSTANCE].apikey
+
+
+async def test_a_namespace_not_there_yet_is_tried_again_with_backoff_until_it_connects(
+    monkeypatch,
+):
+    """As on a real server, an instance's namespace exists only once the server emitted to it:
+    "Invalid namespace" until then. The app tries again, each wait longer than the last, and is
+    live as soon as it exists; the app polls meanwhile and says why."""
+    from gateway_tui import live
+
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def watched(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0.05)  # the test need not wait the real backoff
+
+    monkeypatch.setattr(live, "_backoff", watched)
+    with DemoServer(strict_namespaces=True) as server:
+        jid = newest_person_chat(server)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            conversation = MessagesScreen(INSTANCE, jid)
+            app.push_screen(conversation)
+            await wait_for(pilot, lambda: server.events.sio.refused >= 4)
+            assert not app.live_for(INSTANCE) and app.state.live is False
+            assert "no event stream yet" in (app.state.live_why or "")
+            # Backoff: 1 s doubling to 30 s, each less up to half its length (jitter).
+            for number, waited in enumerate(waits):
+                nominal = min(live.RECONNECT_FIRST * 2**number, live.RECONNECT_MAX)
+                assert nominal / 2 <= waited <= nominal, waits
+            # The server emits to the instance: its namespace exists; the next try connects.
+            server.write(INSTANCE, jid, "first over the socket")
+            await wait_for(pilot, lambda: app.live_for(INSTANCE))
+            sent = server.write(INSTANCE, jid, "now live")
+            await wait_for(pilot, lambda: conversation.view.find(sent) is not None)

@@ -5,9 +5,9 @@ namespace ``/<instance>`` only (the default namespace accepts connections and ge
 no handshake auth, event names lower-case and dotted, the payload
 ``{event, instance, data, server_url, date_time, apikey}`` with the instance's own key in
 ``apikey``. A real server emits only while the instance's websocket is enabled with the event;
-the demo emits unless the instance's websocket was set disabled. Difference: a real server's
-namespace exists only once it has emitted to it ("Invalid namespace" until then); the demo's
-accept connections at once.
+the demo emits unless the instance's websocket was set disabled. A real server's namespace
+exists only once it has emitted to it ("Invalid namespace" until then); the demo's accept
+connections at once unless started with ``strict_namespaces``.
 
 ``Incoming`` (``demo-server --incoming-every SECONDS``) makes a contact write to each open
 instance's most recent chat with a person every SECONDS: "incoming <n>". ``DemoEvents.flood``
@@ -32,13 +32,38 @@ if TYPE_CHECKING:
     from gateway_tui.demo.data import DemoState, Instance
 
 
+class _Server(socketio.AsyncServer):
+    """With ``strict``, a namespace exists only once something was emitted to it, as on a
+    real server: connecting earlier gets ``Invalid namespace`` (node socket.io's words)."""
+
+    strict = False
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.emitted_to: set[str] = set()
+        self.refused = 0
+
+    async def _handle_connect(self, eio_sid: Any, namespace: str | None, data: Any) -> None:
+        namespace = namespace or "/"
+        if self.strict and namespace != "/" and namespace not in self.emitted_to:
+            self.refused += 1
+            error = {"message": "Invalid namespace"}
+            packet = self.packet_class(
+                socketio.packet.CONNECT_ERROR, data=error, namespace=namespace
+            )
+            await self._send_packet(eio_sid, packet)
+            return
+        await super()._handle_connect(eio_sid, namespace, data)
+
+
 class DemoEvents:
     """A socket.io server in front of the demo's HTTP routes (one ASGI app)."""
 
-    def __init__(self, state_of: Any) -> None:
-        self.sio = socketio.AsyncServer(
+    def __init__(self, state_of: Any, strict_namespaces: bool = False) -> None:
+        self.sio = _Server(
             async_mode="asgi", namespaces="*", cors_allowed_origins="*", logger=False
         )
+        self.sio.strict = strict_namespaces
         self._state_of = state_of  # a function: the demo's current state (reset replaces it)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.emitted = 0
@@ -75,6 +100,7 @@ class DemoEvents:
             "apikey": instance.apikey,
         }
         self.emitted += 1
+        self.sio.emitted_to.add(f"/{instance.name}")
         coroutine = self.sio.emit(event, payload, namespace=f"/{instance.name}")
         try:
             running = asyncio.get_running_loop()

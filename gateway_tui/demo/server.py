@@ -57,10 +57,13 @@ class DemoServer:
         api_version: str = "1.7.1",
         incoming_every: float | None = None,
         websocket: bool = True,
+        strict_namespaces: bool = False,
     ) -> None:
         """``websocket``: serve socket.io (False: /socket.io/ answers 404, as a real server
-        with its websocket off). ``incoming_every``: seconds between the messages a contact
-        writes to each open instance's most recent chat (demo/events.py).
+        with its websocket off); ``strict_namespaces``: an instance's namespace exists only
+        once an event was emitted to it, as on a real server. ``incoming_every``: seconds
+        between the messages a contact writes to each open instance's most recent chat
+        (demo/events.py).
         ``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
         sends whose connection is dropped after the message went out (outcome unknown).
         ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
@@ -75,7 +78,7 @@ class DemoServer:
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
-        self.events = DemoEvents(lambda: self._gateway.state)
+        self.events = DemoEvents(lambda: self._gateway.state, strict_namespaces)
         self._gateway.state.events = self.events
         self.websocket = websocket
         self.incoming = (
