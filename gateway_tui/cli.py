@@ -150,6 +150,13 @@ def build_parser() -> argparse.ArgumentParser:
         '("incoming <n>", pushed over socket.io)',
     )
     demo_parser.add_argument(
+        "--global-events",
+        action="store_true",
+        default=None,
+        help="with --api-version 2.3.6: every instance's events on the socket.io namespace / "
+        "too (a 2.x server with WEBSOCKET_GLOBAL_EVENTS=true)",
+    )
+    demo_parser.add_argument(
         "--big-chat",
         metavar="N",
         type=_whole_number(0),
@@ -239,6 +246,7 @@ def _serve_demo(args: argparse.Namespace) -> int:
         big_chat=args.big_chat,
         api_version=args.api_version,
         incoming_every=args.incoming_every,
+        global_events=args.global_events,
     )
     try:
         return serve(args.port, **options)

@@ -237,6 +237,8 @@ class LiveLink:
             self.connected.add(namespace)
         else:
             self.connected.discard(namespace)
+        if namespace == GLOBAL and self.global_stream:
+            self._changed.set()  # per-instance streams: not needed, or needed again
         streams = self.connected - ({GLOBAL} if not self.global_stream else set())
         if streams:
             self._status(True, None)

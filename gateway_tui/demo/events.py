@@ -59,7 +59,10 @@ class _Server(socketio.AsyncServer):
 class DemoEvents:
     """A socket.io server in front of the demo's HTTP routes (one ASGI app)."""
 
-    def __init__(self, state_of: Any, strict_namespaces: bool = False) -> None:
+    def __init__(
+        self, state_of: Any, strict_namespaces: bool = False, global_events: bool = False
+    ) -> None:
+        self.global_events = global_events
         self.sio = _Server(
             async_mode="asgi", namespaces="*", cors_allowed_origins="*", logger=False
         )
@@ -85,9 +88,19 @@ class DemoEvents:
         return stored is None or stored.get("enabled") is not False
 
     def emit(self, instance: Instance, event: str, data: Any) -> None:
-        """Emit from any thread; nothing when the server is not running yet."""
+        """Emit from any thread; nothing when the server is not running yet. On the instance's
+        namespace while its websocket is enabled; with ``global_events`` (a 2.x started with
+        WEBSOCKET_GLOBAL_EVENTS=true, recorded in v2.3.6-more/events-001) on ``/`` too,
+        whatever the instance's own setting."""
         loop = self.loop
-        if loop is None or not self._enabled(instance):
+        if loop is None:
+            return
+        namespaces = []
+        if self._enabled(instance):
+            namespaces.append(f"/{instance.name}")
+        if self.global_events and self._state_of().api_version.startswith("2"):
+            namespaces.append("/")
+        if not namespaces:
             return
         payload = {
             "event": event,
@@ -100,16 +113,17 @@ class DemoEvents:
             "apikey": instance.apikey,
         }
         self.emitted += 1
-        self.sio.emitted_to.add(f"/{instance.name}")
-        coroutine = self.sio.emit(event, payload, namespace=f"/{instance.name}")
+        self.sio.emitted_to.update(namespaces)
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        if running is loop:
-            loop.create_task(coroutine)
-        else:
-            asyncio.run_coroutine_threadsafe(coroutine, loop)
+        for namespace in namespaces:
+            coroutine = self.sio.emit(event, payload, namespace=namespace)
+            if running is loop:
+                loop.create_task(coroutine)
+            else:
+                asyncio.run_coroutine_threadsafe(coroutine, loop)
 
     def message_upsert(self, instance: Instance, message: Message) -> None:
         self.emit(instance, "messages.upsert", chat_store.message_json(instance, message))

@@ -58,10 +58,13 @@ class DemoServer:
         incoming_every: float | None = None,
         websocket: bool = True,
         strict_namespaces: bool = False,
+        global_events: bool = False,
     ) -> None:
         """``websocket``: serve socket.io (False: /socket.io/ answers 404, as a real server
         with its websocket off); ``strict_namespaces``: an instance's namespace exists only
-        once an event was emitted to it, as on a real server. ``incoming_every``: seconds
+        once an event was emitted to it, as on a real server; ``global_events``: as 2.x
+        (only) started with WEBSOCKET_GLOBAL_EVENTS=true, every event on ``/`` too.
+        ``incoming_every``: seconds
         between the messages a contact writes to each open instance's most recent chat
         (demo/events.py).
         ``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
@@ -78,7 +81,7 @@ class DemoServer:
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
-        self.events = DemoEvents(lambda: self._gateway.state, strict_namespaces)
+        self.events = DemoEvents(lambda: self._gateway.state, strict_namespaces, global_events)
         self._gateway.state.events = self.events
         self.websocket = websocket
         self.incoming = (
@@ -257,6 +260,7 @@ def serve(
     big_chat: int = 0,
     api_version: str = "1.7.1",
     incoming_every: float | None = None,
+    global_events: bool = False,
 ) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
     server = DemoServer(
@@ -270,6 +274,7 @@ def serve(
         chats=chats,
         big_chat=big_chat,
         incoming_every=incoming_every,
+        global_events=global_events,
     )
     try:
         server.start()
