@@ -89,6 +89,7 @@ class GatewayApp(App[int]):
     # A transport given to the app is a test's stand-in, with no socket.io behind it; the
     # benchmarks' probe gives one that times a real server's answers, and says so here.
     live_beside_transport = False
+    live_url: str | None = None  # the socket's URL where it is not the config's (screenshots)
 
     def __init__(
         self,
@@ -398,7 +399,7 @@ class GatewayApp(App[int]):
             key = self.config.api_key.get_secret_value() if self.config.api_key else ""
             client = self.client
             self._live = LiveLink(
-                self.config.url,
+                self.live_url or self.config.url,
                 key,
                 self._live_arrival,
                 self._live_status,

@@ -128,15 +128,19 @@ class DemoEvents:
     def message_upsert(self, instance: Instance, message: Message) -> None:
         self.emit(instance, "messages.upsert", chat_store.message_json(instance, message))
 
-    def write(self, instance: Instance, jid: str, text: str) -> Message:
+    def write(
+        self, instance: Instance, jid: str, text: str, timestamp: int | None = None
+    ) -> Message:
         """A contact writes ``text`` into ``jid``'s chat: stored, then emitted (on the
-        server's loop)."""
+        server's loop). ``timestamp``: the message's time (now, when not given)."""
         state: DemoState = self._state_of()
         chat = instance.chats[jid]
+        if timestamp is None:
+            timestamp = max(int(time.time()), chat.messages[-1].timestamp if chat.messages else 0)
         message = Message(
             key={"remoteJid": jid, "fromMe": False, "id": state.new_message_id()},
             text=text,
-            timestamp=max(int(time.time()), chat.messages[-1].timestamp if chat.messages else 0),
+            timestamp=timestamp,
             push_name=CONTACT_NAMES.get(number_of(jid), ""),
         )
         chat.messages.append(message)

@@ -120,11 +120,12 @@ class DemoServer:
             raise RuntimeError("socket.io has not started yet (no request came)")
         return asyncio.run_coroutine_threadsafe(coroutine, self.events.loop)
 
-    def write(self, instance: str, jid: str, text: str) -> str:
+    def write(self, instance: str, jid: str, text: str, timestamp: int | None = None) -> str:
         """A contact writes ``text`` into the chat, pushed over socket.io: the message's id."""
 
         async def write() -> str:
-            return self.events.write(self.state.instances[instance], jid, text).key["id"]
+            written = self.events.write(self.state.instances[instance], jid, text, timestamp)
+            return written.key["id"]
 
         return self.on_loop(write()).result(30)
 
