@@ -35,6 +35,29 @@ GLOBAL = "/"  # 2.x with WEBSOCKET_GLOBAL_EVENTS: every instance's events
 _backoff = asyncio.sleep  # the wait between tries (a test watches it)
 
 
+# The events live updates need an instance's websocket to send: new messages (received and
+# sent), delivery marks, connection changes and QR codes.
+LIVE_EVENTS = (
+    "MESSAGES_UPSERT",
+    "SEND_MESSAGE",
+    "MESSAGES_UPDATE",
+    "CONNECTION_UPDATE",
+    "QRCODE_UPDATED",
+)
+OFF = "ENABLED"  # what live_events_missing names when the websocket itself is off
+
+
+def live_events_missing(configured: bool, enabled: bool, events: list[str]) -> list[str]:
+    """What an instance's websocket settings lack for live updates: ``[OFF]`` when they say it
+    is off, else the events not ticked (no events ticked: the gateway sends all). Settings
+    never written (``configured`` False) claim nothing: [] (the stream itself tells)."""
+    if not configured:
+        return []
+    if not enabled:
+        return [OFF]
+    return [name for name in LIVE_EVENTS if events and name not in events]
+
+
 @dataclass(frozen=True, slots=True)
 class LiveEvent:
     event: str  # "messages.upsert", "send.message", "connection.update", …

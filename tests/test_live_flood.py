@@ -37,7 +37,7 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
 
             def counted(events):
                 batches.append(len(events))
-                apply(events)
+                return apply(events)
 
             app.actions.apply_live = counted
             flood = server.flood(INSTANCE, BIG_CHAT_JID, RATE, EVENTS)

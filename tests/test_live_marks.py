@@ -115,3 +115,53 @@ async def test_a_new_qr_code_pushed_over_the_socket_shows_on_the_connect_screen(
             assert pairing.value.code == pairings[name].code
             assert connects(app) == asked  # pushed, not asked for
             await wait_for(pilot, lambda: screen.query_one(QRCode)._code == pairings[name].code)
+
+
+async def test_websocket_events_off_are_told_once_with_the_keys_that_turn_them_on():
+    """The app reads an instance's websocket settings (never writes them): off, it says so once
+    and names the keys, asked of the bindings; on the websocket screen one key enables it with
+    the events live updates need ticked, and nothing is written until the user writes it."""
+    from textual.widgets import Checkbox, SelectionList
+
+    from gateway_tui.live import LIVE_EVENTS
+    from gateway_tui.screens.instance import InstanceScreen
+    from gateway_tui.screens.webhook import HookSettingsScreen
+    from tests.support import notices
+
+    with DemoServer() as server:
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            answer = await http.post(
+                f"/websocket/set/{INSTANCE}",
+                headers={"apikey": server.api_key},
+                json={"enabled": True, "events": ["CONNECTION_UPDATE", "MESSAGES_UPSERT"]},
+            )
+            assert answer.status_code == 201
+        jid = newest_person_chat(server)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            for _ in range(2):
+                app.push_screen(MessagesScreen(INSTANCE, jid))
+                await wait_for(
+                    pilot, lambda: any("No live updates from" in n for n in notices(app))
+                )
+                app.pop_screen()
+                await pilot.pause()
+            told = [n for n in notices(app) if "No live updates from" in n]
+            assert len(told) == 1, told
+            screen = app.screen
+            websocket_key = screen.key_on(InstanceScreen, "instance.websocket")
+            live_key = screen.key_on(HookSettingsScreen, "hooks.live_events")
+            assert websocket_key == "W" and f"{websocket_key} on the instance" in told[0]
+            assert f"there {live_key} turns it on" in told[0]
+            assert "SEND_MESSAGE" in told[0] and "MESSAGES_UPDATE" in told[0]
+            # The websocket screen: one key ticks what live updates need; nothing is written.
+            hooks = HookSettingsScreen(INSTANCE, "websocket")
+            app.push_screen(hooks)
+            await wait_for(pilot, lambda: hooks.is_mounted and hooks._filled)
+            await pilot.press("ctrl+l")
+            await pilot.pause()
+            assert hooks.query_one("#hooks-enabled", Checkbox).value is True
+            selected = set(hooks.query_one("#hooks-events", SelectionList).selected)
+            assert set(LIVE_EVENTS) <= selected and "CONNECTION_UPDATE" in selected
+            assert not [c for c in app.state.calls if c.path.startswith("/websocket/set/")]

@@ -78,11 +78,12 @@ class ChatStoreActions(ActionsBase):
         self.state.notify(Topic.MESSAGES)
         return latest
 
-    def apply_live(self, events: list[LiveEvent]) -> None:
+    def apply_live(self, events: list[LiveEvent]) -> list[str]:
         """Live events (one frame's batch), in one notification per topic however many events
         there were: new messages go into the open chats (one copy of each chat per batch) and
         the chat lists; delivery marks into the statuses; connection changes and QR codes into
-        the instance rows and the connect screen."""
+        the instance rows and the connect screen. Returns the instances that turned open: their
+        rows are read again (``opened``), for the profile and number the phone brought."""
         arrived: dict[tuple[str, str], list[dict]] = {}
         changed: set[Topic] = set()
         states: dict[str, str] = {}
@@ -102,11 +103,20 @@ class ChatStoreActions(ActionsBase):
             if loadable is not None and isinstance(loadable.value, ChatMessages):
                 loadable.value = loadable.value.with_items(items)
                 changed.add(Topic.MESSAGES)
+        current = {i.instance_name: i.status for i in self.state.instances.value or []}
+        opened = [
+            name
+            for name, state in states.items()
+            if state == InstanceStatus.OPEN.value and current.get(name, state) != state
+        ]
+        for name in opened:
+            del states[name]
         if states and self._live_states(states):
             changed.add(Topic.INSTANCES)
         for topic in (Topic.INSTANCES, Topic.LIFECYCLE, Topic.MESSAGES, Topic.CHATS):
             if topic in changed:
                 self.state.notify(topic)
+        return opened
 
     def _live_message(
         self,
