@@ -11,16 +11,17 @@ import pytest
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.screens.chats import ChatsScreen
 from gateway_tui.screens.messages import MessagesScreen
-from tests.support import make_app, make_config, notices, screen_text, wait_for
+from tests.support import (
+    make_app,
+    make_config,
+    newest_person_chat,
+    notices,
+    screen_text,
+    wait_for,
+)
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
-
-
-def newest_person_chat(server) -> str:
-    instance = server.state.instances[INSTANCE]
-    people = [c for c in instance.chats.values() if not c.jid.endswith("@g.us")]
-    return max(people, key=lambda c: c.messages[-1].timestamp).jid
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def finds(app) -> int:
 
 async def test_incoming_messages_appear_without_a_key(writing_server):
     server = writing_server
-    jid = newest_person_chat(server)
+    jid = newest_person_chat(server, INSTANCE)
     app = make_app(make_config(server))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
@@ -78,7 +79,7 @@ async def test_a_gateway_without_websocket_is_polled_and_says_why_once():
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: bool(app.state.instances.value))
-            jid = newest_person_chat(server)
+            jid = newest_person_chat(server, INSTANCE)
             app.push_screen(MessagesScreen(INSTANCE, jid))
             await wait_for(pilot, lambda: app.state.live is False)
             assert "404" in (app.state.live_why or "")
@@ -139,7 +140,7 @@ async def test_a_namespace_not_there_yet_is_tried_again_with_backoff_until_it_co
 
     monkeypatch.setattr(live, "_backoff", watched)
     with DemoServer(strict_namespaces=True) as server:
-        jid = newest_person_chat(server)
+        jid = newest_person_chat(server, INSTANCE)
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: bool(app.state.instances.value))

@@ -8,8 +8,7 @@ import asyncio
 
 from gateway_tui.demo.chats import BIG_CHAT_JID
 from gateway_tui.demo.server import DemoServer
-from gateway_tui.screens.messages import MessagesScreen
-from tests.support import make_app, make_config, wait_for
+from tests.support import make_app, make_config, open_conversation, wait_for
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
@@ -23,11 +22,8 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
     with DemoServer(big_chat=CHAT) as server:
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: bool(app.state.instances.value))
-            screen = MessagesScreen(INSTANCE, BIG_CHAT_JID)
-            app.push_screen(screen)
+            screen = await open_conversation(app, pilot, INSTANCE, BIG_CHAT_JID)
             loadable = app.actions.messages_of(INSTANCE, BIG_CHAT_JID)
-            await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
             await wait_for(pilot, lambda: app.state.live is True)
             before = len(loadable.value)
             statuses = app.actions.statuses_of(INSTANCE)

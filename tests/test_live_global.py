@@ -8,18 +8,17 @@ import json
 
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.live import GLOBAL
-from gateway_tui.screens.messages import MessagesScreen
 from tests.recorded.gateway import recordings_dir
-from tests.support import make_app, make_config, wait_for
+from tests.support import (
+    make_app,
+    make_config,
+    newest_person_chat,
+    open_conversation,
+    wait_for,
+)
 
 SIZE = (140, 40)
 FIRST, SECOND = "sales-eu", "support"
-
-
-def newest_person_chat(server, name: str) -> str:
-    instance = server.state.instances[name]
-    people = [c for c in instance.chats.values() if not c.jid.endswith("@g.us")]
-    return max(people, key=lambda c: c.messages[-1].timestamp).jid
 
 
 async def test_the_demo_emits_on_the_default_namespace_as_the_recorded_2x_with_global_events():
@@ -50,13 +49,9 @@ async def test_the_demo_emits_on_the_default_namespace_as_the_recorded_2x_with_g
     assert payload["instance"] == FIRST
 
 
-async def _open(app, pilot, server, name: str) -> tuple[MessagesScreen, str]:
+async def _open(app, pilot, server, name: str):
     jid = newest_person_chat(server, name)
-    screen = MessagesScreen(name, jid)
-    app.push_screen(screen)
-    loadable = app.actions.messages_of(name, jid)
-    await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
-    return screen, jid
+    return await open_conversation(app, pilot, name, jid), jid
 
 
 async def test_one_global_connection_carries_every_instance_on_a_2x_with_global_events():

@@ -15,16 +15,17 @@ from gateway_tui.screens.messages import MessagesScreen
 from gateway_tui.screens.pairing import PairingScreen
 from gateway_tui.widgets.qr import QRCode
 from tests.recorded.gateway import recordings_dir
-from tests.support import make_app, make_config, screen_text, wait_for
+from tests.support import (
+    make_app,
+    make_config,
+    newest_person_chat,
+    open_conversation,
+    screen_text,
+    wait_for,
+)
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
-
-
-def newest_person_chat(server) -> str:
-    instance = server.state.instances[INSTANCE]
-    people = [c for c in instance.chats.values() if not c.jid.endswith("@g.us")]
-    return max(people, key=lambda c: c.messages[-1].timestamp).jid
 
 
 def status_reads(app) -> int:
@@ -33,14 +34,10 @@ def status_reads(app) -> int:
 
 async def test_delivery_marks_come_over_the_socket_and_move_the_bubbles_mark():
     with DemoServer() as server:
-        jid = newest_person_chat(server)
+        jid = newest_person_chat(server, INSTANCE)
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
-            await wait_for(pilot, lambda: bool(app.state.instances.value))
-            screen = MessagesScreen(INSTANCE, jid)
-            app.push_screen(screen)
-            loadable = app.actions.messages_of(INSTANCE, jid)
-            await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
+            screen = await open_conversation(app, pilot, INSTANCE, jid)
             await wait_for(pilot, lambda: app.live_for(INSTANCE))
             reads = status_reads(app)
             # Another client of the gateway sends: send.message, then the marks as they come.
@@ -136,7 +133,7 @@ async def test_websocket_events_off_are_told_once_with_the_keys_that_turn_them_o
                 json={"enabled": True, "events": ["CONNECTION_UPDATE", "MESSAGES_UPSERT"]},
             )
             assert answer.status_code == 201
-        jid = newest_person_chat(server)
+        jid = newest_person_chat(server, INSTANCE)
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: bool(app.state.instances.value))
