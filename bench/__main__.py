@@ -17,6 +17,11 @@
 7. Chats at 10,000 and 8. a conversation of 100,000 messages (bench/chats.py): response bytes →
    interactive, filter keystroke, first screen, page up/down, peak RSS; floors: json.loads of
    the same bytes, the bare app's page key and RSS.
+9. Live events (bench/live.py): a conversation of 10,000 messages open, the demo gateway in this
+   process: socket event → frame with its bubble beside a bare socket.io client's receipt of it;
+   HTTP requests per minute while the socket is up beside the same app on its instances list
+   (which polls); RSS after 10,000 events (and after a minute of 1,000 a second) beside before;
+   key → frame during the flood beside the bare app's page key.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -30,7 +35,7 @@ import argparse
 import sys
 import time
 
-from bench import big_list, campaign, chats, client, start, tables
+from bench import big_list, campaign, chats, client, live, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
@@ -44,6 +49,7 @@ SECTIONS = (
     "campaign",
     "chats",
     "conversation",
+    "live",
 )
 
 
@@ -86,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
         chats.run_chats(report, args.runs)
     if "conversation" in sections:
         chats.run_conversation(report, args.runs)
+    if "live" in sections:
+        live.run(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was; its rows as markdown:)\n")

@@ -137,6 +137,13 @@ class PtyProcess:
                 return int(line.split()[1])
         raise RuntimeError("no VmHWM in /proc status")
 
+    def rss_kib(self) -> int:
+        """The process's resident set size now (VmRSS), in KiB."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS in /proc status")
+
     def cpu_ms(self) -> float:
         """CPU time the process has used so far (user + system), in ms (10 ms resolution)."""
         fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()

@@ -7,7 +7,8 @@ conversation (``conversation --jid J``). It writes one JSON line per event to fd
 - ``bytes``: the last byte of a gateway response came off the socket (path, size);
 - ``open``: the screen is being pushed;
 - ``frame``: a frame was written, with what it shows (screen; for a table: rows, visible,
-  filter, cursor; for a conversation: messages and the cursor message's index).
+  filter, cursor; for a conversation: messages, the cursor message's index, the newest
+  message's id and whether its bubble is drawn; whether live events are up).
 
 ``floor FILE...`` instead prints the milliseconds json.loads takes over the given files, in a
 fresh process with the collector off: the least any client does with those bytes.
@@ -35,6 +36,7 @@ def run(args: argparse.Namespace, report: Reporter) -> None:
 
     class ProbedApp(GatewayApp):
         opened = False
+        live_beside_transport = True  # the timing transport talks to the demo gateway
 
         def _display(self, screen: Any, renderable: Any) -> None:
             written = _frame_is_written(self, renderable)
@@ -60,6 +62,10 @@ def run(args: argparse.Namespace, report: Reporter) -> None:
                 focus=focused.id if focused is not None else None,
                 messages=len(view.messages) if view else 0,
                 index=view.index if view else None,
+                # The newest message and whether its bubble is drawn (the live benchmarks).
+                last_id=view.messages[-1].id if view and view.messages else None,
+                last_shown=bool(view and view._shown[1] == len(view.messages) - 1 >= 0),
+                live=self.state.live,
             )
             if name == "InstancesScreen" and table is not None and table.visible_count:
                 self.set_timer(0.3, self._open)

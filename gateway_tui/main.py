@@ -104,6 +104,7 @@ def _serve_demo(args: argparse.Namespace) -> int:
         big_chat=args.big_chat,
         api_version=args.api_version,
         incoming_every=args.incoming_every,
+        global_events=args.global_events,
     )
     try:
         return serve(args.port, **options)

@@ -60,12 +60,40 @@ async def open_composer_on(app: GatewayApp, pilot: Any, instance: str) -> Any:
     return app.screen
 
 
+def newest_person_chat(server: Any, instance: str) -> str:
+    """The demo instance's chat with a person whose last message is the newest."""
+    chats = server.state.instances[instance].chats.values()
+    people = [c for c in chats if not c.jid.endswith("@g.us")]
+    return max(people, key=lambda c: c.messages[-1].timestamp).jid
+
+
+async def open_conversation(app: GatewayApp, pilot: Any, instance: str, jid: str) -> Any:
+    """The conversation screen of ``jid`` once the instances and its messages have loaded."""
+    from gateway_tui.tui.screens.messages import MessagesScreen
+
+    await wait_for(pilot, lambda: bool(app.state.instances.value))
+    screen = MessagesScreen(instance, jid)
+    app.push_screen(screen)
+    loadable = app.actions.messages_of(instance, jid)
+    await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
+    return screen
+
+
 def notices(app: GatewayApp) -> list[str]:
     """Every notification still shown, as "title: message" lines."""
     return [f"{n.title}: {n.message}" for n in app._notifications]
 
 
-__all__ = ["make_app", "make_config", "notices", "open_composer_on", "screen_text", "wait_for"]
+__all__ = [
+    "make_app",
+    "make_config",
+    "newest_person_chat",
+    "notices",
+    "open_composer_on",
+    "open_conversation",
+    "screen_text",
+    "wait_for",
+]
 
 
 def cli_env(server: Any, home: Path | str) -> dict[str, str]:

@@ -117,6 +117,13 @@ def build_parser() -> argparse.ArgumentParser:
         '("incoming <n>", pushed over socket.io)',
     )
     demo_parser.add_argument(
+        "--global-events",
+        action="store_true",
+        default=None,
+        help="with --api-version 2.3.6: every instance's events on the socket.io namespace / "
+        "too (a 2.x server with WEBSOCKET_GLOBAL_EVENTS=true)",
+    )
+    demo_parser.add_argument(
         "--big-chat",
         metavar="N",
         type=whole_number(0),

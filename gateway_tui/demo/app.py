@@ -18,6 +18,7 @@ import contextlib
 import json
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -367,6 +368,7 @@ def _announce(call: Call, instance: Instance, message: Message) -> None:
     """A message sent through the API, as a real 1.7.1 emits it (send.message)."""
     if call.state.events is not None:
         call.state.events.emit(instance, "send.message", chat_store.message_json(instance, message))
+        call.state.events.marks_after_send(instance, message)
 
 
 def _sent_answer(message: Message, content: dict[str, Any]) -> dict[str, Any]:
@@ -771,6 +773,9 @@ class DemoGateway:
         self.latency_ms = latency_ms
         # Set by the server on shutdown so stalled requests give up waiting.
         self.closing = threading.Event()
+        # The HTTP requests served, (monotonic time, method, path), newest last: the demo's
+        # request log (socket.io's own requests are answered before they come here).
+        self.requests: deque[tuple[float, str, str]] = deque(maxlen=100_000)
         routes = _ROUTES
         if state.api_version.startswith("2"):
             from gateway_tui.demo.v2 import V2_ROUTES
@@ -801,6 +806,7 @@ class DemoGateway:
             await self._routes(scope, receive, send)
             return
         method, path = scope["method"], scope["path"]
+        self.requests.append((time.monotonic(), method, path))
         if method.upper() in WRITE_METHODS:
             self.state.record_write(method, path, _header(scope, b"x-request-id"))
         if self.latency_ms > 0:

@@ -5,12 +5,14 @@ namespace ``/<instance>`` only (the default namespace accepts connections and ge
 no handshake auth, event names lower-case and dotted, the payload
 ``{event, instance, data, server_url, date_time, apikey}`` with the instance's own key in
 ``apikey``. A real server emits only while the instance's websocket is enabled with the event;
-the demo emits unless the instance's websocket was set disabled. Difference: a real server's
-namespace exists only once it has emitted to it ("Invalid namespace" until then); the demo's
-accept connections at once.
+the demo emits unless the instance's websocket was set disabled. A real server's namespace
+exists only once it has emitted to it ("Invalid namespace" until then); the demo's accept
+connections at once unless started with ``strict_namespaces``.
 
 ``Incoming`` (``demo-server --incoming-every SECONDS``) makes a contact write to each open
-instance's most recent chat with a person every SECONDS: "incoming <n>".
+instance's most recent chat with a person every SECONDS: "incoming <n>". ``DemoEvents.flood``
+emits a given number of events a second into one chat (delivery marks, its messages sent again,
+connection updates, and now and then a new message): the benchmarks' and the flood test's load.
 """
 
 from __future__ import annotations
@@ -30,13 +32,41 @@ if TYPE_CHECKING:
     from gateway_tui.demo.data import DemoState, Instance
 
 
+class _Server(socketio.AsyncServer):
+    """With ``strict``, a namespace exists only once something was emitted to it, as on a
+    real server: connecting earlier gets ``Invalid namespace`` (node socket.io's words)."""
+
+    strict = False
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.emitted_to: set[str] = set()
+        self.refused = 0
+
+    async def _handle_connect(self, eio_sid: Any, namespace: str | None, data: Any) -> None:
+        namespace = namespace or "/"
+        if self.strict and namespace != "/" and namespace not in self.emitted_to:
+            self.refused += 1
+            error = {"message": "Invalid namespace"}
+            packet = self.packet_class(
+                socketio.packet.CONNECT_ERROR, data=error, namespace=namespace
+            )
+            await self._send_packet(eio_sid, packet)
+            return
+        await super()._handle_connect(eio_sid, namespace, data)
+
+
 class DemoEvents:
     """A socket.io server in front of the demo's HTTP routes (one ASGI app)."""
 
-    def __init__(self, state_of: Any) -> None:
-        self.sio = socketio.AsyncServer(
+    def __init__(
+        self, state_of: Any, strict_namespaces: bool = False, global_events: bool = False
+    ) -> None:
+        self.global_events = global_events
+        self.sio = _Server(
             async_mode="asgi", namespaces="*", cors_allowed_origins="*", logger=False
         )
+        self.sio.strict = strict_namespaces
         self._state_of = state_of  # a function: the demo's current state (reset replaces it)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.emitted = 0
@@ -58,9 +88,19 @@ class DemoEvents:
         return stored is None or stored.get("enabled") is not False
 
     def emit(self, instance: Instance, event: str, data: Any) -> None:
-        """Emit from any thread; nothing when the server is not running yet."""
+        """Emit from any thread; nothing when the server is not running yet. On the instance's
+        namespace while its websocket is enabled; with ``global_events`` (a 2.x started with
+        WEBSOCKET_GLOBAL_EVENTS=true, recorded in v2.3.6-more/events-001) on ``/`` too,
+        whatever the instance's own setting."""
         loop = self.loop
-        if loop is None or not self._enabled(instance):
+        if loop is None:
+            return
+        namespaces = []
+        if self._enabled(instance):
+            namespaces.append(f"/{instance.name}")
+        if self.global_events and self._state_of().api_version.startswith("2"):
+            namespaces.append("/")
+        if not namespaces:
             return
         payload = {
             "event": event,
@@ -73,18 +113,88 @@ class DemoEvents:
             "apikey": instance.apikey,
         }
         self.emitted += 1
-        coroutine = self.sio.emit(event, payload, namespace=f"/{instance.name}")
+        self.sio.emitted_to.update(namespaces)
         try:
             running = asyncio.get_running_loop()
         except RuntimeError:
             running = None
-        if running is loop:
-            loop.create_task(coroutine)
-        else:
-            asyncio.run_coroutine_threadsafe(coroutine, loop)
+        for namespace in namespaces:
+            coroutine = self.sio.emit(event, payload, namespace=namespace)
+            if running is loop:
+                loop.create_task(coroutine)
+            else:
+                asyncio.run_coroutine_threadsafe(coroutine, loop)
 
     def message_upsert(self, instance: Instance, message: Message) -> None:
         self.emit(instance, "messages.upsert", chat_store.message_json(instance, message))
+
+    def write(
+        self, instance: Instance, jid: str, text: str, timestamp: int | None = None
+    ) -> Message:
+        """A contact writes ``text`` into ``jid``'s chat: stored, then emitted (on the
+        server's loop). ``timestamp``: the message's time (now, when not given)."""
+        state: DemoState = self._state_of()
+        chat = instance.chats[jid]
+        if timestamp is None:
+            timestamp = max(int(time.time()), chat.messages[-1].timestamp if chat.messages else 0)
+        message = Message(
+            key={"remoteJid": jid, "fromMe": False, "id": state.new_message_id()},
+            text=text,
+            timestamp=timestamp,
+            push_name=CONTACT_NAMES.get(number_of(jid), ""),
+        )
+        chat.messages.append(message)
+        self.message_upsert(instance, message)
+        return message
+
+    def mark(self, instance: Instance, message: Message, status: str) -> None:
+        """A delivery mark (messages.update) in the line's shape: 1.7.1 sends the store's row
+        (the key's fields, status, datetime, owner), 2.x names the id ``keyId``."""
+        key = message.key
+        if self._state_of().api_version.startswith("2"):
+            data: dict[str, Any] = {"keyId": key["id"], "remoteJid": key["remoteJid"]}
+            data.update(fromMe=key["fromMe"], status=status, instanceId=instance.instance_id)
+        else:
+            data = {**key, "status": status, "datetime": int(time.time() * 1000)}
+            data["owner"] = instance.name
+        self.emit(instance, "messages.update", data)
+
+    def marks_after_send(self, instance: Instance, message: Message) -> None:
+        """The delivery marks of a sent message, each when its status is reached
+        (chats.STATUS_STEPS: what findStatusMessage answers at that time too)."""
+        loop = self.loop
+        if loop is None:
+            return
+        for at, status in chat_store.STATUS_STEPS[1:]:
+            loop.call_soon_threadsafe(loop.call_later, at, self.mark, instance, message, status)
+
+    async def flood(self, name: str, jid: str, rate: int, count: int) -> list[str]:
+        """``count`` events at ``rate`` a second into ``jid``'s chat of instance ``name``, on the
+        server's loop: per 100, 50 delivery marks on its last 50 messages, 40 of them sent
+        again (messages.upsert of known ids), 9 connection updates and one new message (whose
+        ids are returned, the last one last: when it shows, all came)."""
+        state: DemoState = self._state_of()
+        instance = state.instances[name]
+        recent = instance.chats[jid].messages[-50:]
+        written: list[str] = []
+        tick = 0.01
+        per_tick = max(1, round(rate * tick))
+        began = time.monotonic()
+        for number in range(count):
+            step = number % 100
+            if step == 99 or number == count - 1:
+                written.append(self.write(instance, jid, f"flood {number}").key["id"])
+            elif step < 50:
+                status = ("DELIVERY_ACK", "READ")[(number // 100) % 2]
+                self.mark(instance, recent[step % len(recent)], status)
+            elif step < 90:
+                self.message_upsert(instance, recent[step % len(recent)])
+            else:
+                data = {"instance": name, "state": "open", "statusReason": 200}
+                self.emit(instance, "connection.update", data)
+            if number % per_tick == per_tick - 1:
+                await asyncio.sleep(max(0.0, began + (number + 1) / rate - time.monotonic()))
+        return written
 
 
 class Incoming:
@@ -120,13 +230,4 @@ class Incoming:
                 continue
             chat = max(people, key=lambda c: c.messages[-1].timestamp if c.messages else 0)
             self.count += 1
-            message = Message(
-                key={"remoteJid": chat.jid, "fromMe": False, "id": state.new_message_id()},
-                text=f"incoming {self.count}",
-                timestamp=max(
-                    int(time.time()), chat.messages[-1].timestamp if chat.messages else 0
-                ),
-                push_name=CONTACT_NAMES.get(number_of(chat.jid), ""),
-            )
-            chat.messages.append(message)
-            self.events.message_upsert(instance, message)
+            self.events.write(instance, chat.jid, f"incoming {self.count}")

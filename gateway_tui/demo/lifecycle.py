@@ -83,6 +83,7 @@ def scan(state: DemoState, name: str) -> bool:
     if pairing.number:
         instance.owner_number = pairing.number
     instance.status = "open"
+    _announce_state(state, instance)
     return True
 
 
@@ -126,6 +127,22 @@ def _qr_object(pairing: Pairing) -> dict[str, Any]:
         "count": pairing.count,
     }
     return body
+
+
+def _announce_state(state: DemoState, instance: Instance) -> None:
+    """connection.update over socket.io, as recorded: ``{instance, state, statusReason}``."""
+    if state.events is not None:
+        data = {"instance": instance.name, "state": instance.status, "statusReason": 200}
+        state.events.emit(instance, "connection.update", data)
+
+
+def _announce_code(state: DemoState, instance: Instance, pairing: Pairing) -> None:
+    """qrcode.updated: ``{qrcode: {instance, pairingCode, code, base64}}`` (a real server
+    emits it with each new code; the recordings never paired, so never saw one)."""
+    if state.events is not None:
+        qrcode = {"instance": instance.name, "pairingCode": pairing.pairing_code}
+        qrcode |= {k: v for k, v in _qr_object(pairing).items() if k in ("code", "base64")}
+        state.events.emit(instance, "qrcode.updated", {"qrcode": qrcode})
 
 
 def _state_body(instance: Instance) -> dict[str, Any]:
@@ -194,7 +211,9 @@ def _connect(state: DemoState, instance: Instance, number: str | None) -> dict[s
     if pairing is None or instance.status != "connecting":
         pairing = pairings[instance.name] = Pairing(number=number, started=now)
         instance.status = "connecting"
+        _announce_state(state, instance)
         _issue_code(state, pairing)
+        _announce_code(state, instance, pairing)
     else:
         if number and number != pairing.number:
             pairing.number = number
@@ -202,6 +221,7 @@ def _connect(state: DemoState, instance: Instance, number: str | None) -> dict[s
         lifetime = FIRST_CODE_SECONDS if pairing.count <= 1 else NEXT_CODE_SECONDS
         if now - pairing.issued >= lifetime or (number and not pairing.pairing_code):
             _issue_code(state, pairing)
+            _announce_code(state, instance, pairing)
     return _qr_object(pairing)
 
 
@@ -237,6 +257,7 @@ async def logout(call: Call, instance: Instance) -> Reply:
         raise GatewayError(400, [f'The "{instance.name}" instance is not connected'])
     of(call.state).pairings.pop(instance.name, None)
     instance.status = "close"
+    _announce_state(call.state, instance)
     return 200, {
         "status": "SUCCESS",
         "error": False,

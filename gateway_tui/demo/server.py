@@ -3,6 +3,7 @@ foreground (``serve``, for ``gateway-tui demo-server``)."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import socket
 import sys
@@ -56,10 +57,16 @@ class DemoServer:
         api_version: str = "1.7.1",
         incoming_every: float | None = None,
         websocket: bool = True,
+        strict_namespaces: bool = False,
+        global_events: bool = False,
     ) -> None:
         """``websocket``: serve socket.io (False: /socket.io/ answers 404, as a real server
-        with its websocket off). ``incoming_every``: seconds between the messages a contact
-        writes to each open instance's most recent chat (demo/events.py).
+        with its websocket off); ``strict_namespaces``: an instance's namespace exists only
+        once an event was emitted to it, as on a real server; ``global_events``: as 2.x
+        (only) started with WEBSOCKET_GLOBAL_EVENTS=true, every event on ``/`` too.
+        ``incoming_every``: seconds
+        between the messages a contact writes to each open instance's most recent chat
+        (demo/events.py).
         ``not_on_whatsapp``: numbers a send is refused for; ``drop_share``: the share of
         sends whose connection is dropped after the message went out (outcome unknown).
         ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
@@ -74,7 +81,7 @@ class DemoServer:
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
-        self.events = DemoEvents(lambda: self._gateway.state)
+        self.events = DemoEvents(lambda: self._gateway.state, strict_namespaces, global_events)
         self._gateway.state.events = self.events
         self.websocket = websocket
         self.incoming = (
@@ -101,6 +108,31 @@ class DemoServer:
     @latency_ms.setter
     def latency_ms(self, value: int) -> None:
         self._gateway.latency_ms = value
+
+    @property
+    def requests(self) -> Any:
+        """The HTTP requests served so far: (monotonic time, method, path), newest last."""
+        return self._gateway.requests
+
+    def on_loop(self, coroutine: Any) -> Any:
+        """Run ``coroutine`` on the server's loop (from another thread): its future."""
+        if self.events.loop is None:
+            raise RuntimeError("socket.io has not started yet (no request came)")
+        return asyncio.run_coroutine_threadsafe(coroutine, self.events.loop)
+
+    def write(self, instance: str, jid: str, text: str, timestamp: int | None = None) -> str:
+        """A contact writes ``text`` into the chat, pushed over socket.io: the message's id."""
+
+        async def write() -> str:
+            written = self.events.write(self.state.instances[instance], jid, text, timestamp)
+            return written.key["id"]
+
+        return self.on_loop(write()).result(30)
+
+    def flood(self, instance: str, jid: str, rate: int, count: int) -> Any:
+        """``count`` events at ``rate`` a second into the chat (DemoEvents.flood): a future of
+        the new messages' ids."""
+        return self.on_loop(self.events.flood(instance, jid, rate, count))
 
     @property
     def port(self) -> int:
@@ -229,6 +261,7 @@ def serve(
     big_chat: int = 0,
     api_version: str = "1.7.1",
     incoming_every: float | None = None,
+    global_events: bool = False,
 ) -> int:
     """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
     server = DemoServer(
@@ -242,6 +275,7 @@ def serve(
         chats=chats,
         big_chat=big_chat,
         incoming_every=incoming_every,
+        global_events=global_events,
     )
     try:
         server.start()

@@ -9,6 +9,7 @@ run, while every call still goes over real HTTP to the demo gateway's actual por
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -55,6 +56,7 @@ class Scenario:
     size: tuple[int, int] = (120, 34)
     connected: bool = True  # False: nothing configured (the connect screen)
     server_options: dict[str, Any] = field(default_factory=dict)
+    live: bool = False  # live events from the demo's socket (its real port); steps get it too
 
     async def run(self, pilot: Pilot) -> None:
         """The steps, then what every picture shows settled (the snapshot tests and
@@ -72,7 +74,16 @@ def build_app(server: Any, scenario: Scenario) -> GatewayApp:
     server.state.server_url = DISPLAY_URL  # what the gateway says of itself, in every picture
     server.state.auto_scan_seconds = None  # no demo phone scanning mid-picture
     port = int(server.url.rsplit(":", 1)[1])
-    return GatewayApp(config, transport=RedirectTransport(port), clock=lambda: FIXED_NOW)
+    app = GatewayApp(config, transport=RedirectTransport(port), clock=lambda: FIXED_NOW)
+    if scenario.live:
+        app.live_beside_transport = True
+        app.live_url = server.url
+        DEMO_OF[app] = server
+    return app
+
+
+# The demo gateway behind a live scenario's app: its steps make contacts write (server.write).
+DEMO_OF: weakref.WeakKeyDictionary[GatewayApp, Any] = weakref.WeakKeyDictionary()
 
 
 async def wait_until(pilot: Pilot, condition: Callable[[], bool], within: float = 60.0) -> None:

@@ -1,15 +1,17 @@
 """Scenarios of the chats and a conversation: the chat list, a list message and its reply,
-delivery marks, editing an own message, a reply being typed, a media card, a business profile.
+delivery marks, editing an own message, a reply being typed (also to a message that just came
+over the socket), a media card, a business profile.
 
 They show the demo's seeded history only (its times are fixed), so pictures do not change from
-run to run; a message sent during the scenario would carry the wall clock's time.
+run to run; a message sent during the scenario would carry the wall clock's time (the one that
+arrives live is given a fixed one).
 """
 
 from __future__ import annotations
 
 from textual.pilot import Pilot
 
-from gateway_tui.screenshots.base import Scenario, wait_until
+from gateway_tui.screenshots.base import DEMO_OF, Scenario, wait_until
 from gateway_tui.screenshots.compose import INSTANCE, _instances, _store
 
 SIZE = (140, 40)
@@ -95,6 +97,25 @@ async def _reply_typed(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: screen.reply_to is not None and line.text.endswith("needed"))
 
 
+async def _live_reply_typed(pilot: Pilot) -> None:
+    """A message arrives over the socket while the chat is open; a reply to it is typed."""
+    import asyncio
+
+    app = pilot.app
+    server = DEMO_OF[app]
+    screen = await open_conversation(pilot, JONAS, "Jonas Weber")
+    await wait_until(pilot, lambda: app.live_for(INSTANCE))
+    # A fixed time a minute after his last message: the picture does not change with the clock.
+    last = server.state.instances[INSTANCE].chats[JONAS].messages[-1].timestamp
+    text = "Just arrived? Can you send me the tracking number?"
+    written = await asyncio.to_thread(server.write, INSTANCE, JONAS, text, last + 60)
+    await wait_until(pilot, lambda: screen.view.selected is not None)
+    await wait_until(pilot, lambda: screen.view.selected.id == written)
+    await pilot.press("R")  # a quoted reply to it, being typed
+    await pilot.press(*"Sure: DHL 00340434161094042557", "ctrl+j", *"arrives Friday")
+    await wait_until(pilot, lambda: screen.reply_to is not None and screen.reply_to.id == written)
+
+
 async def _media_card(pilot: Pilot) -> None:
     screen = await open_conversation(pilot, MEDIA_CHAT, "A document")
     index = next(i for i, m in enumerate(screen.view.messages) if m.id == MEDIA_ID)
@@ -126,6 +147,7 @@ SCENARIOS = [
     Scenario("conversation-delivery-marks", _delivery_marks, size=SIZE),
     Scenario("chat-edit", _edit, size=SIZE),
     Scenario("conversation-reply", _reply_typed, size=SIZE),
+    Scenario("conversation-live-reply", _live_reply_typed, size=SIZE, live=True),
     Scenario("conversation-media-card", _media_card, size=SIZE),
     Scenario("profile-card", _profile, size=SIZE),
 ]

@@ -86,6 +86,11 @@ class GatewayApp(App[int]):
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
     ]
 
+    # A transport given to the app is a test's stand-in, with no socket.io behind it; the
+    # benchmarks' probe gives one that times a real server's answers, and says so here.
+    live_beside_transport = False
+    live_url: str | None = None  # the socket's URL where it is not the config's (screenshots)
+
     def __init__(
         self,
         config: ResolvedConfig | Callable[[], ResolvedConfig],
@@ -106,6 +111,7 @@ class GatewayApp(App[int]):
         self._live: LiveLink | None = None
         self._live_task: asyncio.Task[None] | None = None
         self._live_told: set[str] = set()
+        self._live_missing: dict[str, set[str]] = {}  # what a websocket's settings lack
         self._config_loader: Callable[[], ResolvedConfig] | None = None
         if callable(config):
             self._config_loader = config
@@ -359,17 +365,80 @@ class GatewayApp(App[int]):
     def follow_live(self, instance: str) -> None:
         """Receive ``instance``'s events over the gateway's socket.io (made on first use, after
         the first frame); where none can be had, the screens poll as before."""
-        if self._transport is not None or not self.config.is_complete or not self.config.url:
+        stand_in = self._transport is not None and not self.live_beside_transport
+        if stand_in or not self.config.is_complete or not self.config.url:
             return  # a test's stand-in transport, or no gateway: nothing to connect to
         if self._live is None:
             from gateway_tui.core.live import LiveLink
 
             key = self.config.api_key.get_secret_value() if self.config.api_key else ""
-            self._live = LiveLink(self.config.url, key, self._live_arrival, self._live_status)
+            client = self.client
+            self._live = LiveLink(
+                self.live_url or self.config.url,
+                key,
+                self._live_arrival,
+                self._live_status,
+                is_v2=lambda: client.line_known and client.dialect.line == "2",
+            )
             # A task of its own, not a worker: it lasts as long as the app, and waiting for
             # the workers to finish (tests, quitting) must not wait for it.
             self._live_task = asyncio.get_running_loop().create_task(self._run_live(self._live))
+        if instance not in self._live.instances:
+            self._check_live_settings(instance)
         self._live.follow(instance)
+
+    def _check_live_settings(self, instance: str) -> None:
+        """Read (never write) the instance's websocket settings: where they keep live updates
+        from coming, say so once, and where to turn them on."""
+
+        from gateway_tui.core.api.errors import GatewayError
+
+        async def check() -> None:
+            try:
+                missing = await self.actions.live_events_missing(instance)
+            except GatewayError:
+                return  # the stream itself tells what it can
+            self._live_missing[instance] = set(missing)
+            if missing:
+                self._tell_live_missing(instance, missing)
+
+        self.run_worker(check(), group="live-settings", exit_on_error=False)
+
+    def _tell_live_missing(self, instance: str, missing: list[str]) -> None:
+        from gateway_tui.core.live import OFF
+        from gateway_tui.tui.screens.instance import InstanceScreen
+        from gateway_tui.tui.screens.webhook import HookSettingsScreen
+
+        screen = self.screen
+        key_on = getattr(screen, "key_on", None)
+        if key_on is None:
+            return
+        what = (
+            "its websocket is off"
+            if missing == [OFF]
+            else "its websocket does not send " + ", ".join(missing)
+        )
+        self.notify(
+            f"No live updates from {instance}: {what} (this app changes no websocket setting by "
+            f"itself). {key_on(InstanceScreen, 'instance.websocket')} on the instance opens its "
+            f"websocket screen; there {key_on(HookSettingsScreen, 'hooks.live_events')} turns it "
+            f"on with the events live updates need, {key_on(HookSettingsScreen, 'hooks.save')} "
+            "writes it.",
+            title="Live events",
+            severity="warning",
+            timeout=20,
+            markup=False,
+        )
+
+    def live_for(self, instance: str) -> bool:
+        """Whether ``instance``'s events come over the socket now (no need to poll them)."""
+        return self._live is not None and self._live.live_for(instance)
+
+    def live_marks_for(self, instance: str) -> bool:
+        """Whether ``instance``'s delivery marks come over the socket now."""
+        return self.live_for(instance) and not (
+            self._live_missing.get(instance, set()) & {"ENABLED", "MESSAGES_UPDATE"}
+        )
 
     async def _run_live(self, link: LiveLink) -> None:
         try:
@@ -387,7 +456,14 @@ class GatewayApp(App[int]):
         if self._live is not None:
             events = self._live.take()
             if events:
-                self.actions.apply_live(events)
+                for name in self.actions.apply_live(events):
+                    self.run_worker(self._opened(name), group="live-opened", exit_on_error=False)
+
+    async def _opened(self, name: str) -> None:
+        from gateway_tui.core.api.errors import GatewayError
+
+        with contextlib.suppress(GatewayError):  # the row keeps its state: the next read tells
+            await self.actions.opened(name)
 
     def _live_status(self, live: bool, why: str | None) -> None:
         from gateway_tui.core.state import Topic

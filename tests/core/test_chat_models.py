@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gateway_tui.core.api.chat_models import (
+    ChatMessages,
     Contact,
     StatusRow,
     StoredChat,
@@ -267,3 +268,18 @@ async def test_the_client_reads_odd_store_answers_without_failing_on_one_item():
         for instance in ("b", "c"):
             with pytest.raises(InvalidResponse):
                 await client.find_chats(instance)
+
+
+def test_a_batch_of_live_items_is_one_copy_that_replaces_known_ids_and_keeps_time_order():
+    def item(message_id: str, stamp: int, text: str) -> dict:
+        key = {"remoteJid": "4915100000001@s.whatsapp.net", "fromMe": False, "id": message_id}
+        return {"key": key, "messageTimestamp": stamp, "message": {"conversation": text}}
+
+    first = ChatMessages([item("A", 10, "a"), item("B", 20, "b"), item("C", 30, "c")])
+    assert first[0].text == "a"  # read: kept where nothing moved
+    batch = [item("D", 40, "d"), item("B", 20, "b edited"), item("E", 15, "e"), item("D", 40, "d2")]
+    after = first.with_items(batch)
+    assert [m.id for m in after] == ["A", "E", "B", "C", "D"]
+    assert [m.text for m in after] == ["a", "e", "b edited", "c", "d2"]
+    assert after.index_of("D") == 4 and after.index_of("E") == 1
+    assert [m.id for m in first] == ["A", "B", "C"]  # the old sequence is left as it was

@@ -11,16 +11,17 @@ import pytest
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.screens.chats import ChatsScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
-from tests.support import make_app, make_config, notices, screen_text, wait_for
+from tests.support import (
+    make_app,
+    make_config,
+    newest_person_chat,
+    notices,
+    screen_text,
+    wait_for,
+)
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
-
-
-def newest_person_chat(server) -> str:
-    instance = server.state.instances[INSTANCE]
-    people = [c for c in instance.chats.values() if not c.jid.endswith("@g.us")]
-    return max(people, key=lambda c: c.messages[-1].timestamp).jid
 
 
 @pytest.fixture
@@ -35,7 +36,7 @@ def finds(app) -> int:
 
 async def test_incoming_messages_appear_without_a_key(writing_server):
     server = writing_server
-    jid = newest_person_chat(server)
+    jid = newest_person_chat(server, INSTANCE)
     app = make_app(make_config(server))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
@@ -78,7 +79,7 @@ async def test_a_gateway_without_websocket_is_polled_and_says_why_once():
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
             await wait_for(pilot, lambda: bool(app.state.instances.value))
-            jid = newest_person_chat(server)
+            jid = newest_person_chat(server, INSTANCE)
             app.push_screen(MessagesScreen(INSTANCE, jid))
             await wait_for(pilot, lambda: app.state.live is False)
             assert "404" in (app.state.live_why or "")
@@ -120,3 +121,40 @@ async def test_the_demo_emits_events_as_a_real_1_7_1():
     assert real["namespace"] == "/ws-1" and payload["instance"] == INSTANCE
     assert payload["data"]["message"]["conversation"].startswith("incoming")
     assert payload["apikey"] == server.state.instances[INSTANCE].apikey
+
+
+async def test_a_namespace_not_there_yet_is_tried_again_with_backoff_until_it_connects(
+    monkeypatch,
+):
+    """As on a real server, an instance's namespace exists only once the server emitted to it:
+    "Invalid namespace" until then. The app tries again, each wait longer than the last, and is
+    live as soon as it exists; the app polls meanwhile and says why."""
+    from gateway_tui.core import live
+
+    waits: list[float] = []
+    real_sleep = asyncio.sleep
+
+    async def watched(seconds: float) -> None:
+        waits.append(seconds)
+        await real_sleep(0.05)  # the test need not wait the real backoff
+
+    monkeypatch.setattr(live, "_backoff", watched)
+    with DemoServer(strict_namespaces=True) as server:
+        jid = newest_person_chat(server, INSTANCE)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            conversation = MessagesScreen(INSTANCE, jid)
+            app.push_screen(conversation)
+            await wait_for(pilot, lambda: server.events.sio.refused >= 4)
+            assert not app.live_for(INSTANCE) and app.state.live is False
+            assert "no event stream yet" in (app.state.live_why or "")
+            # Backoff: 1 s doubling to 30 s, each less up to half its length (jitter).
+            for number, waited in enumerate(waits):
+                nominal = min(live.RECONNECT_FIRST * 2**number, live.RECONNECT_MAX)
+                assert nominal / 2 <= waited <= nominal, waits
+            # The server emits to the instance: its namespace exists; the next try connects.
+            server.write(INSTANCE, jid, "first over the socket")
+            await wait_for(pilot, lambda: app.live_for(INSTANCE))
+            sent = server.write(INSTANCE, jid, "now live")
+            await wait_for(pilot, lambda: conversation.view.find(sent) is not None)

@@ -10,6 +10,7 @@ import pytest
 from textual.widgets import Input
 
 from gateway_tui.demo import chats as demo_chats
+from gateway_tui.demo import lifecycle as demo_lifecycle
 from gateway_tui.tui.screens import messages as messages_screen
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
@@ -95,6 +96,8 @@ async def test_delivery_marks_advance_without_a_key(app_for, demo_server, monkey
         ((0.0, "PENDING"), (1.0, "SERVER_ACK"), (1e6, "DELIVERY_ACK"), (2e6, "READ")),
     )
     monkeypatch.setattr(messages_screen, "POLL_SECONDS", 0.2)
+    # The instance's websocket is off: its marks are polled (live, they come as events).
+    demo_lifecycle.of(demo_server.state).websockets[INSTANCE] = {"enabled": False, "events": []}
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))

@@ -562,36 +562,50 @@ class ChatMessages(Sequence[StoredMessage]):
         for index in range(len(self._items)):
             yield self[index]
 
-    def with_item(self, item: dict[str, Any]) -> ChatMessages:
-        """A new sequence with one more stored item (a live event's message) in time order;
-        an item whose id is there already takes its place. Messages read so far are kept."""
-        key = item.get("key") if isinstance(item, dict) else None
-        message_id = key.get("id") if isinstance(key, dict) else None
-        if not isinstance(message_id, str):
-            return self
+    def with_items(self, new: Sequence[dict[str, Any]]) -> ChatMessages:
+        """A new sequence with more stored items (a frame's live events) in time order; an
+        item whose id is there already takes its place. Messages read so far are kept. One
+        copy and one index for the whole batch: a flood into a chat of 10,000 messages costs
+        a copy per frame, not per event."""
         items = list(self._items)
-        known = self.index_of(message_id)
+        index = dict(self._id_index())
         read = dict(self._read)
-        if known >= 0:
-            items[known] = item
-            read.pop(known, None)
-        else:
+        first_moved = len(items)
+        for item in new:
+            key = item.get("key") if isinstance(item, dict) else None
+            message_id = key.get("id") if isinstance(key, dict) else None
+            if not isinstance(message_id, str):
+                continue
+            known = index.get(message_id, -1)
+            if known >= 0:
+                items[known] = item
+                read.pop(known, None)
+                continue
             stamp = parse_long(item.get("messageTimestamp")) or 0
             at = len(items)
             while at > 0 and (parse_long(items[at - 1].get("messageTimestamp")) or 0) > stamp:
                 at -= 1
             items.insert(at, item)
-            if at < len(self._items):  # later positions moved: forget what was read there
-                read = {i: m for i, m in read.items() if i < at}
+            if at < len(items) - 1:  # later positions moved
+                first_moved = min(first_moved, at)
+                index = {i["key"]["id"]: n for n, i in enumerate(items)}
+            else:
+                index[message_id] = at
+        if first_moved < len(self._items):  # forget what was read where positions moved
+            read = {i: m for i, m in read.items() if i < first_moved}
         result = ChatMessages(items, self.skipped)._paged_as(self)
         result._read = read
+        result._index = index
         return result
+
+    def _id_index(self) -> dict[str, int]:
+        if self._index is None:
+            self._index = {item["key"]["id"]: i for i, item in enumerate(self._items)}
+        return self._index
 
     def index_of(self, message_id: str) -> int:
         """The position of ``message_id`` (-1: not in this chat), without reading messages."""
-        if self._index is None:
-            self._index = {item["key"]["id"]: i for i, item in enumerate(self._items)}
-        return self._index.get(message_id, -1)
+        return self._id_index().get(message_id, -1)
 
 
 def _unreadable(item: dict[str, Any]) -> StoredMessage:

@@ -71,10 +71,12 @@ class ChatStoreActions(ActionsBase):
             messages = messages.joined(known)
             messages.older_page = older_page
         # A read that left before a live event came back without its message: put it in.
-        for item in self.state.live_items.get((instance, jid), ()):
-            if messages.index_of(item["key"]["id"]) < 0:
-                messages = messages.with_item(item)
-        return messages
+        missing = [
+            item
+            for item in self.state.live_items.get((instance, jid), ())
+            if messages.index_of(item["key"]["id"]) < 0
+        ]
+        return messages.with_items(missing) if missing else messages
 
     async def load_older_messages(self, instance: str, jid: str) -> ChatMessages | None:
         """The chat's next older page joined to what is shown (a paged store only); None when
@@ -97,39 +99,113 @@ class ChatStoreActions(ActionsBase):
         self.state.notify(Topic.MESSAGES)
         return latest
 
-    def apply_live(self, events: list[LiveEvent]) -> None:
-        """Live events (one frame's batch): new messages go into the open chats and the chat
-        lists, in one notification each, however many events there were."""
-        messages_changed = chats_changed = False
+    def apply_live(self, events: list[LiveEvent]) -> list[str]:
+        """Live events (one frame's batch), in one notification per topic however many events
+        there were: new messages go into the open chats (one copy of each chat per batch) and
+        the chat lists; delivery marks into the statuses; connection changes and QR codes into
+        the instance rows and the connect screen. Returns the instances that turned open: their
+        rows are read again (``opened``), for the profile and number the phone brought."""
+        arrived: dict[tuple[str, str], list[dict]] = {}
+        changed: set[Topic] = set()
+        states: dict[str, str] = {}
         for event in events:
-            if event.event not in ("messages.upsert", "send.message"):
-                continue
-            item = event.data
-            key = item.get("key") if isinstance(item, dict) else None
-            jid = key.get("remoteJid") if isinstance(key, dict) else None
-            if not isinstance(jid, str) or not jid:
-                continue
-            recent = self.state.live_items.setdefault((event.instance, jid), deque(maxlen=200))
-            recent.append(item)
-            loadable = self.state.messages.get((event.instance, jid))
+            if event.event in ("messages.upsert", "send.message"):
+                self._live_message(event.instance, event.data, arrived, changed)
+            elif event.event == "messages.update":
+                self._live_mark(event.instance, event.data, changed)
+            elif event.event == "connection.update" and isinstance(event.data, dict):
+                state = event.data.get("state")
+                if isinstance(state, str) and state:
+                    states[event.instance] = state  # the last of the batch holds
+            elif event.event == "qrcode.updated" and isinstance(event.data, dict):
+                self._live_qr(event.instance, event.data.get("qrcode"), changed)
+        for (instance, jid), items in arrived.items():
+            loadable = self.state.messages.get((instance, jid))
             if loadable is not None and isinstance(loadable.value, ChatMessages):
-                loadable.value = loadable.value.with_item(item)
-                messages_changed = True
-            book = self.state.chat_books.get(event.instance)
-            message = StoredMessage.read(item)
-            if book is not None and book.value is not None and message is not None:
-                last = book.value.last.get(jid)
-                if last is None or (message.timestamp or 0) >= (last.timestamp or 0):
-                    # A new book object: the chats screen hands its table only new lists.
-                    book.value = replace(book.value, last={**book.value.last, jid: message})
-                    chats_changed = True
-                if not message.from_me:
-                    unread = self.state.unread.setdefault(event.instance, {})
-                    unread[jid] = unread.get(jid, 0) + 1
-        if messages_changed:
-            self.state.notify(Topic.MESSAGES)
-        if chats_changed:
-            self.state.notify(Topic.CHATS)
+                loadable.value = loadable.value.with_items(items)
+                changed.add(Topic.MESSAGES)
+        current = {i.instance_name: i.status for i in self.state.instances.value or []}
+        opened = [
+            name
+            for name, state in states.items()
+            if state == InstanceStatus.OPEN.value and current.get(name, state) != state
+        ]
+        for name in opened:
+            del states[name]
+        if states and self._live_states(states):
+            changed.add(Topic.INSTANCES)
+        for topic in (Topic.INSTANCES, Topic.LIFECYCLE, Topic.MESSAGES, Topic.CHATS):
+            if topic in changed:
+                self.state.notify(topic)
+        return opened
+
+    def _live_message(
+        self,
+        instance: str,
+        item: object,
+        arrived: dict[tuple[str, str], list[dict]],
+        changed: set[Topic],
+    ) -> None:
+        key = item.get("key") if isinstance(item, dict) else None
+        jid = key.get("remoteJid") if isinstance(key, dict) else None
+        if not isinstance(item, dict) or not isinstance(jid, str) or not jid:
+            return
+        recent = self.state.live_items.setdefault((instance, jid), deque(maxlen=200))
+        recent.append(item)
+        arrived.setdefault((instance, jid), []).append(item)
+        book = self.state.chat_books.get(instance)
+        message = StoredMessage.read(item)
+        if book is not None and book.value is not None and message is not None:
+            last = book.value.last.get(jid)
+            if last is None or (message.timestamp or 0) >= (last.timestamp or 0):
+                # A new book object: the chats screen hands its table only new lists.
+                book.value = replace(book.value, last={**book.value.last, jid: message})
+                changed.add(Topic.CHATS)
+            if not message.from_me:
+                unread = self.state.unread.setdefault(instance, {})
+                unread[jid] = unread.get(jid, 0) + 1
+
+    def _live_mark(self, instance: str, data: object, changed: set[Topic]) -> None:
+        """A delivery mark: 1.7.1 sends the store's row ``{id, remoteJid, fromMe, status,
+        datetime}``, 2.x names the message's id ``keyId``."""
+        for one in data if isinstance(data, list) else [data]:
+            if not isinstance(one, dict):
+                continue
+            if isinstance(one.get("keyId"), str):
+                one = {**one, "id": one["keyId"]}
+            row = StatusRow.read(one)
+            if row is None or not row.status:
+                continue
+            statuses = self.statuses_of(instance)
+            known = statuses.get(row.message_id)
+            if known is None or latest_statuses([known, row])[row.message_id] is row:
+                statuses[row.message_id] = row
+                changed.add(Topic.MESSAGES)
+
+    def _live_states(self, states: dict[str, str]) -> bool:
+        """Connection changes into the instance rows (one new list for the batch)."""
+        current = self.state.instances.value or []
+        if not any(i.instance_name in states and i.status != states[i.instance_name]
+                   for i in current):  # fmt: skip
+            return False
+        self.state.instances.value = [
+            i.model_copy(update={"status": states[i.instance_name]})
+            if i.instance_name in states and i.status != states[i.instance_name]
+            else i
+            for i in current
+        ]
+        return True
+
+    def _live_qr(self, instance: str, qrcode: object, changed: set[Topic]) -> None:
+        """A new QR code for a connect screen that is waiting for one (none asked: ignored)."""
+        from gateway_tui.core.api.lifecycle import ConnectResult
+
+        pairing = self.state.lifecycle.pairings.get(instance)
+        if pairing is None or not isinstance(qrcode, dict) or not qrcode.get("code"):
+            return
+        fields = {k: qrcode[k] for k in ("code", "base64", "pairingCode") if k in qrcode}
+        pairing.value = ConnectResult.model_validate(fields)
+        changed.add(Topic.LIFECYCLE)
 
     def mark_seen(self, instance: str, jid: str) -> None:
         """The chat is open: its new messages are seen (here; no read receipt is sent)."""

@@ -97,6 +97,10 @@ class LifecycleActions(ActionsBase):
         await asyncio.gather(*(one(name) for name in dict.fromkeys(names)))
         return failed
 
+    async def opened(self, name: str) -> None:
+        """A live event says ``name`` turned open: shown with the profile it now has."""
+        await self._state_seen(name, InstanceStatus.OPEN.value)
+
     async def _state_seen(self, name: str, raw: str) -> None:
         current = self.state.instances.value or []
         before = next((i for i in current if i.instance_name == name), None)
@@ -136,6 +140,14 @@ class LifecycleActions(ActionsBase):
         return await self._load(
             self.webhook_of(name), Topic.LIFECYCLE, self.client.find_webhook(name)
         )
+
+    async def live_events_missing(self, name: str) -> list[str]:
+        """What ``name``'s websocket settings lack for live updates (gateway_tui.core.live); read
+        only: nothing is changed."""
+        from gateway_tui.core.live import live_events_missing
+
+        found = await self.client.find_websocket(name)
+        return live_events_missing(found.configured, found.enabled, found.events)
 
     async def load_websocket(self, name: str) -> WebsocketSettings:
         found = await self._load(

@@ -351,9 +351,10 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         )
 
     def _poll(self) -> None:
-        """Re-read statuses while an own message is short of READ (only when on screen)."""
-        if self.app.screen is not self:
-            return
+        """Re-read statuses while an own message is short of READ (only when on screen, and
+        not while live events bring them)."""
+        if self.app.screen is not self or self.gateway_app.live_marks_for(self.instance):
+            return  # the socket brings the delivery marks (messages.update)
         recent = self.all_messages[-POLL_LOOKBACK:]
         if waiting_for_read(recent, self.actions.statuses_of(self.instance)):
             self._read_statuses()

@@ -94,6 +94,7 @@ class PairingScreen(GatewayScreen):
         self._drawing: Drawing | None = None  # how the QR fits this window
         self._check_error: str | None = None  # why the last state check failed
         self._asking = False
+        self._shown_code: str | None = None
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -113,6 +114,8 @@ class PairingScreen(GatewayScreen):
             Text(f"Connect {self.instance_name}", style="bold")
         )
         self._ask_code()
+        # New codes and the state come over the socket too (qrcode.updated, connection.update).
+        self.gateway_app.follow_live(self.instance_name)
         self.set_interval(1.0, self._tick, name="pairing-countdown")
         self.set_interval(STATE_POLL_SECONDS, self._poll_state, name="pairing-state-poll")
 
@@ -212,6 +215,9 @@ class PairingScreen(GatewayScreen):
         elif result is None:
             qr.show_message("Asking the gateway for a code… (a closed instance takes ~5 s)")
         elif result.code:
+            if result.code != self._shown_code:
+                self._shown_code = result.code
+                self._code_since = self.state.now()  # a new code: asked, or pushed live
             qr.show_code(result.code)
             self._layout(result.code)
         else:

@@ -48,6 +48,14 @@ class HookSettingsScreen(GatewayScreen):
         Binding("ctrl+r", "reload", "Read again", id="hooks.reload"),
         Binding("ctrl+e", "all_events", "Tick all events", id="hooks.all_events"),
         Binding("ctrl+n", "no_events", "Untick all events", id="hooks.no_events"),
+        Binding(
+            "ctrl+l",
+            "live_events",
+            "Live updates",
+            tooltip="Enable, with the events this app's live updates need ticked (not written "
+            "until you write it)",
+            id="hooks.live_events",
+        ),
     ]
 
     def __init__(self, name: str, kind: Kind) -> None:
@@ -235,6 +243,24 @@ class HookSettingsScreen(GatewayScreen):
 
     def action_all_events(self) -> None:
         self.query_one("#hooks-events", SelectionList).select_all()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "live_events":
+            return self.kind == "websocket"
+        return True
+
+    def action_live_events(self) -> None:
+        """Enabled, and the events live updates need ticked beside those already ticked (none
+        ticked means all: left so). Only the form changes; writing is the user's key."""
+        from gateway_tui.core.live import LIVE_EVENTS
+
+        self.query_one("#hooks-enabled", Checkbox).value = True
+        events = self.query_one("#hooks-events", SelectionList)
+        if events.selected:
+            offered = set(self.gateway_app.gateway_line.event_names)
+            for name in LIVE_EVENTS:
+                if name in offered:
+                    events.select(name)
 
     def action_no_events(self) -> None:
         self.query_one("#hooks-events", SelectionList).deselect_all()

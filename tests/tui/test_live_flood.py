@@ -1,0 +1,59 @@
+"""A flood of live events (1,000 a second; the benchmark floods a full minute, bench/live.py)
+never freezes the screen and keeps nothing it does not need: events are applied in one batch
+per frame, known messages sent again replace themselves, delivery marks keep the newest."""
+
+from __future__ import annotations
+
+import asyncio
+
+from gateway_tui.demo.chats import BIG_CHAT_JID
+from gateway_tui.demo.server import DemoServer
+from tests.support import make_app, make_config, open_conversation, wait_for
+
+INSTANCE = "sales-eu"
+SIZE = (140, 40)
+CHAT = 2_000
+RATE = 1_000
+EVENTS = 5_000  # five seconds of it
+KEY_LIMIT = 20.0  # generous: a key must be answered, not quickly on a busy machine
+
+
+async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
+    with DemoServer(big_chat=CHAT) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await open_conversation(app, pilot, INSTANCE, BIG_CHAT_JID)
+            loadable = app.actions.messages_of(INSTANCE, BIG_CHAT_JID)
+            await wait_for(pilot, lambda: app.state.live is True)
+            before = len(loadable.value)
+            statuses = app.actions.statuses_of(INSTANCE)
+            marks_before = len(statuses)
+            batches: list[int] = []
+            apply = app.actions.apply_live
+
+            def counted(events):
+                batches.append(len(events))
+                return apply(events)
+
+            app.actions.apply_live = counted
+            flood = server.flood(INSTANCE, BIG_CHAT_JID, RATE, EVENTS)
+            keys = answered_during_flood = 0
+            while not flood.done():
+                index = screen.view.index
+                await pilot.press("up" if keys % 2 == 0 else "down")
+                await wait_for(pilot, lambda i=index: screen.view.index != i, within=KEY_LIMIT)
+                keys += 1
+                answered_during_flood += not flood.done()
+                await asyncio.sleep(0.3)
+            written = flood.result(60)
+            await wait_for(pilot, lambda: screen.view.find(written[-1]) is not None, within=60)
+            assert answered_during_flood >= 1  # every key was answered, while it flooded too
+            # Every event came, in far fewer batches than events: one per frame.
+            await wait_for(pilot, lambda: sum(batches) == EVENTS, within=60)
+            assert len(batches) < EVENTS / 5, batches
+            assert not app._live.take()  # nothing left waiting
+            # What is kept is bounded by what the events say, not by how many came: the
+            # messages sent again replaced themselves, the new ones were added once each.
+            assert len(loadable.value) == before + len(written)
+            assert len(app.state.live_items[(INSTANCE, BIG_CHAT_JID)]) <= 200
+            assert len(statuses) <= marks_before + 50  # the flood marks 50 messages
