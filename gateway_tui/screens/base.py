@@ -17,6 +17,7 @@ from textual.worker import Worker, WorkerState
 
 from gateway_tui.api.errors import GatewayError, GatewayTimeout, GatewayUnreachable
 from gateway_tui.state import Health, Topic
+from gateway_tui.textual_private import bindings_of, keymap_of
 from gateway_tui.widgets.footer import GatewayFooter
 
 if TYPE_CHECKING:
@@ -72,7 +73,7 @@ class GatewayScreen(Screen):
         shows it; None when no binding of the screen or the app has that id. Hints name keys
         with this, so they name the key that really works."""
         for node in (self, self.app):
-            for bindings in node._bindings.key_to_bindings.values():
+            for bindings in bindings_of(node).key_to_bindings.values():
                 for binding in bindings:
                     if binding.id == binding_id:
                         return self._shown_key(binding)
@@ -89,7 +90,7 @@ class GatewayScreen(Screen):
     def _shown_key(self, binding: Binding) -> str:
         """The key as the footer shows it; a remap in ``[keys]`` wins (Textual applies it to
         copies of the bindings, so a screen's own may still hold the default)."""
-        if keys := self.app._keymap.get(binding.id or ""):
+        if keys := keymap_of(self.app).get(binding.id or ""):
             binding = replace(binding, key=keys.split(",")[0].strip(), key_display=None)
         return self.app.get_key_display(binding)
 
