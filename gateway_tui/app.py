@@ -436,13 +436,6 @@ class GatewayApp(App[int]):
         self.actions.select(name)
         self.push_screen(InstanceScreen(name))
 
-    def instance_sections_hint(self) -> str:
-        """The ways in from the instance view."""
-        return (
-            "g groups · m compose a list message · t chats · r refresh · esc back · ? keys\n"
-            "C connect (QR) · R restart · L log out · w webhook · W websocket"
-        )
-
     def open_groups(self, instance: str) -> None:
         from gateway_tui.screens.groups import GroupPickerScreen
 

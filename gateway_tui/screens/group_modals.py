@@ -63,7 +63,7 @@ def explain_group_error(
     instance: str,
     instance_status: str | None = None,
     url: str | None = None,
-    retry_key: str | None = "r",
+    retry_key: str | None = None,
     connect_key: str | None = None,
 ) -> tuple[str, str]:
     """A plain-words title and advice for a failed group call (the server's lines come apart)."""
@@ -121,7 +121,7 @@ def explain_on(
     screen: GatewayScreen, instance: str, error: GatewayError, operation: str, **keys: str | None
 ) -> tuple[str, str]:
     """``explain_group_error`` for ``screen``: the instance's known status, the gateway's URL
-    and the key that connects an instance (``keys``: ``retry_key``, when not r)."""
+    and the key that connects an instance (``keys``: ``retry_key``, the key that tries again)."""
     from gateway_tui.screens.instance import InstanceScreen
 
     found = screen.state.instance(instance)
@@ -155,7 +155,12 @@ def _cap(text: str) -> str:
 
 
 def problem_text(
-    title: str, advice: str, error: GatewayError | None = None, *, show_lines: bool = False
+    title: str,
+    advice: str,
+    error: GatewayError | None = None,
+    *,
+    show_lines: bool = False,
+    lines_key: str | None = None,
 ) -> Text:
     """✕ title, advice, and either the server's lines or how to see them (never markup)."""
     text = Text("✕ ", style="bold red")
@@ -168,9 +173,9 @@ def problem_text(
             for line in error.details():
                 text.append("\n  ")
                 text.append(line, style="dim")
-        else:
+        elif lines_key:
             text.append("\n")
-            text.append("d shows the gateway's own lines", style="dim italic")
+            text.append(f"{lines_key} shows the gateway's own lines", style="dim italic")
     return text
 
 

@@ -148,9 +148,26 @@ class InstanceScreen(GatewayScreen):
         else:
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
-        self.query_one("#instance-sections", Static).update(
-            Text(self.gateway_app.instance_sections_hint())
+        self.query_one("#instance-sections", Static).update(Text(self.sections_hint()))
+
+    def sections_hint(self) -> str:
+        """The ways in from the instance view, each with the key that runs it here."""
+        first = self.key_hints(
+            ("instance.groups", "groups"),
+            ("instance.compose", "compose a list message"),
+            ("instance.chats", "chats"),
+            ("instance.refresh", "refresh"),
+            ("instance.back", "back"),
+            ("app.help", "keys"),
         )
+        second = self.key_hints(
+            ("instance.connect", "connect (QR)"),
+            ("instance.restart", "restart"),
+            ("instance.logout", "log out"),
+            ("instance.webhook", "webhook"),
+            ("instance.websocket", "websocket"),
+        )
+        return f"{first}\n{second}"
 
     def _draw_settings(self) -> None:
         loadable = self.state.settings_of(self.instance_name)
