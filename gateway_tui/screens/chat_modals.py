@@ -87,7 +87,8 @@ class EditMessageScreen(ChatModal[str | None]):
                 id="edit-text",
             )
             yield Static(id="edit-note", classes="field-error")
-            yield Static(Text("enter or ctrl+s saves · esc cancels", style="dim"))
+            save, cancel = self.key_for("edit_message.save"), self.key_for("edit_message.cancel")
+            yield Static(Text(f"enter or {save} saves · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         field = self.query_one("#edit-text", Input)
@@ -198,7 +199,9 @@ class ProfileScreen(ChatModal[None]):
             yield Input(self.number, placeholder="e.g. 447700900456", id="profile-number")
             yield Static(id="profile-note", classes="field-error")
             yield Static(id="profile-card")
-            yield Static(Text("enter fetches · esc closes", style="dim"))
+            yield Static(
+                Text(f"enter fetches · {self.key_for('profile.close')} closes", style="dim")
+            )
 
     def on_mount(self) -> None:
         self.query_one("#profile-number", Input).focus()

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from gateway_tui.screens.base import key_for
 from gateway_tui.screens.confirm import ConfirmScreen
 
 
@@ -42,7 +43,8 @@ class TemplateNameScreen(ModalScreen[str | None]):
             yield Label("Name")
             yield Input(self.suggestion, placeholder="e.g. Lunch menu", id="template-name")
             yield Static(id="template-name-note", classes="field-error")
-            yield Static(Text("enter saves · esc cancels", style="dim"))
+            cancel = key_for(self, "template_name.cancel")
+            yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#template-name", Input).focus()
@@ -130,8 +132,9 @@ class LibraryScreen(ModalScreen[str | None]):
             options.highlighted = min(highlighted or 0, len(self.items) - 1)
         note = self._hint if self.items else self._empty
         if self.items and self._on_delete is not None:
-            note += " · d deletes"
-        self.query_one("#library-note", Static).update(Text(note + " · esc closes"))
+            note += f" · {key_for(self, 'library.delete')} deletes"
+        close = key_for(self, "library.close")
+        self.query_one("#library-note", Static).update(Text(f"{note} · {close} closes"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete":

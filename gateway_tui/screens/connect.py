@@ -58,9 +58,12 @@ class ConnectScreen(GatewayScreen):
             yield Label("Profile name (to save this gateway)")
             yield Input(value=config.profile or "default", id="profile-name")
             with Horizontal(classes="buttons"):
-                yield Button("Test connection (ctrl+r)", id="test")
-                yield Button("Save as profile (ctrl+s)", id="save")
-                yield Button("Connect (ctrl+o)", variant="primary", id="connect")
+                test, save = self.key_for("connect.test"), self.key_for("connect.save")
+                yield Button(f"Test connection ({test})", id="test")
+                yield Button(f"Save as profile ({save})", id="save")
+                yield Button(
+                    f"Connect ({self.key_for('connect.connect')})", variant="primary", id="connect"
+                )
             yield Static(id="connect-result", classes="result")
         yield Footer()
 

@@ -53,7 +53,7 @@ class ReactionScreen(ModalScreen[str | None], GatewayScreen):
             yield Static(choices)
             yield Label("or type an emoji and press enter")
             yield Input(placeholder="🎉", max_length=16, id="reaction-other")
-            yield Static(Text("esc cancels", style="dim"))
+            yield Static(Text(f"{self.key_for('reaction.cancel')} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#reaction-other", Input).focus()
@@ -108,7 +108,8 @@ class SendFileScreen(ModalScreen[FileToSend | None], GatewayScreen):
             yield Label("Caption (optional)")
             yield Input(placeholder="shown under the file", id="send-file-caption")
             yield Static(id="send-file-note", classes="field-error")
-            yield Static(Text("enter or ctrl+s sends · esc cancels", style="dim"))
+            send, cancel = self.key_for("send_file.send"), self.key_for("send_file.cancel")
+            yield Static(Text(f"enter or {send} sends · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#send-file-path", Input).focus()

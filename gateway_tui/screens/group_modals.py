@@ -33,7 +33,7 @@ from gateway_tui.api.validation import (
     parse_invite_numbers,
 )
 from gateway_tui.formatting import format_number
-from gateway_tui.screens.base import GatewayScreen
+from gateway_tui.screens.base import GatewayScreen, key_for
 from gateway_tui.screens.confirm import ConfirmScreen
 from gateway_tui.widgets.length_counter import LengthCounter
 from gateway_tui.widgets.status_panel import error_advice
@@ -238,7 +238,7 @@ class SubjectScreen(GroupModal[str | None]):
             yield Static(id="subject-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (enter)", variant="primary", id="subject-save")
-                yield Button("Cancel (esc)", id="subject-cancel")
+                yield Button(f"Cancel ({self.key_for('subject.cancel')})", id="subject-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#subject-input", Input).focus()
@@ -375,8 +375,10 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             )
             yield Static(id="invite-result", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Send (ctrl+s)", variant="primary", id="invite-send")
-                yield Button("Close (esc)", id="invite-close")
+                yield Button(
+                    f"Send ({self.key_for('invite.send')})", variant="primary", id="invite-send"
+                )
+                yield Button(f"Close ({self.key_for('invite.cancel')})", id="invite-close")
 
     def on_mount(self) -> None:
         self.query_one("#invite-numbers", TextArea).focus()
@@ -445,7 +447,8 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             text = Text(f"✓ Invite sent to {len(parsed.numbers)} number(s)", style="bold green")
             text.append("\nLink sent: ")
             text.append(result.invite_url or "(the gateway did not say)", style="bold")
-            text.append("\nesc closes · change the numbers and ctrl+s to send again", "dim")
+            close, send = self.key_for("invite.cancel"), self.key_for("invite.send")
+            text.append(f"\n{close} closes · change the numbers and {send} to send again", "dim")
             self._say(text)
 
         self.call(
@@ -513,7 +516,7 @@ class ExportScreen(ModalScreen[Path | None]):
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (enter)", variant="primary", id="export-save")
-                yield Button("Cancel (esc)", id="export-cancel")
+                yield Button(f"Cancel ({key_for(self, 'export.cancel')})", id="export-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()

@@ -21,7 +21,7 @@ from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.lifecycle import check_pairing_number, normalise_pairing_number
 from gateway_tui.api.models import InstanceStatus
 from gateway_tui.formatting import clock, format_number, status_text
-from gateway_tui.screens.base import GatewayScreen
+from gateway_tui.screens.base import GatewayScreen, key_for
 from gateway_tui.state import Topic
 from gateway_tui.widgets.big_code import big_text, big_width, grouped
 from gateway_tui.widgets.gateway_bar import GatewayBar
@@ -54,7 +54,8 @@ class PairingNumberScreen(ModalScreen[str | None]):
             yield Label("Phone number, with country code")
             yield Input(placeholder="e.g. +55 11 99988 7766", id="pairing-number")
             yield Static(id="pairing-number-note", classes="field-error")
-            yield Static(Text("enter asks for the code · esc cancels", style="dim"))
+            cancel = key_for(self, "pairing_number.cancel")
+            yield Static(Text(f"enter asks for the code · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#pairing-number", Input).focus()
@@ -254,7 +255,7 @@ class PairingScreen(GatewayScreen):
         big = big_text(code) if big_width(code) <= side else None
         shown = Text("Pairing code for ")
         shown.append(format_number(self.number or ""), style="bold")
-        shown.append(" (c copies):\n")
+        shown.append(f" ({self.key_for('pairing.copy_code')} copies):\n")
         shown.append_text(big if big is not None else Text(" ".join(grouped(code)), "bold"))
         if big is not None:
             # Also as text: block letters cannot be selected and pasted.
