@@ -196,13 +196,14 @@ class InstanceScreen(GatewayScreen):
         )
         options.highlighted = highlighted if highlighted is not None else 0
         parts = [
-            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'} (e edits)",
+            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'}"
+            f" ({self.key_for('instance.edit_call_reply')} edits)",
             f"read {clock(loadable.updated_at)}",
         ]
         if self._settings_unsupported:
             parts.append("editing not supported here (no settings/set on this gateway)")
         else:
-            parts.append("space toggles a setting")
+            parts.append(f"{self.key_for('instance.toggle_setting')} toggles a setting")
         text = Text(" · ".join(parts))
         if loadable.stale and loadable.error is not None:
             text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
