@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from gateway_tui.actions.messages import profile_key
@@ -21,7 +20,7 @@ from gateway_tui.api.errors import GatewayError
 from gateway_tui.api.models import BusinessProfile, MessageKey
 from gateway_tui.api.validation import check_recipient, normalise_number
 from gateway_tui.chat_book import person_label
-from gateway_tui.screens.base import GatewayScreen
+from gateway_tui.screens.form_modal import FormModal
 from gateway_tui.state import Loadable, Topic
 
 _R = TypeVar("_R")
@@ -40,19 +39,12 @@ def error_text(error: GatewayError) -> Text:
     return text
 
 
-class ChatModal(ModalScreen[_R], GatewayScreen):
-    """A dialog that runs gateway calls like any GatewayScreen (ModalScreen first, for its CSS)."""
+class ChatModal(FormModal[_R]):
+    """A dialog about the chats of one instance that runs gateway calls."""
 
     def __init__(self, instance: str) -> None:
         super().__init__()
         self.instance = instance
-        self.busy = False
-
-    def action_cancel(self) -> None:
-        if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
-            return
-        self.dismiss(None)
 
 
 class EditMessageScreen(ChatModal[str | None]):
@@ -60,8 +52,9 @@ class EditMessageScreen(ChatModal[str | None]):
     new text once the gateway took it."""
 
     HELP_TITLE = "Edit a sent message"
+    NOTE_ID = "edit-note"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save the new text", id="edit_message.save", priority=True),
+        Binding("ctrl+s", "submit", "Save the new text", id="edit_message.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="edit_message.cancel"),
     ]
 
@@ -99,42 +92,23 @@ class EditMessageScreen(ChatModal[str | None]):
     def value(self) -> str:
         return self.query_one("#edit-text", Input).value
 
-    def _say(self, text: Text) -> None:
-        self.query_one("#edit-note", Static).update(text)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def action_save(self) -> None:
+    def submit(self) -> None:
         if self.busy:
             return
         text = self.value
         if not text.strip():
-            self._say(Text("✕ The new text cannot be empty.", style="red"))
+            self.say(Text("✕ The new text cannot be empty.", style="red"))
             return
         if text == self.old_text:
-            self._say(Text("That is the text already: nothing to change.", style="yellow"))
+            self.say(Text("That is the text already: nothing to change.", style="yellow"))
             return
-        self.busy = True
-        self._say(Text("Saving…", style="dim"))
-
-        def failed(error: GatewayError) -> bool:
-            self.busy = False
-            self._say(error_text(error))
-            return True
-
-        def saved(_answer: object) -> None:
-            self.busy = False
-            self.dismiss(text)
-
-        self.call(
+        self.submit_call(
             self.actions.edit_message(self.instance, self.key, text),
             what="Editing the message",
-            on_done=saved,
-            on_error=failed,
+            working="Saving…",
+            on_done=lambda _answer: self.dismiss(text),
+            explain=error_text,
             group="edit",
-            exclusive=True,
         )
 
 
@@ -183,6 +157,7 @@ class ProfileScreen(ChatModal[None]):
 
     HELP_TITLE = "Business profile"
     TOPICS = frozenset({Topic.PROFILES})
+    NOTE_ID = "profile-note"
     BINDINGS = [
         Binding("escape", "cancel", "Close", id="profile.close"),
     ]
@@ -219,9 +194,8 @@ class ProfileScreen(ChatModal[None]):
         loadable = self.state.profiles.get(profile_key(self.instance, self.shown))
         card.update(profile_card(self.shown, loadable or Loadable()))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.fetch(event.value)
+    def submit(self) -> None:
+        self.fetch(self.query_one("#profile-number", Input).value)
 
     def fetch(self, raw: str) -> None:
         note = self.query_one("#profile-note", Static)

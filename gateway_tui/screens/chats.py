@@ -25,7 +25,6 @@ from gateway_tui.screens.chat_modals import ProfileScreen
 from gateway_tui.screens.table_screen import TableScreen
 from gateway_tui.state import Topic
 from gateway_tui.widgets.record_table import Column, RecordTable
-from gateway_tui.widgets.table_filter import TableFilter
 
 
 def when_text(row: ChatRow) -> str:
@@ -346,8 +345,8 @@ class ChatsScreen(TableScreen[ChatRow]):
             return
         open_composer_to(self, row.jid)
 
-    def on_table_filter_applied(self, event: TableFilter.Applied) -> None:
-        super().on_table_filter_applied(event)
+    def view_changed(self) -> None:
+        super().view_changed()
         self._draw_details()
 
 

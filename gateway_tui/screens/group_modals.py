@@ -14,7 +14,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from gateway_tui.api.errors import (
@@ -33,8 +32,9 @@ from gateway_tui.api.validation import (
     parse_invite_numbers,
 )
 from gateway_tui.formatting import format_number
-from gateway_tui.screens.base import GatewayScreen, key_for
+from gateway_tui.screens.base import GatewayScreen
 from gateway_tui.screens.confirm import ConfirmScreen
+from gateway_tui.screens.form_modal import FormModal
 from gateway_tui.widgets.length_counter import LengthCounter
 from gateway_tui.widgets.status_panel import error_advice
 
@@ -179,18 +179,13 @@ def problem_text(
     return text
 
 
-class GroupModal(ModalScreen[_R], GatewayScreen):
-    """A dialog that reads the state and runs gateway calls like any GatewayScreen.
-
-    ModalScreen comes first: Textual takes a widget's CSS type names from its first base only,
-    so this keeps the dialog styled (centred, over the dimmed screen) like every modal.
-    """
+class GroupModal(FormModal[_R]):
+    """A dialog about one group that reads the state and runs gateway calls."""
 
     def __init__(self, instance: str, group_jid: str) -> None:
         super().__init__()
         self.instance = instance
         self.group_jid = group_jid
-        self.busy = False
 
     # The binding that tries again in this dialog (its save or send), named by error advice.
     RETRY_ID: str | None = None
@@ -201,20 +196,16 @@ class GroupModal(ModalScreen[_R], GatewayScreen):
         # In a dialog there is room: the server's lines are shown right away.
         return problem_text(title, advice, error, show_lines=True)
 
-    def action_cancel(self) -> None:
-        if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
-            return
-        self.dismiss(None)
-
 
 class SubjectScreen(GroupModal[str | None]):
     """`s`: the new subject, prefilled with the current one; dismisses with the new subject."""
 
     HELP_TITLE = "Change the subject"
     RETRY_ID = "subject.save"
+    NOTE_ID = "subject-error"
+    SUBMIT_BUTTON = "subject-save"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save the subject", id="subject.save", priority=True),
+        Binding("ctrl+s", "submit", "Save the subject", id="subject.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="subject.cancel"),
     ]
 
@@ -256,54 +247,26 @@ class SubjectScreen(GroupModal[str | None]):
             return
         # An empty field is said only when saving; a subject too long, at once.
         problems = check_subject(event.value) if event.value.strip() else []
-        self._say(Text("✕ " + problems[0].message, style="red") if problems else Text())
+        self.say(Text("✕ " + problems[0].message, style="red") if problems else Text())
 
-    def _say(self, text: Text | str) -> None:
-        self.query_one("#subject-error", Static).update(
-            text if isinstance(text, Text) else Text(text)
-        )
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "subject-save":
-            self.action_save()
-        else:
-            self.action_cancel()
-
-    def action_save(self) -> None:
+    def submit(self) -> None:
         if self.busy:
             return
         problems = check_subject(self.value)
         if problems:
-            self._say(Text("✕ " + problems[0].message, style="red"))
+            self.say(Text("✕ " + problems[0].message, style="red"))
             return
         subject = self.value.strip()
         if subject == self.current:
-            self._say(Text("That is the current subject already: nothing to change.", "yellow"))
+            self.say(Text("That is the current subject already: nothing to change.", "yellow"))
             return
-        self.busy = True
-        self._say(Text("Saving…", style="dim"))
-
-        def failed(error: GatewayError) -> bool:
-            self.busy = False
-            self._say(self._explain(error, "subject"))
-            return True
-
-        def saved(_result: object) -> None:
-            self.busy = False
-            self.dismiss(subject)
-
-        self.call(
+        self.submit_call(
             self.actions.update_group_subject(self.instance, self.group_jid, subject),
             what="Changing the subject",
-            on_done=saved,
-            on_error=failed,
+            working="Saving…",
+            on_done=lambda _result: self.dismiss(subject),
+            explain=lambda error: self._explain(error, "subject"),
             group="subject",
-            exclusive=True,
         )
 
 
@@ -348,8 +311,10 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
 
     HELP_TITLE = "Send the group invite"
     RETRY_ID = "invite.send"
+    NOTE_ID = "invite-result"
+    SUBMIT_BUTTON = "invite-send"
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send the invite", id="invite.send", priority=True),
+        Binding("ctrl+s", "submit", "Send the invite", id="invite.send", priority=True),
         Binding("escape", "cancel", "Close", id="invite.cancel"),
     ]
 
@@ -395,71 +360,46 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
         )
         return parsed
 
-    def _say(self, text: Text) -> None:
-        self.query_one("#invite-result", Static).update(text)
-
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self._check(attempted=False)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_send()
+    def cancel_result(self) -> GroupInviteResult | None:
+        return self.result  # closing after a send tells the screen what was sent
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "invite-send":
-            self.action_send()
-        else:
-            self.action_cancel()
-
-    def action_cancel(self) -> None:
-        if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
-            return
-        self.dismiss(self.result)
-
-    def action_send(self) -> None:
+    def submit(self) -> None:
         if self.busy:
             return
         parsed = self._check(attempted=True)
         if parsed.problems:
-            self._say(Text())
+            self.say(Text())
             self.query_one("#invite-numbers", TextArea).focus()
             return
         description_input = self.query_one("#invite-description", Input)
         description = description_input.value
         if problems := check_invite_description(description):
-            self._say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
+            self.say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
             description_input.focus()
             return
-        self.busy = True
-        self._say(Text(f"Sending to {len(parsed.numbers)} number(s)…", style="dim"))
-
-        def failed(error: GatewayError) -> bool:
-            self.busy = False
-            self._say(self._explain(error, "send_invite"))
-            return True
 
         def sent(result: GroupInviteResult) -> None:
-            self.busy = False
             self.result = result
             text = Text(f"✓ Invite sent to {len(parsed.numbers)} number(s)", style="bold green")
             text.append("\nLink sent: ")
             text.append(result.invite_url or "(the gateway did not say)", style="bold")
             close, send = self.key_for("invite.cancel"), self.key_for("invite.send")
             text.append(f"\n{close} closes · change the numbers and {send} to send again", "dim")
-            self._say(text)
+            self.say(text)
 
-        self.call(
+        self.submit_call(
             self.actions.send_group_invite(
                 self.instance, self.group_jid, parsed.numbers, description
             ),
             what="Sending the invite",
+            working=f"Sending to {len(parsed.numbers)} number(s)…",
             on_done=sent,
-            on_error=failed,
+            explain=lambda error: self._explain(error, "send_invite"),
             group="invite",
-            exclusive=True,
         )
 
 
@@ -488,7 +428,7 @@ def _path_problem(path: Path, *, folder: bool = True) -> str | None:
     return None
 
 
-class ExportScreen(ModalScreen[Path | None]):
+class ExportScreen(FormModal[Path | None]):
     """Asks where to write the CSV; never overwrites a file without asking first.
 
     ``write(path, overwrite)`` writes the file and returns how many rows it wrote; it must
@@ -496,8 +436,10 @@ class ExportScreen(ModalScreen[Path | None]):
     """
 
     HELP_TITLE = "Export to CSV"
+    NOTE_ID = "export-preview"
+    SUBMIT_BUTTON = "export-save"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Export", id="export.save", priority=True),
+        Binding("ctrl+s", "submit", "Export", id="export.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="export.cancel"),
     ]
 
@@ -516,7 +458,7 @@ class ExportScreen(ModalScreen[Path | None]):
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (enter)", variant="primary", id="export-save")
-                yield Button(f"Cancel ({key_for(self, 'export.cancel')})", id="export-cancel")
+                yield Button(f"Cancel ({self.key_for('export.cancel')})", id="export-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()
@@ -526,12 +468,9 @@ class ExportScreen(ModalScreen[Path | None]):
     def raw_path(self) -> str:
         return self.query_one("#export-path", Input).value
 
-    def _say(self, text: Text) -> None:
-        self.query_one("#export-preview", Static).update(text)
-
     def _preview(self) -> None:
         if not self.raw_path.strip():
-            self._say(Text("Enter a file name.", style="dim"))
+            self.say(Text("Enter a file name.", style="dim"))
             return
         path = resolve_export_path(self.raw_path)
         text = Text("Writes ")
@@ -541,34 +480,20 @@ class ExportScreen(ModalScreen[Path | None]):
             text.append(f"\n✕ {problem}", style="red")
         elif path.exists():
             text.append("\n⚠ the file exists: you will be asked before it is replaced", "yellow")
-        self._say(text)
+        self.say(text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         self._preview()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "export-save":
-            self.action_save()
-        else:
-            self.action_cancel()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_save(self) -> None:
+    def submit(self) -> None:
         if not self.raw_path.strip():
-            self._say(Text("✕ Enter a file name.", style="red"))
+            self.say(Text("✕ Enter a file name.", style="red"))
             return
         path = resolve_export_path(self.raw_path)
         problem = _path_problem(path)
         if problem is not None:
-            self._say(Text(_clip(f"✕ {problem[:1].upper()}{problem[1:]}.", 300), style="red"))
+            self.say(Text(_clip(f"✕ {problem[:1].upper()}{problem[1:]}.", 300), style="red"))
         elif path.exists():
             self._ask_overwrite(path)
         else:
@@ -591,6 +516,6 @@ class ExportScreen(ModalScreen[Path | None]):
             return
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            self._say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
+            self.say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
             return
         self.dismiss(path)

@@ -17,7 +17,6 @@ from gateway_tui.api.events import CallEvent, Headers
 from gateway_tui.screens.table_screen import TableScreen
 from gateway_tui.state import Topic
 from gateway_tui.widgets.record_table import Column, RecordTable
-from gateway_tui.widgets.table_filter import TableFilter
 
 # A body is shown pretty-printed up to this many lines (the rest is counted, not drawn).
 BODY_LINES_SHOWN = 400
@@ -179,8 +178,8 @@ class RequestLogScreen(TableScreen[CallEvent]):
     def on_record_table_cursor_moved(self, _event: RecordTable.CursorMoved) -> None:
         self._show_details()
 
-    def on_table_filter_applied(self, event: TableFilter.Applied) -> None:
-        super().on_table_filter_applied(event)
+    def view_changed(self) -> None:
+        super().view_changed()
         self._show_details()
 
     def _show_details(self) -> None:

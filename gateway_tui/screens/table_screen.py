@@ -168,16 +168,21 @@ class TableScreen(GatewayScreen, Generic[Row]):
     def update_summary(self) -> None:
         """Redraw the summary line (the filter or the sort changed what the table shows)."""
 
+    def view_changed(self) -> None:
+        """The filter or the sort changed what the table shows. Screens extend this hook,
+        not the handlers below: Textual runs the handler of every class in the MRO."""
+        self.update_summary()
+
     # --- the filter --------------------------------------------------------------------------
 
     def action_filter(self) -> None:
         self.table_filter.open()
 
     def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self.update_summary()
+        self.view_changed()
 
     def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
-        self.update_summary()
+        self.view_changed()
 
     def action_sort(self) -> None:
         self.table.cycle_sort()
