@@ -333,7 +333,7 @@ class CampaignRunScreen(GatewayScreen):
             lambda yes: self.app.exit() if yes else None,
         )
 
-    def action_back(self) -> None:
+    def leave(self) -> None:
         if self.running:
             self.notify(
                 f"The campaign is running: {self.key_for('campaign_run.pause')} pauses, "
@@ -341,4 +341,4 @@ class CampaignRunScreen(GatewayScreen):
                 markup=False,
             )
             return
-        self.app.pop_screen()
+        super().leave()

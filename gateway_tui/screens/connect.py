@@ -161,9 +161,6 @@ class ConnectScreen(GatewayScreen):
             return len(self.app.screen_stack) > 2
         return True
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
     def action_connect(self) -> None:
         form = self._read_form()
         if form is not None:

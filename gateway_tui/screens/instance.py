@@ -229,9 +229,6 @@ class InstanceScreen(GatewayScreen):
         )
         self._load_settings()
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
     def action_groups(self) -> None:
         self.gateway_app.open_groups(self.instance_name)
 

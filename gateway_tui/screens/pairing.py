@@ -291,9 +291,6 @@ class PairingScreen(GatewayScreen):
 
     # --- keys -----------------------------------------------------------------------------------
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
     def action_new_code(self) -> None:
         if not self._asking:
             self._ask_code()
