@@ -24,6 +24,8 @@ import ssl
 import time
 from typing import Any
 
+from gateway_tui.tui.textual_private import frame_is_written
+
 MODES = ("instances", "participants", "bare")
 
 
@@ -38,14 +40,7 @@ class Reporter:
 
 def _frame_is_written(app: Any, renderable: Any) -> bool:
     """Whether App._display will write this frame to the terminal (its own conditions)."""
-    return (
-        renderable is not None
-        and not app._batch_count
-        and app._running
-        and not app._closed
-        and not app.is_headless
-        and app._driver is not None
-    )
+    return frame_is_written(app, renderable)
 
 
 def timing_transport(report: Reporter) -> Any:

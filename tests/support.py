@@ -12,6 +12,7 @@ from rich.console import Console
 from gateway_tui.core.files.config import ResolvedConfig, load_config
 from gateway_tui.screenshots.base import wait_until as wait_for
 from gateway_tui.tui.app import GatewayApp
+from gateway_tui.tui.textual_private import notifications_of, rendered_screen
 
 # Exchanges recorded from real gateways (outside the repo: ../shared/recordings).
 RECORDINGS = Path(
@@ -43,9 +44,7 @@ def screen_text(app: GatewayApp) -> str:
     console = Console(
         width=width, height=height, file=io.StringIO(), force_terminal=True, record=True
     )
-    console.print(
-        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    )
+    console.print(rendered_screen(app))
     return console.export_text()
 
 
@@ -81,7 +80,7 @@ async def open_conversation(app: GatewayApp, pilot: Any, instance: str, jid: str
 
 def notices(app: GatewayApp) -> list[str]:
     """Every notification still shown, as "title: message" lines."""
-    return [f"{n.title}: {n.message}" for n in app._notifications]
+    return [f"{n.title}: {n.message}" for n in notifications_of(app)]
 
 
 __all__ = [

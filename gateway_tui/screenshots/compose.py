@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.screenshots.base import Scenario, shown, wait_until
+from gateway_tui.tui.textual_private import notifications_of
 
 INSTANCE = "sales-eu"
 SIZE = (140, 46)
@@ -99,7 +100,7 @@ async def open_composer(pilot: Pilot):
     # the composer after the clear and the notice covers the preview.
     await wait_until(pilot, lambda: app.screen is screen and screen.is_mounted)
     await wait_until(
-        pilot, lambda: any("Draft restored" in str(n.message) for n in app._notifications)
+        pilot, lambda: any("Draft restored" in str(n.message) for n in notifications_of(app))
     )
     last = screen.draft.sections[-1].rows[-1]
     field = screen.query_one(f"#row-{last.uid}-title")

@@ -13,7 +13,6 @@ import contextlib
 import dataclasses
 import gc
 import sys
-import threading
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from functools import partial
@@ -32,6 +31,7 @@ from gateway_tui.core.text.sanitize import clipboard_text, printable
 from gateway_tui.core.text.urls import insecure_url_warning
 from gateway_tui.tui.crash import crash_report, describe, scrub
 from gateway_tui.tui.display_filter import ControlCharacterFilter
+from gateway_tui.tui.textual_private import exit_with, in_update_batch, on_app_thread
 from gateway_tui.tui.type_ahead import TypeAhead
 
 if TYPE_CHECKING:
@@ -319,7 +319,7 @@ class GatewayApp(App[int]):
         # Textual's one place where a frame goes to the terminal: the starting screen learns
         # here that it has been drawn, and only then does the slow part of start-up begin.
         super()._display(screen, renderable)
-        if renderable is not None and not self._batch_count and not self.started:
+        if renderable is not None and not in_update_batch(self) and not self.started:
             from gateway_tui.tui.screens.starting import StartingScreen
 
             if isinstance(screen, StartingScreen):
@@ -355,7 +355,7 @@ class GatewayApp(App[int]):
         notify = partial(
             self.notify, message, title="Stored file", severity="warning", timeout=15, markup=False
         )
-        if self._thread_id == threading.get_ident():
+        if on_app_thread(self):
             notify()
         else:
             self.call_from_thread(notify)
@@ -485,13 +485,6 @@ class GatewayApp(App[int]):
 
         self.actions.select(name)
         self.push_screen(InstanceScreen(name))
-
-    def instance_sections_hint(self) -> str:
-        """The ways in from the instance view."""
-        return (
-            "g groups · m compose a list message · t chats · r refresh · esc back · ? keys\n"
-            "C connect (QR) · R restart · L log out · w webhook · W websocket"
-        )
 
     def open_groups(self, instance: str) -> None:
         from gateway_tui.tui.screens.groups import GroupPickerScreen
@@ -657,8 +650,7 @@ class GatewayApp(App[int]):
         # Textual's report shows every frame's locals, the key among them: ours shows none.
         error = getattr(self, "_crash_error", None) or sys.exc_info()[1] or RuntimeError("?")
         self.bell()
-        self._exit_renderables.append(crash_report(error, self.secrets()))
-        self._close_messages_no_wait()
+        exit_with(self, crash_report(error, self.secrets()))
 
 
 _CONTROL_FILTER = ControlCharacterFilter()

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 from textual import events
 
+from gateway_tui.tui.textual_private import parent_of, queue_busy
+
 if TYPE_CHECKING:
     from textual.app import App
     from textual.message_pump import MessagePump
@@ -42,8 +44,7 @@ def types_text(widget: object | None) -> bool:
 
 def _busy(node: MessagePump) -> bool:
     """Whether ``node`` has messages (keys, their effects) still waiting in its queue."""
-    queue = getattr(node, "_message_queue", None)
-    return queue is not None and not queue.empty()
+    return queue_busy(node)
 
 
 class TypeAhead:
@@ -136,11 +137,11 @@ class TypeAhead:
                 if here.call_later(hop, here):
                     return
             waits = 0
-            parent = here._parent if here is not self._app else None
+            parent = parent_of(here) if here is not self._app else None
             while parent is not None:
                 if parent.call_later(hop, parent):
                     return
-                parent = parent._parent  # closed (removed): go on from its parent
+                parent = parent_of(parent)  # closed (removed): go on from its parent
             rounds += 1
             if rounds < MAX_ROUNDS and any(_busy(n) for n in chain) and node.call_later(hop, node):
                 return

@@ -74,6 +74,7 @@ from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen
+from gateway_tui.tui.textual_private import crash_printed, unhandled_exception
 from gateway_tui.tui.widgets.list_preview import PreviewMode
 from gateway_tui.tui.widgets.status_panel import StatusPanel
 from tests.support import make_app, make_config, screen_text, wait_for
@@ -418,8 +419,8 @@ class Walk:
 
     def check_alive(self) -> None:
         app = self.app
-        assert app.is_running and app._exception is None, app._exception
-        assert not app._exit_renderables, "the app showed a traceback"
+        assert app.is_running and unhandled_exception(app) is None, unhandled_exception(app)
+        assert not crash_printed(app), "the app showed a traceback"
         assert not self.ledger.unexpected, self.ledger.unexpected
         assert not any(t.startswith("Unexpected error") for t, _ in self.ledger.notifications)
         assert not self.ledger.swallowed, self.ledger.swallowed

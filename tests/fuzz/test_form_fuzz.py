@@ -50,6 +50,7 @@ from gateway_tui.tui.screens.groups import GroupPickerScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import CSV_HEADER, ParticipantsScreen
+from gateway_tui.tui.textual_private import unhandled_exception
 from gateway_tui.tui.widgets.record_table import RecordTable
 from tests.support import notices, screen_text, wait_for
 
@@ -273,7 +274,7 @@ async def test_connect_save_on_a_corrupt_config_file_says_why():
             screen.query_one(f"#{name}", Input).value = value
         await pilot.press("ctrl+s")
         await pilot.pause()
-        assert app.is_running and app._exception is None
+        assert app.is_running and unhandled_exception(app) is None
         result = said(screen.query_one("#connect-result", Static))
         assert "✕ Could not save the profile" in result and "line 2" in result
     assert path.read_text().endswith("= = 3\n")  # left as it was, for the user to repair

@@ -30,6 +30,7 @@ from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen
+from gateway_tui.tui.textual_private import notifications_of
 from tests.hostile.test_hostile_display import CapturingDriver
 from tests.support import make_app, make_config, notices, wait_for
 from tests.tui.test_chats import request
@@ -139,13 +140,13 @@ def inject_into_actions(screen: Screen) -> list[str]:
 async def break_every_action(app: GatewayApp, pilot: Any, screen_type: type[Screen]) -> str:
     await until(pilot, lambda: isinstance(app.screen, screen_type))
     screen = app.screen
-    before = len(app._notifications)
+    before = len(notifications_of(app))
     names = inject_into_actions(screen)
     for name in names:
         assert await app.run_action(name, screen)
         await pilot.pause()
     assert app.screen is screen  # nothing ended the screen, let alone the app
-    reports = [n for n in list(app._notifications)[before:] if "Unexpected error" in n.title]
+    reports = [n for n in notifications_of(app)[before:] if "Unexpected error" in n.title]
     assert len(reports) == len(names), [n.title for n in reports]
     for name, report in zip(names, reports, strict=True):
         assert name in report.message and "••••" in report.message

@@ -8,7 +8,6 @@ the last field to fill before it looks at every field.
 from __future__ import annotations
 
 from textual import events
-from textual.keys import _character_to_key
 from textual.widgets import TextArea
 
 from gateway_tui.core.files.config import load_config
@@ -18,6 +17,7 @@ from gateway_tui.tui.screens.connect import ConnectScreen
 from gateway_tui.tui.screens.group_modals import InviteScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
+from gateway_tui.tui.textual_private import character_to_key
 from tests.support import wait_for
 
 INSTANCE = "acme-support"
@@ -30,7 +30,7 @@ def burst(app: GatewayApp, *keys: str) -> None:
     """Post every key at once, as a terminal does when someone types fast."""
     for key in keys:
         char = key if len(key) == 1 else None
-        name = _character_to_key(key) if len(key) == 1 and not key.isalnum() else key
+        name = character_to_key(key) if len(key) == 1 and not key.isalnum() else key
         app.post_message(events.Key(name, char))
 
 

@@ -17,9 +17,12 @@ from textual.worker import Worker, WorkerState
 
 from gateway_tui.core.api.errors import GatewayError, GatewayTimeout, GatewayUnreachable
 from gateway_tui.core.state import Health, Topic
+from gateway_tui.tui.textual_private import bindings_of, keymap_of
 from gateway_tui.tui.widgets.footer import GatewayFooter
 
 if TYPE_CHECKING:
+    from textual.app import App
+
     from gateway_tui.core.services import Actions
     from gateway_tui.core.state import AppState
     from gateway_tui.tui.host import AppHost
@@ -47,6 +50,43 @@ def tmux_passes_clipboard() -> bool:
     except (OSError, subprocess.SubprocessError):
         return False
     return answer.returncode == 0 and answer.stdout.strip() == "on"
+
+
+def key_for(screen: Screen, binding_id: str) -> str | None:
+    """The key that runs binding ``binding_id`` on ``screen`` now (remaps included), as the
+    footer shows it; None when no binding of the screen or the app has that id. Every hint
+    that names a key asks this (or ``key_on``), so it names the key that really works."""
+    for node in (screen, screen.app):
+        for bindings in bindings_of(node).key_to_bindings.values():
+            for binding in bindings:
+                if binding.id == binding_id:
+                    return shown_key(screen.app, binding)
+    return None
+
+
+def key_on(app: App, screen: type[Screen], binding_id: str) -> str | None:
+    """The key that runs binding ``binding_id`` on another screen (remaps included), for a
+    hint that sends the user there; None when that screen has no such binding."""
+    for binding in screen.BINDINGS:
+        if isinstance(binding, Binding) and binding.id == binding_id:
+            return shown_key(app, binding)
+    return None
+
+
+def shown_key(app: App, binding: Binding) -> str:
+    """The key as the footer shows it; a remap in ``[keys]`` wins (Textual applies it to
+    copies of the bindings, so a screen's own may still hold the default)."""
+    if keys := keymap_of(app).get(binding.id or ""):
+        binding = replace(binding, key=keys.split(",")[0].strip(), key_display=None)
+    return app.get_key_display(binding)
+
+
+def key_hints(screen: Screen, *hints: tuple[str, str]) -> str:
+    """ "g groups · m compose": each (binding id, words) after the key that runs it on
+    ``screen``; a hint whose binding is gone is left out."""
+    return " · ".join(
+        f"{key} {words}" for binding_id, words in hints if (key := key_for(screen, binding_id))
+    )
 
 
 class GatewayScreen(Screen):
@@ -80,30 +120,16 @@ class GatewayScreen(Screen):
         return False
 
     def key_for(self, binding_id: str) -> str | None:
-        """The key that runs binding ``binding_id`` here now (remaps included), as the footer
-        shows it; None when no binding of the screen or the app has that id. Hints name keys
-        with this, so they name the key that really works."""
-        for node in (self, self.app):
-            for bindings in node._bindings.key_to_bindings.values():
-                for binding in bindings:
-                    if binding.id == binding_id:
-                        return self._shown_key(binding)
-        return None
+        """The key that runs binding ``binding_id`` here now (see ``key_for``)."""
+        return key_for(self, binding_id)
 
     def key_on(self, screen: type[Screen], binding_id: str) -> str | None:
-        """The key that runs binding ``binding_id`` on another screen (remaps included), for a
-        hint that sends the user there; None when that screen has no such binding."""
-        for binding in screen.BINDINGS:
-            if isinstance(binding, Binding) and binding.id == binding_id:
-                return self._shown_key(binding)
-        return None
+        """The key that runs binding ``binding_id`` on another screen (see ``key_on``)."""
+        return key_on(self.app, screen, binding_id)
 
-    def _shown_key(self, binding: Binding) -> str:
-        """The key as the footer shows it; a remap in ``[keys]`` wins (Textual applies it to
-        copies of the bindings, so a screen's own may still hold the default)."""
-        if keys := self.app._keymap.get(binding.id or ""):
-            binding = replace(binding, key=keys.split(",")[0].strip(), key_display=None)
-        return self.app.get_key_display(binding)
+    def key_hints(self, *hints: tuple[str, str]) -> str:
+        """ "g groups · m compose": each (binding id, words) with the key that runs it."""
+        return key_hints(self, *hints)
 
     def copy(self, text: str, what: str) -> None:
         """Put ``text`` on the clipboard, saying honestly how: the terminal gets it (OSC 52),
@@ -157,6 +183,22 @@ class GatewayScreen(Screen):
 
     def refresh_from_state(self) -> None:
         """Redraw from the state. Screens override this."""
+
+    # --- back (escape on every screen) ---------------------------------------------------------
+
+    def action_back(self) -> None:
+        """Close what is open over the screen's content first (a filter, a detail pane), and
+        only then leave the screen. Screens bind their back key (escape) to this action."""
+        if not self.close_layer():
+            self.leave()
+
+    def close_layer(self) -> bool:
+        """Close the innermost thing open on the screen; False when nothing was open."""
+        return False
+
+    def leave(self) -> None:
+        """Go back to the screen under this one."""
+        self.app.pop_screen()
 
     def call(
         self,

@@ -228,7 +228,11 @@ class CampaignRunScreen(GatewayScreen):
             title.append(f"Held — outcome unknown ({len(held):,}): ", style="bold yellow")
             title.append(
                 "the gateway may have sent these. Check their chats; nothing is resent on its "
-                "own. u resends them · k sets them aside",
+                "own. "
+                + self.key_hints(
+                    ("campaign_run.resend_held", "resends them"),
+                    ("campaign_run.skip_held", "sets them aside"),
+                ),
                 style="dim",
             )
         self.query_one("#run-held-title", Static).update(title)
@@ -329,11 +333,12 @@ class CampaignRunScreen(GatewayScreen):
             lambda yes: self.app.exit() if yes else None,
         )
 
-    def action_back(self) -> None:
+    def leave(self) -> None:
         if self.running:
             self.notify(
-                "The campaign is running: p pauses, c cancels (the journal keeps its place).",
+                f"The campaign is running: {self.key_for('campaign_run.pause')} pauses, "
+                f"{self.key_for('campaign_run.cancel')} cancels (the journal keeps its place).",
                 markup=False,
             )
             return
-        self.app.pop_screen()
+        super().leave()

@@ -13,7 +13,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.api.errors import GatewayError
@@ -22,7 +21,7 @@ from gateway_tui.core.api.validation import check_recipient, normalise_number
 from gateway_tui.core.chat_book import person_label
 from gateway_tui.core.services.messages import profile_key
 from gateway_tui.core.state import Loadable, Topic
-from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.form_modal import FormModal
 
 _R = TypeVar("_R")
 
@@ -40,19 +39,12 @@ def error_text(error: GatewayError) -> Text:
     return text
 
 
-class ChatModal(ModalScreen[_R], GatewayScreen):
-    """A dialog that runs gateway calls like any GatewayScreen (ModalScreen first, for its CSS)."""
+class ChatModal(FormModal[_R]):
+    """A dialog about the chats of one instance that runs gateway calls."""
 
     def __init__(self, instance: str) -> None:
         super().__init__()
         self.instance = instance
-        self.busy = False
-
-    def action_cancel(self) -> None:
-        if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
-            return
-        self.dismiss(None)
 
 
 class EditMessageScreen(ChatModal[str | None]):
@@ -60,8 +52,9 @@ class EditMessageScreen(ChatModal[str | None]):
     new text once the gateway took it."""
 
     HELP_TITLE = "Edit a sent message"
+    NOTE_ID = "edit-note"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save the new text", id="edit_message.save", priority=True),
+        Binding("ctrl+s", "submit", "Save the new text", id="edit_message.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="edit_message.cancel"),
     ]
 
@@ -87,7 +80,8 @@ class EditMessageScreen(ChatModal[str | None]):
                 id="edit-text",
             )
             yield Static(id="edit-note", classes="field-error")
-            yield Static(Text("enter or ctrl+s saves · esc cancels", style="dim"))
+            save, cancel = self.key_for("edit_message.save"), self.key_for("edit_message.cancel")
+            yield Static(Text(f"enter or {save} saves · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         field = self.query_one("#edit-text", Input)
@@ -98,42 +92,23 @@ class EditMessageScreen(ChatModal[str | None]):
     def value(self) -> str:
         return self.query_one("#edit-text", Input).value
 
-    def _say(self, text: Text) -> None:
-        self.query_one("#edit-note", Static).update(text)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def action_save(self) -> None:
+    def submit(self) -> None:
         if self.busy:
             return
         text = self.value
         if not text.strip():
-            self._say(Text("✕ The new text cannot be empty.", style="red"))
+            self.say(Text("✕ The new text cannot be empty.", style="red"))
             return
         if text == self.old_text:
-            self._say(Text("That is the text already: nothing to change.", style="yellow"))
+            self.say(Text("That is the text already: nothing to change.", style="yellow"))
             return
-        self.busy = True
-        self._say(Text("Saving…", style="dim"))
-
-        def failed(error: GatewayError) -> bool:
-            self.busy = False
-            self._say(error_text(error))
-            return True
-
-        def saved(_answer: object) -> None:
-            self.busy = False
-            self.dismiss(text)
-
-        self.call(
+        self.submit_call(
             self.actions.edit_message(self.instance, self.key, text),
             what="Editing the message",
-            on_done=saved,
-            on_error=failed,
+            working="Saving…",
+            on_done=lambda _answer: self.dismiss(text),
+            explain=error_text,
             group="edit",
-            exclusive=True,
         )
 
 
@@ -182,6 +157,7 @@ class ProfileScreen(ChatModal[None]):
 
     HELP_TITLE = "Business profile"
     TOPICS = frozenset({Topic.PROFILES})
+    NOTE_ID = "profile-note"
     BINDINGS = [
         Binding("escape", "cancel", "Close", id="profile.close"),
     ]
@@ -198,7 +174,9 @@ class ProfileScreen(ChatModal[None]):
             yield Input(self.number, placeholder="e.g. 447700900456", id="profile-number")
             yield Static(id="profile-note", classes="field-error")
             yield Static(id="profile-card")
-            yield Static(Text("enter fetches · esc closes", style="dim"))
+            yield Static(
+                Text(f"enter fetches · {self.key_for('profile.close')} closes", style="dim")
+            )
 
     def on_mount(self) -> None:
         self.query_one("#profile-number", Input).focus()
@@ -216,9 +194,8 @@ class ProfileScreen(ChatModal[None]):
         loadable = self.state.profiles.get(profile_key(self.instance, self.shown))
         card.update(profile_card(self.shown, loadable or Loadable()))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.fetch(event.value)
+    def submit(self) -> None:
+        self.fetch(self.query_one("#profile-number", Input).value)
 
     def fetch(self, raw: str) -> None:
         note = self.query_one("#profile-note", Static)

@@ -13,8 +13,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gateway_tui.core.api.chat_models import StoredMessage
 from gateway_tui.core.api.errors import GatewayError
@@ -24,10 +23,8 @@ from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.state import Topic
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.chat_modals import ProfileScreen
-from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
-from gateway_tui.tui.widgets.status_panel import StatusPanel
-from gateway_tui.tui.widgets.table_filter import TableFilter
 
 
 def when_text(row: ChatRow) -> str:
@@ -81,8 +78,13 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
 ]
 
 
-class ChatsScreen(GatewayScreen):
+class ChatsScreen(TableScreen[ChatRow]):
     HELP_TITLE = "Chats"
+    ID_PREFIX = "chats"
+    COLUMNS = CHAT_COLUMNS
+    FILTER_PLACEHOLDER = "filter by name, number or last message"
+    REFRESH_BINDING = "chats.refresh"
+    STALE_BANNER = False  # a failed refresh over kept chats is said in the summary
     TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS})
 
     BINDINGS = [
@@ -117,34 +119,21 @@ class ChatsScreen(GatewayScreen):
         # once they are in (the row it was on may now be far down the list).
         self._placed = False
 
-    def compose(self) -> ComposeResult:
-        yield GatewayBar()
-        with Vertical(id="chats-body"):
-            title = Text("Chats of ", style="bold")
-            title.append(self.instance, style="bold")
-            yield Static(title, classes="title")
-            yield Static(id="chats-summary", classes="summary")
-            yield StatusPanel(id="chats-panel")
-            yield RecordTable(
-                CHAT_COLUMNS,
-                row_key=lambda r: r.jid,
-                search_text=lambda r: r.search,  # built once, on the first filter key
-                id="chats-table",
-            )
-            yield Static(id="chat-details")
-            yield TableFilter(
-                "chats-table",
-                placeholder="filter by name, number or last message",
-                id="chats-filter",
-            )
-        yield Footer()
+    def row_key(self, row: ChatRow) -> str:
+        return row.jid
 
-    @property
-    def table(self) -> RecordTable[ChatRow]:
-        return self.query_one("#chats-table", RecordTable)
+    def search_text(self, row: ChatRow) -> str:
+        return row.search  # built once, on the first filter key
+
+    def compose_head(self) -> ComposeResult:
+        title = Text("Chats of ", style="bold")
+        title.append(self.instance, style="bold")
+        yield Static(title, classes="title")
+
+    def compose_below_table(self) -> ComposeResult:
+        yield Static(id="chat-details")
 
     def on_mount(self) -> None:
-        self.table.focus()
         self.gateway_app.follow_live(self.instance)  # new messages reorder the list
         if self.store is None:
             self.store = ComposeStore(self.gateway_app.gateway_identity, self.instance)
@@ -197,34 +186,33 @@ class ChatsScreen(GatewayScreen):
         unread = self.state.unread.get(self.instance, {})
         for row in self.rows if unread else ():
             row.unread = unread.get(row.jid, 0)
-        panel = self.query_one("#chats-panel", StatusPanel)
+        # Nothing to show is "not read yet" (or the error) until the gateway's chats are in.
+        unread_yet = not self.rows and (
+            loadable.error is not None or loadable.loading or book is None
+        )
+        compose, profile = self.key_for("chats.compose"), self.key_for("chats.profile")
+        self.show_rows(
+            None if unread_yet else self.rows,
+            error=loadable.error,
+            loading=("Reading the gateway's chats…", ""),
+            empty=(
+                "No chats",
+                "The gateway keeps no chats for this instance (its store is empty or "
+                f"switched off), and nothing was sent from here yet. {compose} composes a list "
+                f"message; {profile} looks up the profile of any number.",
+            ),
+        )
         table = self.table
-        if not self.rows:
-            table.display = False
-            panel.display = True
-            if loadable.error is not None:
-                panel.show_error(loadable.error, self.gateway_app.gateway_url)
-            elif loadable.loading or book is None:
-                panel.show_message("Reading the gateway's chats…")
-            else:
-                panel.show_message(
-                    "No chats",
-                    "The gateway keeps no chats for this instance (its store is empty or "
-                    "switched off), and nothing was sent from here yet. m composes a list "
-                    "message; p looks up the profile of any number.",
-                )
-        else:
-            panel.display = False
-            table.display = True
-            table.set_rows(self.rows)
-            if book is not None and not self._placed and table.visible_rows:
-                self._placed = True
-                table.move_cursor_to_key(table.visible_rows[0].jid)
-        self._draw_summary(loadable.error, loadable.loading)
+        if self.rows and book is not None and not self._placed and table.visible_rows:
+            self._placed = True
+            table.move_cursor_to_key(table.visible_rows[0].jid)
+        self.update_summary()
         self._draw_details()
 
-    def _draw_summary(self, error: GatewayError | None, loading: bool) -> None:
-        book = self.actions.chat_book(self.instance).value
+    def update_summary(self) -> None:
+        # The loadable's error and loading, also after a filter or a sort (they were dropped).
+        loadable = self.actions.chat_book(self.instance)
+        book, error, loading = loadable.value, loadable.error, loadable.loading
         table = self.table
         rows = self.rows
         parts = [f"{len(rows):,} chat(s)", f"{sum(r.archived for r in rows)} archived"]
@@ -275,9 +263,13 @@ class ChatsScreen(GatewayScreen):
             text.append(f"\n{when_text(row)}  ", style="dim")
             text.append("You: " if row.from_me else "", style="dim")
             text.append(row.last_text)
-        text.append(
-            "\nenter opens the conversation · a archive · p profile · m compose", style="dim"
+        hints = self.key_hints(
+            ("chats.open", "opens the conversation"),
+            ("chats.archive", "archive"),
+            ("chats.profile", "profile"),
+            ("chats.compose", "compose"),
         )
+        text.append(f"\n{hints}", style="dim")
         details.update(text)
 
     def on_record_table_cursor_moved(self, event: RecordTable.CursorMoved) -> None:
@@ -288,16 +280,15 @@ class ChatsScreen(GatewayScreen):
         event.stop()
         self.action_open()
 
-    def on_record_table_sorted(self, event: RecordTable.Sorted) -> None:
-        event.stop()
-        self._draw_summary(None, False)
-
     # --- actions ------------------------------------------------------------------------------
 
     def _current(self) -> ChatRow | None:
         row = self.table.cursor_row if self.table.display else None
         if row is None:
-            self.notify("No chat here: m composes a list message to start one.", markup=False)
+            compose = self.key_for("chats.compose")
+            self.notify(
+                f"No chat here: {compose} composes a list message to start one.", markup=False
+            )
         return row
 
     def action_open(self) -> None:
@@ -354,19 +345,9 @@ class ChatsScreen(GatewayScreen):
             return
         open_composer_to(self, row.jid)
 
-    def action_sort(self) -> None:
-        self.table.cycle_sort()
-
-    def action_filter(self) -> None:
-        self.query_one(TableFilter).open()
-
-    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self._draw_summary(None, False)
+    def view_changed(self) -> None:
+        super().view_changed()
         self._draw_details()
-
-    def action_back(self) -> None:
-        if not self.query_one(TableFilter).close():
-            self.app.pop_screen()
 
 
 # --- shared with the messages screen ---

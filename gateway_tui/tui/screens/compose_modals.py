@@ -13,13 +13,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.form_modal import FormModal
 
 
-class TemplateNameScreen(ModalScreen[str | None]):
+class TemplateNameScreen(FormModal[str | None]):
     """f6: a name for the template; dismisses with it (None on escape)."""
 
     HELP_TITLE = "Save as template"
+    NOTE_ID = "template-name-note"
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="template_name.cancel"),
     ]
@@ -35,42 +38,41 @@ class TemplateNameScreen(ModalScreen[str | None]):
             yield Static(
                 Text(
                     "Keeps the message (without the recipient) under a name; "
-                    "f7 loads it into the composer of any instance."
+                    f"{self._templates_key()} loads it into the composer of any instance."
                 ),
                 classes="dialog-body",
             )
             yield Label("Name")
             yield Input(self.suggestion, placeholder="e.g. Lunch menu", id="template-name")
             yield Static(id="template-name-note", classes="field-error")
-            yield Static(Text("enter saves · esc cancels", style="dim"))
+            cancel = self.key_for("template_name.cancel")
+            yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#template-name", Input).focus()
         self._note(self.suggestion)
 
+    def _templates_key(self) -> str | None:
+        from gateway_tui.tui.screens.composer import ComposerScreen
+
+        return self.key_on(ComposerScreen, "composer.templates")
+
     def _note(self, value: str) -> None:
-        note = self.query_one("#template-name-note", Static)
         if value.strip() in self.existing:
-            note.update(Text("A template of this name exists: saving replaces it.", "yellow"))
+            self.say(Text("A template of this name exists: saving replaces it.", "yellow"))
         else:
-            note.update(Text())
+            self.say(Text())
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         self._note(event.value)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        name = event.value.strip()
+    def submit(self) -> None:
+        name = self.query_one("#template-name", Input).value.strip()
         if not name:
-            self.query_one("#template-name-note", Static).update(
-                Text("✕ A template needs a name.", style="red")
-            )
+            self.say(Text("✕ A template needs a name.", style="red"))
             return
         self.dismiss(name)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 @dataclass(frozen=True)
@@ -130,8 +132,9 @@ class LibraryScreen(ModalScreen[str | None]):
             options.highlighted = min(highlighted or 0, len(self.items) - 1)
         note = self._hint if self.items else self._empty
         if self.items and self._on_delete is not None:
-            note += " · d deletes"
-        self.query_one("#library-note", Static).update(Text(note + " · esc closes"))
+            note += f" · {key_for(self, 'library.delete')} deletes"
+        close = key_for(self, "library.close")
+        self.query_one("#library-note", Static).update(Text(f"{note} · {close} closes"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete":

@@ -219,7 +219,8 @@ class SendFlow:
         text = Text.assemble(("⚠ Given up: outcome unknown — check before retrying", "bold yellow"))
         text.append(
             "\n  The gateway may have sent the message. Look at the chat before sending again: "
-            "ctrl+s asks first, nothing is resent on its own. esc again goes back."
+            f"{self.key_for('composer.send')} asks first, nothing is resent on its own. "
+            f"{self.key_for('composer.back')} again goes back."
         )
         self._status(text)
 
@@ -232,7 +233,7 @@ class SendFlow:
             text.append(f"\n  {error.summary}", style="dim")
             text.append(
                 "\n  The gateway may have sent the message. Look at the chat before sending "
-                "again: ctrl+s asks first, nothing is resent on its own."
+                f"again: {self.key_for('composer.send')} asks first, nothing is resent on its own."
             )
             self._status(text)
             return True

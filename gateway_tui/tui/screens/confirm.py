@@ -9,6 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from gateway_tui.tui.screens.base import key_for
+
 
 class ConfirmScreen(ModalScreen[bool]):
     """Dismisses with True on confirm, False on cancel. Text parts are data, never markup."""
@@ -39,8 +41,9 @@ class ConfirmScreen(ModalScreen[bool]):
             yield Static(Text(self._title, style="bold"), classes="dialog-title")
             yield Static(self._body, classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"{self._confirm_label} (y)", variant="error", id="confirm-yes")
-                yield Button(f"{self._cancel_label} (n)", id="confirm-no")
+                yes, no = key_for(self, "confirm.yes"), key_for(self, "confirm.no")
+                yield Button(f"{self._confirm_label} ({yes})", variant="error", id="confirm-yes")
+                yield Button(f"{self._cancel_label} ({no})", id="confirm-no")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()
@@ -72,7 +75,8 @@ class PromptScreen(ModalScreen[str | None]):
             yield Static(Text(self._title, style="bold"), classes="dialog-title")
             yield Static(self._body, classes="dialog-body")
             yield Input(self._value, placeholder=self._placeholder, id="prompt-input")
-            yield Static(Text("enter saves · esc cancels", style="dim"))
+            cancel = key_for(self, "prompt.cancel")
+            yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#prompt-input", Input).focus()

@@ -63,9 +63,12 @@ class ConnectScreen(GatewayScreen):
             yield Label("Profile name (to save this gateway)")
             yield Input(value=config.profile or "default", id="profile-name")
             with Horizontal(classes="buttons"):
-                yield Button("Test connection (ctrl+r)", id="test")
-                yield Button("Save as profile (ctrl+s)", id="save")
-                yield Button("Connect (ctrl+o)", variant="primary", id="connect")
+                test, save = self.key_for("connect.test"), self.key_for("connect.save")
+                yield Button(f"Test connection ({test})", id="test")
+                yield Button(f"Save as profile ({save})", id="save")
+                yield Button(
+                    f"Connect ({self.key_for('connect.connect')})", variant="primary", id="connect"
+                )
             yield Static(id="connect-result", classes="result")
         yield Footer()
 
@@ -162,9 +165,6 @@ class ConnectScreen(GatewayScreen):
         if action == "back":
             return len(self.app.screen_stack) > 2
         return True
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
     def action_connect(self) -> None:
         form = self._read_form()

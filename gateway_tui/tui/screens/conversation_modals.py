@@ -12,18 +12,17 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.api.message_bodies import MediaUpload
 from gateway_tui.core.chat_book import printable
 from gateway_tui.core.files.media_files import MediaFileProblem, read_for_upload
-from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.form_modal import FormModal
 
 REACTIONS = ("👍", "❤️", "😂", "😮", "😢", "🙏")
 
 
-class ReactionScreen(ModalScreen[str | None], GatewayScreen):
+class ReactionScreen(FormModal[str | None]):
     """`+`: 1–6 react with that emoji, 0 takes a reaction away, or type any emoji."""
 
     HELP_TITLE = "React to a message"
@@ -53,7 +52,7 @@ class ReactionScreen(ModalScreen[str | None], GatewayScreen):
             yield Static(choices)
             yield Label("or type an emoji and press enter")
             yield Input(placeholder="🎉", max_length=16, id="reaction-other")
-            yield Static(Text("esc cancels", style="dim"))
+            yield Static(Text(f"{self.key_for('reaction.cancel')} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#reaction-other", Input).focus()
@@ -68,14 +67,9 @@ class ReactionScreen(ModalScreen[str | None], GatewayScreen):
             event.stop()
             self.action_choose(int(value))
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        value = event.value.strip()
-        if value:
+    def submit(self) -> None:
+        if value := self.query_one("#reaction-other", Input).value.strip():
             self.dismiss(value)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
 
 
 @dataclass(frozen=True)
@@ -84,13 +78,14 @@ class FileToSend:
     size: int
 
 
-class SendFileScreen(ModalScreen[FileToSend | None], GatewayScreen):
+class SendFileScreen(FormModal[FileToSend | None]):
     """`f`: a local file and a caption; checked (exists, size within WhatsApp's limit) here,
     before anything is sent."""
 
     HELP_TITLE = "Send a file"
+    NOTE_ID = "send-file-note"
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send the file", id="send_file.send", priority=True),
+        Binding("ctrl+s", "submit", "Send the file", id="send_file.send", priority=True),
         Binding("escape", "cancel", "Cancel", id="send_file.cancel"),
     ]
 
@@ -108,29 +103,24 @@ class SendFileScreen(ModalScreen[FileToSend | None], GatewayScreen):
             yield Label("Caption (optional)")
             yield Input(placeholder="shown under the file", id="send-file-caption")
             yield Static(id="send-file-note", classes="field-error")
-            yield Static(Text("enter or ctrl+s sends · esc cancels", style="dim"))
+            send, cancel = self.key_for("send_file.send"), self.key_for("send_file.cancel")
+            yield Static(Text(f"enter or {send} sends · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#send-file-path", Input).focus()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        if event.input.id == "send-file-path":
+    def field_submitted(self, field: Input) -> None:
+        if field.id == "send-file-path":
             self.query_one("#send-file-caption", Input).focus()
             return
-        self.action_send()
+        self.submit()
 
-    def action_send(self) -> None:
+    def submit(self) -> None:
         path = self.query_one("#send-file-path", Input).value
         caption = self.query_one("#send-file-caption", Input).value
         try:
             upload = read_for_upload(path, caption)
         except MediaFileProblem as problem:
-            self.query_one("#send-file-note", Static).update(
-                Text(f"✕ {printable(str(problem))}", style="red")
-            )
+            self.say(Text(f"✕ {printable(str(problem))}", style="red"))
             return
         self.dismiss(FileToSend(upload, len(upload.media) * 3 // 4))
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)

@@ -15,7 +15,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from gateway_tui.core.api.errors import (
@@ -36,6 +35,7 @@ from gateway_tui.core.api.validation import (
 from gateway_tui.core.text.formatting import format_number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.status_panel import error_advice
 
@@ -64,7 +64,7 @@ def explain_group_error(
     instance: str,
     instance_status: str | None = None,
     url: str | None = None,
-    retry_key: str | None = "r",
+    retry_key: str | None = None,
     connect_key: str | None = None,
 ) -> tuple[str, str]:
     """A plain-words title and advice for a failed group call (the server's lines come apart)."""
@@ -122,7 +122,7 @@ def explain_on(
     screen: GatewayScreen, instance: str, error: GatewayError, operation: str, **keys: str | None
 ) -> tuple[str, str]:
     """``explain_group_error`` for ``screen``: the instance's known status, the gateway's URL
-    and the key that connects an instance (``keys``: ``retry_key``, when not r)."""
+    and the key that connects an instance (``keys``: ``retry_key``, the key that tries again)."""
     from gateway_tui.tui.screens.instance import InstanceScreen
 
     found = screen.state.instance(instance)
@@ -156,7 +156,12 @@ def _cap(text: str) -> str:
 
 
 def problem_text(
-    title: str, advice: str, error: GatewayError | None = None, *, show_lines: bool = False
+    title: str,
+    advice: str,
+    error: GatewayError | None = None,
+    *,
+    show_lines: bool = False,
+    lines_key: str | None = None,
 ) -> Text:
     """✕ title, advice, and either the server's lines or how to see them (never markup)."""
     text = Text("✕ ", style="bold red")
@@ -169,24 +174,19 @@ def problem_text(
             for line in error.details():
                 text.append("\n  ")
                 text.append(line, style="dim")
-        else:
+        elif lines_key:
             text.append("\n")
-            text.append("d shows the gateway's own lines", style="dim italic")
+            text.append(f"{lines_key} shows the gateway's own lines", style="dim italic")
     return text
 
 
-class GroupModal(ModalScreen[_R], GatewayScreen):
-    """A dialog that reads the state and runs gateway calls like any GatewayScreen.
-
-    ModalScreen comes first: Textual takes a widget's CSS type names from its first base only,
-    so this keeps the dialog styled (centred, over the dimmed screen) like every modal.
-    """
+class GroupModal(FormModal[_R]):
+    """A dialog about one group that reads the state and runs gateway calls."""
 
     def __init__(self, instance: str, group_jid: str) -> None:
         super().__init__()
         self.instance = instance
         self.group_jid = group_jid
-        self.busy = False
 
     # The binding that tries again in this dialog (its save or send), named by error advice.
     RETRY_ID: str | None = None
@@ -197,20 +197,16 @@ class GroupModal(ModalScreen[_R], GatewayScreen):
         # In a dialog there is room: the server's lines are shown right away.
         return problem_text(title, advice, error, show_lines=True)
 
-    def action_cancel(self) -> None:
-        if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
-            return
-        self.dismiss(None)
-
 
 class SubjectScreen(GroupModal[str | None]):
     """`s`: the new subject, prefilled with the current one; dismisses with the new subject."""
 
     HELP_TITLE = "Change the subject"
     RETRY_ID = "subject.save"
+    NOTE_ID = "subject-error"
+    SUBMIT_BUTTON = "subject-save"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Save the subject", id="subject.save", priority=True),
+        Binding("ctrl+s", "submit", "Save the subject", id="subject.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="subject.cancel"),
     ]
 
@@ -234,7 +230,7 @@ class SubjectScreen(GroupModal[str | None]):
             yield Static(id="subject-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save (enter)", variant="primary", id="subject-save")
-                yield Button("Cancel (esc)", id="subject-cancel")
+                yield Button(f"Cancel ({self.key_for('subject.cancel')})", id="subject-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#subject-input", Input).focus()
@@ -252,54 +248,26 @@ class SubjectScreen(GroupModal[str | None]):
             return
         # An empty field is said only when saving; a subject too long, at once.
         problems = check_subject(event.value) if event.value.strip() else []
-        self._say(Text("✕ " + problems[0].message, style="red") if problems else Text())
+        self.say(Text("✕ " + problems[0].message, style="red") if problems else Text())
 
-    def _say(self, text: Text | str) -> None:
-        self.query_one("#subject-error", Static).update(
-            text if isinstance(text, Text) else Text(text)
-        )
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "subject-save":
-            self.action_save()
-        else:
-            self.action_cancel()
-
-    def action_save(self) -> None:
+    def submit(self) -> None:
         if self.busy:
             return
         problems = check_subject(self.value)
         if problems:
-            self._say(Text("✕ " + problems[0].message, style="red"))
+            self.say(Text("✕ " + problems[0].message, style="red"))
             return
         subject = self.value.strip()
         if subject == self.current:
-            self._say(Text("That is the current subject already: nothing to change.", "yellow"))
+            self.say(Text("That is the current subject already: nothing to change.", "yellow"))
             return
-        self.busy = True
-        self._say(Text("Saving…", style="dim"))
-
-        def failed(error: GatewayError) -> bool:
-            self.busy = False
-            self._say(self._explain(error, "subject"))
-            return True
-
-        def saved(_result: object) -> None:
-            self.busy = False
-            self.dismiss(subject)
-
-        self.call(
+        self.submit_call(
             self.actions.update_group_subject(self.instance, self.group_jid, subject),
             what="Changing the subject",
-            on_done=saved,
-            on_error=failed,
+            working="Saving…",
+            on_done=lambda _result: self.dismiss(subject),
+            explain=lambda error: self._explain(error, "subject"),
             group="subject",
-            exclusive=True,
         )
 
 
@@ -344,8 +312,10 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
 
     HELP_TITLE = "Send the group invite"
     RETRY_ID = "invite.send"
+    NOTE_ID = "invite-result"
+    SUBMIT_BUTTON = "invite-send"
     BINDINGS = [
-        Binding("ctrl+s", "send", "Send the invite", id="invite.send", priority=True),
+        Binding("ctrl+s", "submit", "Send the invite", id="invite.send", priority=True),
         Binding("escape", "cancel", "Close", id="invite.cancel"),
     ]
 
@@ -373,8 +343,10 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
                 )
                 yield Static(id="invite-result", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Send (ctrl+s)", variant="primary", id="invite-send")
-                yield Button("Close (esc)", id="invite-close")
+                yield Button(
+                    f"Send ({self.key_for('invite.send')})", variant="primary", id="invite-send"
+                )
+                yield Button(f"Close ({self.key_for('invite.cancel')})", id="invite-close")
 
     def on_mount(self) -> None:
         self.query_one("#invite-numbers", TextArea).focus()
@@ -401,40 +373,26 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
         )
         return parsed
 
-    def _say(self, text: Text) -> None:
-        result = self.query_one("#invite-result", Static)
-        result.update(text)
-        if text.plain:
+    def say(self, text: Text | str) -> None:
+        super().say(text)
+        if text.plain if isinstance(text, Text) else text:
             # Below the fold on a short terminal: brought into view.
+            result = self.query_one(f"#{self.NOTE_ID}", Static)
             self.call_after_refresh(result.scroll_visible, animate=False)
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:
         event.stop()
         self._check(attempted=False)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_send()
+    def cancel_result(self) -> GroupInviteResult | None:
+        return self.result  # closing after a send tells the screen what was sent
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "invite-send":
-            self.action_send()
-        else:
-            self.action_cancel()
-
-    def action_cancel(self) -> None:
-        if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
-            return
-        self.dismiss(self.result)
-
-    def action_send(self) -> None:
+    def submit(self) -> None:
         if self.busy:
             return
         parsed = self._check(attempted=True)
         if parsed.problems:
-            self._say(Text())
+            self.say(Text())
             # What to fix, in view on a short terminal (not the field's top, as a focus would).
             self.query_one("#invite-numbers", TextArea).focus(scroll_visible=False)
             check = self.query_one("#invite-check", Static)
@@ -443,35 +401,28 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
         description_input = self.query_one("#invite-description", Input)
         description = description_input.value
         if problems := check_invite_description(description):
-            self._say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
+            self.say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
             description_input.focus()
             return
-        self.busy = True
-        self._say(Text(f"Sending to {len(parsed.numbers)} number(s)…", style="dim"))
-
-        def failed(error: GatewayError) -> bool:
-            self.busy = False
-            self._say(self._explain(error, "send_invite"))
-            return True
 
         def sent(result: GroupInviteResult) -> None:
-            self.busy = False
             self.result = result
             text = Text(f"✓ Invite sent to {len(parsed.numbers)} number(s)", style="bold green")
             text.append("\nLink sent: ")
             text.append(result.invite_url or "(the gateway did not say)", style="bold")
-            text.append("\nesc closes · change the numbers and ctrl+s to send again", "dim")
-            self._say(text)
+            close, send = self.key_for("invite.cancel"), self.key_for("invite.send")
+            text.append(f"\n{close} closes · change the numbers and {send} to send again", "dim")
+            self.say(text)
 
-        self.call(
+        self.submit_call(
             self.actions.send_group_invite(
                 self.instance, self.group_jid, parsed.numbers, description
             ),
             what="Sending the invite",
+            working=f"Sending to {len(parsed.numbers)} number(s)…",
             on_done=sent,
-            on_error=failed,
+            explain=lambda error: self._explain(error, "send_invite"),
             group="invite",
-            exclusive=True,
         )
 
 
@@ -500,7 +451,7 @@ def _path_problem(path: Path, *, folder: bool = True) -> str | None:
     return None
 
 
-class ExportScreen(ModalScreen[Path | None]):
+class ExportScreen(FormModal[Path | None]):
     """Asks where to write the CSV; never overwrites a file without asking first.
 
     ``write(path, overwrite)`` writes the file and returns how many rows it wrote; it must
@@ -508,8 +459,10 @@ class ExportScreen(ModalScreen[Path | None]):
     """
 
     HELP_TITLE = "Export to CSV"
+    NOTE_ID = "export-preview"
+    SUBMIT_BUTTON = "export-save"
     BINDINGS = [
-        Binding("ctrl+s", "save", "Export", id="export.save", priority=True),
+        Binding("ctrl+s", "submit", "Export", id="export.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="export.cancel"),
     ]
 
@@ -528,7 +481,7 @@ class ExportScreen(ModalScreen[Path | None]):
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (enter)", variant="primary", id="export-save")
-                yield Button("Cancel (esc)", id="export-cancel")
+                yield Button(f"Cancel ({self.key_for('export.cancel')})", id="export-cancel")
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()
@@ -538,12 +491,9 @@ class ExportScreen(ModalScreen[Path | None]):
     def raw_path(self) -> str:
         return self.query_one("#export-path", Input).value
 
-    def _say(self, text: Text) -> None:
-        self.query_one("#export-preview", Static).update(text)
-
     def _preview(self) -> None:
         if not self.raw_path.strip():
-            self._say(Text("Enter a file name.", style="dim"))
+            self.say(Text("Enter a file name.", style="dim"))
             return
         path = resolve_export_path(self.raw_path)
         text = Text("Writes ")
@@ -553,34 +503,20 @@ class ExportScreen(ModalScreen[Path | None]):
             text.append(f"\n✕ {problem}", style="red")
         elif path.exists():
             text.append("\n⚠ the file exists: you will be asked before it is replaced", "yellow")
-        self._say(text)
+        self.say(text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
         event.stop()
         self._preview()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.action_save()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "export-save":
-            self.action_save()
-        else:
-            self.action_cancel()
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_save(self) -> None:
+    def submit(self) -> None:
         if not self.raw_path.strip():
-            self._say(Text("✕ Enter a file name.", style="red"))
+            self.say(Text("✕ Enter a file name.", style="red"))
             return
         path = resolve_export_path(self.raw_path)
         problem = _path_problem(path)
         if problem is not None:
-            self._say(Text(_clip(f"✕ {problem[:1].upper()}{problem[1:]}.", 300), style="red"))
+            self.say(Text(_clip(f"✕ {problem[:1].upper()}{problem[1:]}.", 300), style="red"))
         elif path.exists():
             self._ask_overwrite(path)
         else:
@@ -603,6 +539,6 @@ class ExportScreen(ModalScreen[Path | None]):
             return
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            self._say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
+            self.say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
             return
         self.dismiss(path)

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.widgets import Footer, Input, Label, Static
+from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.api.errors import GatewayError, NotFound
 from gateway_tui.core.api.lists import unreadable_of
@@ -20,12 +20,9 @@ from gateway_tui.core.api.validation import check_group_jid, group_jid_from
 from gateway_tui.core.files.recent_groups import RecentGroup, load_recent
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
-from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.group_modals import explain_on, problem_text
-from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
-from gateway_tui.tui.widgets.status_panel import StatusPanel
-from gateway_tui.tui.widgets.table_filter import TableFilter
 
 _NOT_RECENT = 1_000_000
 
@@ -97,8 +94,12 @@ def jid_preview(raw: str) -> tuple[str | None, Text]:
     return jid, text
 
 
-class GroupPickerScreen(GatewayScreen):
+class GroupPickerScreen(TableScreen[GroupRow]):
     HELP_TITLE = "Groups"
+    ID_PREFIX = "groups"
+    COLUMNS = GROUP_COLUMNS
+    FILTER_PLACEHOLDER = "filter by subject or JID"
+    REFRESH_BINDING = "groups.refresh"
     TOPICS = frozenset({Topic.GROUPS, Topic.INSTANCES})
 
     BINDINGS = [
@@ -119,35 +120,22 @@ class GroupPickerScreen(GatewayScreen):
         self._show_lines = False
         self._entry_mode = False
 
-    def compose(self) -> ComposeResult:
-        yield GatewayBar()
-        with Vertical(id="groups-body"):
-            yield Static(
-                Text(f"Groups of {self.instance}", style="bold"), id="groups-title", classes="title"
-            )
-            yield Static(id="groups-summary", classes="summary")
-            yield Static(id="groups-stale", classes="stale-banner")
-            yield StatusPanel(id="groups-panel")
-            yield RecordTable(
-                GROUP_COLUMNS,
-                row_key=lambda r: r.jid,
-                search_text=lambda r: f"{r.subject or ''}\n{r.jid}",
-                id="groups-table",
-            )
-            with Vertical(id="jid-entry"):
-                yield Label("Group id or JID")
-                yield Input(
-                    placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input"
-                )
-                yield Static(id="jid-preview", classes="field-error")
-            yield TableFilter(
-                "groups-table", placeholder="filter by subject or JID", id="groups-filter"
-            )
-        yield Footer()
+    def row_key(self, row: GroupRow) -> str:
+        return row.jid
 
-    @property
-    def table(self) -> RecordTable[GroupRow]:
-        return self.query_one("#groups-table", RecordTable)
+    def search_text(self, row: GroupRow) -> str:
+        return f"{row.subject or ''}\n{row.jid}"
+
+    def compose_head(self) -> ComposeResult:
+        yield Static(
+            Text(f"Groups of {self.instance}", style="bold"), id="groups-title", classes="title"
+        )
+
+    def compose_below_table(self) -> ComposeResult:
+        with Vertical(id="jid-entry"):
+            yield Label("Group id or JID")
+            yield Input(placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input")
+            yield Static(id="jid-preview", classes="field-error")
 
     @property
     def jid_entry(self) -> Vertical:
@@ -156,7 +144,6 @@ class GroupPickerScreen(GatewayScreen):
     def on_mount(self) -> None:
         self.jid_entry.display = False
         self._recents = load_recent(self.instance)
-        self.table.focus()
         self._show_preview()
         self.action_refresh()
 
@@ -167,12 +154,11 @@ class GroupPickerScreen(GatewayScreen):
     # --- drawing from state ------------------------------------------------------------------
 
     def _explain(self, error: GatewayError) -> tuple[str, str]:
-        return explain_on(self, self.instance, error, "groups")
+        return explain_on(self, self.instance, error, "groups", retry_key=self.retry_key)
 
     def refresh_from_state(self) -> None:
         loadable = self.state.groups_of(self.instance)
-        panel = self.query_one("#groups-panel", StatusPanel)
-        table = self.table
+        panel, table = self.panel, self.table
         # "Cannot GET /group/fetchAllGroups/…": this server has no such route, typing the JID
         # is the way in. Its other 404s ("Error fetching group", …) are explained as errors.
         no_list = (
@@ -202,37 +188,39 @@ class GroupPickerScreen(GatewayScreen):
                 self._entry_mode = True
                 self._open_entry()
         elif loadable.value is None and loadable.error is not None:
-            title, advice = self._explain(loadable.error)
-            panel.update(problem_text(title, advice, loadable.error, show_lines=self._show_lines))
-            panel.add_class("-error")
+            self.show_error(loadable.error)
         elif loadable.value is None:
             panel.show_message("Loading groups…", "Asking the gateway for the groups.")
         elif not loadable.value:
             panel.show_message(
                 "This instance is in no group",
-                "J lets you type a group JID all the same.",
+                f"{self.key_for('groups.enter_jid')} lets you type a group JID all the same.",
             )
         else:
             panel.display = False
         self._draw_stale()
-        self._update_summary()
+        self.update_summary()
+
+    def show_error(self, error: GatewayError) -> None:
+        title, advice = self._explain(error)
+        lines_key = self.key_for("groups.lines")
+        self.panel.update(
+            problem_text(title, advice, error, show_lines=self._show_lines, lines_key=lines_key)
+        )
+        self.panel.add_class("-error")
 
     def _draw_stale(self) -> None:
         loadable = self.state.groups_of(self.instance)
-        stale = self.query_one("#groups-stale", Static)
-        stale.display = loadable.stale
-        if loadable.stale and loadable.error is not None:
-            title, _advice = self._explain(loadable.error)
-            text = Text(
-                f"⚠ Showing groups from {clock(loadable.updated_at)} — refresh failed: {title} "
-                "(r retries, d shows the gateway's lines)"
-            )
-            if self._show_lines:
-                for line in loadable.error.details():
-                    text.append(f"\n  {line}", style="dim")
-            stale.update(text)
+        error = loadable.error
+        self.show_stale(
+            loadable,
+            "groups",
+            self._explain(error)[0] if error else "",
+            lines_binding="groups.lines",
+            lines=error.details() if error and self._show_lines else (),
+        )
 
-    def _update_summary(self) -> None:
+    def update_summary(self) -> None:
         loadable = self.state.groups_of(self.instance)
         table = self.table
         parts: list[str] = []
@@ -250,7 +238,7 @@ class GroupPickerScreen(GatewayScreen):
             parts.append("loading…")
         elif loadable.updated_at is not None:
             parts.append(f"read {clock(loadable.updated_at)}")
-        parts.append("enter opens · J types a JID")
+        parts.append(self.key_hints(("groups.open", "opens"), ("groups.enter_jid", "types a JID")))
         self.query_one("#groups-summary", Static).update(Text(" · ".join(parts)))
 
     # --- actions -------------------------------------------------------------------------------
@@ -307,26 +295,14 @@ class GroupPickerScreen(GatewayScreen):
         if event.input.id == "jid-input":
             self._submit_jid()
 
-    def action_filter(self) -> None:
-        self.query_one(TableFilter).open()
-
-    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self._update_summary()
-
-    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
-        self._update_summary()
-
-    def action_back(self) -> None:
-        if self.query_one(TableFilter).close():
-            return
+    def close_layer(self) -> bool:
+        if super().close_layer():
+            return True
         if self.jid_entry.display and not self._entry_mode:
             self.jid_entry.display = False
             self.table.focus()
-            return
-        self.app.pop_screen()
-
-    def action_sort(self) -> None:
-        self.table.cycle_sort()
+            return True
+        return False
 
     def action_copy_jid(self) -> None:
         row = self.table.cursor_row

@@ -16,6 +16,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from gateway_tui.tui.screens.base import key_for
+
 # Where a binding comes from, in the order help lists them.
 SCREEN, APP, FIELD = "screen", "app", "field"
 KEYS_WIDTH = 18  # the widest the keys column gets; longer key lists wrap
@@ -85,8 +87,10 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(_key_table(rows))
             yield Static(
                 Text(
-                    "esc closes · ctrl+p finds every action · remap a key by its id in the "
-                    "[keys] table of the config file",
+                    f"{key_for(self, 'help.close')} closes · "
+                    f"{self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, ''))} "
+                    "finds every action · remap a key by its id in the [keys] table of the "
+                    "config file",
                     style="dim",
                 )
             )

@@ -149,9 +149,26 @@ class InstanceScreen(GatewayScreen):
         else:
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
-        self.query_one("#instance-sections", Static).update(
-            Text(self.gateway_app.instance_sections_hint())
+        self.query_one("#instance-sections", Static).update(Text(self.sections_hint()))
+
+    def sections_hint(self) -> str:
+        """The ways in from the instance view, each with the key that runs it here."""
+        first = self.key_hints(
+            ("instance.groups", "groups"),
+            ("instance.compose", "compose a list message"),
+            ("instance.chats", "chats"),
+            ("instance.refresh", "refresh"),
+            ("instance.back", "back"),
+            ("app.help", "keys"),
         )
+        second = self.key_hints(
+            ("instance.connect", "connect (QR)"),
+            ("instance.restart", "restart"),
+            ("instance.logout", "log out"),
+            ("instance.webhook", "webhook"),
+            ("instance.websocket", "websocket"),
+        )
+        return f"{first}\n{second}"
 
     def _draw_settings(self) -> None:
         loadable = self.state.settings_of(self.instance_name)
@@ -182,13 +199,14 @@ class InstanceScreen(GatewayScreen):
         )
         options.highlighted = highlighted if highlighted is not None else 0
         parts = [
-            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'} (e edits)",
+            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'}"
+            f" ({self.key_for('instance.edit_call_reply')} edits)",
             f"read {clock(loadable.updated_at)}",
         ]
         if self._settings_unsupported:
             parts.append("editing not supported here (no settings/set on this gateway)")
         else:
-            parts.append("space toggles a setting")
+            parts.append(f"{self.key_for('instance.toggle_setting')} toggles a setting")
         text = Text(" · ".join(parts))
         if loadable.stale and loadable.error is not None:
             text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
@@ -213,9 +231,6 @@ class InstanceScreen(GatewayScreen):
             exclusive=True,
         )
         self._load_settings()
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
     def action_groups(self) -> None:
         self.gateway_app.open_groups(self.instance_name)

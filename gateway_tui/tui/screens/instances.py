@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gateway_tui.core.api.errors import BadRequest, GatewayError, NotFound
 from gateway_tui.core.api.lists import unreadable_of
@@ -19,13 +17,10 @@ from gateway_tui.core.text.formatting import (
     status_cell,
     status_style,
 )
-from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
-from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
-from gateway_tui.tui.widgets.status_panel import StatusPanel
-from gateway_tui.tui.widgets.table_filter import TableFilter
 
 # How often the rows in view have their connection state asked (at most; see on_mount).
 LIVE_STATE_SECONDS = 5.0
@@ -90,8 +85,12 @@ def _instances(count: int) -> str:
     return "instance" if count == 1 else "instances"
 
 
-class InstancesScreen(GatewayScreen):
+class InstancesScreen(TableScreen[Instance]):
     HELP_TITLE = "Instances"
+    ID_PREFIX = "instances"
+    COLUMNS = INSTANCE_COLUMNS
+    FILTER_PLACEHOLDER = "filter by name, owner or profile"
+    REFRESH_BINDING = "instances.refresh"
     TOPICS = frozenset({Topic.INSTANCES})
 
     BINDINGS = [
@@ -108,40 +107,22 @@ class InstancesScreen(GatewayScreen):
         Binding(
             "d", "unreadable", "Why instances were skipped", id="instances.unreadable", show=False
         ),
-        Binding("escape", "clear_filter", "Clear filter", id="instances.clear_filter", show=False),
+        # Home: back only clears the filter (the id stays: a [keys] remap names it).
+        Binding("escape", "back", "Clear filter", id="instances.clear_filter", show=False),
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self._status_filter: InstanceStatus | None = None
         self._failed_state_checks: set[str] = set()  # in the last round of live state checks
-        self._rows_shown: list[Instance] | None = None  # the list the table was last given
 
-    def compose(self) -> ComposeResult:
-        yield GatewayBar()
-        with Vertical(id="instances-body"):
-            yield Static(id="instances-summary", classes="summary")
-            yield Static(id="instances-stale", classes="stale-banner")
-            yield StatusPanel(id="instances-panel")
-            yield RecordTable(
-                INSTANCE_COLUMNS,
-                row_key=lambda i: i.instance_name,
-                search_text=instance_search_text,
-                id="instances-table",
-            )
-            yield TableFilter(
-                "instances-table",
-                placeholder="filter by name, owner or profile",
-                id="instances-filter",
-            )
-        yield Footer()
+    def row_key(self, row: Instance) -> str:
+        return row.instance_name
 
-    @property
-    def table(self) -> RecordTable[Instance]:
-        return self.query_one("#instances-table", RecordTable)
+    def search_text(self, row: Instance) -> str:
+        return instance_search_text(row)
 
     def on_mount(self) -> None:
-        self.table.focus()
         # Only when nothing was asked yet: the app asks at start, and a load that already
         # failed (a wrong key) is shown in the panel, not sent and reported a second time.
         loadable = self.state.instances
@@ -167,53 +148,27 @@ class InstancesScreen(GatewayScreen):
 
     def refresh_from_state(self) -> None:
         loadable = self.state.instances
-        table, panel = self.table, self.query_one("#instances-panel", StatusPanel)
-        stale = self.query_one("#instances-stale", Static)
-        if loadable.value is None:
-            table.display = False
-            panel.display = True
-            if loadable.error is not None:
-                panel.show_error(
-                    loadable.error,
-                    self.gateway_app.gateway_url,
-                    retry_key=self.key_for("instances.refresh"),
-                )
-            else:
-                panel.show_message("Loading instances…", "Asking the gateway for its instances.")
-            stale.display = False
-        elif not loadable.value:
-            table.display = False
-            panel.display = True
-            panel.show_message(
-                "No instances on this gateway",
-                f"Create one with {self.key_for('instances.new')}.",
-            )
-            stale.display = bool(loadable.error)
-        else:
-            panel.display = False
-            table.display = True
-            # A state check notifies every few seconds, mostly with the same list: only a new
-            # list is handed to the table (10,000 rows are re-indexed, re-sorted, re-filtered).
-            if loadable.value is not self._rows_shown:
-                table.set_rows(loadable.value)
-                self._rows_shown = loadable.value
-        stale.display = loadable.stale
-        if loadable.stale and loadable.error is not None:
-            stale.update(
-                Text(
-                    f"⚠ Showing data from {clock(loadable.updated_at)} — refresh failed: "
-                    f"{loadable.error.summary} (r retries)"
-                )
-            )
-        self._update_summary()
+        new_key = self.key_for("instances.new")
+        self.show_rows(
+            loadable.value,
+            error=loadable.error,
+            loading=("Loading instances…", "Asking the gateway for its instances."),
+            empty=("No instances on this gateway", f"Create one with {new_key}."),
+        )
+        self.show_stale(loadable, "data", loadable.error.summary if loadable.error else "")
+        self.update_summary()
 
-    def _update_summary(self) -> None:
+    def leave(self) -> None:
+        pass  # the home screen: nothing under it to go back to
+
+    def update_summary(self) -> None:
         loadable = self.state.instances
         total = len(loadable.value or ())
         shown = self.table.visible_count if loadable.value else 0
         parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
         if skipped := len(unreadable_of(loadable.value)):
-            parts.append(f"{skipped} {_instances(skipped)} could not be read — d shows why")
+            why = self.key_for("instances.unreadable")
+            parts.append(f"{skipped} {_instances(skipped)} could not be read — {why} shows why")
         if self._status_filter is not None:
             parts.append(f"status: {self._status_filter.value}")
         parts += self.table.view_summary()
@@ -261,18 +216,6 @@ class InstancesScreen(GatewayScreen):
         event.stop()
         self.gateway_app.open_instance(event.key)
 
-    def action_filter(self) -> None:
-        self.query_one(TableFilter).open()
-
-    def action_clear_filter(self) -> None:
-        self.query_one(TableFilter).close()
-
-    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self._update_summary()
-
-    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
-        self._update_summary()
-
     def action_status_filter(self) -> None:
         # Only statuses some instance has: a filter that shows nothing is a dead end.
         present = {i.status_kind for i in self.state.instances.value or ()}
@@ -281,10 +224,7 @@ class InstancesScreen(GatewayScreen):
         self._status_filter = cycle[(position + 1) % len(cycle)]
         wanted = self._status_filter
         self.table.set_predicate(None if wanted is None else lambda i: i.status_kind == wanted)
-        self._update_summary()
-
-    def action_sort(self) -> None:
-        self.table.cycle_sort()
+        self.update_summary()
 
     def action_copy_name(self) -> None:
         self._copy(lambda i: i.instance_name, "name")
@@ -384,7 +324,7 @@ class InstancesScreen(GatewayScreen):
         self.call(
             self.actions.logout_instance(name),
             what=f"Logging out {name}",
-            done=f"Logged out {name}; ctrl+d deletes it now",
+            done=f"Logged out {name}; {self.key_for('instances.delete')} deletes it now",
             on_done=reread,
             on_error=unsupported,
         )
@@ -408,7 +348,7 @@ class InstancesScreen(GatewayScreen):
     async def _check_states(self, names: list[str]) -> None:
         # Failures are counted in the summary line: a toast every few seconds would not help.
         self._failed_state_checks = await self.actions.check_states(names)
-        self._update_summary()
+        self.update_summary()
 
     def action_new_instance(self) -> None:
         def created(result: NewInstanceResult | None) -> None:

@@ -67,6 +67,3 @@ class MessagePagerScreen(GatewayScreen):
     def action_end(self) -> None:
         area = self.query_one("#pager-text", TextArea)
         area.move_cursor(area.document.end, center=True)
-
-    def action_back(self) -> None:
-        self.app.pop_screen()

@@ -469,13 +469,13 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         details = self.query_one("#message-details", Static)
         message = self.view.selected
         if message is None:
-            details.update(
-                Text(
-                    "↑↓ choose a message · / search · i write · f send a file · "
-                    "m answer with a list",
-                    style="dim",
-                )
+            hints = self.key_hints(
+                ("messages.search", "search"),
+                ("messages.write", "write"),
+                ("messages.send_file", "send a file"),
+                ("messages.compose", "answer with a list"),
             )
+            details.update(Text(f"↑↓ choose a message · {hints}", style="dim"))
             return
         text = Text(
             "You"

@@ -71,7 +71,13 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
                     placeholder="generated when empty", id="new-token", password=True, compact=True
                 )
                 yield Static(id="new-problems", classes="field-error")
-                yield Static(Text("ctrl+s creates · esc cancels", style="dim"), id="new-keys")
+                create, close = (
+                    self.key_for("new_instance.create"),
+                    self.key_for("new_instance.close"),
+                )
+                yield Static(
+                    Text(f"{create} creates · {close} cancels", style="dim"), id="new-keys"
+                )
             yield Static(id="new-result", classes="dialog-body")
 
     def on_mount(self) -> None:

@@ -22,7 +22,7 @@ from gateway_tui.core.api.lifecycle import check_pairing_number, normalise_pairi
 from gateway_tui.core.api.models import InstanceStatus
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock, format_number, status_text
-from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.base import GatewayScreen, key_for
 from gateway_tui.tui.widgets.big_code import big_text, big_width, grouped
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.qr import Drawing, QRCode, drawing_size, fitting_drawing, qr_matrix
@@ -54,7 +54,8 @@ class PairingNumberScreen(ModalScreen[str | None]):
             yield Label("Phone number, with country code")
             yield Input(placeholder="e.g. +55 11 99988 7766", id="pairing-number")
             yield Static(id="pairing-number-note", classes="field-error")
-            yield Static(Text("enter asks for the code · esc cancels", style="dim"))
+            cancel = key_for(self, "pairing_number.cancel")
+            yield Static(Text(f"enter asks for the code · {cancel} cancels", style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#pairing-number", Input).focus()
@@ -260,7 +261,7 @@ class PairingScreen(GatewayScreen):
         big = big_text(code) if big_width(code) <= side else None
         shown = Text("Pairing code for ")
         shown.append(format_number(self.number or ""), style="bold")
-        shown.append(" (c copies):\n")
+        shown.append(f" ({self.key_for('pairing.copy_code')} copies):\n")
         shown.append_text(big if big is not None else Text(" ".join(grouped(code)), "bold"))
         if big is not None:
             # Also as text: block letters cannot be selected and pasted.
@@ -295,9 +296,6 @@ class PairingScreen(GatewayScreen):
             self.notify(f"{self.instance_name} is open: {who}, {where}", markup=False)
 
     # --- keys -----------------------------------------------------------------------------------
-
-    def action_back(self) -> None:
-        self.app.pop_screen()
 
     def action_new_code(self) -> None:
         if not self._asking:

@@ -9,8 +9,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.lists import unreadable_of
@@ -19,7 +18,6 @@ from gateway_tui.core.files.recent_groups import load_recent, remember
 from gateway_tui.core.files.storage import data_dir, ensure_private_dir
 from gateway_tui.core.state import InviteState, Topic
 from gateway_tui.core.text.formatting import Phrases, clock, format_number
-from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.group_modals import (
     ExportScreen,
@@ -28,10 +26,8 @@ from gateway_tui.tui.screens.group_modals import (
     explain_on,
     problem_text,
 )
-from gateway_tui.tui.widgets.gateway_bar import GatewayBar
-from gateway_tui.tui.widgets.record_table import Column, RecordTable
-from gateway_tui.tui.widgets.status_panel import StatusPanel
-from gateway_tui.tui.widgets.table_filter import TableFilter
+from gateway_tui.tui.screens.table_screen import TableScreen
+from gateway_tui.tui.widgets.record_table import Column
 
 ROLE_LOOK: dict[ParticipantRole, tuple[str, str]] = {
     ParticipantRole.SUPERADMIN: ("★", "bold yellow"),
@@ -135,8 +131,12 @@ def default_export_name(group_jid: str, subject: str | None) -> str:
     return f"participants-{slug or group_jid.split('@', 1)[0]}.csv"
 
 
-class ParticipantsScreen(GatewayScreen):
+class ParticipantsScreen(TableScreen[Participant]):
     HELP_TITLE = "Participants"
+    ID_PREFIX = "participants"
+    COLUMNS = PARTICIPANT_COLUMNS
+    FILTER_PLACEHOLDER = "filter by number, name, JID or role"
+    REFRESH_BINDING = "participants.refresh"
     TOPICS = frozenset({Topic.PARTICIPANTS, Topic.INVITE, Topic.GROUPS, Topic.INSTANCES})
 
     BINDINGS = [
@@ -159,34 +159,22 @@ class ParticipantsScreen(GatewayScreen):
         self.instance = instance
         self.group_jid = group_jid
         self._show_lines = False
-        self._shown_rows: list[Participant] | None = None
         self._remembered_subject: str | None = None
 
-    def compose(self) -> ComposeResult:
-        yield GatewayBar()
-        with Vertical(id="participants-body"):
-            yield Static(id="participants-title", classes="title")
-            yield Static(id="participants-summary", classes="summary")
-            yield Static(id="participants-stale", classes="stale-banner")
-            yield Static(id="invite-panel")
-            yield StatusPanel(id="participants-panel")
-            yield RecordTable(
-                PARTICIPANT_COLUMNS,
-                row_key=lambda p: p.id,
-                search_text=participant_search_text,
-                id="participants-table",
-            )
-            yield Static(id="participants-lines", classes="details")
-            yield TableFilter(
-                "participants-table",
-                placeholder="filter by number, name, JID or role",
-                id="participants-filter",
-            )
-        yield Footer()
+    def row_key(self, row: Participant) -> str:
+        return row.id
 
-    @property
-    def table(self) -> RecordTable[Participant]:
-        return self.query_one("#participants-table", RecordTable)
+    def search_text(self, row: Participant) -> str:
+        return participant_search_text(row)
+
+    def compose_head(self) -> ComposeResult:
+        yield Static(id="participants-title", classes="title")
+
+    def compose_above_table(self) -> ComposeResult:
+        yield Static(id="invite-panel")
+
+    def compose_below_table(self) -> ComposeResult:
+        yield Static(id="participants-lines", classes="details")
 
     @property
     def invite(self) -> InviteState:
@@ -199,7 +187,6 @@ class ParticipantsScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.query_one("#participants-lines", Static).display = False
-        self.table.focus()
         recent = next((r for r in load_recent(self.instance) if r.jid == self.group_jid), None)
         self._remembered_subject = recent.subject if recent else None
         remember(self.instance, self.group_jid, self.subject)
@@ -212,10 +199,10 @@ class ParticipantsScreen(GatewayScreen):
         self._draw_participants()
         self._draw_invite()
         self._draw_lines()
-        self._update_summary()
+        self.update_summary()
 
     def _explain(self, error: GatewayError, operation: str) -> tuple[str, str]:
-        return explain_on(self, self.instance, error, operation)
+        return explain_on(self, self.instance, error, operation, retry_key=self.retry_key)
 
     def _draw_title(self) -> None:
         text = Text()
@@ -225,38 +212,22 @@ class ParticipantsScreen(GatewayScreen):
 
     def _draw_participants(self) -> None:
         loadable = self.state.participants_of(self.instance, self.group_jid)
-        table, panel = self.table, self.query_one("#participants-panel", StatusPanel)
-        if loadable.value is None:
-            table.display = False
-            panel.display = True
-            if loadable.error is not None:
-                title, advice = self._explain(loadable.error, "participants")
-                panel.update(
-                    problem_text(title, advice, loadable.error, show_lines=self._show_lines)
-                )
-                panel.add_class("-error")
-            else:
-                panel.show_message("Loading participants…", "Asking the gateway for the group.")
-        elif not loadable.value:
-            table.display = False
-            panel.display = True
-            panel.show_message("No participants listed", "The gateway listed nobody in this group.")
-        else:
-            panel.display = False
-            table.display = True
-            if loadable.value is not self._shown_rows:
-                self._shown_rows = loadable.value
-                table.set_rows(loadable.value)
-        stale = self.query_one("#participants-stale", Static)
-        stale.display = loadable.stale
-        if loadable.stale and loadable.error is not None:
-            title, _advice = self._explain(loadable.error, "participants")
-            stale.update(
-                Text(
-                    f"⚠ Showing participants from {clock(loadable.updated_at)} — refresh failed: "
-                    f"{title} (r retries, d shows the gateway's lines)"
-                )
-            )
+        self.show_rows(
+            loadable.value,
+            error=loadable.error,
+            loading=("Loading participants…", "Asking the gateway for the group."),
+            empty=("No participants listed", "The gateway listed nobody in this group."),
+        )
+        reason = self._explain(loadable.error, "participants")[0] if loadable.error else ""
+        self.show_stale(loadable, "participants", reason, lines_binding="participants.lines")
+
+    def show_error(self, error: GatewayError) -> None:
+        title, advice = self._explain(error, "participants")
+        lines_key = self.key_for("participants.lines")
+        self.panel.update(
+            problem_text(title, advice, error, show_lines=self._show_lines, lines_key=lines_key)
+        )
+        self.panel.add_class("-error")
 
     def _draw_invite(self) -> None:
         invite = self.invite
@@ -272,7 +243,7 @@ class ParticipantsScreen(GatewayScreen):
             text.append("fetching…", style="dim")
         else:
             text.append("not fetched — ", style="dim")
-            text.append("i", style="bold")
+            text.append(self.key_for("participants.invite_code") or "", style="bold")
             text.append(" fetches it", style="dim")
         if invite.loading and invite.current is not None:
             text.append("  working…", style="dim")
@@ -281,7 +252,12 @@ class ParticipantsScreen(GatewayScreen):
             text.append(old.url or old.invite_code or "", style="strike dim")
             text.append("  revoked", style="dim")
         text.append("\n")
-        text.append("c copies the URL · R revokes it · n sends an invite", style="dim")
+        hints = self.key_hints(
+            ("participants.copy_url", "copies the URL"),
+            ("participants.revoke", "revokes it"),
+            ("participants.send_invite", "sends an invite"),
+        )
+        text.append(hints, style="dim")
         if invite.last_sent is not None:
             sent = invite.last_sent
             text.append("\nLast invite ", style="bold")
@@ -293,7 +269,8 @@ class ParticipantsScreen(GatewayScreen):
             operation = "revoke" if "revoke" in invite.error.path.casefold() else "invite"
             title, advice = self._explain(invite.error, operation)
             text.append("\n")
-            text.append_text(problem_text(title, advice, invite.error, show_lines=False))
+            lines_key = self.key_for("participants.lines")
+            text.append_text(problem_text(title, advice, invite.error, lines_key=lines_key))
         self.query_one("#invite-panel", Static).update(text)
 
     def _errors(self) -> list[tuple[str, GatewayError]]:
@@ -323,7 +300,7 @@ class ParticipantsScreen(GatewayScreen):
             text.append("\n".join(error.details()))
         lines.update(text)
 
-    def _update_summary(self) -> None:
+    def update_summary(self) -> None:
         participants = self.state.participants_of(self.instance, self.group_jid)
         rows = participants.value or []
         admins = sum(1 for p in rows if p.is_admin)
@@ -342,7 +319,14 @@ class ParticipantsScreen(GatewayScreen):
             parts.append("loading…")
         elif participants.updated_at is not None:
             parts.append(f"read {clock(participants.updated_at)}")
-        parts.append("o sort · y copy number · e export CSV · r refresh")
+        parts.append(  # the keys stay one phrase: wrapped before them, never among them
+            self.key_hints(
+                ("participants.sort", "sort"),
+                ("participants.copy_number", "copy number"),
+                ("participants.export", "export CSV"),
+                ("participants.refresh", "refresh"),
+            )
+        )
         self.query_one("#participants-summary", Static).update(Phrases(parts))
 
     # --- participants ----------------------------------------------------------------------
@@ -361,22 +345,6 @@ class ParticipantsScreen(GatewayScreen):
         invite = self.invite
         if invite.current is not None or invite.revoked or invite.error is not None:
             self._load_invite_code()
-
-    def action_back(self) -> None:
-        if not self.query_one(TableFilter).close():
-            self.app.pop_screen()
-
-    def action_filter(self) -> None:
-        self.query_one(TableFilter).open()
-
-    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self._update_summary()
-
-    def on_record_table_sorted(self, _event: RecordTable.Sorted) -> None:
-        self._update_summary()
-
-    def action_sort(self) -> None:
-        self.table.cycle_sort()
 
     def action_copy_number(self) -> None:
         participant = self.table.cursor_row if self.table.display else None
@@ -434,7 +402,8 @@ class ParticipantsScreen(GatewayScreen):
     def action_copy_url(self) -> None:
         current = self.invite.current
         if current is None or not current.url:
-            self.notify("No invite link yet: i fetches it", severity="warning", markup=False)
+            fetch = self.key_for("participants.invite_code")
+            self.notify(f"No invite link yet: {fetch} fetches it", severity="warning", markup=False)
             return
         self.copy(current.url, "Invite URL")
 

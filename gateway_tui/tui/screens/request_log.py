@@ -10,15 +10,13 @@ import json
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Static
 
 from gateway_tui.core.api.events import CallEvent, Headers
 from gateway_tui.core.state import Topic
-from gateway_tui.tui.screens.base import GatewayScreen
-from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
-from gateway_tui.tui.widgets.table_filter import TableFilter
 
 # A body is shown pretty-printed up to this many lines (the rest is counted, not drawn).
 BODY_LINES_SHOWN = 400
@@ -119,8 +117,13 @@ def call_full_details(event: CallEvent) -> Text:
     return text
 
 
-class RequestLogScreen(GatewayScreen):
+class RequestLogScreen(TableScreen[CallEvent]):
     HELP_TITLE = "Request log"
+    ID_PREFIX = "log"
+    COLUMNS = CALL_COLUMNS
+    FILTER_PLACEHOLDER = "filter by method, path or status"
+    STATUS_PANEL = False  # the log is the app's own: nothing to load, fail or go stale
+    STALE_BANNER = False
     TOPICS = frozenset({Topic.CALLS})
 
     BINDINGS = [
@@ -132,55 +135,51 @@ class RequestLogScreen(GatewayScreen):
         Binding("y", "copy_body", "Copy response", id="log.copy_body"),
     ]
 
-    def compose(self) -> ComposeResult:
-        yield GatewayBar()
-        with Vertical(id="log-body"):
-            yield Static(id="log-summary", classes="summary")
-            yield RecordTable(
-                CALL_COLUMNS,
-                row_key=lambda e: f"{e.request_id}:{e.attempt}",
-                search_text=call_search_text,
-                id="log-table",
-            )
-            yield Static(id="log-details", classes="details")
-            with VerticalScroll(id="log-detail-pane"):
-                yield Static(id="log-detail")
-            yield TableFilter("log-table", placeholder="filter by method, path or status")
-        yield Footer()
+    def row_key(self, row: CallEvent) -> str:
+        return f"{row.request_id}:{row.attempt}"
 
-    @property
-    def table(self) -> RecordTable[CallEvent]:
-        return self.query_one("#log-table", RecordTable)
+    def search_text(self, row: CallEvent) -> str:
+        return call_search_text(row)
+
+    def compose_below_table(self) -> ComposeResult:
+        yield Static(id="log-details", classes="details")
+        with VerticalScroll(id="log-detail-pane"):
+            yield Static(id="log-detail")
 
     @property
     def detail_open(self) -> bool:
         return self.has_class("-detail")
-
-    def on_mount(self) -> None:
-        self.table.focus()
 
     def refresh_from_state(self) -> None:
         # Newest first by when each call started (the Time column), not by when it finished:
         # a slow call recorded last would sit above calls started after it.
         calls = sorted(reversed(self.state.calls), key=lambda e: e.started_at, reverse=True)
         self.table.set_rows(calls)
-        self._update_summary()
+        self.update_summary()
         self._show_details()
 
-    def _update_summary(self) -> None:
+    def update_summary(self) -> None:
         calls = self.state.calls
         failed = sum(1 for e in calls if not e.ok)
         parts = [f"{len(calls)} calls", f"{failed} failed"]
         if self.table.visible_count != len(calls):
             parts.append(f"showing {self.table.visible_count}")
-        parts.append("enter details · / filter · y response · Y curl · c clear")
+        parts.append(
+            self.key_hints(
+                ("log.detail", "details"),
+                ("log.filter", "filter"),
+                ("log.copy_body", "response"),
+                ("log.copy_curl", "curl"),
+                ("log.clear", "clear"),
+            )
+        )
         self.query_one("#log-summary", Static).update(Text(" · ".join(parts)))
 
     def on_record_table_cursor_moved(self, _event: RecordTable.CursorMoved) -> None:
         self._show_details()
 
-    def on_table_filter_applied(self, _event: TableFilter.Applied) -> None:
-        self._update_summary()
+    def view_changed(self) -> None:
+        super().view_changed()
         self._show_details()
 
     def _show_details(self) -> None:
@@ -194,9 +193,6 @@ class RequestLogScreen(GatewayScreen):
     def action_toggle_detail(self) -> None:
         self.toggle_class("-detail")
         self._show_details()
-
-    def action_filter(self) -> None:
-        self.query_one(TableFilter).open()
 
     def action_clear(self) -> None:
         self.state.clear_calls()
@@ -215,10 +211,10 @@ class RequestLogScreen(GatewayScreen):
             return
         self.copy(event.response_body, "Response body")
 
-    def action_back(self) -> None:
-        if self.query_one(TableFilter).close():
-            return
+    def close_layer(self) -> bool:
+        if super().close_layer():
+            return True
         if self.detail_open:
             self.action_toggle_detail()
-            return
-        self.app.pop_screen()
+            return True
+        return False

@@ -196,9 +196,6 @@ class HookSettingsScreen(GatewayScreen):
 
     # --- keys ------------------------------------------------------------------------------------
 
-    def action_back(self) -> None:
-        self.app.pop_screen()
-
     def action_reload(self) -> None:
         self._filled = False
         load = (

@@ -11,7 +11,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import HorizontalGroup
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+from gateway_tui.tui.textual_private import FooterKey, footer_bindings_ready
 
 
 class GatewayFooter(Footer):
@@ -29,7 +30,7 @@ class GatewayFooter(Footer):
     """
 
     def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
+        if not footer_bindings_ready(self):
             return
         active = self.screen.active_bindings.values()
         app_actions = {

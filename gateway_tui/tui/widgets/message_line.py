@@ -12,6 +12,8 @@ from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
+from gateway_tui.tui.textual_private import replace_via_keyboard
+
 NEW_LINE_KEYS = frozenset({"ctrl+j", "alt+enter", "shift+enter"})
 
 
@@ -57,6 +59,6 @@ class MessageLine(TextArea):
             event.stop()
             event.prevent_default()
             start, end = self.selection
-            self._replace_via_keyboard("\n", start, end)
+            replace_via_keyboard(self, "\n", start, end)
             return
         await super()._on_key(event)

@@ -26,6 +26,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from gateway_tui.core.text.sanitize import printable
+from gateway_tui.tui.textual_private import bindings_of
 
 R = TypeVar("R")
 
@@ -621,7 +622,7 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         # A screen that binds enter itself ("Open") names what enter does: the table's generic
         # "Select" then steps aside, so the footer and help show the screen's binding.
         if action == "select_cursor" and self.is_attached:
-            screen_bindings = self.screen._bindings.key_to_bindings
+            screen_bindings = bindings_of(self.screen).key_to_bindings
             if any(key in screen_bindings for key in ("enter",)):
                 return False
         return True

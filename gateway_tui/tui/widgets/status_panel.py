@@ -20,7 +20,7 @@ from gateway_tui.core.api.errors import (
 
 
 def error_advice(
-    error: GatewayError, url: str | None = None, *, retry_key: str | None = "r"
+    error: GatewayError, url: str | None = None, *, retry_key: str | None = None
 ) -> tuple[str, str]:
     """A title and one plain-words suggestion for an error that left nothing to show.
 
@@ -91,9 +91,9 @@ class StatusPanel(Static):
         self.remove_class("-error")
         self.update(text)
 
-    def show_error(
-        self, error: GatewayError, url: str | None = None, *, retry_key: str | None = "r"
-    ) -> None:
+    def show_error(self, error: GatewayError, url: str | None, *, retry_key: str | None) -> None:
+        """``retry_key``: the key that tries again on this screen, asked of its bindings
+        (``GatewayScreen.key_for``); None when no key does."""
         title, advice = error_advice(error, url, retry_key=retry_key)
         self.show_message(title, advice, error.messages[:5])
         self.add_class("-error")
