@@ -7,8 +7,6 @@ the last field to fill before it looks at every field.
 
 from __future__ import annotations
 
-from textual import events
-from textual.keys import _character_to_key
 from textual.widgets import TextArea
 
 from gateway_tui.core.files.config import load_config
@@ -18,20 +16,12 @@ from gateway_tui.tui.screens.connect import ConnectScreen
 from gateway_tui.tui.screens.group_modals import InviteScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
-from tests.support import wait_for
+from tests.support import burst, wait_for
 
 INSTANCE = "acme-support"
 GROUPS_INSTANCE = "sales-eu"
 SIZE = (140, 40)
 LIMIT = 60  # generous: a busy machine may be slow, never wrong
-
-
-def burst(app: GatewayApp, *keys: str) -> None:
-    """Post every key at once, as a terminal does when someone types fast."""
-    for key in keys:
-        char = key if len(key) == 1 else None
-        name = _character_to_key(key) if len(key) == 1 and not key.isalnum() else key
-        app.post_message(events.Key(name, char))
 
 
 def typed(*parts: str) -> list[str]:
