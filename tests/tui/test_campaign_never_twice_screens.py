@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 
+import pytest
 from textual.widgets import Input, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, create_campaign, list_campaigns, open_campaign
@@ -16,6 +17,9 @@ from gateway_tui.tui.screens.pairing import PairingScreen
 from tests.data import PASTED, SETUP_DRAFT, sent_writes
 from tests.navigation import open_campaign_setup, open_invite
 from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 async def test_4_a_closed_instance_is_said_at_start_and_the_app_offers_to_connect(

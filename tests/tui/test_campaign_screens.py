@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from textual.widgets import DataTable, Input, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign, open_campaign
@@ -17,6 +18,9 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from tests.data import PASTED, SETUP_DRAFT
 from tests.navigation import open_campaign_setup
 from tests.support import make_app, make_config, screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 async def test_pasted_recipients_are_counted_and_previewed_one_by_one(app_for, demo_server):

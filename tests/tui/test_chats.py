@@ -3,6 +3,7 @@ merged in (and alone when the store is empty), archive, profiles, compose, openi
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from gateway_tui.core.files.drafts import ComposeStore
@@ -25,6 +26,9 @@ from tests.data import (
 )
 from tests.navigation import open_chats
 from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 SIZE = (140, 40)
 

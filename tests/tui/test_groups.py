@@ -15,6 +15,9 @@ from tests.data import BIG, INSTANCE, INVITE_PREFIX, MEMBER_ONLY, demo_group
 from tests.navigation import open_participants, participants_loaded
 from tests.support import screen_text, wait_for
 
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
+
 
 async def test_the_whole_revoke_flow_with_keys_only(app_for, demo_server):
     app = app_for()

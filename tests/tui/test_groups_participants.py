@@ -21,6 +21,9 @@ from tests.data import BIG, INSTANCE, INVITE_PREFIX, MEMBER_ONLY, demo_group, se
 from tests.navigation import open_invite, open_participants
 from tests.support import screen_text, wait_for
 
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
+
 
 def table(app) -> RecordTable[Participant]:
     return app.screen.query_one("#participants-table", RecordTable)

@@ -15,6 +15,9 @@ from tests.data import BIG, INSTANCE, MEMBER_ONLY, demo_group
 from tests.navigation import open_groups, participants_loaded
 from tests.support import screen_text, wait_for
 
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
+
 
 def picker_table(app) -> RecordTable:
     return app.screen.query_one("#groups-table", RecordTable)

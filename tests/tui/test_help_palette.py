@@ -3,6 +3,7 @@ the palette holds every action of the current screen plus the app's, once each."
 
 from __future__ import annotations
 
+import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input
 
@@ -10,6 +11,9 @@ from gateway_tui.tui.screens.help import APP, FIELD, SCREEN, HelpScreen, key_row
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from tests.navigation import open_composer
 from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 SIZE = (160, 50)

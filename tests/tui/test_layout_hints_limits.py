@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from gateway_tui.core.files.config import load_config
@@ -13,6 +14,9 @@ from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from tests.navigation import open_composer
 from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 

@@ -27,6 +27,9 @@ from tests.data import (
 from tests.navigation import open_conversation, select_message
 from tests.support import notices, screen_text, wait_for
 
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
+
 SIZE = (140, 40)
 
 

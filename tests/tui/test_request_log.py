@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -12,6 +13,9 @@ from gateway_tui.core.api.events import BODY_CAP_BYTES, KEY_PLACEHOLDER, REDACTE
 from gateway_tui.tui.screens.request_log import RequestLogScreen, pretty_body
 from tests.navigation import open_request_log
 from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 SIZE = (150, 50)
