@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from gateway_tui.tui.app import GatewayApp
 from tests.support import make_app, make_config
 
 # No per-example deadline and no "too slow" check: a busy machine must not fail a property
@@ -40,20 +41,28 @@ def isolated_home(
 
 
 @pytest.fixture
-def demo_server() -> Iterator:
-    """A fresh demo gateway on 127.0.0.1 for one test (tests may change its data)."""
+def demo_server(request: pytest.FixtureRequest) -> Iterator:
+    """A fresh demo gateway for one test (tests may change its data): on 127.0.0.1, or in the
+    test's own event loop for a test marked ``in_process`` (tests/in_process.py)."""
     from gateway_tui.demo.server import DemoServer
+    from tests.in_process import InProcessDemo
 
-    with DemoServer() as server:
+    kind = InProcessDemo if request.node.get_closest_marker("in_process") else DemoServer
+    with kind() as server:
         yield server
 
 
 @pytest.fixture
 def app_for(demo_server) -> Callable:
-    """Build a GatewayApp pointed at the demo gateway: ``app_for(api_key=..., **config)``."""
+    """Build a GatewayApp pointed at the demo gateway: ``app_for(api_key=..., **config)``;
+    an in-process demo is reached through its ASGI transport."""
+    from tests.in_process import InProcessDemo
 
     def build(**overrides):
-        return make_app(make_config(demo_server, **overrides))
+        config = make_config(demo_server, **overrides)
+        if isinstance(demo_server, InProcessDemo) and config.url == demo_server.url:
+            return GatewayApp(config, transport=demo_server.transport())
+        return make_app(config)
 
     return build
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from textual.drivers.headless_driver import HeadlessDriver
 
 from gateway_tui.core.files.config import ResolvedConfig, load_config
 from gateway_tui.screenshots.base import wait_until as wait_for
@@ -48,51 +49,12 @@ def screen_text(app: GatewayApp) -> str:
     return console.export_text()
 
 
-async def open_composer_on(app: GatewayApp, pilot: Any, instance: str) -> Any:
-    """The composer of ``instance`` once the instances have loaded (its fields built)."""
-    from gateway_tui.tui.screens.composer import ComposerScreen
-
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_composer(instance)
-    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
-    await pilot.pause()
-    return app.screen
-
-
-def newest_person_chat(server: Any, instance: str) -> str:
-    """The demo instance's chat with a person whose last message is the newest."""
-    chats = server.state.instances[instance].chats.values()
-    people = [c for c in chats if not c.jid.endswith("@g.us")]
-    return max(people, key=lambda c: c.messages[-1].timestamp).jid
-
-
-async def open_conversation(app: GatewayApp, pilot: Any, instance: str, jid: str) -> Any:
-    """The conversation screen of ``jid`` once the instances and its messages have loaded."""
-    from gateway_tui.tui.screens.messages import MessagesScreen
-
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    screen = MessagesScreen(instance, jid)
-    app.push_screen(screen)
-    loadable = app.actions.messages_of(instance, jid)
-    await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
-    return screen
-
-
 def notices(app: GatewayApp) -> list[str]:
     """Every notification still shown, as "title: message" lines."""
     return [f"{n.title}: {n.message}" for n in notifications_of(app)]
 
 
-__all__ = [
-    "make_app",
-    "make_config",
-    "newest_person_chat",
-    "notices",
-    "open_composer_on",
-    "open_conversation",
-    "screen_text",
-    "wait_for",
-]
+__all__ = ["make_app", "make_config", "notices", "screen_text", "wait_for"]
 
 
 def cli_env(server: Any, home: Path | str) -> dict[str, str]:
@@ -148,3 +110,108 @@ def run_cli_without_textual(argv: list[str], server: Any, home: Path | str):
         text=True,
         timeout=120,
     )
+
+
+def wait_in_thread(condition, what: str, within: float = 60.0) -> None:
+    """Block (outside any event loop) until ``condition()`` holds; generous on a busy machine."""
+    import time
+
+    deadline = time.monotonic() + within
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not within {within} s: {what}")
+        time.sleep(0.002)
+
+
+def json_lines(text: str) -> list[dict]:
+    """The JSON objects of a command's --json output, one a line."""
+    import json
+
+    return [json.loads(line) for line in text.splitlines()]
+
+
+class FakeTime:
+    """A clock and a sleep for the campaign runner: sleeping moves the clock, not the test."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def clock(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        import asyncio
+
+        self.now += seconds
+        await asyncio.sleep(0)
+
+
+def numbers(count: int, prefix: str = "4917000") -> list[str]:
+    return [f"{prefix}{index:06d}" for index in range(count)]
+
+
+def new_campaign(server: Any, count: int = 6, pace: Any = None, names=None, **kw: Any):
+    """A campaign of CAMPAIGN_DRAFT to ``count`` numbers on the demo ``server``."""
+    from datetime import datetime
+
+    from gateway_tui.core.campaign.journal import Pace, create_campaign
+    from gateway_tui.core.campaign.recipients import parse_recipients
+    from tests.data import CAMPAIGN_DRAFT
+
+    rows = "".join(f"{n},{(names or {}).get(n, 'P' + n[-2:])}\n" for n in numbers(count))
+    return create_campaign(
+        gateway=server.url,
+        instance=kw.pop("instance", "sales-eu"),
+        draft=CAMPAIGN_DRAFT,
+        recipients=parse_recipients("number,name\n" + rows),
+        pace=pace or Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+        **kw,
+    )
+
+
+def run_campaign(server: Any, campaign: Any, *, api_key=None, url=None, fake=None, **kw: Any):
+    """Run ``campaign`` to its end against ``server`` on fake time: (runner, final state)."""
+    import asyncio
+
+    from gateway_tui.core.api import GatewayClient
+    from gateway_tui.core.campaign.runner import CampaignRunner
+
+    fake = fake or FakeTime()
+
+    async def go():
+        async with GatewayClient(url or server.url, api_key or server.api_key) as client:
+            runner = CampaignRunner(campaign, client, clock=fake.clock, sleep=fake.sleep, **kw)
+            return runner, await runner.run()
+
+    return asyncio.run(go())
+
+
+class CapturingDriver(HeadlessDriver):
+    """The headless driver, but the app paints through it and every write is kept."""
+
+    outputs: list[str] = []
+
+    @property
+    def is_headless(self) -> bool:
+        return False
+
+    def write(self, data: str) -> None:
+        data.encode("utf-8")  # a lone surrogate here would crash a real terminal driver
+        CapturingDriver.outputs.append(data)
+
+    def flush(self) -> None:
+        pass
+
+
+def burst(app: GatewayApp, *keys: str) -> None:
+    """Post every key at once, as a terminal does when someone types fast (Pilot's ``press``
+    waits for the app between keys, which hides what a fast typist meets)."""
+    from textual import events
+
+    from gateway_tui.tui.textual_private import character_to_key
+
+    for key in keys:
+        char = key if len(key) == 1 else None
+        name = character_to_key(key) if len(key) == 1 and not key.isalnum() else key
+        app.post_message(events.Key(name, char))

@@ -105,3 +105,51 @@ def test_test_fast_leaves_out_only_the_slow_suites():
     assert {"core", "tui", "cli", "demo"} <= folders
     assert not any(line.startswith(("tests/snapshots/", "tests/fuzz/")) for line in ids)
     assert "deselected" in done.stdout
+
+
+def _imports_of_test_modules(path: Path) -> list[str]:
+    """The test modules (``tests/…/test_*.py``) that the file at ``path`` imports."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            modules = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        found += [
+            m
+            for m in modules
+            if m.startswith("tests.") and m.rsplit(".", 1)[-1].startswith("test_")
+        ]
+    return found
+
+
+def test_no_test_module_imports_another():
+    """Helpers that take the app to a screen live in tests/navigation.py, shared data in
+    tests/data.py and tests/support.py: a test module importing another one (its helpers run
+    that module's import and tie the two together) fails here, naming the import."""
+    offenders = {
+        str(path.relative_to(ROOT)): imported
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        if (imported := _imports_of_test_modules(path))
+    }
+    assert offenders == {}
+
+
+def test_the_import_scan_sees_every_form(tmp_path: Path):
+    """The scan above finds a test module imported at the top, inside a function, or by name."""
+    module = tmp_path / "test_x.py"
+    module.write_text(
+        "from tests.tui.test_chats import JONAS\n"
+        "import tests.core.test_config\n"
+        "def f():\n    from tests.tui import test_composer\n"
+        "from tests.support import wait_for\n"
+    )
+    assert _imports_of_test_modules(module) == [
+        "tests.tui.test_chats",
+        "tests.core.test_config",
+        "tests.tui.test_composer",
+    ]

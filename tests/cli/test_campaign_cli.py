@@ -10,34 +10,16 @@ import json
 import httpx
 import pytest
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.main import main
-from tests.support import run_cli_without_textual
-
-DRAFT = Draft(
-    title="Hello {name}",
-    description="Menu of the week",
-    button_text="See the menu",
-    sections=[DraftSection("Drinks", [DraftRow("Cola"), DraftRow("Water")])],
-)
-
-
-@pytest.fixture
-def gateway(demo_server, monkeypatch):
-    monkeypatch.setenv("GATEWAY_URL", demo_server.url)
-    monkeypatch.setenv("GATEWAY_API_KEY", demo_server.api_key)
-    ComposeStore(demo_server.url, "sales-eu").save_template("Weekly menu", DRAFT)
-    return demo_server
+from tests.data import CAMPAIGN_DRAFT
+from tests.support import json_lines, run_cli_without_textual
 
 
 def recipients_file(tmp_path, count=5, extra=""):
     path = tmp_path / "to.csv"
     path.write_text("number,name\n" + "".join(f"49172{i:08d},P{i}\n" for i in range(count)) + extra)
     return path
-
-
-def json_lines(text: str) -> list[dict]:
-    return [json.loads(line) for line in text.splitlines()]
 
 
 def send(tmp_path, *more: str, to=None) -> list[str]:
@@ -273,7 +255,7 @@ def test_send_list_on_2_3_x_warns_that_whatsapp_does_not_show_list_messages(
     with DemoServer(api_version="2.3.6", instances=3) as server:
         monkeypatch.setenv("GATEWAY_URL", server.url)
         monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
-        draft = dataclasses.replace(DRAFT, footer="Acme")  # 2.x requires one
+        draft = dataclasses.replace(CAMPAIGN_DRAFT, footer="Acme")  # 2.x requires one
         ComposeStore(server.url, "sales-eu").save_template("Weekly menu", draft)
         assert main(send(tmp_path, "--json")) == 0
         err = capsys.readouterr().err

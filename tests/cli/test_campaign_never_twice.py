@@ -4,8 +4,6 @@ Each test names the numbered finding of the issue it covers. The torture run (ki
 resumes, every corruption case, as processes) is tests/fuzz/test_campaign_torture.py.
 """
 
-# ruff: noqa: F811 (the `gateway` fixture is imported from test_campaign_cli)
-
 from __future__ import annotations
 
 import errno
@@ -27,8 +25,8 @@ from gateway_tui.core.campaign.journal import (
 )
 from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.main import main
-from tests.cli.test_campaign_cli import DRAFT, gateway, json_lines  # noqa: F401 (a fixture)
-from tests.core.test_campaign_runner import run
+from tests.data import CAMPAIGN_DRAFT
+from tests.support import json_lines, run_campaign
 
 NUMBERS = [f"4917400000{index:03d}" for index in range(12)]
 
@@ -38,7 +36,7 @@ def make(server, count: int = 12, instance: str = "sales-eu"):
     return create_campaign(
         gateway=server.url,
         instance=instance,
-        draft=DRAFT,
+        draft=CAMPAIGN_DRAFT,
         recipients=parse_recipients("number,name\n" + rows),
         pace=Pace(0),
         now=datetime(2026, 11, 24, 18, 0),
@@ -61,10 +59,10 @@ def test_1_a_second_runner_is_refused_and_names_the_holder(demo_server):
     first = open_campaign(campaign.id)
     first.lock()  # a runner elsewhere (flock: another open file, even in this process)
     with pytest.raises(CampaignBusy, match=f"process {os.getpid()}, sending since"):
-        run(demo_server, open_campaign(campaign.id))
+        run_campaign(demo_server, open_campaign(campaign.id))
     assert sends(demo_server) == 0
     first.unlock()
-    _, final = run(demo_server, open_campaign(campaign.id))
+    _, final = run_campaign(demo_server, open_campaign(campaign.id))
     assert final.sent == 12 and sends(demo_server) == 12
 
 
@@ -90,8 +88,8 @@ def test_1_a_runner_reads_the_journal_again_once_it_holds_the_lock(demo_server):
     """Opened before another runner sent: what that runner sent is not sent again."""
     campaign = make(demo_server, count=4)
     stale = open_campaign(campaign.id)  # opened while nothing was sent yet
-    run(demo_server, open_campaign(campaign.id))  # the other runner sends all four
-    _, final = run(demo_server, stale)
+    run_campaign(demo_server, open_campaign(campaign.id))  # the other runner sends all four
+    _, final = run_campaign(demo_server, stale)
     assert final.sent == 4 and sends(demo_server) == 4
 
 
@@ -101,7 +99,7 @@ def test_1_a_runner_reads_the_journal_again_once_it_holds_the_lock(demo_server):
 @pytest.mark.parametrize(("damage", "said"), [("empty", "is empty"), ("delete", "is missing")])
 def test_2_an_emptied_or_deleted_journal_refuses_to_send(gateway, capsys, damage, said):
     campaign = make(gateway)
-    run(gateway, open_campaign(campaign.id))
+    run_campaign(gateway, open_campaign(campaign.id))
     assert sends(gateway) == 12
     if damage == "empty":
         campaign.journal_path.write_bytes(b"")
@@ -119,7 +117,7 @@ def test_2_a_journal_of_another_campaign_is_refused(demo_server):
     first, second = make(demo_server, count=2), make(demo_server, count=2)
     second.journal_path.write_bytes(first.journal_path.read_bytes())
     with pytest.raises(JournalError, match="line 1: not this campaign's journal"):
-        run(demo_server, open_campaign(second.id))
+        run_campaign(demo_server, open_campaign(second.id))
     assert sends(demo_server) == 0
 
 
@@ -128,7 +126,7 @@ def test_2_changed_recipients_are_refused(demo_server):
     path = campaign.dir / "recipients.jsonl"
     path.write_text(path.read_text().replace("P1", "Px"))
     with pytest.raises(JournalError, match="recipients.jsonl was changed"):
-        run(demo_server, open_campaign(campaign.id))
+        run_campaign(demo_server, open_campaign(campaign.id))
     assert sends(demo_server) == 0
 
 
@@ -161,7 +159,7 @@ def test_3_a_boolean_is_not_recipient_1(demo_server):
         reopened.refusal
     )
     with pytest.raises(JournalError, match="will not send"):
-        run(demo_server, reopened)
+        run_campaign(demo_server, reopened)
     assert sends(demo_server) == 0
 
 
@@ -266,7 +264,7 @@ def test_4_a_refusal_for_everyone_never_calls_a_number_twice(demo_server):
     """Two recipients, instance closed under way: each is called once, then it stops."""
     demo_server.state.instances["sales-eu"].status = "close"
     campaign = make(demo_server, count=2)
-    _, final = run(demo_server, open_campaign(campaign.id), check_instance=False)
+    _, final = run_campaign(demo_server, open_campaign(campaign.id), check_instance=False)
     assert [event["i"] for event in open_campaign(campaign.id).schedule()] == [0, 1]
     assert "instance sales-eu is not connected (the last 2 calls" in final.stop_reason
     assert final.left == 2
@@ -324,12 +322,12 @@ def test_6_a_cut_last_line_that_names_its_recipient_holds_it(demo_server):
     """Found by the torture run: a `try` line cut short after its send (damage, not a crash:
     the send waits for the whole line) made its recipient pending, and it was sent again."""
     campaign = make(demo_server, count=3)
-    run(demo_server, open_campaign(campaign.id))  # all three sent
+    run_campaign(demo_server, open_campaign(campaign.id))  # all three sent
     lines = campaign.journal_path.read_bytes().splitlines(keepends=True)
     kept = [line for line in lines if b'"i":2' not in line]  # 2's outcome is gone...
     try_2 = next(line for line in lines if b'"e":"try","i":2' in line)
     campaign.journal_path.write_bytes(b"".join(kept) + try_2[: len(try_2) // 2])  # ...try cut
-    _, final = run(demo_server, open_campaign(campaign.id))
+    _, final = run_campaign(demo_server, open_campaign(campaign.id))
     assert demo_server.state.sends_by_number[NUMBERS[2]] == 1
     reopened = open_campaign(campaign.id)
     assert reopened.status(2) is Status.UNKNOWN

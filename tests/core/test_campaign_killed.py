@@ -21,24 +21,11 @@ import pytest
 
 from gateway_tui.core.campaign.journal import Status, list_campaigns, open_campaign
 from gateway_tui.demo.server import DemoServer
+from tests.data import CAMPAIGN_DRAFT_JSON
+from tests.support import wait_in_thread
 
 RECIPIENTS = 14
 SEEDS = range(10)
-WAIT_LIMIT = 60.0  # generous: the machine is shared and busy
-DRAFT = {
-    "title": "Hello {name}",
-    "description": "This week's menu",
-    "buttonText": "See the menu",
-    "sections": [{"title": "Drinks", "rows": [{"title": "Cola"}, {"title": "Water"}]}],
-}
-
-
-def _wait(condition, what: str) -> None:
-    deadline = time.monotonic() + WAIT_LIMIT
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"not within {WAIT_LIMIT} s: {what}")
-        time.sleep(0.002)
 
 
 def _send_list(env: dict[str, str], *args: str) -> subprocess.Popen:
@@ -66,7 +53,7 @@ def test_killed_twice_then_resumed_sends_each_number_at_most_once(
         "number,name\n" + "".join(f"{n},Person {i}\n" for i, n in enumerate(numbers))
     )
     draft = tmp_path / "draft.json"
-    draft.write_text(json.dumps(DRAFT))
+    draft.write_text(json.dumps(CAMPAIGN_DRAFT_JSON))
     with DemoServer(seed=seed, drop_share=0.15, not_on_whatsapp={refused}) as server:
         env = {
             **os.environ,
@@ -81,7 +68,7 @@ def test_killed_twice_then_resumed_sends_each_number_at_most_once(
             before = _sent_total(server)
             target = before + rng.randint(1, 5)
             process = _send_list(env, *args)
-            _wait(
+            wait_in_thread(
                 lambda target=target, process=process: (
                     _sent_total(server) >= target or process.poll() is not None
                 ),

@@ -7,7 +7,6 @@ journal's schedule, never by measuring how long anything took.
 from __future__ import annotations
 
 import asyncio
-from datetime import datetime
 
 import pytest
 
@@ -16,65 +15,16 @@ from gateway_tui.core.campaign.journal import (
     JournalError,
     Pace,
     Status,
-    create_campaign,
     open_campaign,
 )
-from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.core.campaign.runner import CampaignRunner, RunState
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
-
-DRAFT = Draft(
-    title="Hello {name}",
-    description="Menu of the week",
-    button_text="See the menu",
-    sections=[DraftSection("Drinks", [DraftRow("Cola"), DraftRow("Water")])],
-)
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def clock(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
-        await asyncio.sleep(0)
-
-
-def numbers(count: int, prefix: str = "4917000") -> list[str]:
-    return [f"{prefix}{index:06d}" for index in range(count)]
-
-
-def new_campaign(server, count: int = 6, pace: Pace | None = None, names=None, **kw):
-    rows = "".join(f"{n},{(names or {}).get(n, 'P' + n[-2:])}\n" for n in numbers(count))
-    return create_campaign(
-        gateway=server.url,
-        instance=kw.pop("instance", "sales-eu"),
-        draft=DRAFT,
-        recipients=parse_recipients("number,name\n" + rows),
-        pace=pace or Pace(0),
-        now=datetime(2026, 11, 23, 10, 0),
-        **kw,
-    )
-
-
-def run(server, campaign, *, api_key=None, url=None, fake=None, **kw):
-    fake = fake or FakeTime()
-
-    async def go():
-        async with GatewayClient(url or server.url, api_key or server.api_key) as client:
-            runner = CampaignRunner(campaign, client, clock=fake.clock, sleep=fake.sleep, **kw)
-            return runner, await runner.run()
-
-    return asyncio.run(go())
+from tests.support import FakeTime, new_campaign, numbers, run_campaign
 
 
 def test_every_recipient_is_sent_once_and_the_report_is_written(demo_server):
     campaign = new_campaign(demo_server, names={"4917000000002": "=HYPERLINK(x)"})
     sending = []
-    _, final = run(
+    _, final = run_campaign(
         demo_server,
         campaign,
         on_progress=lambda p: sending.append(p) if p.state is RunState.SENDING else None,
@@ -100,7 +50,7 @@ def test_every_recipient_is_sent_once_and_the_report_is_written(demo_server):
 def test_a_refused_recipient_is_recorded_with_the_reason_and_the_campaign_goes_on(demo_server):
     demo_server.state.not_on_whatsapp.add("4917000000001")
     campaign = new_campaign(demo_server, count=4)
-    _, final = run(demo_server, campaign)
+    _, final = run_campaign(demo_server, campaign)
     assert (final.sent, final.failed) == (3, 1)
     outcome = campaign.outcome(1)
     assert outcome.status is Status.FAILED
@@ -111,7 +61,7 @@ def test_a_refused_recipient_is_recorded_with_the_reason_and_the_campaign_goes_o
 def test_pacing_follows_the_journal_schedule(demo_server):
     pace = Pace(per_minute=30, jitter=0.3)  # one every 1.4-2.6 s
     campaign = new_campaign(demo_server, count=8, pace=pace)
-    runner, final = run(demo_server, campaign)
+    runner, final = run_campaign(demo_server, campaign)
     assert final.sent == 8
     schedule = open_campaign(campaign.id).schedule()
     assert [event["i"] for event in schedule] == list(range(8))
@@ -134,20 +84,20 @@ def test_a_dropped_answer_is_held_as_unknown_and_only_resent_when_released(demo_
         "drop_after_read", method="POST", path_prefix="/message/", times=1
     )
     campaign = new_campaign(demo_server, count=3)
-    _, final = run(demo_server, campaign)
+    _, final = run_campaign(demo_server, campaign)
     assert rule.hits == 1
     assert (final.sent, final.unknown) == (2, 1)
     assert demo_server.state.sends_by_number["4917000000000"] == 1  # it did go out
 
     resumed = open_campaign(campaign.id)
     assert resumed.held() == [0]
-    _, again = run(demo_server, resumed)
+    _, again = run_campaign(demo_server, resumed)
     assert again.unknown == 1
     assert demo_server.state.sends_by_number["4917000000000"] == 1  # not resent on its own
 
     released = open_campaign(campaign.id)
     assert released.release(released.held(), at=1.0) == 1
-    _, last = run(demo_server, released)
+    _, last = run_campaign(demo_server, released)
     assert (last.sent, last.unknown) == (3, 0)
     assert demo_server.state.sends_by_number["4917000000000"] == 2  # the user asked
 
@@ -177,24 +127,24 @@ def test_a_damaged_journal_line_refuses_the_resume(demo_server):
     reopened = open_campaign(campaign.id)
     assert "line 3: unreadable (not JSON)" in reopened.refusal
     with pytest.raises(JournalError, match="line 3: unreadable"):
-        run(demo_server, reopened)
+        run_campaign(demo_server, reopened)
     assert sum(demo_server.state.sends_by_number.values()) == 0
 
 
 def test_a_refused_key_stops_the_campaign_with_nothing_sent(demo_server):
     campaign = new_campaign(demo_server, count=6)
-    _, final = run(demo_server, campaign, api_key="wrong-key", check_instance=False)
+    _, final = run_campaign(demo_server, campaign, api_key="wrong-key", check_instance=False)
     assert final.state is RunState.STOPPED
     assert "refused the API key on the last 3 calls" in final.stop_reason
     assert final.left == 6  # nothing was sent: everyone can still be sent after the fix
     assert sum(demo_server.state.sends_by_number.values()) == 0
-    _, fixed = run(demo_server, open_campaign(campaign.id))
+    _, fixed = run_campaign(demo_server, open_campaign(campaign.id))
     assert fixed.sent == 6
 
 
 def test_a_disconnected_instance_stops_the_campaign(demo_server):
     demo_server.state.instances["sales-eu"].status = "close"
-    _, final = run(demo_server, new_campaign(demo_server, count=5), check_instance=False)
+    _, final = run_campaign(demo_server, new_campaign(demo_server, count=5), check_instance=False)
     assert final.state is RunState.STOPPED
     assert "instance sales-eu is not connected" in final.stop_reason
     assert final.left == 5
@@ -202,7 +152,7 @@ def test_a_disconnected_instance_stops_the_campaign(demo_server):
 
 def test_an_unreachable_gateway_stops_the_campaign(demo_server):
     campaign = new_campaign(demo_server, count=5)
-    _, final = run(demo_server, campaign, url="http://127.0.0.1:9", check_instance=False)
+    _, final = run_campaign(demo_server, campaign, url="http://127.0.0.1:9", check_instance=False)
     assert final.state is RunState.STOPPED
     assert "could not be reached" in final.stop_reason
     assert final.left == 5
@@ -210,7 +160,7 @@ def test_an_unreachable_gateway_stops_the_campaign(demo_server):
 
 def test_the_same_refusal_for_ten_recipients_in_a_row_stops_the_campaign(demo_server):
     demo_server.faults.add("status", status=500, method="POST", path_prefix="/message/")
-    _, final = run(demo_server, new_campaign(demo_server, count=12))
+    _, final = run_campaign(demo_server, new_campaign(demo_server, count=12))
     assert final.state is RunState.STOPPED
     assert final.failed == 10 and final.left == 2
     assert "the last 10 recipients were all refused the same way" in final.stop_reason
@@ -219,7 +169,7 @@ def test_the_same_refusal_for_ten_recipients_in_a_row_stops_the_campaign(demo_se
 
 def test_numbers_not_on_whatsapp_do_not_stop_the_campaign(demo_server):
     demo_server.state.not_on_whatsapp.update(numbers(12))
-    _, final = run(demo_server, new_campaign(demo_server, count=12))
+    _, final = run_campaign(demo_server, new_campaign(demo_server, count=12))
     assert final.state is RunState.FINISHED
     assert final.failed == 12
 

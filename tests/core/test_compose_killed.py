@@ -6,138 +6,16 @@ against a demo gateway started here; keys are written to the terminal like a use
 
 from __future__ import annotations
 
-import fcntl
-import os
-import re
 import signal
-import struct
-import subprocess
 import sys
-import termios
-import threading
-import time
-from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 
 from gateway_tui.core.files.drafts import ComposeStore
+from tests.navigation import open_composer_in_terminal
+from tests.terminal import start_app
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
-
-ROWS, COLUMNS = 45, 140
-# Escape sequences (CSI, OSC, and two-character ones): what is left is the text on screen.
-_ESCAPES = re.compile(rb"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-WAIT = 60.0  # generous: a loaded machine starts Python slowly; this is no speed test
-
-
-class Terminal:
-    """The app on a pseudo-terminal: write keys, read what it draws."""
-
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
-        master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
-        self.process = subprocess.Popen(
-            args,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            start_new_session=True,
-            close_fds=True,
-        )
-        os.close(slave)
-        self.fd = master
-        self._output = bytearray()
-        self._lock = threading.Lock()
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except OSError:
-                return
-            if not chunk:
-                return
-            with self._lock:
-                self._output += chunk
-
-    def text(self) -> str:
-        with self._lock:
-            raw = bytes(self._output)
-        return _ESCAPES.sub(b"", raw).decode("utf-8", "replace")
-
-    def seen(self) -> int:
-        with self._lock:
-            return len(self._output)
-
-    def type(self, keys: str) -> None:
-        os.write(self.fd, keys.encode())
-
-    def wait_for(self, what: str, condition: Callable[[], bool]) -> None:
-        deadline = time.monotonic() + WAIT
-        while not condition():
-            if self.process.poll() is not None:
-                raise AssertionError(f"the app exited ({self.process.returncode}) before {what}")
-            if time.monotonic() > deadline:
-                tail = self.text()[-2000:]
-                raise AssertionError(f"never saw {what}; the screen ended with:\n{tail}")
-            time.sleep(0.05)
-
-    def wait_for_text(self, text: str, *, after: int = 0) -> None:
-        def shown() -> bool:
-            with self._lock:
-                raw = bytes(self._output[after:])
-            return text in _ESCAPES.sub(b"", raw).decode("utf-8", "replace")
-
-        self.wait_for(repr(text), shown)
-
-    def kill(self) -> None:
-        """SIGKILL: no chance to save anything on the way out."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
-        self.process.wait(timeout=10)
-
-    def close(self) -> None:
-        self.kill()
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
-        self._reader.join(timeout=5)
-
-
-def start_app(server, home: Path) -> Terminal:
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if not key.startswith(("GATEWAY_", "TEXTUAL"))
-    }
-    # COLUMNS and LINES win over the pseudo-terminal's size in Textual's size check (shutil): a CI
-    # that sets them to 80×24 would otherwise hide the instance view's hint below the fold.
-    env |= {
-        "GATEWAY_TUI_HOME": str(home),
-        "TERM": "xterm-256color",
-        "COLORTERM": "truecolor",
-        "COLUMNS": str(COLUMNS),
-        "LINES": str(ROWS),
-    }
-    args = [sys.executable, "-m", "gateway_tui", "--url", server.url, "--api-key", server.api_key]
-    return Terminal(args, env)
-
-
-def open_composer(terminal: Terminal) -> None:
-    """Instances → enter on sales-eu (the first row) → m."""
-    terminal.wait_for_text("sales-eu")
-    terminal.wait_for_text("Acme Sales EU")  # the list has loaded
-    mark = terminal.seen()
-    terminal.type("\r")
-    terminal.wait_for_text("compose a list message", after=mark)
-    mark = terminal.seen()
-    terminal.type("m")
-    terminal.wait_for_text("List message from", after=mark)
 
 
 def test_a_draft_survives_sigkill(demo_server, tmp_path):
@@ -145,7 +23,7 @@ def test_a_draft_survives_sigkill(demo_server, tmp_path):
     store = ComposeStore(demo_server.url, "sales-eu", root=home / "data" / "compose")
     terminal = start_app(demo_server, home)
     try:
-        open_composer(terminal)
+        open_composer_in_terminal(terminal)
         terminal.type("4915112340001")
         terminal.wait_for_text("To 4915112340001")  # the preview has it
         # Keys written at once race a focus change; wait for the hint of the title field.
@@ -166,7 +44,7 @@ def test_a_draft_survives_sigkill(demo_server, tmp_path):
 
     again = start_app(demo_server, home)
     try:
-        open_composer(again)
+        open_composer_in_terminal(again)
         again.wait_for_text("Kartoffelsalat mit Senf")
         again.wait_for_text("Draft restored")
         assert "4915112340001" in again.text()

@@ -15,7 +15,8 @@ import time
 from pathlib import Path
 
 from gateway_tui.core.files.drafts import ComposeStore
-from tests.core.test_compose_killed import open_composer, start_app
+from tests.navigation import open_composer_in_terminal
+from tests.terminal import start_app
 
 SEED = 20261121
 ROUNDS = 5
@@ -28,7 +29,7 @@ def type_until_killed(server, home: Path, rng: random.Random) -> str:
     terminal = start_app(server, home)
     typed = ""
     try:
-        open_composer(terminal)
+        open_composer_in_terminal(terminal)
         terminal.type("4915112340001")
         terminal.wait_for_text("To 4915112340001")
         mark = terminal.seen()

@@ -24,7 +24,8 @@ from gateway_tui.core.campaign.journal import Pace, Status, create_campaign, ope
 from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.core.files.drafts import Draft
 from gateway_tui.demo.server import DemoServer
-from tests.core.test_campaign_killed import DRAFT, _wait
+from tests.data import CAMPAIGN_DRAFT_JSON
+from tests.support import wait_in_thread
 
 RECIPIENTS = 40
 BUSY = 5  # send-list: another process is sending the campaign
@@ -47,7 +48,7 @@ class Torture:
         self.campaign = create_campaign(
             gateway=server.url,
             instance="sales-eu",
-            draft=Draft.from_json(DRAFT),
+            draft=Draft.from_json(CAMPAIGN_DRAFT_JSON),
             recipients=parse_recipients("number,name\n" + rows),
             pace=Pace(0),
             now=datetime(2026, 11, 24, 19, 0),
@@ -82,7 +83,7 @@ class Torture:
         """Start ``runners`` at once; kill them all after a random number of sends."""
         target = self.sent() + self.rng.randint(1, 5)
         processes = [self.start() for _ in range(runners)]
-        _wait(
+        wait_in_thread(
             lambda: self.sent() >= target or all(p.poll() is not None for p in processes),
             "the campaign to send",
         )

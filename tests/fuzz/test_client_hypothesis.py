@@ -42,7 +42,7 @@ from gateway_tui.core.api.models import (
     SettingsSetResult,
     SubjectUpdateResult,
 )
-from tests.core.test_client_mock import BASE, CALLS, KEY, NAMES, Call
+from tests.client_calls import BASE, CALLS, KEY, NAMES, Call
 
 RESULT_TYPES: dict[str, Any] = {
     "send_list": SentMessage,

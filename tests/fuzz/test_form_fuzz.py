@@ -46,12 +46,12 @@ from gateway_tui.tui.screens.group_modals import (
     SubjectScreen,
     resolve_export_path,
 )
-from gateway_tui.tui.screens.groups import GroupPickerScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import CSV_HEADER, ParticipantsScreen
 from gateway_tui.tui.textual_private import unhandled_exception
 from gateway_tui.tui.widgets.record_table import RecordTable
+from tests.navigation import open_group_jid_entry, open_participants
 from tests.support import notices, screen_text, wait_for
 
 INSTANCE = "sales-eu"
@@ -288,23 +288,11 @@ def refused_here(line: Static) -> bool:
 # --- the group JID entry of the picker --------------------------------------------------------
 
 
-async def open_picker(app, pilot) -> GroupPickerScreen:
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_instance(INSTANCE)
-    await pilot.pause()
-    app.open_groups(INSTANCE)
-    await wait_for(pilot, lambda: app.state.groups_of(INSTANCE).value is not None)
-    await pilot.press("J")
-    screen = app.screen
-    assert isinstance(screen, GroupPickerScreen)
-    return screen
-
-
 async def test_group_jid_entry_takes_anything(app_for, capsys):
     app = app_for()
     results: dict[str, int] = {}
     async with app.run_test(size=SIZE) as pilot:
-        picker = await open_picker(app, pilot)
+        picker = await open_group_jid_entry(app, pilot)
         field = picker.query_one("#jid-input", Input)
         preview = picker.query_one("#jid-preview", Static)
 
@@ -339,17 +327,6 @@ async def test_group_jid_entry_takes_anything(app_for, capsys):
 
 
 # --- subject, invite and CSV export on the participants screen --------------------------------
-
-
-async def open_participants(app, pilot) -> ParticipantsScreen:
-    picker = await open_picker(app, pilot)
-    await pilot.press("escape")  # close the JID entry
-    assert picker.table.move_cursor_to_key(BIG)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: bool(app.state.participants_of(INSTANCE, BIG).value))
-    screen = app.screen
-    assert isinstance(screen, ParticipantsScreen)
-    return screen
 
 
 async def test_subject_dialog_takes_anything(app_for, demo_server, capsys):

@@ -31,9 +31,8 @@ from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen
 from gateway_tui.tui.textual_private import notifications_of
-from tests.hostile.test_hostile_display import CapturingDriver
-from tests.support import make_app, make_config, notices, wait_for
-from tests.tui.test_chats import request
+from tests.data import send_list_request
+from tests.support import CapturingDriver, make_app, make_config, notices, wait_for
 
 SIZE = (120, 36)
 
@@ -164,8 +163,8 @@ async def test_an_exception_in_every_screen_action_never_shows_the_key(
     visited = []
     async with app.run_test(size=SIZE, headless=False) as pilot:
         await until(pilot, lambda: bool(app.state.instances.value))
-        await app.actions.send_list(INSTANCE, request(JONAS, "First"))
-        await app.actions.send_list(INSTANCE, request(JONAS, "Second"))
+        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "First"))
+        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Second"))
 
         async def visit(key: str | None, screen_type: type[Screen], pop: int = 0) -> None:
             if key:

@@ -18,7 +18,6 @@ from collections.abc import Iterator
 
 import pytest
 from textual.app import App
-from textual.drivers.headless_driver import HeadlessDriver
 
 from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
 from gateway_tui.core.text.sanitize import clipboard_text, printable
@@ -35,7 +34,7 @@ from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.textual_private import notifications_of
-from tests.support import make_app, make_config, screen_text, wait_for
+from tests.support import CapturingDriver, make_app, make_config, screen_text, wait_for
 
 SIZE = (120, 36)
 
@@ -71,23 +70,6 @@ def unexpected_sequences(output: str, copied: tuple[str, ...] = ()) -> list[str]
     problems += [repr(rest[i : i + 12]) for i in range(len(rest)) if rest[i] == "\x1b"]
     problems += [repr(c) for c in re.findall("[\x00-\x08\x0b-\x1f\x7f]", rest.replace("\x1b", ""))]
     return problems
-
-
-class CapturingDriver(HeadlessDriver):
-    """The headless driver, but the app paints through it and every write is kept."""
-
-    outputs: list[str] = []
-
-    @property
-    def is_headless(self) -> bool:
-        return False
-
-    def write(self, data: str) -> None:
-        data.encode("utf-8")  # a lone surrogate here would crash a real terminal driver
-        CapturingDriver.outputs.append(data)
-
-    def flush(self) -> None:
-        pass
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from datetime import datetime
 
+import pytest
 from textual.widgets import Input, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, create_campaign, list_campaigns, open_campaign
@@ -13,8 +14,12 @@ from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.pairing import PairingScreen
+from tests.data import PASTED, SETUP_DRAFT, sent_writes
+from tests.navigation import open_campaign_setup, open_invite
 from tests.support import screen_text, wait_for
-from tests.tui.test_campaign_screens import DRAFT, PASTED, open_setup
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 async def test_4_a_closed_instance_is_said_at_start_and_the_app_offers_to_connect(
@@ -22,7 +27,7 @@ async def test_4_a_closed_instance_is_said_at_start_and_the_app_offers_to_connec
 ):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one("#c-paste", TextArea).text = PASTED
         await wait_for(pilot, lambda: setup.recipients is not None)
         setup.query_one("#c-rate", Input).value = "0"
@@ -42,7 +47,7 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
     campaign = create_campaign(
         gateway=demo_server.url,
         instance="sales-eu",
-        draft=DRAFT,
+        draft=SETUP_DRAFT,
         recipients=parse_recipients(PASTED),
         pace=Pace(0),
         now=datetime(2026, 11, 24, 19, 0),
@@ -51,7 +56,7 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
     elsewhere.lock()  # e.g. `send-list --resume` from cron
     app = app_for()
     async with app.run_test(size=(160, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         await pilot.press("f9")
         await wait_for(pilot, lambda: campaign.id in screen_text(app))
         text = screen_text(app)  # the detail line wraps after "running"
@@ -72,12 +77,11 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
 async def test_5_two_numbers_on_one_line_of_the_invite_dialog_are_refused_not_joined(
     app_for, demo_server
 ):
-    from tests.tui.test_groups_participants import _numbers_box, _open_invite, sent_writes
 
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await _open_invite(app, pilot)
-        _numbers_box(app).insert(
+        await open_invite(app, pilot)
+        app.screen.query_one("#invite-numbers", TextArea).insert(
             "4915112340001 5511912345678\n"  # two numbers run together on one line
             "123456789012345678\n"  # 18 digits
             "0049 151 12340002\n"

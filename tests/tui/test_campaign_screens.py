@@ -4,41 +4,29 @@ from __future__ import annotations
 
 from datetime import datetime
 
+import pytest
 from textual.widgets import DataTable, Input, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign, open_campaign
 from gateway_tui.core.campaign.recipients import parse_recipients
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
 from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
 from gateway_tui.tui.screens.compose_modals import LibraryScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from tests.data import PASTED, SETUP_DRAFT
+from tests.navigation import open_campaign_setup
 from tests.support import make_app, make_config, screen_text, wait_for
 
-DRAFT = Draft(
-    title="Hello {name}",
-    description="Menu for {city}",
-    button_text="See the menu",
-    sections=[DraftSection("Drinks", [DraftRow("Cola"), DraftRow("Water")])],
-)
-PASTED = "number,name,city\n4917300000001,Ana,Berlin\n4917300000002,Bo,Paris\n4917300000001,Ana\n"
-
-
-async def open_setup(app, pilot, demo_server):
-    ComposeStore(demo_server.url, "sales-eu").save_draft(DRAFT)
-    await pilot.pause()
-    app.push_screen(ComposerScreen("sales-eu"))
-    await pilot.pause()
-    await pilot.press("f5")
-    await wait_for(pilot, lambda: isinstance(app.screen, CampaignSetupScreen))
-    return app.screen
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 async def test_pasted_recipients_are_counted_and_previewed_one_by_one(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one("#c-paste", TextArea).text = PASTED
         await wait_for(pilot, lambda: setup.recipients is not None)
         text = screen_text(app)
@@ -55,7 +43,7 @@ async def test_pasted_recipients_are_counted_and_previewed_one_by_one(app_for, d
 async def test_an_unknown_placeholder_keeps_the_campaign_from_starting(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one("#c-paste", TextArea).text = "4917300000001,Ana\n"
         await wait_for(pilot, lambda: setup.recipients is not None)
         assert "{city} is not a column of the recipients" in screen_text(app)
@@ -68,7 +56,7 @@ async def test_an_unknown_placeholder_keeps_the_campaign_from_starting(app_for, 
 async def test_a_campaign_runs_from_the_setup_to_its_report(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one("#c-paste", TextArea).text = PASTED
         await wait_for(pilot, lambda: setup.recipients is not None)
         setup.query_one("#c-rate", Input).value = "0"
@@ -92,7 +80,7 @@ async def test_held_recipients_are_listed_and_resent_only_when_asked(app_for, de
     campaign = create_campaign(
         gateway=demo_server.url,
         instance="sales-eu",
-        draft=DRAFT,
+        draft=SETUP_DRAFT,
         recipients=parse_recipients(PASTED),
         pace=Pace(0),
         now=datetime(2026, 11, 23, 10, 0),
@@ -121,7 +109,7 @@ async def test_held_recipients_are_listed_and_resent_only_when_asked(app_for, de
 async def test_recipient_names_are_shown_as_typed_never_as_markup(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one(
             "#c-paste", TextArea
         ).text = "number,name,city\n4917300000001,[red]Ana[/red],[b]Berlin\n"
@@ -138,7 +126,7 @@ async def test_f4_leaves_out_numbers_not_on_whatsapp(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one("#c-paste", TextArea).text = PASTED
         await wait_for(pilot, lambda: setup.recipients is not None)
         await pilot.press("f4")
@@ -151,7 +139,7 @@ async def test_f4_leaves_out_numbers_not_on_whatsapp(app_for, demo_server):
 async def test_a_delay_that_is_not_whole_milliseconds_keeps_it_from_starting(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_setup(app, pilot, demo_server)
+        setup = await open_campaign_setup(app, pilot, demo_server)
         setup.query_one("#c-paste", TextArea).text = PASTED
         await wait_for(pilot, lambda: setup.recipients is not None)
         setup.query_one("#c-delay", Input).value = "1.5"
@@ -172,7 +160,7 @@ async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port
     earlier = create_campaign(
         gateway="demo",  # the demo's identity: its port changes with every run
         instance="sales-eu",
-        draft=DRAFT,
+        draft=SETUP_DRAFT,
         recipients=parse_recipients(PASTED),
         pace=Pace(0),
         now=datetime(2026, 11, 23, 10, 0),
@@ -180,7 +168,7 @@ async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port
     config = make_config(demo_server)
     app = make_app(config.with_gateway(demo_server.url, config.api_key, identity="demo"))
     async with app.run_test(size=(140, 44)) as pilot:
-        ComposeStore("demo", "sales-eu").save_draft(DRAFT)
+        ComposeStore("demo", "sales-eu").save_draft(SETUP_DRAFT)
         app.push_screen(ComposerScreen("sales-eu"))
         await pilot.pause()
         await pilot.press("f5")

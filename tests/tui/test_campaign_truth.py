@@ -7,7 +7,7 @@ import asyncio
 from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.campaign.journal import Pace
 from gateway_tui.core.campaign.runner import RATE_MIN_SENDS, CampaignRunner, RunState
-from tests.core.test_campaign_runner import FakeTime, new_campaign
+from tests.support import FakeTime, new_campaign
 
 
 def run_collecting(server, campaign, *, cancel_at: int | None = None):
@@ -57,14 +57,14 @@ async def _run_screen(app_for, demo_server, pace: Pace, *, drop_first: bool = Fa
 
     from gateway_tui.core.campaign.journal import create_campaign
     from gateway_tui.core.campaign.recipients import parse_recipients
-    from tests.tui.test_campaign_screens import DRAFT, PASTED
+    from tests.data import PASTED, SETUP_DRAFT
 
     if drop_first:
         demo_server.faults.add("drop_after_read", method="POST", path_prefix="/message/", times=1)
     campaign = create_campaign(
         gateway=demo_server.url,
         instance="sales-eu",
-        draft=DRAFT,
+        draft=SETUP_DRAFT,
         recipients=parse_recipients(PASTED),
         pace=pace,
         now=datetime(2026, 11, 23, 10, 0),

@@ -3,68 +3,43 @@ merged in (and alone when the store is empty), archive, profiles, compose, openi
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
-from gateway_tui.core.api.models import ListMessage, ListRow, ListSection, SendListRequest
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.chats import ChatsScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.widgets.record_table import RecordTable
+from tests.data import (
+    BAKERY,
+    BAKERY_JID,
+    INSTANCE,
+    JONAS,
+    JONAS_JID,
+    JONAS_LAST_ID,
+    WAR_ROOM,
+    demo_instance,
+    good_draft,
+    send_list_request,
+)
+from tests.navigation import open_chats
 from tests.support import screen_text, wait_for
 
-INSTANCE = "sales-eu"
-JONAS = "4915112340001"
-JONAS_JID = f"{JONAS}@s.whatsapp.net"
-JONAS_LAST_ID = "3EB0C0FFEE0123456789"  # "Tracking: DHL …", the newest message of his chat
-BAKERY = "5511912345678"
-BAKERY_JID = f"{BAKERY}@s.whatsapp.net"
-WAR_ROOM = "120363023456789012@g.us"
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
+
 SIZE = (140, 40)
-
-
-def request(number: str, title: str) -> SendListRequest:
-    return SendListRequest(
-        number=number,
-        list_message=ListMessage(
-            title=title,
-            description="Pick one",
-            button_text="Options",
-            sections=[ListSection(title="Choices", rows=[ListRow(title="Yes", row_id="yes")])],
-        ),
-    )
 
 
 def table(app) -> RecordTable:
     return app.screen.query_one("#chats-table", RecordTable)
 
 
-async def open_chats(app, pilot, *sent: tuple[str, str]) -> ChatsScreen:
-    """Send list messages (number, title) through the actions, then `t` on the instance view,
-    and wait for the gateway's chats."""
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    for number, title in sent:
-        await app.actions.send_list(INSTANCE, request(number, title))
-    app.open_instance(INSTANCE)
-    await pilot.pause()
-    await pilot.press("t")
-    await pilot.pause()
-    screen = app.screen
-    assert isinstance(screen, ChatsScreen)
-    book = app.actions.chat_book(INSTANCE)
-    await wait_for(pilot, lambda: not book.loading and (book.value or book.error) is not None)
-    await pilot.pause()
-    return screen
-
-
 async def at_chat(pilot, screen: ChatsScreen, jid: str) -> None:
     assert screen.table.move_cursor_to_key(jid)
     await pilot.pause()
-
-
-def demo_instance(server):
-    return server.state.instances[INSTANCE]
 
 
 async def test_gateway_chats_are_named_and_newest_first(app_for, demo_server):
@@ -117,7 +92,7 @@ async def test_an_empty_store_falls_back_to_the_sent_history_and_says_so(app_for
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        await app.actions.send_list(INSTANCE, request(JONAS, "Lunch menu"))
+        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
         workspace = demo_instance(demo_server).workspace
         workspace.chats.clear()  # the gateway keeps no store
         workspace.contacts.clear()
@@ -293,8 +268,6 @@ async def test_the_sent_history_and_archived_flag_come_back_in_a_new_run(app_for
     first = app_for()
     async with first.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(first.state.instances.value))
-        from tests.tui.test_composer import good_draft
-
         ComposeStore(first.gateway_url, INSTANCE).save_draft(good_draft())
         composer = ComposerScreen(INSTANCE)
         first.push_screen(composer)

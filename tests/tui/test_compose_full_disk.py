@@ -5,11 +5,19 @@ from __future__ import annotations
 
 import errno
 
+import pytest
+
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from tests.data import store_for
+from tests.navigation import open_composer
 from tests.support import screen_text, wait_for
-from tests.tui.test_composer import SIZE, open_composer, store_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
+
+SIZE = (140, 50)
 
 
 def _fill_the_disk(monkeypatch) -> dict[str, bool]:

@@ -9,31 +9,20 @@ import httpx
 import pytest
 from textual.widgets import Input, Static
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.widgets.list_preview import ListPreview
+from tests.data import INSTANCE, JONAS, good_draft, store_for
+from tests.navigation import open_composer, open_composer_with
 from tests.support import make_config, screen_text, wait_for
 
-INSTANCE = "sales-eu"
-JONAS = "4915112340001"
 SIZE = (140, 50)
 
 
 def sendlist_writes(server) -> int:
     return sum(1 for w in server.state.writes if w.path.startswith("/message/sendList/"))
-
-
-async def open_composer(app, pilot, instance: str = INSTANCE) -> ComposerScreen:
-    """The way a user gets there: the instance view, then m."""
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_instance(instance)
-    await pilot.pause()
-    await pilot.press("m")
-    await pilot.pause()
-    assert isinstance(app.screen, ComposerScreen)
-    return app.screen
 
 
 def line(screen, widget_id: str) -> str:
@@ -44,37 +33,6 @@ def line(screen, widget_id: str) -> str:
 
 def preview(screen) -> str:
     return screen.query_one("#composer-preview", ListPreview).plain_text(width=200)
-
-
-def store_for(server, instance: str = INSTANCE) -> ComposeStore:
-    return ComposeStore(server.url, instance)
-
-
-def good_draft(**changes) -> Draft:
-    draft = Draft(
-        recipient=JONAS,
-        title="Lunch menu",
-        description="Pick one",
-        button_text="See the menu",
-        sections=[
-            DraftSection("Pizzas", [DraftRow("Margherita"), DraftRow("Funghi")]),
-            DraftSection("Drinks", [DraftRow("Cola")]),
-        ],
-    )
-    for name, value in changes.items():
-        setattr(draft, name, value)
-    return draft
-
-
-async def open_with(app, pilot, server, draft: Draft) -> ComposerScreen:
-    """Open the composer on a saved draft (it is restored as the user left it)."""
-    store_for(server).save_draft(draft)
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    screen = ComposerScreen(INSTANCE)
-    app.push_screen(screen)
-    await pilot.pause()
-    assert screen.restored
-    return screen
 
 
 # --- the whole flow from the keyboard -------------------------------------------------------------
@@ -155,7 +113,7 @@ async def test_errors_wait_until_a_field_is_touched(app_for):
 async def test_preview_json_and_opened_list_toggles(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft(footer="Bye"))
+        screen = await open_composer_with(app, pilot, demo_server, good_draft(footer="Bye"))
         await pilot.press("f2")
         await pilot.pause()
         shown = preview(screen)
@@ -177,7 +135,7 @@ async def test_preview_json_and_opened_list_toggles(app_for, demo_server):
 async def test_rows_move_within_and_across_sections_and_are_removed(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         titles = lambda: [[r.title for r in s.rows] for s in screen.draft.sections]  # noqa: E731
         funghi = screen.draft.sections[0].rows[1]
         screen.query_one(f"#row-{funghi.uid}-title", Input).focus()
@@ -201,7 +159,7 @@ async def test_rows_move_within_and_across_sections_and_are_removed(app_for, dem
 async def test_sections_are_added_moved_and_removed_after_confirming(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         first = screen.draft.sections[0]
         screen.query_one(f"#sec-{first.uid}-title", Input).focus()
         await pilot.press("ctrl+down")
@@ -228,7 +186,7 @@ async def test_sections_are_added_moved_and_removed_after_confirming(app_for, de
 async def test_row_id_follows_the_title_until_edited(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         row = screen.draft.sections[0].rows[0]
         id_field = screen.query_one(f"#row-{row.uid}-id", Input)
         screen.query_one(f"#row-{row.uid}-title", Input).focus()
@@ -320,7 +278,7 @@ async def test_each_rule_blocks_sending_and_is_shown_at_its_field(app_for, demo_
     change, target, words = ERROR_RULES[rule]
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, change(good_draft()))
+        screen = await open_composer_with(app, pilot, demo_server, change(good_draft()))
         await pilot.press("ctrl+s")
         await pilot.pause()
         target_id = target(screen) if callable(target) else target
@@ -334,7 +292,7 @@ async def test_each_rule_blocks_sending_and_is_shown_at_its_field(app_for, demo_
 async def test_every_row_is_sent_with_a_row_id_even_when_its_field_is_cleared(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         row = screen.draft.sections[0].rows[0]
         screen.query_one(f"#row-{row.uid}-id", Input).focus()
         await pilot.press("ctrl+u")  # clear the field: back to the automatic rowId
@@ -394,7 +352,7 @@ async def test_each_warning_is_shown_but_does_not_block(app_for, demo_server, wa
     change, target, words = WARNINGS[warning]
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, change(good_draft()))
+        screen = await open_composer_with(app, pilot, demo_server, change(good_draft()))
         target_id = target(screen) if callable(target) else target
         assert words in line(screen, target_id)
         assert line(screen, target_id).startswith("⚠")
@@ -407,7 +365,7 @@ async def test_the_preview_shows_what_whatsapp_would_cut(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         draft = _many_rows(good_draft(button_text="See everything we cook today"))
-        screen = await open_with(app, pilot, demo_server, draft)
+        screen = await open_composer_with(app, pilot, demo_server, draft)
         shown = preview(screen)
         assert "See everything we c…" in shown
         assert "not shown by WhatsApp" in shown  # the 11th and 12th rows
@@ -421,7 +379,7 @@ async def test_a_delayed_send_counts_down_and_outlasts_the_normal_timeout(app_fo
     app.client.timeout = 1.0  # shorter than the delay: only "delay + timeout" lets it through
     async with app.run_test(size=SIZE) as pilot:
         draft = good_draft(delay="1500", presence="composing")
-        screen = await open_with(app, pilot, demo_server, draft)
+        screen = await open_composer_with(app, pilot, demo_server, draft)
         await pilot.press("ctrl+s")
         status = lambda: str(screen.query_one("#composer-status", Static).render())  # noqa: E731
         await wait_for(pilot, lambda: "s left" in status())
@@ -460,7 +418,7 @@ async def test_server_validation_errors_appear_next_to_the_fields_they_name(demo
     ]
     app = GatewayApp(make_config(demo_server), transport=RefusingTransport(refusal))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: not screen.sending)
         await pilot.pause()
@@ -477,7 +435,9 @@ async def test_server_validation_errors_appear_next_to_the_fields_they_name(demo
 async def test_a_number_not_on_whatsapp_is_said_at_the_recipient(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft(recipient="4915100000000"))
+        screen = await open_composer_with(
+            app, pilot, demo_server, good_draft(recipient="4915100000000")
+        )
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "gateway" in line(screen, "err-recipient"))
         assert "4915100000000 is not on WhatsApp" in line(screen, "err-recipient")
@@ -499,7 +459,7 @@ async def test_a_timed_out_send_is_not_repeated_and_asks_before_the_next(app_for
     app = app_for()
     app.client.timeout = 0.5
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("ctrl+s")
         status = lambda: str(screen.query_one("#composer-status", Static).render())  # noqa: E731
         await wait_for(pilot, lambda: "outcome unknown — check before retrying" in status())
@@ -521,7 +481,7 @@ async def test_a_timed_out_send_is_not_repeated_and_asks_before_the_next(app_for
 async def test_sending_the_same_message_again_asks_first(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.last_result is not None)
         await pilot.press("ctrl+s")
@@ -560,7 +520,7 @@ async def test_a_successful_send_clears_the_draft_and_keeps_history(app_for, dem
     store = store_for(demo_server)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.last_result is not None)
         assert store.load_draft() is None
@@ -585,7 +545,7 @@ async def test_a_successful_send_clears_the_draft_and_keeps_history(app_for, dem
 async def test_templates_are_saved_loaded_and_deleted(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("f6")
         await pilot.pause()
         await pilot.press("ctrl+u", *"Lunch", "enter")

@@ -14,9 +14,11 @@ from gateway_tui.core.api import message_bodies
 from gateway_tui.core.files.media_files import media_dir
 from gateway_tui.demo import chats as demo_chats
 from gateway_tui.tui.screens.conversation_modals import ReactionScreen, SendFileScreen
+from tests.data import JONAS, JONAS_JID, JONAS_LAST_ID, chat_with, demo_instance
+from tests.navigation import open_conversation, select_message
 from tests.support import notices, screen_text, wait_for
-from tests.tui.test_chats import JONAS, JONAS_JID, JONAS_LAST_ID
-from tests.tui.test_messages_screen import SIZE, chat_with, demo_instance, open_messages, select
+
+SIZE = (140, 40)
 
 
 def calls_to(app, route: str) -> list:
@@ -26,7 +28,7 @@ def calls_to(app, route: str) -> list:
 async def test_enter_sends_the_line_and_the_message_shows(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("i", *"Out for delivery", "ctrl+j", *"before noon")
         assert screen.line.text == "Out for delivery\nbefore noon"  # ctrl+j: a new line
         await pilot.press("enter")
@@ -53,7 +55,7 @@ async def test_a_failed_send_keeps_the_text(app_for, demo_server):
     demo_instance(demo_server).status = "close"
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("i", *"Are you there?", "enter")
         await wait_for(pilot, lambda: bool(calls_to(app, "/message/sendText/")))
         await wait_for(pilot, lambda: not screen._sending)
@@ -65,8 +67,8 @@ async def test_a_failed_send_keeps_the_text(app_for, demo_server):
 async def test_R_replies_quoting_the_chosen_message(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
-        await select(pilot, screen, JONAS_LAST_ID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
+        await select_message(pilot, screen, JONAS_LAST_ID)
         await pilot.press("R")
         await pilot.pause()
         assert "Replying to You: Tracking: DHL" in screen_text(app)
@@ -88,9 +90,9 @@ async def test_R_replies_quoting_the_chosen_message(app_for, demo_server):
 async def test_plus_reacts_to_the_chosen_message(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         received = next(m for m in reversed(screen.view.messages) if not m.from_me)
-        await select(pilot, screen, received.id)
+        await select_message(pilot, screen, received.id)
         await pilot.press("plus")
         await pilot.pause()
         assert isinstance(app.screen, ReactionScreen)
@@ -107,7 +109,7 @@ async def test_plus_reacts_to_the_chosen_message(app_for, demo_server):
 async def test_read_receipts_only_when_asked_for(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        await open_messages(app, pilot, JONAS_JID)
+        await open_conversation(app, pilot, JONAS_JID)
         await pilot.pause()
         assert calls_to(app, "/chat/markMessageAsRead/") == []  # off by default
         assert "read receipts on" not in screen_text(app)
@@ -121,7 +123,7 @@ async def test_read_receipts_only_when_asked_for(app_for, demo_server):
     )
     app = app_for(mark_read_on_open=True)
     async with app.run_test(size=SIZE) as pilot:
-        await open_messages(app, pilot, JONAS_JID)
+        await open_conversation(app, pilot, JONAS_JID)
         await wait_for(pilot, lambda: bool(calls_to(app, "/chat/markMessageAsRead/")))
         [call] = calls_to(app, "/chat/markMessageAsRead/")
         assert call.method == "PUT" and call.status == 201
@@ -145,8 +147,8 @@ async def test_a_media_card_and_s_saves_the_file_byte_identical(app_for, demo_se
     expected = demo_chats.media_bytes(original)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, jid)
-        await select(pilot, screen, original.key["id"])
+        screen = await open_conversation(app, pilot, jid)
+        await select_message(pilot, screen, original.key["id"])
         text = screen_text(app)
         assert "📄 Document" in text and "invoice-2211.pdf" in text
         assert f"{len(expected) / 1024:.1f} KB" in text and "application/pdf" in text
@@ -159,7 +161,7 @@ async def test_a_media_card_and_s_saves_the_file_byte_identical(app_for, demo_se
         await wait_for(pilot, lambda: second.exists())
         assert second.read_bytes() == expected and target.read_bytes() == expected
         received = next(m for m in screen.view.messages if m.kind == "conversation")
-        await select(pilot, screen, received.id)
+        await select_message(pilot, screen, received.id)
         await pilot.press("s")
         await pilot.pause()
         assert any("not a photo, video, audio or document" in n for n in notices(app))
@@ -177,7 +179,7 @@ async def test_a_hostile_file_name_is_saved_under_a_safe_name(app_for, demo_serv
     )
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        await open_messages(app, pilot, JONAS_JID)
+        await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("s")
         await wait_for(pilot, lambda: media_dir().exists() and any(media_dir().iterdir()))
         [saved] = list(media_dir().iterdir())
@@ -189,7 +191,7 @@ async def test_f_sends_a_local_file_with_a_caption(app_for, demo_server, tmp_pat
     photo.write_bytes(b"\xff\xd8\xff" + bytes(range(256)) * 8)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.screen, SendFileScreen)
@@ -211,7 +213,7 @@ async def test_a_file_too_big_is_refused_before_sending(
     big.write_bytes(b"x" * 1001)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        await open_messages(app, pilot, JONAS_JID)
+        await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("f")
         await pilot.pause()
         await pilot.press(*str(big), "enter", "enter")
@@ -229,7 +231,7 @@ async def test_on_a_2x_gateway_the_line_sends_the_flat_body_and_the_message_show
     with DemoServer(api_version="2.3.6") as server:
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
-            await open_messages(app, pilot, JONAS_JID)
+            await open_conversation(app, pilot, JONAS_JID)
             await pilot.press("i", *"Out for delivery", "enter")
             await wait_for(pilot, lambda: bool(calls_to(app, "/message/sendText/")))
             [sent] = calls_to(app, "/message/sendText/")

@@ -14,27 +14,17 @@ from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.main import demo_config
 from gateway_tui.tui.app import GatewayApp
-from gateway_tui.tui.screens.composer import ComposerScreen
-from tests.support import wait_for
+from tests.navigation import open_composer
 
 INSTANCE = "acme-support"
 SIZE = (140, 40)
-
-
-async def _open_composer(app: GatewayApp, pilot) -> ComposerScreen:
-    await wait_for(pilot, lambda: bool(app.state.instances.value), within=60)
-    app.open_instance(INSTANCE)
-    await pilot.pause()
-    await pilot.press("m")
-    await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen), within=60)
-    return app.screen  # type: ignore[return-value]
 
 
 async def test_a_demo_relaunch_on_another_port_finds_the_draft_history_and_templates():
     with DemoServer() as first:
         app = GatewayApp(demo_config(load_config(demo=True), first))
         async with app.run_test(size=SIZE) as pilot:
-            screen = await _open_composer(app, pilot)
+            screen = await open_composer(app, pilot, INSTANCE)
             await pilot.press(*"4915123")
             assert screen.store is not None
             screen.store.add_history(
@@ -46,7 +36,7 @@ async def test_a_demo_relaunch_on_another_port_finds_the_draft_history_and_templ
         assert second.url != first_url  # a new port, as every `--demo` run gets
         app = GatewayApp(demo_config(load_config(demo=True), second))
         async with app.run_test(size=SIZE) as pilot:
-            screen = await _open_composer(app, pilot)
+            screen = await open_composer(app, pilot, INSTANCE)
             assert screen.restored
             assert screen.query_one("#f-recipient", Input).value == "4915123"
             assert screen.store is not None

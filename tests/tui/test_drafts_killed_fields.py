@@ -31,8 +31,9 @@ from gateway_tui.core.files.storage import config_dir, data_dir
 from gateway_tui.tui.screens.composer import FIELD_HINTS, ComposerScreen
 from gateway_tui.tui.screens.connect import ConnectScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
-from tests.core.test_compose_killed import Terminal, open_composer, start_app
+from tests.navigation import open_composer_in_terminal
 from tests.support import wait_for
+from tests.terminal import Terminal, start_app
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs a POSIX pseudo-terminal")
 
@@ -118,7 +119,7 @@ def test_drafts_survive_sigkill_at_random_moments(demo_server, tmp_path, capsys)
             stale = set(temp_files(store))
             terminal = start_app(demo_server, home)
             try:
-                open_composer(terminal)
+                open_composer_in_terminal(terminal)
                 if run == 0:
                     terminal.type(RECIPIENT)
                     terminal.wait_for("the recipient on disk", lambda: recipient_saved(store))

@@ -11,35 +11,12 @@ from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.widgets.record_table import RecordTable
+from tests.data import BIG, INSTANCE, INVITE_PREFIX, MEMBER_ONLY, demo_group
+from tests.navigation import open_participants, participants_loaded
 from tests.support import screen_text, wait_for
 
-INSTANCE = "sales-eu"
-BIG = "120363012345678901@g.us"  # "EU Sales — all hands": 1,024 participants, we are superadmin
-MEMBER_ONLY = "120363034567890123@g.us"  # "Partner announcements": the instance is no admin
-INVITE_PREFIX = "https://chat.whatsapp.com/"
-
-
-def demo_group(demo_server, jid: str = BIG, instance: str = INSTANCE):
-    return demo_server.state.instances[instance].groups[jid]
-
-
-def participants_loaded(app, jid: str = BIG) -> bool:
-    return isinstance(app.screen, ParticipantsScreen) and bool(
-        app.state.participants_of(INSTANCE, jid).value
-    )
-
-
-async def open_participants(app, pilot, jid: str = BIG) -> None:
-    """Instances → picker (through the app's own navigation) → the group."""
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_instance(INSTANCE)
-    await pilot.pause()
-    app.open_groups(INSTANCE)
-    await wait_for(pilot, lambda: app.state.groups_of(INSTANCE).value is not None)
-    table = app.screen.query_one("#groups-table", RecordTable)
-    assert table.move_cursor_to_key(jid)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: participants_loaded(app, jid))
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 async def test_the_whole_revoke_flow_with_keys_only(app_for, demo_server):

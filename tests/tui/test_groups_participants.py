@@ -17,17 +17,16 @@ from gateway_tui.tui.screens.participants import (
     write_participants_csv,
 )
 from gateway_tui.tui.widgets.record_table import RecordTable
+from tests.data import BIG, INSTANCE, INVITE_PREFIX, MEMBER_ONLY, demo_group, sent_writes
+from tests.navigation import open_invite, open_participants
 from tests.support import screen_text, wait_for
-from tests.tui.test_groups import BIG, INSTANCE, INVITE_PREFIX, MEMBER_ONLY, demo_group
-from tests.tui.test_groups import open_participants as open_group
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 def table(app) -> RecordTable[Participant]:
     return app.screen.query_one("#participants-table", RecordTable)
-
-
-def sent_writes(demo_server, path: str) -> list:
-    return [w for w in demo_server.state.writes if w.path.startswith(path)]
 
 
 # --- the table ------------------------------------------------------------------------------
@@ -38,7 +37,7 @@ async def test_1024_participants_with_counts_roles_and_names(app_for, demo_serve
     members = demo_group(demo_server).participants
     admins = sum(1 for p in members if p["admin"])
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         assert len(members) == 1024
         assert table(app).visible_count == 1024
         text = screen_text(app)
@@ -56,7 +55,7 @@ async def test_1024_participants_with_counts_roles_and_names(app_for, demo_serve
 async def test_filter_1024_by_name_number_and_role(app_for):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await pilot.press("slash", *"lena")
         await pilot.pause()
         assert [p.name for p in table(app).visible_rows] == ["Lena Fischer"]
@@ -83,7 +82,7 @@ async def test_filter_1024_by_name_number_and_role(app_for):
 async def test_sort_1024_by_number_then_role_then_name(app_for):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         rows = list(table(app).visible_rows)
         await pilot.press("o")
         await pilot.pause()
@@ -132,7 +131,7 @@ async def test_csv_export_writes_every_participant(app_for, demo_server, tmp_pat
     app = app_for()
     target = tmp_path / "all.csv"
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await _export_to(pilot, "all.csv")
         assert isinstance(app.screen, ParticipantsScreen)
     rows = read_csv(target)
@@ -156,7 +155,7 @@ async def test_csv_export_of_a_filtered_view(app_for, tmp_path, monkeypatch):
     app = app_for()
     target = tmp_path / "admins.csv"
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await pilot.press("slash", *"admin", "enter")
         await pilot.pause()
         shown = [p.id for p in table(app).visible_rows]
@@ -171,7 +170,7 @@ async def test_csv_export_never_overwrites_without_asking(app_for, tmp_path, mon
     target = tmp_path / "kept.csv"
     target.write_text("precious\n", encoding="utf-8")
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await pilot.press("e")
         await pilot.pause()
         await pilot.press("ctrl+u", *"kept.csv")
@@ -198,7 +197,7 @@ async def test_csv_export_refuses_a_folder_and_a_missing_folder(app_for, tmp_pat
     monkeypatch.chdir(tmp_path)
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await _export_to(pilot, ".")
         assert isinstance(app.screen, ExportScreen)
         assert "folder" in screen_text(app)
@@ -234,7 +233,7 @@ def test_csv_cells_that_a_spreadsheet_would_run_are_defused(tmp_path):
 async def test_subject_change_shows_in_the_screen_the_picker_and_the_state(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, SubjectScreen)
@@ -264,7 +263,7 @@ async def test_subject_change_shows_in_the_screen_the_picker_and_the_state(app_f
 async def test_subject_refused_by_the_gateway_is_explained_in_the_dialog(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot, MEMBER_ONLY)
+        await open_participants(app, pilot, MEMBER_ONLY)
         await pilot.press("s")
         await pilot.pause()
         await pilot.press("ctrl+u", *"Renamed", "enter")
@@ -279,13 +278,6 @@ async def test_subject_refused_by_the_gateway_is_explained_in_the_dialog(app_for
 # --- invites --------------------------------------------------------------------------------
 
 
-async def _open_invite(app, pilot) -> None:
-    await open_group(app, pilot)
-    await pilot.press("n")
-    await pilot.pause()
-    assert isinstance(app.screen, InviteScreen)
-
-
 def _numbers_box(app) -> TextArea:
     return app.screen.query_one("#invite-numbers", TextArea)
 
@@ -293,7 +285,7 @@ def _numbers_box(app) -> TextArea:
 async def test_invite_lists_each_invalid_line_and_sends_nothing(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await _open_invite(app, pilot)
+        await open_invite(app, pilot)
         await pilot.press(*"4915112340001", "enter", *"12345, abc", "enter", *"5511912345678")
         await pilot.pause()
         text = screen_text(app)
@@ -310,7 +302,7 @@ async def test_invite_lists_each_invalid_line_and_sends_nothing(app_for, demo_se
 async def test_invite_needs_at_least_one_number(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await _open_invite(app, pilot)
+        await open_invite(app, pilot)
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert "enter at least one number" in screen_text(app)
@@ -320,7 +312,7 @@ async def test_invite_needs_at_least_one_number(app_for, demo_server):
 async def test_invite_normalises_dedupes_and_shows_the_url_sent(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await _open_invite(app, pilot)
+        await open_invite(app, pilot)
         # Formatted, comma-separated and one per line; the third is the first one again.
         _numbers_box(app).insert("+49 (151) 1234-0001, 4915112340002\n49 151 1234 0001\n")
         await pilot.pause()
@@ -350,7 +342,7 @@ async def test_invite_normalises_dedupes_and_shows_the_url_sent(app_for, demo_se
 async def test_invite_refused_by_the_gateway_is_explained(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await _open_invite(app, pilot)
+        await open_invite(app, pilot)
         # 4915100000000 is not on WhatsApp in the demo world: the gateway answers 404.
         await pilot.press(*"4915100000000", "ctrl+s")
         await wait_for(pilot, lambda: "not sent" in screen_text(app))

@@ -11,21 +11,16 @@ from gateway_tui.core.files import recent_groups
 from gateway_tui.tui.screens.groups import GroupPickerScreen, jid_preview
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.widgets.record_table import RecordTable
+from tests.data import BIG, INSTANCE, MEMBER_ONLY, demo_group
+from tests.navigation import open_groups, participants_loaded
 from tests.support import screen_text, wait_for
-from tests.tui.test_groups import BIG, INSTANCE, MEMBER_ONLY, demo_group, participants_loaded
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 
 def picker_table(app) -> RecordTable:
     return app.screen.query_one("#groups-table", RecordTable)
-
-
-async def open_picker(app, pilot, instance: str = INSTANCE) -> None:
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    app.open_groups(instance)
-    await pilot.pause()
-    groups = app.state.groups_of(instance)
-    await wait_for(pilot, lambda: groups.value is not None or groups.error is not None)
-    await pilot.pause()
 
 
 # --- the list -------------------------------------------------------------------------------
@@ -34,7 +29,7 @@ async def open_picker(app, pilot, instance: str = INSTANCE) -> None:
 async def test_picker_lists_subject_size_and_jid(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         groups = demo_server.state.instances[INSTANCE].groups
         assert {row.jid for row in picker_table(app).rows} == set(groups)
         text = screen_text(app)
@@ -47,7 +42,7 @@ async def test_recent_groups_come_first(app_for, demo_server):
     recent_groups.remember(INSTANCE, MEMBER_ONLY, "Partner announcements")
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         rows = picker_table(app).visible_rows
         assert rows[0].jid == MEMBER_ONLY and rows[0].recent
         assert not any(row.recent for row in rows[1:])
@@ -71,7 +66,7 @@ async def test_404_from_fetch_all_groups_turns_the_picker_into_a_jid_entry(app_f
     demo_server.faults.add("missing_route", path_prefix="/group/fetchAllGroups")
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         entry = app.screen.query_one("#jid-input", Input)
         assert app.screen.query_one("#jid-entry").display and entry.has_focus
         assert "does not list groups" in screen_text(app)
@@ -97,7 +92,7 @@ async def test_404_from_fetch_all_groups_turns_the_picker_into_a_jid_entry(app_f
 async def test_jid_entry_by_key_when_the_list_is_there(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         await pilot.press("J")
         await pilot.pause()
         assert app.screen.query_one("#jid-input", Input).has_focus
@@ -143,7 +138,7 @@ def test_jid_entry_rejects_what_a_server_rejects(typed):
 async def test_not_connected_instance_reads_as_such(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot, "onboarding")  # status close
+        await open_groups(app, pilot, "onboarding")  # status close
         text = screen_text(app)
         assert "The instance onboarding is not connected (status: close)" in text
         assert "Cannot read properties" not in text
@@ -163,7 +158,7 @@ async def test_no_participants_404_reads_in_place(app_for, demo_server):
     missing = "120363999999999999@g.us"
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         await pilot.press("J", *missing, "enter")
         participants = app.state.participants_of(INSTANCE, missing)
         await wait_for(pilot, lambda: participants.error is not None)
@@ -181,7 +176,7 @@ async def test_group_id_refused_by_the_gateway_reads_in_place(app_for, demo_serv
     demo_server.faults.add("status", status=400, path_prefix="/group/participants")
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         await pilot.press("enter")
         participants = app.state.participants_of(INSTANCE, BIG)
         await wait_for(pilot, lambda: participants.error is not None)
@@ -193,7 +188,7 @@ async def test_group_id_refused_by_the_gateway_reads_in_place(app_for, demo_serv
 async def test_failed_participants_refresh_keeps_rows_marked_stale(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         await pilot.press("enter")
         await wait_for(pilot, lambda: participants_loaded(app))
         demo_server.faults.add("status", status=503, path_prefix="/group/participants")
@@ -209,7 +204,7 @@ async def test_server_text_is_shown_as_data_not_markup(app_for, demo_server):
     demo_group(demo_server).subject = "[bold red]Pwned[/] [link=x]y[/link]"
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_picker(app, pilot)
+        await open_groups(app, pilot)
         assert "[bold red]Pwned[/]" in screen_text(app)
         await pilot.press("enter")
         await wait_for(pilot, lambda: participants_loaded(app))

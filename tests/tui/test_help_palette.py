@@ -3,26 +3,26 @@ the palette holds every action of the current screen plus the app's, once each."
 
 from __future__ import annotations
 
+import pytest
 from textual.command import CommandPalette
 from textual.widgets import Input
 
-from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.help import APP, FIELD, SCREEN, HelpScreen, key_rows
 from gateway_tui.tui.screens.participants import ParticipantsScreen
-from tests.support import open_composer_on, screen_text, wait_for
+from tests.navigation import open_composer
+from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 SIZE = (160, 50)
 
 
-async def _composer(app, pilot) -> ComposerScreen:
-    return await open_composer_on(app, pilot, INSTANCE)
-
-
 async def test_f1_opens_help_in_the_composer_with_its_own_actions_first(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _composer(app, pilot)
+        screen = await open_composer(app, pilot)
         # In a text field ? is a character: a question belongs in a message.
         await pilot.press("question_mark")
         assert screen.query_one("#f-recipient", Input).value == "?"

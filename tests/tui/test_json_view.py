@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from textual.widgets import Input
 
 from gateway_tui.core.api.events import KEY_PLACEHOLDER
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.widgets.list_preview import ListPreview
 from tests.support import wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 LONG_TITLE = "Lunch menu of the day with " + "x" * 30 + " and more words END"

@@ -27,8 +27,8 @@ from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen
+from tests.data import BIG, INSTANCE
 from tests.support import make_app, make_config, notices, screen_text, wait_for
-from tests.tui.test_groups import BIG, INSTANCE
 
 # Words a hint puts after a key ("r retries", "⏎ opens", "a archive", "(y)").
 HINT_WORDS = (

@@ -2,23 +2,23 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input, Static
 
 from gateway_tui.core.files.config import load_config
 from gateway_tui.tui.app import GatewayApp
-from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.connect import ConnectScreen
 from gateway_tui.tui.screens.group_modals import SubjectScreen
 from gateway_tui.tui.screens.help import HelpScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.widgets.length_counter import LengthCounter
-from tests.support import open_composer_on, screen_text, wait_for
+from tests.navigation import open_composer
+from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
-
-
-async def _composer(app, pilot) -> ComposerScreen:
-    return await open_composer_on(app, pilot, INSTANCE)
 
 
 # --- 3. the composer at 80 columns ------------------------------------------------------------
@@ -27,7 +27,7 @@ async def _composer(app, pilot) -> ComposerScreen:
 async def test_at_80_columns_the_preview_steps_aside_and_f4_shows_it_below(app_for):
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await _composer(app, pilot)
+        screen = await open_composer(app, pilot)
         pane = screen.query_one("#composer-preview-pane")
         assert not pane.display or pane.region.width == 0
         await pilot.press("ctrl+n")
@@ -46,7 +46,7 @@ async def test_at_80_columns_the_preview_steps_aside_and_f4_shows_it_below(app_f
 async def test_on_a_wide_terminal_the_preview_is_beside_the_form(app_for):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = await _composer(app, pilot)
+        screen = await open_composer(app, pilot)
         pane, form = screen.query_one("#composer-preview-pane"), screen.query_one("#composer-form")
         assert pane.region.x > form.region.x and pane.region.y == form.region.y
         await pilot.press("f4")  # hides it: the form takes the width
@@ -162,7 +162,7 @@ async def test_at_80_columns_the_chat_footers_name_their_main_keys_and_help_says
 async def test_a_long_list_title_is_warned_next_to_the_field_as_you_type(app_for):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = await _composer(app, pilot)
+        screen = await open_composer(app, pilot)
         screen.query_one("#f-title", Input).focus()
         await pilot.press(*("x" * 61))
         await pilot.pause()

@@ -10,12 +10,12 @@ from PIL import Image
 from gateway_tui.demo import lifecycle as demo_lifecycle
 from gateway_tui.tui.screens import instances as instances_screen
 from gateway_tui.tui.screens import pairing as pairing_screen
-from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceScreen
 from gateway_tui.tui.screens.pairing import PairingScreen
 from gateway_tui.tui.screens.webhook import HookSettingsScreen
 from gateway_tui.tui.widgets.qr import Drawing, QRCode, pixels
+from tests.navigation import open_instance, open_pairing
 from tests.support import notices, screen_text, wait_for
 
 # A terminal cell is about twice as tall as wide: pixels per module, as a camera would see them.
@@ -63,15 +63,6 @@ async def _type(pilot, text: str) -> None:
 def _answer(app, name: str = "onboarding"):
     """The last connect answer the app holds for ``name`` (None before it arrives)."""
     return app.actions.pairing_of(name).value
-
-
-async def _connect_screen(pilot, name: str = "onboarding") -> None:
-    """Open the connect screen of ``name`` and wait for the gateway's answer."""
-    await _instances(pilot)
-    pilot.app.open_pairing(name)
-    await pilot.pause()
-    await wait_for(pilot, lambda: _answer(pilot.app, name) is not None)
-    await pilot.pause()
 
 
 @pytest.fixture
@@ -150,7 +141,7 @@ async def test_the_qr_as_drawn_decodes_to_the_code(app_for, manual_scan, size, d
 async def test_too_small_says_so_and_offers_the_pairing_code(app_for, manual_scan):
     app = app_for()
     async with app.run_test(size=(60, 16)) as pilot:
-        await _connect_screen(pilot)
+        await open_pairing(pilot.app, pilot)
         text = " ".join(screen_text(app).split())
         assert "Too small for the QR code" in text
         assert "press p" in text
@@ -191,7 +182,7 @@ async def test_offline_answer_is_shown_plainly(app_for, manual_scan):
     demo_lifecycle.of(manual_scan.state).whatsapp = "offline"
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        await _connect_screen(pilot)
+        await open_pairing(pilot.app, pilot)
         text = " ".join(screen_text(app).split())
         assert "could not get one from WhatsApp" in text
         assert "count 0" in text
@@ -246,7 +237,7 @@ async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, m
     manual_scan.faults.add("status", path_prefix="/instance/connectionState/", status=500)
     app = app_for()
     async with app.run_test(size=(140, 45)) as pilot:
-        await _connect_screen(pilot)
+        await open_pairing(pilot.app, pilot)
         await wait_for(pilot, lambda: "the last check failed" in screen_text(app))
         assert isinstance(app.screen, PairingScreen)
         assert not any("failed" in n for n in notices(app))  # no toast every two seconds
@@ -255,17 +246,10 @@ async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, m
 # --- restart, logout, webhook ------------------------------------------------------------------
 
 
-async def _open_instance(pilot, name: str) -> None:
-    await _instances(pilot)
-    pilot.app.open_instance(name)
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, InstanceScreen)
-
-
 async def test_restart_is_confirmed_and_explained(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        await _open_instance(pilot, "onboarding")
+        await open_instance(pilot.app, pilot, "onboarding")
         await pilot.press("R")
         await pilot.pause()
         assert "Restart the connection of onboarding?" in " ".join(screen_text(app).split())
@@ -277,7 +261,7 @@ async def test_restart_is_confirmed_and_explained(app_for, demo_server):
 async def test_logout_of_a_closed_instance_says_not_connected(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        await _open_instance(pilot, "onboarding")
+        await open_instance(pilot.app, pilot, "onboarding")
         await pilot.press("L")
         await pilot.pause()
         await pilot.press("y")
@@ -287,7 +271,7 @@ async def test_logout_of_a_closed_instance_says_not_connected(app_for, demo_serv
 async def test_logout_cancelled_sends_nothing(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        await _open_instance(pilot, "sales-eu")
+        await open_instance(pilot.app, pilot, "sales-eu")
         await pilot.press("L")
         await pilot.pause()
         await pilot.press("n")
@@ -298,7 +282,7 @@ async def test_logout_cancelled_sends_nothing(app_for, demo_server):
 async def test_webhook_written_read_back_and_differences_shown(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_instance(pilot, "sales-eu")
+        await open_instance(pilot.app, pilot, "sales-eu")
         await pilot.press("w")
         await wait_for(pilot, lambda: isinstance(app.screen, HookSettingsScreen))
         await wait_for(pilot, lambda: "Never set" in screen_text(app))
@@ -317,7 +301,7 @@ async def test_webhook_written_read_back_and_differences_shown(app_for, demo_ser
 async def test_websocket_written_and_read_back_the_same(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_instance(pilot, "sales-eu")
+        await open_instance(pilot.app, pilot, "sales-eu")
         await pilot.press("W")
         await wait_for(pilot, lambda: "Never set" in screen_text(app))
         app.screen.query_one("#hooks-enabled").value = True
@@ -333,7 +317,7 @@ async def test_websocket_written_and_read_back_the_same(app_for, demo_server):
 async def test_bad_webhook_url_is_refused_on_the_form(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 40)) as pilot:
-        await _open_instance(pilot, "sales-eu")
+        await open_instance(pilot.app, pilot, "sales-eu")
         await pilot.press("w")
         await wait_for(pilot, lambda: "Never set" in screen_text(app))
         await _type(pilot, "hooks.example/in")

@@ -8,7 +8,8 @@ import asyncio
 
 from gateway_tui.demo.chats import BIG_CHAT_JID
 from gateway_tui.demo.server import DemoServer
-from tests.support import make_app, make_config, open_conversation, wait_for
+from tests.navigation import open_conversation
+from tests.support import make_app, make_config, wait_for
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
@@ -22,7 +23,7 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
     with DemoServer(big_chat=CHAT) as server:
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_conversation(app, pilot, INSTANCE, BIG_CHAT_JID)
+            screen = await open_conversation(app, pilot, BIG_CHAT_JID, INSTANCE)
             loadable = app.actions.messages_of(INSTANCE, BIG_CHAT_JID)
             await wait_for(pilot, lambda: app.state.live is True)
             before = len(loadable.value)

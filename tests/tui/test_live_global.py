@@ -8,12 +8,12 @@ import json
 
 from gateway_tui.core.live import GLOBAL
 from gateway_tui.demo.server import DemoServer
+from tests.data import newest_person_chat
+from tests.navigation import open_conversation
 from tests.recorded.gateway import recordings_dir
 from tests.support import (
     make_app,
     make_config,
-    newest_person_chat,
-    open_conversation,
     wait_for,
 )
 
@@ -51,7 +51,7 @@ async def test_the_demo_emits_on_the_default_namespace_as_the_recorded_2x_with_g
 
 async def _open(app, pilot, server, name: str):
     jid = newest_person_chat(server, name)
-    return await open_conversation(app, pilot, name, jid), jid
+    return await open_conversation(app, pilot, jid, name), jid
 
 
 async def test_one_global_connection_carries_every_instance_on_a_2x_with_global_events():

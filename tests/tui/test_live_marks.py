@@ -14,12 +14,12 @@ from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.pairing import PairingScreen
 from gateway_tui.tui.widgets.qr import QRCode
+from tests.data import newest_person_chat
+from tests.navigation import open_conversation
 from tests.recorded.gateway import recordings_dir
 from tests.support import (
     make_app,
     make_config,
-    newest_person_chat,
-    open_conversation,
     screen_text,
     wait_for,
 )
@@ -37,7 +37,7 @@ async def test_delivery_marks_come_over_the_socket_and_move_the_bubbles_mark():
         jid = newest_person_chat(server, INSTANCE)
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
-            screen = await open_conversation(app, pilot, INSTANCE, jid)
+            screen = await open_conversation(app, pilot, jid, INSTANCE)
             await wait_for(pilot, lambda: app.live_for(INSTANCE))
             reads = status_reads(app)
             # Another client of the gateway sends: send.message, then the marks as they come.

@@ -14,40 +14,23 @@ from gateway_tui.demo import lifecycle as demo_lifecycle
 from gateway_tui.tui.screens import messages as messages_screen
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
-from gateway_tui.tui.screens.messages import MessagesScreen
+from tests.data import (
+    INSTANCE,
+    JONAS,
+    JONAS_JID,
+    JONAS_LAST_ID,
+    WAR_ROOM,
+    chat_with,
+    demo_instance,
+    send_list_request,
+)
+from tests.navigation import open_conversation, select_message
 from tests.support import notices, screen_text, wait_for
-from tests.tui.test_chats import INSTANCE, JONAS, JONAS_JID, JONAS_LAST_ID, WAR_ROOM, request
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 SIZE = (140, 40)
-
-
-def demo_instance(server):
-    return server.state.instances[INSTANCE]
-
-
-def chat_with(server, test) -> str:
-    """The JID of the first demo chat with a message that passes ``test``."""
-    for jid, chat in demo_instance(server).chats.items():
-        if any(test(m) for m in chat.messages):
-            return jid
-    raise AssertionError("no such chat in the demo")
-
-
-async def open_messages(app, pilot, jid: str) -> MessagesScreen:
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    screen = MessagesScreen(INSTANCE, jid)
-    app.push_screen(screen)
-    await pilot.pause()
-    loadable = app.actions.messages_of(INSTANCE, jid)
-    await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
-    await pilot.pause()
-    return screen
-
-
-async def select(pilot, screen: MessagesScreen, message_id: str) -> None:
-    index = next(i for i, m in enumerate(screen.view.messages) if m.id == message_id)
-    screen.view.select(index)
-    await pilot.pause()
 
 
 async def test_a_list_message_is_drawn_as_a_list_and_its_reply_shows_the_chosen_row(
@@ -56,14 +39,14 @@ async def test_a_list_message_is_drawn_as_a_list_and_its_reply_shows_the_chosen_
     jid = chat_with(demo_server, lambda m: m.list_message is not None)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, jid)
+        screen = await open_conversation(app, pilot, jid)
         kinds = [m.kind for m in screen.view.messages]
         assert kinds[-3:] == ["listMessage", "listResponseMessage", "conversation"]
-        await select(pilot, screen, screen.view.messages[-3].id)
+        await select_message(pilot, screen, screen.view.messages[-3].id)
         text = screen_text(app)
         assert "Delivery slots" in text and "☰ See slots" in text
         assert "Morning" in text and "Talk to a person" in text  # the opened list
-        await select(pilot, screen, screen.view.messages[-2].id)
+        await select_message(pilot, screen, screen.view.messages[-2].id)
         text = screen_text(app)
         assert "chose ● Morning" in text and "9am to 12pm" in text
         assert "from the list “Delivery slots”" in text
@@ -72,18 +55,18 @@ async def test_a_list_message_is_drawn_as_a_list_and_its_reply_shows_the_chosen_
 async def test_messages_are_the_chats_own_oldest_first_with_kinds_and_senders(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, WAR_ROOM)
+        screen = await open_conversation(app, pilot, WAR_ROOM)
         stored = demo_instance(demo_server).chats[WAR_ROOM].messages
         assert [m.id for m in screen.view.messages] == [m.key["id"] for m in stored]
-        await select(pilot, screen, stored[0].key["id"])
+        await select_message(pilot, screen, stored[0].key["id"])
         member = stored[0].participant
         assert member and screen.view.selected.participant == member
         assert stored[0].push_name in screen_text(app)  # the member's pushName
         unknown = chat_with(demo_server, lambda m: "interactiveMessage" in (m.content or {}))
         app.pop_screen()
-        screen = await open_messages(app, pilot, unknown)
+        screen = await open_conversation(app, pilot, unknown)
         odd = next(m for m in screen.view.messages if m.kind == "interactiveMessage")
-        await select(pilot, screen, odd.id)
+        await select_message(pilot, screen, odd.id)
         assert "[interactiveMessage]" in screen_text(app)
 
 
@@ -101,14 +84,14 @@ async def test_delivery_marks_advance_without_a_key(app_for, demo_server, monkey
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        sent = await app.actions.send_list(INSTANCE, request(JONAS, "Lunch menu"))
+        sent = await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
         [message] = [
             m
             for m in demo_instance(demo_server).chats[JONAS_JID].messages
             if m.key["id"] == sent.key.id
         ]
         message.sent_clock = time.monotonic() - 10  # the server has it, for the next 11 days
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         assert screen.view.messages[-1].id == sent.key.id
 
         def status() -> str:
@@ -133,18 +116,18 @@ async def test_e_edits_own_text_only_and_says_why_not_otherwise(app_for, demo_se
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        sent = await app.actions.send_list(INSTANCE, request(JONAS, "Lunch menu"))
-        screen = await open_messages(app, pilot, JONAS_JID)
+        sent = await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
+        screen = await open_conversation(app, pilot, JONAS_JID)
         received = next(m for m in screen.view.messages if not m.from_me)
-        await select(pilot, screen, received.id)
+        await select_message(pilot, screen, received.id)
         await pilot.press("e")
         await pilot.pause()
         assert app.screen is screen and any("Only your own messages" in n for n in notices(app))
-        await select(pilot, screen, sent.key.id)
+        await select_message(pilot, screen, sent.key.id)
         await pilot.press("e")
         await pilot.pause()
         assert app.screen is screen and any("WhatsApp edits only text" in n for n in notices(app))
-        await select(pilot, screen, JONAS_LAST_ID)
+        await select_message(pilot, screen, JONAS_LAST_ID)
         await pilot.press("e")
         await pilot.pause()
         dialog = app.screen
@@ -160,8 +143,8 @@ async def test_e_edits_own_text_only_and_says_why_not_otherwise(app_for, demo_se
 async def test_the_edit_adds_to_the_old_text_and_the_bubble_shows_the_result(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
-        await select(pilot, screen, JONAS_LAST_ID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
+        await select_message(pilot, screen, JONAS_LAST_ID)
         old = screen.view.selected.full_text
         await pilot.press("e")
         await pilot.pause()
@@ -185,8 +168,8 @@ async def test_the_edit_adds_to_the_old_text_and_the_bubble_shows_the_result(app
 async def test_y_copies_the_id_and_Y_the_stored_json(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
-        await select(pilot, screen, JONAS_LAST_ID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
+        await select_message(pilot, screen, JONAS_LAST_ID)
         await pilot.press("y")
         assert app.clipboard == JONAS_LAST_ID
         await pilot.press("Y")
@@ -210,7 +193,7 @@ async def test_slash_jumps_to_hits_and_the_whole_chat_stays(app_for, demo_server
     chat.messages.sort(key=lambda m: m.timestamp)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         total = len(screen.view.messages)
         await pilot.press("slash", *"dhl")
         assert len(screen.view.messages) == total  # the chat stays whole
@@ -243,7 +226,7 @@ async def test_search_finds_a_lists_rows_and_marks_the_hit(app_for, demo_server)
     jid = chat_with(demo_server, lambda m: m.list_message is not None)
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, jid)
+        screen = await open_conversation(app, pilot, jid)
         await pilot.press("slash", *"talk to a person")
         assert screen.view.selected.kind == "listMessage"  # a row title, not the list's title
         await pilot.press("ctrl+u", *"1pm to 5pm")  # a row's description
@@ -254,7 +237,7 @@ async def test_search_finds_a_lists_rows_and_marks_the_hit(app_for, demo_server)
 async def test_the_hit_is_highlighted_in_its_bubble(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("slash", *"dhl")
         strips = screen.view._lines
         marked = [
@@ -271,7 +254,7 @@ async def test_the_hit_is_highlighted_in_its_bubble(app_for, demo_server):
 async def test_a_p_and_m_act_on_the_chat(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("a")
         chat = demo_instance(demo_server).chats[JONAS_JID]
         await wait_for(pilot, lambda: chat.archived)
@@ -305,7 +288,7 @@ async def test_moving_through_a_long_chat_keeps_the_cursor_on_screen(app_for, de
         )
     app = app_for()
     async with app.run_test(size=size) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         assert screen.view.selected.text == "line 299"
         assert "line 299" in screen_text(app)
         await pilot.press("pageup", "pageup", "up")
@@ -323,8 +306,8 @@ async def test_message_text_and_names_are_data_not_markup(app_for, demo_server):
     chat.messages[0].push_name = "[link=https://x.example]Mallory[/link]"
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, WAR_ROOM)
-        await select(pilot, screen, chat.messages[0].key["id"])
+        screen = await open_conversation(app, pilot, WAR_ROOM)
+        await select_message(pilot, screen, chat.messages[0].key["id"])
         text = screen_text(app)
         assert "[bold red]50% off[/]" in text
         assert "[link=https://x.example]Mallory[/link]" in text
@@ -346,7 +329,7 @@ async def test_a_long_message_is_cut_in_its_bubble_and_v_shows_it_whole(app_for,
     )
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_messages(app, pilot, JONAS_JID)
+        screen = await open_conversation(app, pilot, JONAS_JID)
         assert screen.view.selected.id == "3AF00000000000000LONG"
         text = screen_text(app)
         assert "row 0 of the manifest" in text  # its start shows, not just its last lines

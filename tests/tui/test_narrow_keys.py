@@ -96,11 +96,12 @@ async def test_q_on_a_composer_widget_that_is_not_text_does_not_quit(app_for):
     from textual.widgets import Select
 
     from gateway_tui.tui.screens.composer import ComposerScreen
-    from tests.support import notices, open_composer_on
+    from tests.navigation import open_composer
+    from tests.support import notices
 
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = await open_composer_on(app, pilot, "sales-eu")
+        screen = await open_composer(app, pilot)
         screen.query_one("#f-presence", Select).focus()
         await pilot.pause()
         await pilot.press("q")
@@ -115,7 +116,7 @@ async def test_a_burst_ending_in_ctrl_s_on_the_connect_form_reads_the_whole_key(
     from gateway_tui.core.files.config import load_config, read_config_file
     from gateway_tui.tui.app import GatewayApp
     from gateway_tui.tui.screens.connect import ConnectScreen
-    from tests.tui.test_type_ahead import burst
+    from tests.support import burst
 
     app = GatewayApp(load_config())
     async with app.run_test(size=(120, 36)) as pilot:
@@ -179,11 +180,11 @@ async def test_the_invite_dialog_fits_80x24_its_buttons_in_view(app_for):
 
 
 async def test_the_composer_presence_note_wraps_at_a_word_at_120_columns(app_for):
-    from tests.support import open_composer_on
+    from tests.navigation import open_composer
 
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        await open_composer_on(app, pilot, "sales-eu")
+        await open_composer(app, pilot)
         await wait_for(pilot, lambda: "only takes effect" in screen_text(app))
         lines = screen_text(app).splitlines()
         at = next(i for i, line in enumerate(lines) if "only takes effect" in line)
@@ -195,11 +196,12 @@ async def test_after_a_send_the_field_with_the_cursor_stays_in_view_and_marked(
 ):
     """10b: the result is shown under the form; the focused field (the last row, at the form's
     bottom at 80×24) is scrolled back into view and its hint line stays."""
-    from tests.tui.test_composer import good_draft, open_with
+    from tests.data import good_draft
+    from tests.navigation import open_composer_with
 
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         last = screen.draft.sections[-1].rows[-1]
         field = screen.query_one(f"#row-{last.uid}-title")
         field.focus()

@@ -33,6 +33,7 @@ from gateway_tui.tui.screens.group_modals import InviteScreen, explain_group_err
 from gateway_tui.tui.screens.groups import GroupPickerScreen
 from gateway_tui.tui.screens.instance import details_table
 from gateway_tui.tui.screens.instances import InstancesScreen
+from tests.navigation import open_composer_with
 from tests.support import notices, screen_text, wait_for
 
 OPEN = "sales-eu"
@@ -293,7 +294,7 @@ async def test_a_send_to_a_closed_instance_leaves_the_header_ok(app_for, demo_se
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        screen = await _composer_on(app, pilot, demo_server, CLOSED)
+        screen = await open_composer_with(app, pilot, demo_server, _lunch(), CLOSED)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "Not sent" in _status(screen))
         assert app.state.health is Health.OK
@@ -307,21 +308,14 @@ def _status(screen: ComposerScreen) -> str:
     return str(screen.query_one("#composer-status", Static).render())
 
 
-async def _composer_on(app, pilot, demo_server, instance: str) -> ComposerScreen:
-    from gateway_tui.core.files.drafts import ComposeStore
-
-    draft = Draft(
+def _lunch() -> Draft:
+    return Draft(
         recipient=JONAS,
         title="Lunch",
         description="Pick one",
         button_text="Menu",
         sections=[DraftSection("Pizzas", [DraftRow("Margherita"), DraftRow("Funghi")])],
     )
-    ComposeStore(demo_server.url, instance).save_draft(draft)
-    screen = ComposerScreen(instance)
-    app.push_screen(screen)
-    await pilot.pause()
-    return screen
 
 
 async def test_a_general_send_error_is_in_the_status_line_not_under_the_last_row(
@@ -330,7 +324,7 @@ async def test_a_general_send_error_is_in_the_status_line_not_under_the_last_row
     app = app_for()
     async with app.run_test(size=(140, 50)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        screen = await _composer_on(app, pilot, demo_server, CLOSED)
+        screen = await open_composer_with(app, pilot, demo_server, _lunch(), CLOSED)
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: "Not sent" in _status(screen))
         await pilot.pause()

@@ -3,52 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 
 from gateway_tui.tui.widgets.record_table import WIDTH_SAMPLE_ROWS, Column, RecordTable, fit
+from tests.data import Item, make_columns, make_items
 
 SIZE = (80, 24)  # the table gets the whole screen: a header line and 23 body lines
 BODY_LINES = SIZE[1] - 1
-
-
-@dataclass
-class Item:
-    name: str
-    status: str
-    owner: str
-
-
-def make_items(count: int) -> list[Item]:
-    return [
-        Item(f"item-{number:05d}", "open" if number % 3 else "closed", f"owner-{number % 7}")
-        for number in range(count)
-    ]
-
-
-def make_columns(calls: Counter[str] | None = None) -> list[Column[Item]]:
-    """The test columns; `calls` counts every value() call per column."""
-
-    def counted(key: str, field: str):
-        def value(item: Item) -> str:
-            if calls is not None:
-                calls[key] += 1
-            return getattr(item, field)
-
-        return value
-
-    return [
-        Column("name", "Name", counted("name", "name"), max_width=20),
-        Column(
-            "status",
-            "Status",
-            counted("status", "status"),
-            style=lambda item: "green" if item.status == "open" else "red",
-        ),
-        Column("owner", "Owner", counted("owner", "owner")),
-    ]
 
 
 class TableApp(App):

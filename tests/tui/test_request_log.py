@@ -5,24 +5,20 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from gateway_tui.core.api.events import BODY_CAP_BYTES, KEY_PLACEHOLDER, REDACTED, capped_body
 from gateway_tui.tui.screens.request_log import RequestLogScreen, pretty_body
+from tests.navigation import open_request_log
 from tests.support import screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 SIZE = (150, 50)
-
-
-async def _open_log(app, pilot) -> RequestLogScreen:
-    await wait_for(pilot, lambda: bool(app.state.instances.value))
-    await wait_for(pilot, lambda: not app.state.instances.loading)
-    await pilot.press("f12")
-    await wait_for(pilot, lambda: isinstance(app.screen, RequestLogScreen))
-    await pilot.pause()
-    return app.screen  # type: ignore[return-value]
 
 
 async def test_enter_shows_headers_and_bodies_without_the_key(app_for, demo_server):
@@ -30,7 +26,7 @@ async def test_enter_shows_headers_and_bodies_without_the_key(app_for, demo_serv
     async with app.run_test(size=SIZE) as pilot:
         app.actions.select(INSTANCE)
         await app.actions.load_settings(INSTANCE)
-        screen = await _open_log(app, pilot)
+        screen = await open_request_log(app, pilot)
         assert screen.table.move_cursor_to_key(screen.table.visible_rows[0].request_id + ":1")
         await pilot.press("enter")
         await pilot.pause()
@@ -53,7 +49,7 @@ async def test_slash_filters_by_path_or_status_and_c_clears(app_for):
     async with app.run_test(size=SIZE) as pilot:
         app.actions.select(INSTANCE)
         await app.actions.load_settings(INSTANCE)
-        screen = await _open_log(app, pilot)
+        screen = await open_request_log(app, pilot)
         total = screen.table.visible_count
         assert total >= 2
         await pilot.press("slash", *"settings")

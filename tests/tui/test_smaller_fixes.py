@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rich.text import Text
 
 from gateway_tui.core.api.models import InstanceSettings
@@ -12,6 +13,9 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.tui.screens.instance import InstanceScreen, setting_prompt
 from gateway_tui.tui.screens.instances import InstancesScreen
 from tests.support import notices, screen_text, wait_for
+
+# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
+pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)

@@ -66,11 +66,11 @@ async def test_the_request_log_lists_calls_by_when_they_started(app_for):
     from datetime import datetime, timedelta
 
     from gateway_tui.core.api.events import CallEvent
-    from tests.tui.test_request_log import _open_log
+    from tests.navigation import open_request_log
 
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        log = await _open_log(app, pilot)
+        log = await open_request_log(app, pilot)
         app.state.clear_calls()
         at = datetime(2026, 11, 24, 15, 42, 44)
         # A slow call started first and finished last: the log is in the order calls started.
@@ -88,12 +88,12 @@ async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_wor
 
     from gateway_tui.core.files.storage import data_dir
     from gateway_tui.tui.screens.group_modals import ExportScreen
-    from tests.tui.test_groups_participants import open_group
+    from tests.navigation import open_participants
 
     monkeypatch.chdir(tmp_path)  # a git checkout, say
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        await open_group(app, pilot)
+        await open_participants(app, pilot)
         await pilot.press("e")
         await pilot.pause()
         assert isinstance(app.screen, ExportScreen)
@@ -109,11 +109,12 @@ async def test_f9_and_f7_warn_only_when_the_form_would_be_lost(app_for, demo_ser
     """The message just sent is in the history, a template loaded unchanged is in its file:
     replacing either loses nothing, so nothing is asked; a change typed since is asked about."""
     from gateway_tui.tui.screens.confirm import ConfirmScreen
-    from tests.tui.test_composer import good_draft, open_with
+    from tests.data import good_draft
+    from tests.navigation import open_composer_with
 
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = await open_with(app, pilot, demo_server, good_draft())
+        screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: screen.last_result is not None)
         await pilot.press("f9")
@@ -173,7 +174,7 @@ async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_f
     from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
     from gateway_tui.core.campaign.recipients import parse_recipients
     from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
-    from tests.support import open_composer_on
+    from tests.navigation import open_composer
 
     app = app_for()
     draft = Draft(
@@ -194,7 +195,7 @@ async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_f
     campaign.record_done(0, Status.SENT, at=1.5, message_id="3EB0CAFE")
     campaign.unlock()
     async with app.run_test(size=(140, 40)) as pilot:
-        screen = await open_composer_on(app, pilot, "sales-eu")
+        screen = await open_composer(app, pilot)
         await pilot.press("f8")
         await wait_for(pilot, lambda: "campaign" in screen_text(app) and app.screen is not screen)
         text = screen_text(app)

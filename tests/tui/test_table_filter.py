@@ -6,7 +6,7 @@ from textual.app import App, ComposeResult
 
 from gateway_tui.tui.widgets.record_table import RecordTable
 from gateway_tui.tui.widgets.table_filter import TableFilter
-from tests.tui.test_record_table import make_columns, make_items
+from tests.data import make_columns, make_items
 
 
 class FilterApp(App):

@@ -13,9 +13,9 @@ from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.table_filter import TableFilter
+from tests.data import BIG, INSTANCE, JONAS, JONAS_JID
+from tests.navigation import open_chats
 from tests.support import notices, wait_for
-from tests.tui.test_chats import JONAS, JONAS_JID, open_chats
-from tests.tui.test_groups import BIG, INSTANCE
 
 SIZE = (140, 40)
 

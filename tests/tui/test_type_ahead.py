@@ -7,7 +7,6 @@ the last field to fill before it looks at every field.
 
 from __future__ import annotations
 
-from textual import events
 from textual.widgets import TextArea
 
 from gateway_tui.core.files.config import load_config
@@ -17,21 +16,12 @@ from gateway_tui.tui.screens.connect import ConnectScreen
 from gateway_tui.tui.screens.group_modals import InviteScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
-from gateway_tui.tui.textual_private import character_to_key
-from tests.support import wait_for
+from tests.support import burst, wait_for
 
 INSTANCE = "acme-support"
 GROUPS_INSTANCE = "sales-eu"
 SIZE = (140, 40)
 LIMIT = 60  # generous: a busy machine may be slow, never wrong
-
-
-def burst(app: GatewayApp, *keys: str) -> None:
-    """Post every key at once, as a terminal does when someone types fast."""
-    for key in keys:
-        char = key if len(key) == 1 else None
-        name = character_to_key(key) if len(key) == 1 and not key.isalnum() else key
-        app.post_message(events.Key(name, char))
 
 
 def typed(*parts: str) -> list[str]:

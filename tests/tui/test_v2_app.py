@@ -270,12 +270,13 @@ async def test_the_composer_offers_presence_only_where_it_is_sent(version: str, 
     from textual.widgets import Label, Select
 
     from gateway_tui.demo.server import DemoServer
-    from tests.support import make_app, make_config, open_composer_on
+    from tests.navigation import open_composer
+    from tests.support import make_app, make_config
 
     with DemoServer(api_version=version, instances=3) as server:
         app = make_app(make_config(server))
         async with app.run_test(size=(140, 40)) as pilot:
-            screen = await open_composer_on(app, pilot, "sales-eu")
+            screen = await open_composer(app, pilot)
             assert screen.query_one("#f-presence", Select).disabled is not offered
             note = str(screen.query_one("#presence-note", Label).render())
             assert ("2.x sends none" in note) is not offered
