@@ -11,14 +11,8 @@ import pytest
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.screens.chats import ChatsScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
-from tests.support import (
-    make_app,
-    make_config,
-    newest_person_chat,
-    notices,
-    screen_text,
-    wait_for,
-)
+from tests.data import newest_person_chat
+from tests.support import make_app, make_config, notices, screen_text, wait_for
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
