@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.files.storage import config_dir, data_dir
 from gateway_tui.tui.screens.composer import FIELD_HINTS, ComposerScreen
 from gateway_tui.tui.screens.connect import ConnectScreen

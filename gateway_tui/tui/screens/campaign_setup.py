@@ -37,7 +37,7 @@ from gateway_tui.core.campaign.recipients import (
     read_recipients_file,
 )
 from gateway_tui.core.campaign.runner import duration_text
-from gateway_tui.core.files.drafts import PRESENCES, Draft
+from gateway_tui.core.draft import PRESENCES, Draft
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen

@@ -9,7 +9,8 @@ from rich.text import Text
 from textual.widgets import Input, Select
 
 from gateway_tui.core.api.errors import Problem
-from gateway_tui.core.files.drafts import ComposeStore, Draft
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.composer_fields import HEADER_FIELDS
 from gateway_tui.tui.screens.composer_send import recipient_label
 from gateway_tui.tui.screens.confirm import ConfirmScreen

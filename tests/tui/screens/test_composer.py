@@ -8,7 +8,7 @@ import httpx
 import pytest
 from textual.widgets import Input, Static
 
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.list_preview import ListPreview

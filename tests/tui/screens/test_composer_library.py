@@ -12,8 +12,9 @@ from datetime import datetime
 import pytest
 from textual.widgets import Input
 
+from gateway_tui.core.draft import Draft
 from gateway_tui.core.files.config import load_config
-from gateway_tui.core.files.drafts import ComposeStore, Draft, HistoryEntry
+from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.main import demo_config
 from gateway_tui.tui.app import GatewayApp
