@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +28,9 @@ from gateway_tui.core.files.storage import atomic_write_json, data_dir, read_jso
 from gateway_tui.core.state import SentRecord
 
 HISTORY_LIMIT = 500
+# templates.json is read, changed and written whole: one change at a time (the app saves
+# templates in a worker thread), so two saves close together never lose one.
+_TEMPLATES_WRITE = threading.Lock()
 
 
 # --- where the files are --------------------------------------------------------------------
@@ -197,17 +201,19 @@ class ComposeStore:
         name = name.strip()
         if not name:
             raise ValueError("a template needs a name")
-        raw = self._templates_raw()
-        replaced = name in raw
-        raw[name] = draft.as_template().to_json()
-        atomic_write_json(self.templates_path, {"version": FORMAT_VERSION, "templates": raw})
+        with _TEMPLATES_WRITE:
+            raw = self._templates_raw()
+            replaced = name in raw
+            raw[name] = draft.as_template().to_json()
+            atomic_write_json(self.templates_path, {"version": FORMAT_VERSION, "templates": raw})
         return replaced
 
     def delete_template(self, name: str) -> bool:
-        raw = self._templates_raw()
-        if raw.pop(name, None) is None:
-            return False
-        atomic_write_json(self.templates_path, {"version": FORMAT_VERSION, "templates": raw})
+        with _TEMPLATES_WRITE:
+            raw = self._templates_raw()
+            if raw.pop(name, None) is None:
+                return False
+            atomic_write_json(self.templates_path, {"version": FORMAT_VERSION, "templates": raw})
         return True
 
     # --- history ------------------------------------------------------------------------------

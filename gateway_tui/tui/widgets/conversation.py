@@ -341,6 +341,9 @@ class ConversationView(Widget, can_focus=True):
     class Moved(Message):
         """The cursor is on another message."""
 
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, ConversationView.Moved)  # only the latest place matters
+
     def __init__(self, *, is_group: bool = False, id: str | None = None) -> None:  # noqa: A002
         super().__init__(id=id)
         self.is_group = is_group

@@ -172,9 +172,8 @@ async def test_templates_are_saved_loaded_and_deleted(app_for, demo_server):
         screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("f6")
         await pilot.pause()
-        await pilot.press("ctrl+u", *"Lunch", "enter")
-        await pilot.pause()
-        assert list(store_for(demo_server).templates()) == ["Lunch"]
+        await pilot.press("ctrl+u", *"Lunch", "enter")  # written in a worker thread
+        await wait_for(pilot, lambda: list(store_for(demo_server).templates()) == ["Lunch"])
 
         await pilot.press("f9", "y")
         await pilot.pause()
