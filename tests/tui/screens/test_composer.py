@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 from textual.widgets import Input, Static
 
@@ -143,20 +142,6 @@ WARNINGS = {
     "more than 10 rows": (_many_rows, "err-sections", "12 rows: WhatsApp shows at most 10"),
     "rowId used twice": (_same_row_ids, _row(0, 1), "used twice"),
 }
-
-
-class RefusingTransport(httpx.AsyncBaseTransport):
-    """Answers sendList the way a real server refuses a body; everything else goes through."""
-
-    def __init__(self, message) -> None:
-        self.message = message
-        self.inner = httpx.AsyncHTTPTransport()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path.startswith("/message/sendList/"):
-            body = {"status": 400, "error": "Bad Request", "response": {"message": self.message}}
-            return httpx.Response(400, json=body)
-        return await self.inner.handle_async_request(request)
 
 
 # --- the whole flow from the keyboard -------------------------------------------------------------
