@@ -245,6 +245,15 @@ class Identities:
         if sender_pn:
             self.pair(sender_lid or (remote if is_lid(remote) else None), sender_pn)
 
+    def learn_message(self, message: Any) -> None:
+        """A StoredMessage (core/api/chat_models.py): its sender and the phone JID beside it,
+        and the sender's pushName for a received one."""
+        sender = message.participant or message.remote_jid
+        if message.alt:
+            self.pair(sender, message.alt)
+        if not message.from_me:
+            self.name(sender, message.sender_name)
+
     def learn_participant(self, member: Any) -> None:
         """A group member: a pydantic Participant or its JSON (``id``, ``phoneNumber``,
         ``lid``, ``name``)."""

@@ -160,3 +160,22 @@ def test_nonsense_beside_a_lid_teaches_nothing() -> None:
     known.learn_participant({"id": LID, "phoneNumber": "120363025912345678@g.us"})
     assert len(known) == 0
     assert known.resolve(LID) == Identity(LID, lid=LID)
+
+
+def test_stored_2_x_messages_teach_the_number_and_name_of_a_lid_sender() -> None:
+    from gateway_tui.core.api.chat_models import StoredMessage
+
+    row = {
+        "key": {"remoteJid": LID, "fromMe": False, "id": "3A0", "remoteJidAlt": PHONE_JID,
+                "addressingMode": "lid"},
+        "pushName": "Marina Costa",
+        "message": {"conversation": "Oi!"},
+        "messageTimestamp": 1790000000,
+    }  # fmt: skip
+    message = StoredMessage.read(row)
+    assert message is not None and message.alt == PHONE_JID
+    known = Identities()
+    known.learn_message(message)
+    assert known.resolve(LID).title() == f"Marina Costa (+55 11 98700-1234 · {LID})"
+    plain = StoredMessage.read(row | {"key": {"remoteJid": PHONE_JID, "id": "3A1"}})
+    assert plain is not None and plain.alt is None
