@@ -18,7 +18,7 @@ The rule, given the server's version and what is known:
   answers ``exists: false``, so the phone JID is used when known, and a LID without one is
   refused with the reason; 2.4.0-rc2 and later take the ``@lid`` as it is.
 
-Plain Python: no pydantic, no httpx, no Textual.
+Plain Python: no pydantic, no httpx, no Textual (numbers shown by text/formatting.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+
+from gateway_tui.core.text.formatting import format_number
 
 LID_SUFFIX = "@lid"
 PHONE_SUFFIX = "@s.whatsapp.net"
@@ -99,20 +101,6 @@ def sends_to_lid(version: str | None) -> bool:
     return parsed[3] >= LID_SENDS_FROM_RC
 
 
-def show_number(digits: str) -> str:
-    """``5511987001234`` → ``+55 11 98700-1234`` as the number's country writes it (the
-    digits with a + when phonenumbers cannot place them)."""
-    import phonenumbers
-
-    try:
-        number = phonenumbers.parse("+" + digits)
-    except phonenumbers.NumberParseException:
-        return "+" + digits
-    if not phonenumbers.is_possible_number(number):
-        return "+" + digits
-    return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
-
-
 @dataclass(frozen=True, slots=True)
 class Identity:
     """One person (or group) as far as it is known: the JID the gateway named it by, its
@@ -135,7 +123,7 @@ class Identity:
     @property
     def number_text(self) -> str:
         """The phone number to show ("" when unknown)."""
-        return show_number(self.phone) if self.phone else ""
+        return format_number(self.phone) if self.phone else ""
 
     def label(self) -> str:
         """What to show for it: ``+55 11 98700-1234 · 2056…@lid``, the number alone, or
