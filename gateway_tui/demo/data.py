@@ -237,6 +237,11 @@ class Instance:
     big_chat_messages: int = 0
     # What an instance created through the interface was given (None: a seeded instance).
     integration_fields: dict[str, Any] | None = None
+    # Trouble (demo/conditions.py): listed open while its session is closed; or going
+    # open/close/connecting on a cycle. The last disconnection as 2.x keeps it (code, at, object).
+    zombie: bool = False
+    flapping: bool = False
+    disconnection: dict[str, Any] | None = None
 
     @property
     def owner(self) -> str:
@@ -314,8 +319,13 @@ class DemoState:
     seed: int
     instances: dict[str, Instance]
     server_url: str = "http://127.0.0.1"
-    # The line the demo imitates: "1.7.1" or "2.3.6" (demo/v2.py).
+    # The release the demo imitates: "1.7.1", "2.3.6", "2.3.7" or "2.4.0" (demo/versions.py).
     api_version: str = "1.7.1"
+    # 2.4's licence: "active" or "inactive" (None before 2.4); Prometheus /metrics served, and
+    # its basic-auth (user, password) when required.
+    licence: str | None = None
+    metrics: bool = False
+    metrics_auth: tuple[str, str] | None = None
     # 2.x: instances deleted (name → when): still listed for a moment after the 200.
     deleting: dict[str, float] = field(default_factory=dict)
     # Writes (POST/PUT/DELETE) as received, so tests can prove a call was not repeated.

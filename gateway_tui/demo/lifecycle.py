@@ -146,7 +146,9 @@ def _announce_code(state: DemoState, instance: Instance, pairing: Pairing) -> No
 
 
 def _state_body(instance: Instance) -> dict[str, Any]:
-    return {"instance": {"instanceName": instance.name, "state": instance.status}}
+    from gateway_tui.demo.conditions import session_state
+
+    return {"instance": {"instanceName": instance.name, "state": session_state(instance)}}
 
 
 # ---------------------------------------------------------------- handlers
@@ -232,7 +234,14 @@ async def connect(call: Call, instance: Instance) -> Reply:
     whatsapp = of(call.state).whatsapp
     if whatsapp == "offline":
         # The socket never opens: the instance goes on trying (connecting / close) for ever.
+        # 2.3.6 says connecting meanwhile; 2.3.7 says close, while its events say connecting
+        # (v2.3.7-vs-2.3.6.md row 2).
+        from gateway_tui.demo.versions import at_least
+
         instance.status = "connecting"
+        _announce_state(call.state, instance)
+        if at_least(call.state, "2.3.7"):
+            instance.status = "close"
         return 200, {"count": 0}
     if whatsapp == "failing":
         return 200, None

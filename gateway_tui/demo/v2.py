@@ -1,4 +1,5 @@
-"""The demo gateway as a 2.x server answers (Evolution API 2.3.6, as recorded).
+"""The demo gateway as a 2.x server answers (Evolution API 2.3.6, as recorded; the later
+releases' differences are in demo/versions.py).
 
 The routes that did not change are the 1.7.1 demo's own handlers; the ones that did (verbs,
 flat camelCase bodies, flat fetchInstances rows, paged findMessages) are written here, from the
@@ -17,14 +18,13 @@ from starlette.routing import Route
 
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle
+from gateway_tui.demo import lifecycle, versions
 from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
 from gateway_tui.demo.errors import GatewayError, not_connected_text
 from gateway_tui.demo.lifecycle import EVENTS
 from gateway_tui.demo.validation import create_jid, list_sections
 
-VERSION = "2.3.6"
-CLIENT_NAME = "evolution_exchange"
+CLIENT_NAME = versions.CLIENT_NAME
 # A delete answers 200 at once; the instance goes a moment later (as recorded: still listed
 # right after, gone 1.5 s on).
 DELETE_SECONDS = 1.5
@@ -106,6 +106,17 @@ def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]
             len(instance.workspace.contacts),
             len(chats),
         )
+    disconnection = {
+        "disconnectionReasonCode": 401 if was_paired else None,
+        "disconnectionObject": None,
+        "disconnectionAt": _moment(stamp) if was_paired else None,
+    }
+    if instance.disconnection is not None:  # demo/conditions.py
+        disconnection = {
+            "disconnectionReasonCode": instance.disconnection["code"],
+            "disconnectionObject": instance.disconnection["object"],
+            "disconnectionAt": _moment(instance.disconnection["at"]),
+        }
     return {
         "id": instance.instance_id,
         "name": instance.name,
@@ -118,9 +129,7 @@ def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]
         "businessId": None,
         "token": instance.apikey,
         "clientName": CLIENT_NAME,
-        "disconnectionReasonCode": 401 if was_paired else None,
-        "disconnectionObject": None,
-        "disconnectionAt": _moment(stamp) if was_paired else None,
+        **disconnection,
         "createdAt": _moment(stamp - 86400 * 30),
         "updatedAt": _moment(stamp),
         "Chatwoot": None,
@@ -464,12 +473,19 @@ async def find_messages(call: v1.Call, instance: Instance) -> v1.Reply:
 
 @route("POST", "/chat/findContacts/{instance}")
 async def find_contacts(call: v1.Call, instance: Instance) -> v1.Reply:
-    wanted = _where(call).get("remoteJid")
-    return 200, [
+    where = _where(call)
+    wanted = where.get("remoteJid")
+    rows = [
         _contact_row(instance, jid, name)
         for jid, name in instance.workspace.contacts.items()
         if not isinstance(wanted, str) or create_jid(wanted) == jid
     ]
+    if versions.at_least(call.state, "2.3.7"):
+        # 2.3.7 also filters on the row's id and on the name (v2.3.7-vs-2.3.6.md row 3).
+        for name in ("id", "pushName"):
+            if isinstance(where.get(name), str):
+                rows = [row for row in rows if row[name] == where[name]]
+    return 200, rows
 
 
 # ---------------------------------------------------------------- closed instances, as 2.x says it
@@ -504,7 +520,7 @@ async def whatsapp_numbers(call: v1.Call, instance: Instance) -> v1.Reply:
                 "message": [["numbers does not meet minimum length of 1"]],
             },
         )
-    if instance.status == "connecting":  # Baileys' own error, passed through whole
+    if instance.status == "connecting" or instance.zombie:  # Baileys' own error, whole
         payload = {
             "statusCode": 428,
             "error": "Precondition Required",
@@ -526,10 +542,10 @@ async def whatsapp_numbers(call: v1.Call, instance: Instance) -> v1.Reply:
 
 @route("GET", "/group/fetchAllGroups/{instance}")
 async def fetch_all_groups(call: v1.Call, instance: Instance) -> v1.Reply:
-    if call.query("getParticipants") and instance.status != "open":
+    if call.query("getParticipants") and (instance.status != "open" or instance.zombie):
         text = (
             "Connection Closed"
-            if instance.status == "connecting"
+            if instance.status == "connecting" or instance.zombie
             else "Cannot convert undefined or null to object"
         )
         raise GatewayError(500, text)
@@ -603,18 +619,8 @@ V2_ROUTES.extend(r for r in v1.ROUTES_1_7_1 if any((m, r.path) in _SAME for m in
 
 
 async def root(request: Any) -> Any:
-    """GET /: 2.x adds clientName and whatsappWebVersion, drops swagger."""
-    return v1.json_response(
-        200,
-        {
-            "status": 200,
-            "message": "Welcome to the Evolution API, it is working!",
-            "version": VERSION,
-            "clientName": CLIENT_NAME,
-            "documentation": "https://doc.evolution-api.com",
-            "whatsappWebVersion": "2.3000.1027934701",
-        },
-    )
+    """GET /: 2.x adds clientName and whatsappWebVersion, drops swagger (2.3.7: manager)."""
+    return v1.json_response(200, versions.root_body(request.app.state.demo))
 
 
 V2_ROUTES.append(Route("/", root, methods=["GET"]))
