@@ -110,6 +110,8 @@ def _serve_demo(args: argparse.Namespace) -> int:
         metrics_auth=args.metrics_auth,
         zombie=args.zombie,
         flapping=args.flapping,
+        history_sync=args.history_sync,
+        history_stop_at=args.history_stop_at,
     )
     try:
         if args.fleet:

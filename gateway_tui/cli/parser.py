@@ -165,6 +165,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="instance NAME goes open/close/connecting on a cycle; repeatable",
     )
     demo_parser.add_argument(
+        "--history-sync",
+        action="store_true",
+        default=None,
+        help="after each pairing, send the history as a real server does (chats.set, "
+        "messages.set; 2.4: messaging-history.set)",
+    )
+    demo_parser.add_argument(
+        "--history-stop-at",
+        metavar="PERCENT",
+        type=whole_number(1, 100),
+        help="the history sync stops early at PERCENT (implies --history-sync)",
+    )
+    demo_parser.add_argument(
         "--fleet",
         action="store_true",
         default=None,

@@ -242,6 +242,8 @@ class Instance:
     zombie: bool = False
     flapping: bool = False
     disconnection: dict[str, Any] | None = None
+    # Created with qrcode:true: its socket started at once (2.3.6 logs it out on delete).
+    qrcode_at_create: bool = False
 
     @property
     def owner(self) -> str:
@@ -324,6 +326,10 @@ class DemoState:
     # 2.4's licence: "active" or "inactive" (None before 2.4); Prometheus /metrics served, and
     # its basic-auth (user, password) when required.
     licence: str | None = None
+    # A history sync (demo/events.py) after each pairing, and where it stops early (a
+    # percentage; None: it runs to 100).
+    history_sync: bool = False
+    history_stop_at: int | None = None
     metrics: bool = False
     metrics_auth: tuple[str, str] | None = None
     # 2.x: instances deleted (name → when): still listed for a moment after the 200.

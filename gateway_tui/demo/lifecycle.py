@@ -84,6 +84,8 @@ def scan(state: DemoState, name: str) -> bool:
         instance.owner_number = pairing.number
     instance.status = "open"
     _announce_state(state, instance)
+    if state.history_sync and state.events is not None:
+        state.events.history_sync(instance, stop_at=state.history_stop_at)
     return True
 
 
@@ -178,6 +180,7 @@ async def create(call: Call) -> Reply:
             raise GatewayError(400, ["number is required"])
     instance = new_instance(state.rng, name, "close", token=token, owner_number=number or None)
     instance.has_integration = integration is not None
+    instance.qrcode_at_create = body.get("qrcode") is True
     # fetchInstances shows what the instance was created with (token, integration, number).
     instance.integration_fields = {
         key: body[key] for key in ("integration", "number", "token") if body.get(key)

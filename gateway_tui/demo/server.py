@@ -67,6 +67,9 @@ class DemoServer:
         zombie: Iterable[str] = (),
         flapping: Iterable[str] = (),
         flap_seconds: float = 3.0,
+        history_sync: bool = False,
+        history_stop_at: int | None = None,
+        webhook_timeout: float = 5.0,
     ) -> None:
         """``websocket``: serve socket.io (False: /socket.io/ answers 404, as a real server
         with its websocket off); ``strict_namespaces``: an instance's namespace exists only
@@ -84,7 +87,10 @@ class DemoServer:
         2.4.0-rc2 without a licence key). ``metrics``: serve Prometheus /metrics (2.x), behind
         basic auth with ``metrics_auth`` (user, password). ``zombie`` / ``flapping``: instances
         (created open when the seed has none of that name) listed open with a closed session,
-        or cycling open/close/connecting every ``flap_seconds`` (demo/conditions.py)."""
+        or cycling open/close/connecting every ``flap_seconds`` (demo/conditions.py).
+        ``history_sync``: each pairing is followed by a history sync (demo/events.py), which
+        stops early at ``history_stop_at`` percent when given. ``webhook_timeout``: seconds a
+        webhook POST may take (demo/webhooks.py)."""
         from gateway_tui.demo.versions import LICENCES, release
 
         self.api_version = release(api_version)
@@ -97,6 +103,7 @@ class DemoServer:
         self.metrics = bool(metrics or metrics_auth)
         self.metrics_auth = tuple(metrics_auth) if metrics_auth else None
         self._zombie, self._flapping = tuple(zombie), tuple(flapping)
+        self._history = (history_sync or history_stop_at is not None, history_stop_at)
         self.api_key = api_key
         self.seed = seed
         self.hostile = hostile  # serve the hostile data set (demo/hostile.py)
@@ -105,7 +112,9 @@ class DemoServer:
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
-        self.events = DemoEvents(lambda: self._gateway.state, strict_namespaces, global_events)
+        self.events = DemoEvents(
+            lambda: self._gateway.state, strict_namespaces, global_events, webhook_timeout
+        )
         self._gateway.state.events = self.events
         self.websocket = websocket
         self.incoming = (
@@ -157,6 +166,17 @@ class DemoServer:
             return written.key["id"]
 
         return self.on_loop(write()).result(30)
+
+    def history_sync(self, instance: str, *, batches: int = 4, stop_at: int | None = None) -> int:
+        """Start a history sync of ``instance`` now (DemoEvents.history_sync): the number of
+        batches that will come."""
+
+        async def sync() -> int:
+            return self.events.history_sync(
+                self.state.instances[instance], batches=batches, stop_at=stop_at
+            )
+
+        return self.on_loop(sync()).result(30)
 
     def flood(self, instance: str, jid: str, rate: int, count: int) -> Any:
         """``count`` events at ``rate`` a second into the chat (DemoEvents.flood): a future of
@@ -249,6 +269,7 @@ class DemoServer:
         state.api_version = self.api_version
         state.licence, state.metrics = self.licence, self.metrics
         state.metrics_auth = self.metrics_auth
+        state.history_sync, state.history_stop_at = self._history
         for name in self._zombie:
             conditions.ensure(state, name, zombie=True)
         for name in self._flapping:

@@ -10,6 +10,7 @@ shares nothing with ``gateway_tui.core.api``.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import time
 from typing import Any
@@ -183,10 +184,56 @@ async def fetch_instances(request: Any) -> Any:
 V2_ROUTES.append(Route("/instance/fetchInstances", fetch_instances, methods=["GET"]))
 
 
+def _emit(state: DemoState, instance: Instance, event: str, data: Any) -> None:
+    if state.events is not None:
+        state.events.emit(instance, event, data)
+
+
+def _logged_out(state: DemoState, instance: Instance) -> None:
+    """What 2.x emits when an instance's session ends for good (as recorded on a delete):
+    status.instance, logout.instance, connection.update close 401."""
+    at = _moment(time.time())
+    error = {
+        "error": {
+            "data": None,
+            "isBoom": True,
+            "isServer": False,
+            "output": {
+                "statusCode": 401,
+                "payload": {
+                    "statusCode": 401,
+                    "error": "Unauthorized",
+                    "message": f"Log out instance: {instance.name}",
+                },
+                "headers": {},
+            },
+        },
+        "date": at,
+    }
+    status = {"instance": instance.name, "status": "closed", "disconnectionAt": at}
+    status |= {"disconnectionReasonCode": 401, "disconnectionObject": json.dumps(error)}
+    _emit(state, instance, "status.instance", status)
+    _emit(state, instance, "logout.instance", None)
+    _emit(
+        state,
+        instance,
+        "connection.update",
+        {"instance": instance.name, "state": "close"} | {"statusReason": 401},
+    )
+
+
 @route("DELETE", "/instance/delete/{instance}")
 async def delete_instance(call: v1.Call, instance: Instance) -> v1.Reply:
     if instance.status == "open":
         raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
+    if instance.name not in call.state.deleting:
+        # 2.3.7 ends the session first; 2.3.6 only for an instance whose socket started at
+        # its creation (qrcode:true, events-002).
+        if versions.at_least(call.state, "2.3.7") or instance.qrcode_at_create:
+            _logged_out(call.state, instance)
+        ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
+        _emit(call.state, instance, "instance.delete", ids)
+        _emit(call.state, instance, "remove.instance", None)
     call.state.deleting.setdefault(instance.name, time.monotonic())
     return 200, v1.success("Instance deleted")
 
@@ -198,6 +245,8 @@ async def create(call: v1.Call) -> v1.Reply:
         raise GatewayError(400, ["Invalid integration"])
     status, reply = await lifecycle.create(call)
     instance = call.state.instances[reply["instance"]["instanceName"]]
+    ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
+    _emit(call.state, instance, "instance.create", ids)
     record = reply["instance"]
     return status, {
         "instance": {
@@ -255,10 +304,11 @@ def _nested(call: v1.Call, name: str) -> dict[str, Any]:
         raise GatewayError(400, [[f'instance requires property "{name}"']])
     events = inner.get("events", [])
     for index, event in enumerate(events if isinstance(events, list) else []):
-        if event not in V2_EVENTS:
+        if event not in events_of(call.state):
+            known = ",".join(events_of(call.state))
             raise GatewayError(
                 400,
-                [[f"{name}.events[{index}] is not one of enum values: {','.join(V2_EVENTS)}"]],
+                [[f"{name}.events[{index}] is not one of enum values: {known}"]],
             )
     return inner
 
@@ -284,6 +334,13 @@ V2_EVENTS = tuple(
 )
 
 
+def events_of(state: DemoState) -> list[str]:
+    """The events a webhook or websocket may tick: 2.4 adds MESSAGING_HISTORY_SET (refused
+    in event lists before it)."""
+    extra = ["MESSAGING_HISTORY_SET"] if versions.at_least(state, "2.4.0") else []
+    return [*V2_EVENTS, *extra]
+
+
 def _row(instance: Instance, stored: dict[str, Any]) -> dict[str, Any]:
     stamp = _moment(time.time())
     return {"id": "demo-" + instance.instance_id[:8], **stored, "createdAt": stamp} | {
@@ -302,7 +359,7 @@ async def set_webhook(call: v1.Call, instance: Instance) -> v1.Reply:
         "url": inner["url"],  # 2.x stores any text, a URL or not
         "headers": None,
         "enabled": enabled,
-        "events": (list(inner.get("events") or []) or list(V2_EVENTS)) if enabled else [],
+        "events": (list(inner.get("events") or []) or events_of(call.state)) if enabled else [],
         "webhookByEvents": inner.get("byEvents") is True,
         "webhookBase64": inner.get("base64") is True,
     }
@@ -322,7 +379,7 @@ async def set_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
     if "enabled" not in inner:
         raise GatewayError(400, [['websocket requires property "enabled"']])
     enabled = inner["enabled"] is True
-    events = (list(inner.get("events") or []) or list(V2_EVENTS)) if enabled else []
+    events = (list(inner.get("events") or []) or events_of(call.state)) if enabled else []
     stored = {"enabled": enabled, "events": events}
     lifecycle.of(call.state).websockets[instance.name] = stored
     return 201, _row(instance, stored)
@@ -393,7 +450,7 @@ def _contact_row(instance: Instance, jid: str, name: str | None) -> dict[str, An
     }
 
 
-def _message_row(instance: Instance, message: Any) -> dict[str, Any]:
+def message_row(instance: Instance, message: Any) -> dict[str, Any]:
     data = chat_store.message_json(instance, message)
     data.pop("owner", None)
     stamp = data.get("messageTimestamp")
@@ -431,7 +488,7 @@ async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
                 "windowStart": at,
                 "windowExpires": _moment((last.timestamp if last else 0) + 86400),
                 "windowActive": False,
-                "lastMessage": _message_row(instance, last) if last else None,
+                "lastMessage": message_row(instance, last) if last else None,
                 "unreadCount": 0,
                 "isSaved": True,
             }
@@ -466,7 +523,7 @@ async def find_messages(call: v1.Call, instance: Instance) -> v1.Reply:
             "total": len(messages),
             "pages": pages,
             "currentPage": page,
-            "records": [_message_row(instance, m) for m in chosen],
+            "records": [message_row(instance, m) for m in chosen],
         }
     }
 

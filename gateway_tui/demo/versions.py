@@ -259,7 +259,7 @@ async def metrics(request: Request) -> Response:
             return _plain(401, "Invalid credentials")
     return Response(
         metrics_text(state),
-        media_type="text/plain; version=0.0.4; charset=utf-8",
+        media_type="text/plain; charset=utf-8; version=0.0.4",
         headers={"Cache-Control": "no-cache, no-store, must-revalidate"},
     )
 
