@@ -10,6 +10,7 @@ and chats of an instance are built on first use, which keeps 10,000 instances ch
 
 from __future__ import annotations
 
+import contextvars
 import random
 import string
 import threading
@@ -215,6 +216,11 @@ class Workspace:
 
 
 _WORKSPACE_LOCK = threading.Lock()
+# The id a 2.4 caller chose for the message its request sends (``messageId``); per request
+# (each runs as its own task, so a context variable).
+CHOSEN_MESSAGE_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "chosen_message_id", default=None
+)
 
 
 @dataclass
@@ -269,7 +275,9 @@ class Instance:
     def add_sent_message(
         self, jid: str, message_id: str, text: str, list_message: dict[str, Any] | None = None
     ) -> Message:
-        """Store a message this instance just sent, opening the chat when it is new."""
+        """Store a message this instance just sent, opening the chat when it is new (with the
+        id the caller chose, on 2.4: CHOSEN_MESSAGE_ID)."""
+        message_id = CHOSEN_MESSAGE_ID.get() or message_id
         message = Message(
             key={"remoteJid": jid, "fromMe": True, "id": message_id},
             text=text,

@@ -20,7 +20,13 @@ from starlette.routing import Route
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
 from gateway_tui.demo import lifecycle, versions
-from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
+from gateway_tui.demo.data import (
+    CHOSEN_MESSAGE_ID,
+    GROUP_DOMAIN,
+    SETTING_FLAGS,
+    DemoState,
+    Instance,
+)
 from gateway_tui.demo.errors import GatewayError, not_connected_text
 from gateway_tui.demo.lifecycle import EVENTS
 from gateway_tui.demo.validation import create_jid, list_sections
@@ -394,9 +400,37 @@ async def find_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
 # ---------------------------------------------------------------- messages
 
 
+def _sent_before(call: v1.Call, instance: Instance) -> v1.Reply | None:
+    """2.4 lets the caller choose a send's ``messageId``: the message is stored under it, and
+    a send with an id this instance already sent makes no second message (the demo answers
+    the first one's 201 again: a resend after an unknown outcome)."""
+    if not versions.at_least(call.state, "2.4.0"):
+        return None
+    body = call.body if isinstance(call.body, dict) else {}
+    chosen = body.get("messageId")
+    if chosen is None:
+        return None
+    if not isinstance(chosen, str) or not chosen.strip():
+        raise GatewayError(400, [["messageId is not of a type(s) string"]])
+    for chat in instance.chats.values():
+        found = chat.find(chosen)
+        if found is not None and found.key["fromMe"]:
+            data = chat_store.message_json(instance, found)
+            return 201, {
+                "key": found.key,
+                "message": data["message"],
+                "messageTimestamp": str(found.timestamp),
+                "status": found.status,
+            }
+    CHOSEN_MESSAGE_ID.set(chosen)
+    return None
+
+
 @route("POST", "/message/sendList/{instance}")
 async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
     body = call.validated(SEND_LIST)
+    if again := _sent_before(call, instance):
+        return again
     fields = {
         key: body[key]
         for key in ("title", "description", "buttonText", "footerText", "sections")
@@ -636,12 +670,16 @@ async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "text")
     if not str(call.body["text"]).strip():
         raise GatewayError(400, ["Text is required"])  # as recorded (v2.3.6-more/070)
+    if again := _sent_before(call, instance):
+        return again
     return await v1.send_text(_flat_to_nested(call, "textMessage", ("text",)), instance)
 
 
 @route("POST", "/message/sendMedia/{instance}")
 async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "mediatype", "media")
+    if again := _sent_before(call, instance):
+        return again
     fields = ("mediatype", "media", "caption", "fileName")
     return await v1.send_media(_flat_to_nested(call, "mediaMessage", fields), instance)
 

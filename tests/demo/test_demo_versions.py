@@ -140,3 +140,30 @@ def test_the_command_line_takes_the_new_releases() -> None:
     assert (args.api_version, args.licence, args.zombie) == ("2.4.0", "inactive", ["z"])
     args = parser.parse_args(["demo-server", "--metrics-auth", "prom:pass", "--flapping", "f"])
     assert args.metrics_auth == ("prom", "pass") and args.flapping == ["f"]
+
+
+def test_2_4_keeps_a_chosen_message_id_and_a_resend_makes_no_second_message() -> None:
+    with DemoServer(api_version="2.4.0", instances=3) as server:
+        name = next(n for n, i in server.state.instances.items() if i.status == "open")
+        instance = server.state.instances[name]
+        jid = next(j for j in instance.chats if j.endswith("@s.whatsapp.net"))
+        url, headers = f"{server.url}/message/sendText/{name}", {"apikey": server.api_key}
+        body = {"number": jid.split("@")[0], "text": "once", "messageId": "3EB0CAMPAIGN0001"}
+        first = httpx.post(url, json=body, headers=headers)
+        again = httpx.post(url, json=body, headers=headers)
+        other = httpx.post(url, json=body | {"messageId": "3EB0CAMPAIGN0002"}, headers=headers)
+        stored = [m.key["id"] for m in instance.chats[jid].messages if m.text == "once"]
+    assert first.status_code == again.status_code == other.status_code == 201
+    assert first.json()["key"]["id"] == again.json()["key"]["id"] == "3EB0CAMPAIGN0001"
+    assert stored == ["3EB0CAMPAIGN0001", "3EB0CAMPAIGN0002"]
+
+
+def test_before_2_4_a_message_id_is_not_the_callers() -> None:
+    with DemoServer(api_version="2.3.7", instances=3) as server:
+        name = next(n for n, i in server.state.instances.items() if i.status == "open")
+        jid = next(j for j in server.state.instances[name].chats if j.endswith("@s.whatsapp.net"))
+        body = {"number": jid.split("@")[0], "text": "x", "messageId": "3EB0CAMPAIGN0001"}
+        sent = httpx.post(
+            f"{server.url}/message/sendText/{name}", json=body, headers={"apikey": server.api_key}
+        )
+    assert sent.status_code == 201 and sent.json()["key"]["id"] != "3EB0CAMPAIGN0001"
