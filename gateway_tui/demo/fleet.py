@@ -62,7 +62,8 @@ def _cases(options: dict[str, Any]) -> tuple[str, ...]:
     if options.get("licence") == "inactive":
         cases.append("licence inactive")
     if options.get("metrics_auth"):
-        cases.append("metrics with basic auth")
+        # The password is a secret: FleetGateway.metrics_auth holds it, nothing prints it.
+        cases.append(f"metrics with basic auth (user {options['metrics_auth'][0]})")
     elif options.get("metrics"):
         cases.append("metrics")
     return tuple(cases) if options else ("not running",)
