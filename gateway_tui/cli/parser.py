@@ -45,6 +45,7 @@ def _metrics_credentials(text: str) -> tuple[str, str]:
         raise argparse.ArgumentTypeError("give USER:PASSWORD")
     return user, password
 
+
 RAW = argparse.RawDescriptionHelpFormatter
 
 
