@@ -4,6 +4,7 @@ foreground (``serve``, for ``gateway-tui demo-server``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import socket
 import sys
@@ -289,6 +290,11 @@ class DemoServer:
         if self._server is None or self._thread is None:
             return
         self._gateway.closing.set()
+        loop = self.events.loop
+        if loop is not None and loop.is_running():
+            # Webhook POSTs still waiting are cancelled, their connections closed.
+            with contextlib.suppress(Exception):
+                self.on_loop(self.events.webhooks.close()).result(_STOP_TIMEOUT)
         self._server.should_exit = True
         self._thread.join(_STOP_TIMEOUT)
         if self._thread.is_alive():

@@ -140,6 +140,14 @@ class WebhookSender:
             return
         self.log.append(Delivery(url, body["event"], response.status_code))
 
+    async def close(self) -> None:
+        """Cancel the POSTs still waiting and close the connections (the server stops)."""
+        for task in list(self._pending):
+            task.cancel()
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
     @property
     def pending(self) -> int:
         return len(self._pending)

@@ -123,3 +123,21 @@ def test_a_slow_receiver_does_not_hold_the_demo_and_times_out() -> None:
             assert sender.pending == 0
     finally:
         slow.close()
+
+
+def test_stopping_the_demo_cancels_the_posts_still_waiting() -> None:
+    slow = Receiver(delay=120.0)
+    try:
+        server = DemoServer(api_version="2.3.7", instances=3, webhook_timeout=120.0).start()
+        try:
+            name = _open_instance(server)
+            set_webhook(server, name, slow.url, ["MESSAGES_UPSERT"], by_events=False)
+            server.write(name, _person_chat(server, name), "never answered")
+            sender = server.events.webhooks
+            wait_in_thread(lambda: slow.posts, "the POST reached the receiver")
+            assert sender.pending == 1
+        finally:
+            server.stop()
+        assert sender.pending == 0 and not server.running
+    finally:
+        slow.close()
