@@ -338,6 +338,8 @@ class DemoState:
     # percentage; None: it runs to 100).
     history_sync: bool = False
     history_stop_at: int | None = None
+    # 2.4 sends under a caller-chosen messageId now under way: (instance, id).
+    sending: dict[tuple[str, str], Any] = field(default_factory=dict)
     metrics: bool = False
     metrics_auth: tuple[str, str] | None = None
     # 2.x: instances deleted (name → when): still listed for a moment after the 200.

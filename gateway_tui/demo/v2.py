@@ -9,10 +9,12 @@ shares nothing with ``gateway_tui.core.api``.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.routing import Route
@@ -400,18 +402,18 @@ async def find_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
 # ---------------------------------------------------------------- messages
 
 
-def _sent_before(call: v1.Call, instance: Instance) -> v1.Reply | None:
-    """2.4 lets the caller choose a send's ``messageId``: the message is stored under it, and
-    a send with an id this instance already sent makes no second message (the demo answers
-    the first one's 201 again: a resend after an unknown outcome)."""
+def _chosen_id(call: v1.Call) -> str | None:
+    """The ``messageId`` a 2.4 caller chose for this send (None before 2.4 or when none)."""
     if not versions.at_least(call.state, "2.4.0"):
         return None
     body = call.body if isinstance(call.body, dict) else {}
     chosen = body.get("messageId")
-    if chosen is None:
-        return None
-    if not isinstance(chosen, str) or not chosen.strip():
+    if chosen is not None and (not isinstance(chosen, str) or not chosen.strip()):
         raise GatewayError(400, [["messageId is not of a type(s) string"]])
+    return chosen
+
+
+def _sent_answer_of(instance: Instance, chosen: str) -> v1.Reply | None:
     for chat in instance.chats.values():
         found = chat.find(chosen)
         if found is not None and found.key["fromMe"]:
@@ -422,21 +424,45 @@ def _sent_before(call: v1.Call, instance: Instance) -> v1.Reply | None:
                 "messageTimestamp": str(found.timestamp),
                 "status": found.status,
             }
-    CHOSEN_MESSAGE_ID.set(chosen)
     return None
+
+
+async def _once(
+    call: v1.Call, instance: Instance, send: Callable[[], Awaitable[v1.Reply]]
+) -> v1.Reply:
+    """2.4 lets the caller choose a send's ``messageId``: the message is stored under it, and
+    a send with an id this instance already sent (or is sending) makes no second message: the
+    demo answers the first one's 201 again (a resend after an unknown outcome)."""
+    chosen = _chosen_id(call)
+    if chosen is None:
+        return await send()
+    key = (instance.name, chosen)
+    while (first := call.state.sending.get(key)) is not None:
+        await first.wait()  # the same id's first send is still under way
+    if again := _sent_answer_of(instance, chosen):
+        return again
+    done = call.state.sending[key] = asyncio.Event()
+    CHOSEN_MESSAGE_ID.set(chosen)
+    try:
+        return await send()
+    finally:
+        del call.state.sending[key]
+        done.set()
 
 
 @route("POST", "/message/sendList/{instance}")
 async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
     body = call.validated(SEND_LIST)
-    if again := _sent_before(call, instance):
-        return again
     fields = {
         key: body[key]
         for key in ("title", "description", "buttonText", "footerText", "sections")
         if key in body
     }
-    return await v1.deliver_list(call, instance, body["number"], fields, body.get("delay"))
+    return await _once(
+        call,
+        instance,
+        lambda: v1.deliver_list(call, instance, body["number"], fields, body.get("delay")),
+    )
 
 
 @route("POST", "/chat/updateMessage/{instance}")
@@ -670,18 +696,16 @@ async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "text")
     if not str(call.body["text"]).strip():
         raise GatewayError(400, ["Text is required"])  # as recorded (v2.3.6-more/070)
-    if again := _sent_before(call, instance):
-        return again
-    return await v1.send_text(_flat_to_nested(call, "textMessage", ("text",)), instance)
+    nested = _flat_to_nested(call, "textMessage", ("text",))
+    return await _once(call, instance, lambda: v1.send_text(nested, instance))
 
 
 @route("POST", "/message/sendMedia/{instance}")
 async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "mediatype", "media")
-    if again := _sent_before(call, instance):
-        return again
     fields = ("mediatype", "media", "caption", "fileName")
-    return await v1.send_media(_flat_to_nested(call, "mediaMessage", fields), instance)
+    nested = _flat_to_nested(call, "mediaMessage", fields)
+    return await _once(call, instance, lambda: v1.send_media(nested, instance))
 
 
 @route("POST", "/message/sendReaction/{instance}")

@@ -14,6 +14,7 @@ from gateway_tui.cli.parser import build_parser
 from gateway_tui.demo import lifecycle
 from gateway_tui.demo.server import DemoServer
 from tests.recorded.gateway import load_folder
+from tests.support import wait_in_thread
 
 GLOBAL_KEY = "EVO-LOCAL-GLOBAL-KEY-0001"
 
@@ -167,3 +168,37 @@ def test_before_2_4_a_message_id_is_not_the_callers() -> None:
             f"{server.url}/message/sendText/{name}", json=body, headers={"apikey": server.api_key}
         )
     assert sent.status_code == 201 and sent.json()["key"]["id"] != "3EB0CAMPAIGN0001"
+
+
+async def test_2_4_a_resend_while_the_first_is_still_sending_makes_no_second_message() -> None:
+    """The first send waits out its delay (presence shown) while the resend arrives."""
+    import asyncio
+
+    with DemoServer(api_version="2.4.0", instances=3) as server:
+        name = next(n for n, i in server.state.instances.items() if i.status == "open")
+        instance = server.state.instances[name]
+        jid = next(j for j in instance.chats if j.endswith("@s.whatsapp.net"))
+        body = {
+            "number": jid.split("@")[0],
+            "title": "T",
+            "description": "d",
+            "buttonText": "Open",
+            "footerText": "f",
+            "sections": [{"title": "S", "rows": [{"title": "R", "rowId": "r1"}]}],
+            "delay": 3000,
+            "messageId": "3EB0CAMPAIGN0003",
+        }
+        url, headers = f"{server.url}/message/sendList/{name}", {"apikey": server.api_key}
+        async with httpx.AsyncClient(headers=headers, timeout=60) as client:
+            first = asyncio.create_task(client.post(url, json=body))
+            await asyncio.to_thread(
+                wait_in_thread,
+                lambda: (name, "3EB0CAMPAIGN0003") in server.state.sending,
+                "the first send inside its delay",
+            )
+            again = await client.post(url, json=body)
+            answered = await first
+        stored = [m for m in instance.chats[jid].messages if m.key["id"] == "3EB0CAMPAIGN0003"]
+    assert answered.status_code == again.status_code == 201
+    assert answered.json()["key"] == again.json()["key"]
+    assert len(stored) == 1
