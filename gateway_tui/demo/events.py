@@ -18,6 +18,7 @@ connection updates, and now and then a new message): the benchmarks' and the flo
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from datetime import UTC, datetime
@@ -204,6 +205,32 @@ class DemoEvents:
                 "isLatest": latest,
             }
             self.emit(instance, "messaging-history.set", counts)
+
+    def instance_created(self, instance: Instance) -> None:
+        """2.x: ``instance.create`` with the instance's name and id (as recorded)."""
+        ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
+        self.emit(instance, "instance.create", ids)
+
+    def instance_deleted(self, instance: Instance, *, logged_out: bool) -> None:
+        """2.x on a delete, as recorded: with ``logged_out`` first status.instance (closed,
+        401 "Log out instance"), logout.instance and connection.update close 401; then
+        instance.delete and remove.instance."""
+        if logged_out:
+            at = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            payload = {"statusCode": 401, "error": "Unauthorized"}
+            payload["message"] = f"Log out instance: {instance.name}"
+            error = {"data": None, "isBoom": True, "isServer": False}
+            error["output"] = {"statusCode": 401, "payload": payload, "headers": {}}
+            status = {"instance": instance.name, "status": "closed", "disconnectionAt": at}
+            status["disconnectionReasonCode"] = 401
+            status["disconnectionObject"] = json.dumps({"error": error, "date": at})
+            self.emit(instance, "status.instance", status)
+            self.emit(instance, "logout.instance", None)
+            closed = {"instance": instance.name, "state": "close", "statusReason": 401}
+            self.emit(instance, "connection.update", closed)
+        ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
+        self.emit(instance, "instance.delete", ids)
+        self.emit(instance, "remove.instance", None)
 
     def message_upsert(self, instance: Instance, message: Message) -> None:
         self.emit(instance, "messages.upsert", chat_store.message_json(instance, message))

@@ -9,26 +9,17 @@ shares nothing with ``gateway_tui.core.api``.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import json
 import math
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.routing import Route
 
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle, versions
-from gateway_tui.demo.data import (
-    CHOSEN_MESSAGE_ID,
-    GROUP_DOMAIN,
-    SETTING_FLAGS,
-    DemoState,
-    Instance,
-)
+from gateway_tui.demo import lifecycle, message_ids, versions
+from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
 from gateway_tui.demo.errors import GatewayError, not_connected_text
 from gateway_tui.demo.lifecycle import EVENTS
 from gateway_tui.demo.validation import create_jid, list_sections
@@ -192,56 +183,15 @@ async def fetch_instances(request: Any) -> Any:
 V2_ROUTES.append(Route("/instance/fetchInstances", fetch_instances, methods=["GET"]))
 
 
-def _emit(state: DemoState, instance: Instance, event: str, data: Any) -> None:
-    if state.events is not None:
-        state.events.emit(instance, event, data)
-
-
-def _logged_out(state: DemoState, instance: Instance) -> None:
-    """What 2.x emits when an instance's session ends for good (as recorded on a delete):
-    status.instance, logout.instance, connection.update close 401."""
-    at = _moment(time.time())
-    error = {
-        "error": {
-            "data": None,
-            "isBoom": True,
-            "isServer": False,
-            "output": {
-                "statusCode": 401,
-                "payload": {
-                    "statusCode": 401,
-                    "error": "Unauthorized",
-                    "message": f"Log out instance: {instance.name}",
-                },
-                "headers": {},
-            },
-        },
-        "date": at,
-    }
-    status = {"instance": instance.name, "status": "closed", "disconnectionAt": at}
-    status |= {"disconnectionReasonCode": 401, "disconnectionObject": json.dumps(error)}
-    _emit(state, instance, "status.instance", status)
-    _emit(state, instance, "logout.instance", None)
-    _emit(
-        state,
-        instance,
-        "connection.update",
-        {"instance": instance.name, "state": "close"} | {"statusReason": 401},
-    )
-
-
 @route("DELETE", "/instance/delete/{instance}")
 async def delete_instance(call: v1.Call, instance: Instance) -> v1.Reply:
     if instance.status == "open":
         raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
-    if instance.name not in call.state.deleting:
+    if instance.name not in call.state.deleting and call.state.events is not None:
         # 2.3.7 ends the session first; 2.3.6 only for an instance whose socket started at
         # its creation (qrcode:true, events-002).
-        if versions.at_least(call.state, "2.3.7") or instance.qrcode_at_create:
-            _logged_out(call.state, instance)
-        ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
-        _emit(call.state, instance, "instance.delete", ids)
-        _emit(call.state, instance, "remove.instance", None)
+        logged_out = versions.at_least(call.state, "2.3.7") or instance.qrcode_at_create
+        call.state.events.instance_deleted(instance, logged_out=logged_out)
     call.state.deleting.setdefault(instance.name, time.monotonic())
     return 200, v1.success("Instance deleted")
 
@@ -253,8 +203,8 @@ async def create(call: v1.Call) -> v1.Reply:
         raise GatewayError(400, ["Invalid integration"])
     status, reply = await lifecycle.create(call)
     instance = call.state.instances[reply["instance"]["instanceName"]]
-    ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
-    _emit(call.state, instance, "instance.create", ids)
+    if call.state.events is not None:
+        call.state.events.instance_created(instance)
     record = reply["instance"]
     return status, {
         "instance": {
@@ -402,54 +352,6 @@ async def find_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
 # ---------------------------------------------------------------- messages
 
 
-def _chosen_id(call: v1.Call) -> str | None:
-    """The ``messageId`` a 2.4 caller chose for this send (None before 2.4 or when none)."""
-    if not versions.at_least(call.state, "2.4.0"):
-        return None
-    body = call.body if isinstance(call.body, dict) else {}
-    chosen = body.get("messageId")
-    if chosen is not None and (not isinstance(chosen, str) or not chosen.strip()):
-        raise GatewayError(400, [["messageId is not of a type(s) string"]])
-    return chosen
-
-
-def _sent_answer_of(instance: Instance, chosen: str) -> v1.Reply | None:
-    for chat in instance.chats.values():
-        found = chat.find(chosen)
-        if found is not None and found.key["fromMe"]:
-            data = chat_store.message_json(instance, found)
-            return 201, {
-                "key": found.key,
-                "message": data["message"],
-                "messageTimestamp": str(found.timestamp),
-                "status": found.status,
-            }
-    return None
-
-
-async def _once(
-    call: v1.Call, instance: Instance, send: Callable[[], Awaitable[v1.Reply]]
-) -> v1.Reply:
-    """2.4 lets the caller choose a send's ``messageId``: the message is stored under it, and
-    a send with an id this instance already sent (or is sending) makes no second message: the
-    demo answers the first one's 201 again (a resend after an unknown outcome)."""
-    chosen = _chosen_id(call)
-    if chosen is None:
-        return await send()
-    key = (instance.name, chosen)
-    while (first := call.state.sending.get(key)) is not None:
-        await first.wait()  # the same id's first send is still under way
-    if again := _sent_answer_of(instance, chosen):
-        return again
-    done = call.state.sending[key] = asyncio.Event()
-    CHOSEN_MESSAGE_ID.set(chosen)
-    try:
-        return await send()
-    finally:
-        del call.state.sending[key]
-        done.set()
-
-
 @route("POST", "/message/sendList/{instance}")
 async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
     body = call.validated(SEND_LIST)
@@ -458,7 +360,7 @@ async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
         for key in ("title", "description", "buttonText", "footerText", "sections")
         if key in body
     }
-    return await _once(
+    return await message_ids.send_once(
         call,
         instance,
         lambda: v1.deliver_list(call, instance, body["number"], fields, body.get("delay")),
@@ -697,7 +599,7 @@ async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
     if not str(call.body["text"]).strip():
         raise GatewayError(400, ["Text is required"])  # as recorded (v2.3.6-more/070)
     nested = _flat_to_nested(call, "textMessage", ("text",))
-    return await _once(call, instance, lambda: v1.send_text(nested, instance))
+    return await message_ids.send_once(call, instance, lambda: v1.send_text(nested, instance))
 
 
 @route("POST", "/message/sendMedia/{instance}")
@@ -705,7 +607,7 @@ async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "mediatype", "media")
     fields = ("mediatype", "media", "caption", "fileName")
     nested = _flat_to_nested(call, "mediaMessage", fields)
-    return await _once(call, instance, lambda: v1.send_media(nested, instance))
+    return await message_ids.send_once(call, instance, lambda: v1.send_media(nested, instance))
 
 
 @route("POST", "/message/sendReaction/{instance}")
