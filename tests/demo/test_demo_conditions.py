@@ -1,23 +1,13 @@
-"""The fleet view's cases in the demo: a zombie, a flapping instance, Prometheus /metrics as
-recorded (with and without basic auth), and a fleet of demo gateways."""
+"""The fleet view's instance cases in the demo: a zombie and a flapping instance."""
 
 from __future__ import annotations
-
-import base64
-import re
 
 import httpx
 import pytest
 
 from gateway_tui.demo.conditions import CYCLE, step
-from gateway_tui.demo.fleet import start_fleet
 from gateway_tui.demo.server import DemoServer
-from tests.recorded.gateway import load_folder
 from tests.support import wait_in_thread
-
-
-def _recorded(name: str):
-    return next(r for r in load_folder("v2.3.7") if r.name == name)
 
 
 @pytest.mark.parametrize("version", ["1.7.1", "2.3.7"])
@@ -84,82 +74,3 @@ def test_a_step_goes_open_close_connecting_open() -> None:
         step(server.state)
         states.append(instance.status)
     assert states == ["close", "connecting", "open", "close"]
-
-
-def _lines(text: str) -> list[str]:
-    """The exposition's lines with the values of labels and samples blanked."""
-    return [re.sub(r'="[^"]*"', '=""', re.sub(r" \S+$", " N", line)) for line in text.split("\n")]
-
-
-def test_metrics_are_served_as_recorded_with_the_zombies_session_state() -> None:
-    real = _recorded("metrics-enabled-no-auth")
-    with DemoServer(api_version="2.3.7", instances=0, metrics=True, zombie=["mx-1"]) as server:
-        answer = httpx.get(server.url + "/metrics")
-    assert answer.status_code == 200
-    assert answer.headers["content-type"] == real.content_type
-    assert _lines(answer.text) == _lines(real.response_body)
-    assert (
-        'evolution_instance_state{instance="mx-1",integration="WHATSAPP-BAILEYS",state="close"} 1'
-        in answer.text
-    )
-    assert 'evolution_instance_up{instance="mx-1",integration="WHATSAPP-BAILEYS"} 0' in answer.text
-
-
-def test_metrics_behind_basic_auth_answer_as_recorded() -> None:
-    auth = ("prom", "prom-pass")  # the recorder's (v2.3.7/906-909)
-    with DemoServer(api_version="2.3.7", instances=1, metrics_auth=auth) as server:
-        url = server.url + "/metrics"
-        none = httpx.get(url)
-        key_only = httpx.get(url, headers={"apikey": server.api_key})
-        wrong = httpx.get(url, auth=("prom", "wrong"))
-        right = httpx.get(url, auth=auth)
-    for answer, name in (
-        (none, "metrics-auth-no-credentials"),
-        (key_only, "metrics-auth-apikey-only"),
-        (wrong, "metrics-auth-wrong-password"),
-    ):
-        real = _recorded(name)
-        assert (answer.status_code, answer.text) == (real.status, real.response_body)
-    assert right.status_code == 200 and "evolution_instances_total 1" in right.text
-    token = base64.b64encode(b"prom:prom-pass").decode()
-    assert _recorded("metrics-auth-ok").request_headers["Authorization"] == f"Basic {token}"
-
-
-def test_metrics_off_is_the_servers_own_404() -> None:
-    with DemoServer(api_version="2.3.7", instances=0) as server:
-        answer = httpx.get(server.url + "/metrics")
-    assert (answer.status_code, answer.json()) == (
-        404,
-        _recorded("metrics-disabled-default").response_body,
-    )
-
-
-def test_the_fleet_runs_both_lines_with_every_case_and_one_gateway_down() -> None:
-    with start_fleet(instances=2, flap_seconds=60) as fleet:
-        by_name = {g.name: g for g in fleet.gateways}
-        answers = {}
-        for gateway in fleet.gateways:
-            try:
-                answers[gateway.name] = httpx.get(gateway.url + "/", timeout=10).json()
-            except httpx.ConnectError:
-                answers[gateway.name] = None
-        licence = httpx.get(
-            by_name["demo-2.4-licence"].url + "/instance/fetchInstances",
-            headers={"apikey": by_name["demo-2.4-licence"].api_key},
-        )
-        auth = by_name["demo-2.3.6"].metrics_auth
-        metrics = httpx.get(by_name["demo-2.3.6"].url + "/metrics", auth=auth)
-    versions = {name: (a or {}).get("version") for name, a in answers.items()}
-    assert versions == {
-        "demo-1.7.1": "1.7.1",
-        "demo-2.3.7": "2.3.7",
-        "demo-2.3.6": "2.3.6",
-        "demo-2.4-licence": "2.4.0",
-        "demo-2.4": "2.4.0",
-        "demo-stopped": None,
-    }
-    assert licence.status_code == 503
-    assert metrics.status_code == 200
-    cases = {case for gateway in fleet.gateways for case in gateway.cases}
-    assert {"zombie zombie-a", "flapping flaky-b", "licence inactive", "not running"} <= cases
-    assert not any(g.server and g.server.running for g in fleet.gateways)  # all stopped
