@@ -52,7 +52,7 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
             # Every event came, in far fewer batches than events: one per frame.
             await wait_for(pilot, lambda: sum(batches) == EVENTS, within=60)
             assert len(batches) < EVENTS / 5, batches
-            assert not app._live.take()  # nothing left waiting
+            assert not app.session.link.take()  # nothing left waiting
             # What is kept is bounded by what the events say, not by how many came: the
             # messages sent again replaced themselves, the new ones were added once each.
             assert len(loadable.value) == before + len(written)

@@ -112,7 +112,8 @@ class ChatStoreActions(ActionsBase):
             if event.event in ("messages.upsert", "send.message"):
                 self._live_message(event.instance, event.data, arrived, changed)
             elif event.event == "messages.update":
-                self._live_mark(event.instance, event.data, changed)
+                marks = self.client.dialect.read_event(event.event, event.data)
+                self._live_mark(event.instance, marks, changed)
             elif event.event == "connection.update" and isinstance(event.data, dict):
                 state = event.data.get("state")
                 if isinstance(state, str) and state:
@@ -166,13 +167,11 @@ class ChatStoreActions(ActionsBase):
                 unread[jid] = unread.get(jid, 0) + 1
 
     def _live_mark(self, instance: str, data: object, changed: set[Topic]) -> None:
-        """A delivery mark: 1.7.1 sends the store's row ``{id, remoteJid, fromMe, status,
-        datetime}``, 2.x names the message's id ``keyId``."""
+        """Delivery marks, as the store's rows ``{id, remoteJid, fromMe, status, datetime}``
+        (the dialect reads each line's own shape)."""
         for one in data if isinstance(data, list) else [data]:
             if not isinstance(one, dict):
                 continue
-            if isinstance(one.get("keyId"), str):
-                one = {**one, "id": one["keyId"]}
             row = StatusRow.read(one)
             if row is None or not row.status:
                 continue

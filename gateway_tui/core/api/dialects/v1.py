@@ -32,6 +32,7 @@ from gateway_tui.core.api.models import (
 
 class V1Dialect(Dialect):
     line = "1"
+    global_live_events = False
     label = "1.7.1"
     verbs = {
         "restart": "PUT",
