@@ -317,7 +317,7 @@ async def _instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
     async with _client(config) as client:
         try:
-            instances = await client.fetch_instances()
+            instances = await client.instances.fetch()
         except GatewayError as error:
             raise _gateway_error(error) from None
     rows = [
@@ -339,7 +339,7 @@ async def _participants(args: argparse.Namespace, config: ResolvedConfig) -> int
 
     async with _client(config) as client:
         try:
-            participants = await client.group_participants(args.instance, args.group)
+            participants = await client.groups.participants(args.instance, args.group)
         except GatewayError as error:
             raise _gateway_error(error) from None
     rows = [
@@ -360,12 +360,12 @@ async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> in
     async with _session(config) as session:
         actions = session.actions
         stored = ComposeStore(config.url, args.instance).stored_chats()
-        actions.restore_sent(
+        actions.messages.restore_sent(
             args.instance, stored.records, texts=stored.texts, archived=stored.archived
         )
-        actions.restore_archived(args.instance, stored.archived)
+        actions.chats.restore_archived(args.instance, stored.archived)
         try:
-            book = await actions.load_chat_book(args.instance)
+            book = await actions.chats.load_chat_book(args.instance)
         except GatewayError as error:
             raise _gateway_error(error) from None
     rows = [

@@ -388,7 +388,7 @@ class GatewayApp(App[int]):
 
         async def check() -> None:
             try:
-                missing = await self.actions.live_events_missing(instance)
+                missing = await self.actions.lifecycle.live_events_missing(instance)
             except GatewayError:
                 return  # the stream itself tells what it can
             self._live_missing[instance] = set(missing)
@@ -442,14 +442,14 @@ class GatewayApp(App[int]):
             return  # a gateway switched away from: its events go nowhere
         events = session.take_live()
         if events:
-            for name in session.actions.apply_live(events):
+            for name in session.actions.chats.apply_live(events):
                 self.run_worker(self._opened(name), group="live-opened", exit_on_error=False)
 
     async def _opened(self, name: str) -> None:
         from gateway_tui.core.api.errors import GatewayError
 
         with contextlib.suppress(GatewayError):  # the row keeps its state: the next read tells
-            await self.actions.opened(name)
+            await self.actions.lifecycle.opened(name)
 
     def _live_status(self, session: GatewaySession, live: bool, why: str | None) -> None:
         from gateway_tui.core.state import Topic
@@ -471,7 +471,7 @@ class GatewayApp(App[int]):
     def open_instance(self, name: str) -> None:
         from gateway_tui.tui.screens.instance import InstanceScreen
 
-        self.actions.select(name)
+        self.actions.instances.select(name)
         self.push_screen(InstanceScreen(name))
 
     def open_groups(self, instance: str) -> None:
@@ -521,7 +521,7 @@ class GatewayApp(App[int]):
         from gateway_tui.core.api.errors import GatewayError
 
         try:
-            await self.actions.refresh_instances()
+            await self.actions.instances.refresh_instances()
         except GatewayError as error:
             self.report_error(error, "Refreshing instances")
 

@@ -92,7 +92,7 @@ async def test_an_empty_store_falls_back_to_the_sent_history_and_says_so(app_for
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
         workspace = demo_instance(demo_server).workspace
         workspace.chats.clear()  # the gateway keeps no store
         workspace.contacts.clear()
@@ -206,7 +206,7 @@ async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
             )
             for n in range(25)
         ]
-        app.actions.restore_sent(INSTANCE, old)
+        app.actions.messages.restore_sent(INSTANCE, old)
         screen = await open_chats(app, pilot)
         table = screen.table
         await wait_for(pilot, lambda: len(table.visible_rows) > 40)

@@ -62,7 +62,7 @@ async def _type(pilot, text: str) -> None:
 
 def _answer(app, name: str = "onboarding"):
     """The last connect answer the app holds for ``name`` (None before it arrives)."""
-    return app.actions.pairing_of(name).value
+    return app.actions.lifecycle.pairing_of(name).value
 
 
 @pytest.fixture
@@ -346,7 +346,7 @@ async def test_create_connect_open_webhook_restart_logout_keys_only(app_for, man
         await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
         await pilot.pause()
         await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
-        assert decode_drawn_qr(app) == [app.actions.pairing_of("day-one").value.code]
+        assert decode_drawn_qr(app) == [app.actions.lifecycle.pairing_of("day-one").value.code]
         assert demo_lifecycle.scan(manual_scan.state, "day-one")
         # Scanned: open, then back on the list, where the row says so.
         await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))

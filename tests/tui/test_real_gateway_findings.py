@@ -68,7 +68,9 @@ async def test_a_row_without_description_is_sent_without_the_field(demo_server) 
             ListRow(title="Road bike", description="", row_id="road"),
             ListRow(title="Cargo bike", description="Carries 80 kg", row_id="cargo"),
         )
-        sent = await client.send_list(OPEN, request)  # the demo, like a real 1.7.1, refuses ""
+        sent = await client.messages.send_list(
+            OPEN, request
+        )  # the demo, like a real 1.7.1, refuses ""
     assert sent.key is not None
     rows = events[-1].request_body["listMessage"]["sections"][0]["rows"]
     assert rows == [
@@ -84,7 +86,7 @@ async def test_an_invite_without_description_is_refused_before_sending(
 ) -> None:
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
         with pytest.raises(InvalidRequest) as info:
-            await client.send_group_invite(OPEN, BIG, [JONAS], description)
+            await client.groups.send_invite(OPEN, BIG, [JONAS], description)
     assert [p.field for p in info.value.problems] == ["description"]
     assert not demo_server.state.writes
 
@@ -253,7 +255,7 @@ async def test_archiving_on_a_disconnected_instance_shows_the_hint(app_for) -> N
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         key = MessageKey(remote_jid=f"{JONAS}@s.whatsapp.net", from_me=True, id="3EB0AA")
         record = SentRecord(CLOSED, JONAS, SentMessage(key=key, status="PENDING"), {})
-        app.actions.restore_sent(CLOSED, [record])
+        app.actions.messages.restore_sent(CLOSED, [record])
         app.push_screen(ChatsScreen(CLOSED))
         await pilot.pause()
         await pilot.press("a")

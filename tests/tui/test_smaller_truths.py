@@ -54,7 +54,7 @@ async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         app.open_pairing("onboarding", "4915123450000")
         await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
-        answer = app.actions.pairing_of("onboarding")
+        answer = app.actions.lifecycle.pairing_of("onboarding")
         await wait_for(pilot, lambda: answer.value is not None and bool(answer.value.pairing_code))
         await pilot.pause()
         shown = app.screen.query_one("#pairing-code").render().plain

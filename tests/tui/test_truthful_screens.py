@@ -112,7 +112,7 @@ async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         app.open_chats("sales-eu")
         await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
-        book = lambda: app.actions.chat_book("sales-eu")  # noqa: E731
+        book = lambda: app.actions.chats.chat_book("sales-eu")  # noqa: E731
         await wait_for(pilot, lambda: book().value is not None)
         first.stop()
         await pilot.press("r")

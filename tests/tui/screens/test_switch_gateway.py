@@ -38,7 +38,7 @@ async def open_chat(app, pilot, jid: str) -> MessagesScreen:
     await wait_for(pilot, lambda: bool(app.state.instances.value))
     conversation = MessagesScreen(INSTANCE, jid)
     app.push_screen(conversation)
-    loadable = app.actions.messages_of(INSTANCE, jid)
+    loadable = app.actions.chats.messages_of(INSTANCE, jid)
     await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
     return conversation
 
