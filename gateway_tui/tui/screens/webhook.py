@@ -19,7 +19,6 @@ from textual.widgets import Checkbox, Footer, Input, Label, SelectionList, Stati
 from gateway_tui.core.api.dialects import Dialect
 from gateway_tui.core.api.errors import GatewayError, InvalidRequest
 from gateway_tui.core.api.lifecycle import (
-    NEVER_DELIVERED,
     WebhookSettings,
     WebsocketSettings,
 )
@@ -33,8 +32,8 @@ Kind = Literal["webhook", "websocket"]
 
 def _event_label(name: str, line: Dialect) -> Text:
     label = Text(name)
-    if line.line == "1" and name in NEVER_DELIVERED:
-        label.append("  (accepted, never sent by 1.7.1)", style="dim")
+    if name in line.events_never_sent:
+        label.append(f"  (accepted, never sent by {line.label})", style="dim")
     return label
 
 

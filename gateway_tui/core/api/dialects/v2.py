@@ -153,6 +153,7 @@ def _settings(data: Any) -> InstanceSettings:
 class V2Dialect(Dialect):
     line = "2"
     global_live_events = True
+    events_never_sent: frozenset[str] = frozenset()
 
     def read_event(self, event: str, data: Any) -> Any:
         """A delivery mark (messages.update) names its message's id ``keyId``."""
