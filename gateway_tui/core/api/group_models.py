@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from gateway_tui.core.api.models import Participant, Text, _Response
+from gateway_tui.core.identity import version_tuple
 
 
 class ParticipantAction(StrEnum):
@@ -62,6 +63,12 @@ PARTICIPANT_STATUS: dict[str, str] = {
     "409": "already a member",
     "500": "WhatsApp failed",
 }
+
+
+def has_member_add_mode(version: str | None) -> bool:
+    """updateMemberAddMode came with Evolution API 2.4."""
+    parsed = version_tuple(version)
+    return parsed is not None and parsed[:2] >= (2, 4)
 
 
 def disappearing_seconds(text: str) -> int:

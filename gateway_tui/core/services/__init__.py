@@ -2,7 +2,7 @@
 
 One object, ``Actions``, composed of one part per area, as the client is of resources:
 ``actions.instances``, ``actions.lifecycle``, ``actions.groups``, ``actions.messages``,
-``actions.chats``.
+``actions.chats``, ``actions.people`` (contacts and labels).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from gateway_tui.core.services.groups import GroupActions
 from gateway_tui.core.services.instances import InstanceActions
 from gateway_tui.core.services.lifecycle import LifecycleActions
 from gateway_tui.core.services.messages import MessageActions
+from gateway_tui.core.services.people import PeopleActions
 
 if TYPE_CHECKING:
     from gateway_tui.core.api.client import GatewayClient
@@ -31,6 +32,7 @@ class Actions:
         self.groups = GroupActions(self)
         self.messages = MessageActions(self)
         self.chats = ChatStoreActions(self)
+        self.people = PeopleActions(self)
 
 
 __all__ = ["Actions"]
