@@ -40,15 +40,13 @@ async def groups(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
 
 async def _group_jid(client: Any, instance: str, name: str) -> str:
-    """A JID as given; a subject looked up (fetchAllGroups) — ambiguous or unknown refused."""
-    from gateway_tui.core.api import validation
+    """A JID as given (the client checks it before asking); anything else is a subject,
+    looked up in the instance's groups (fetchAllGroups): unknown or ambiguous refused."""
     from gateway_tui.core.group_admin import GroupNotFound, find_group
 
     text = name.strip()
     if text.endswith("@g.us") or (text.replace("-", "").isdigit() and len(text) >= 10):
-        if validation.check_group_jid(text):
-            raise CommandError(f"{text!r} is not a group JID")
-        return validation.group_jid_from(text)
+        return text
     try:
         return find_group(await client.groups.fetch_all(instance), text).id
     except GroupNotFound as error:

@@ -27,6 +27,7 @@ from typing import Any
 from gateway_tui import __version__
 from gateway_tui.cli import commands, send_list
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
+from gateway_tui.cli.parser_nouns import NOUNS
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
@@ -359,23 +360,6 @@ def add_instances(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     instances.set_defaults(run=commands.instances)
 
 
-def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    participants = subcommands.add_parser(
-        "participants",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="list the participants of a group",
-        epilog=(
-            "examples:\n  gateway-tui participants sales-eu 120363012345678901@g.us\n"
-            "  gateway-tui participants sales-eu 120363012345678901 --csv > members.csv"
-        ),
-    )
-    participants.add_argument("instance", metavar="INSTANCE")
-    participants.add_argument("group", metavar="GROUP_JID")
-    output_options(participants)
-    participants.set_defaults(run=commands.participants)
-
-
 def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     chats = subcommands.add_parser(
         "chats",
@@ -408,6 +392,6 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_send_list,
     add_campaigns,
     add_instances,
-    add_participants,
+    *NOUNS,  # instance, settings, groups, group, labels, contacts, chat, send-text, …
     add_chats,
 )

@@ -40,9 +40,9 @@ async def test_add_by_number_checked_deduplicated_with_a_result_per_number(app_f
         await _screen(app, pilot)
         await pilot.press("a")
         await wait_for(pilot, lambda: isinstance(app.screen, AddParticipantsScreen))
-        app.screen.query_one("#add-numbers").text = (
-            f"+49 151 12349999\n0049 15112349999, {member}; 12"
-        )
+        app.screen.query_one(
+            "#add-numbers"
+        ).text = f"+49 151 12349999\n0049 15112349999, {member}; 12"
         await wait_for(pilot, lambda: "1 to add" in screen_text(app))
         text = screen_text(app)
         assert "duplicate(s) removed" in text and "already a member" in text
@@ -151,7 +151,11 @@ async def test_create_a_group_from_the_picker(app_for, demo_server):
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, GroupPickerScreen))
         await wait_for(pilot, lambda: "Launch team" in screen_text(app))
-    made = [g for g in demo_server.state.instances[INSTANCE].groups.values() if g.subject == "Launch team"]
+    made = [
+        g
+        for g in demo_server.state.instances[INSTANCE].groups.values()
+        if g.subject == "Launch team"
+    ]
     assert len(made) == 1
     assert any(p["id"] == f"{NEWCOMER}@s.whatsapp.net" for p in made[0].participants)
 
