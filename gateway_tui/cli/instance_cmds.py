@@ -16,8 +16,14 @@ if TYPE_CHECKING:
 
 
 def _one(args: argparse.Namespace, row: dict[str, Any]) -> None:
-    """One object: a JSON document, a CSV row, or ``name  value`` lines for people."""
-    if args.json or args.csv:
+    """One object: a JSON object, a CSV row, or ``field  value`` lines for people."""
+    if args.json:
+        from gateway_tui.cli.output import write
+        from gateway_tui.core.text.sanitize import json_text
+
+        write(json_text(row, indent=2) + "\n", flush=True)
+        return
+    if args.csv:
         _emit([row], tuple(row), args)
         return
     _emit([{"field": key, "value": value} for key, value in row.items()], ("field", "value"), args)

@@ -28,8 +28,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from gateway_tui.core.text.formatting import format_number
-
 LID_SUFFIX = "@lid"
 PHONE_SUFFIX = "@s.whatsapp.net"
 GROUP_SUFFIX = "@g.us"
@@ -123,6 +121,9 @@ class Identity:
     @property
     def number_text(self) -> str:
         """The phone number to show ("" when unknown)."""
+        # Imported here: text/formatting reads core/api, whose models read this module.
+        from gateway_tui.core.text.formatting import format_number
+
         return format_number(self.phone) if self.phone else ""
 
     def label(self) -> str:

@@ -87,9 +87,9 @@ class GroupAdmin(_Base):
             self.notify("No participant here: mark some first", severity="warning", markup=False)
             return
         verb, done = ACTION_WORDS[action]
-        body = Text(f"{verb} in ")
+        body = Text(f"{verb} {len(targets)} participant(s) in ")
         body.append(self.subject or self.group_jid, style="bold")
-        body.append(f" — {len(targets)} participant(s) {done}:\n")
+        body.append(f" — they will be {done}:\n")
         for participant in targets[:CHANGES_SHOWN]:
             body.append(f"  {member_label(participant)}\n")
         if len(targets) > CHANGES_SHOWN:

@@ -167,7 +167,7 @@ def _member_label(member: str) -> str:
 
 
 class GroupSettingsScreen(GroupModal[bool | None]):
-    """`g`: who sends, who edits the group's info, who adds members (2.4), disappearing
+    """`S`: who sends, who edits the group's info, who adds members (2.4), disappearing
     messages, the description. Only what changed is written, each once; dismisses True when
     something was."""
 

@@ -173,7 +173,7 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         Binding("x", "remove", "Remove", id="participants.remove"),
         Binding("p", "promote", "Promote", id="participants.promote", show=False),
         Binding("D", "demote", "Demote", id="participants.demote", show=False),
-        Binding("g", "group_settings", "Settings", id="participants.settings"),
+        Binding("S", "group_settings", "Settings", id="participants.settings"),
         Binding("L", "leave", "Leave group", id="participants.leave", show=False),
     ]
 

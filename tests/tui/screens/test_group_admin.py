@@ -62,7 +62,7 @@ async def test_add_by_number_checked_deduplicated_with_a_result_per_number(app_f
 async def test_marked_participants_are_promoted_after_a_confirmation(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
-        screen = await _screen(app, pilot)
+        screen = await open_participants(app, pilot)  # the big group: many plain members
         plain = [p for p in screen.table.visible_rows if not p.is_admin][:2]
         assert len(plain) == 2
         for participant in plain:
@@ -71,11 +71,12 @@ async def test_marked_participants_are_promoted_after_a_confirmation(app_for, de
         assert screen.marked == {p.id for p in plain}
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert "2 participant(s) promoted to admin" in screen_text(app)
+        assert "Promote 2 participant(s) in" in screen_text(app)
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, OutcomesScreen))
         assert "Promote: 2 of 2 promoted to admin" in screen_text(app)
-        assert all(_members(demo_server)[p.id] == "admin" for p in plain)
+        members = {p["id"]: p["admin"] for p in demo_group(demo_server).participants}
+        assert all(members[p.id] == "admin" for p in plain)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
         assert screen.marked == set()  # done: unmarked
@@ -100,7 +101,7 @@ async def test_settings_description_and_disappearing_saved_and_read_back(app_for
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
         await _screen(app, pilot)
-        await pilot.press("g")
+        await pilot.press("S")
         await wait_for(pilot, lambda: isinstance(app.screen, GroupSettingsScreen))
         dialog = app.screen
         dialog.query_one("#set-announce").value = True
