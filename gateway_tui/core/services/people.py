@@ -3,6 +3,8 @@ labels on chats."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from gateway_tui.core.api.errors import GatewayError, InvalidRequest, Problem
 from gateway_tui.core.api.label_models import Label, LabelAction, LabelResult
 from gateway_tui.core.identity import Identities, Identity, NoRoute
@@ -55,9 +57,15 @@ class PeopleActions(ActionsBase):
         return self.state.chat_labels.setdefault(instance, {})
 
     async def set_label(
-        self, instance: str, chat: str, label_id: str, action: LabelAction
+        self,
+        instance: str,
+        chat: str,
+        label_id: str,
+        action: LabelAction,
+        current: Iterable[str] = (),
     ) -> LabelResult:
-        """Put a label on a chat or take it off (sent to the JID the gateway can reach)."""
+        """Put a label on a chat or take it off (sent to the JID the gateway can reach);
+        ``current``: the chat's labels as shown, which the change is made to."""
         version = self.client.server_version
         try:
             target = self.identities_of(instance).resolve(chat).send_jid(version)
@@ -67,7 +75,7 @@ class PeopleActions(ActionsBase):
                 [Problem("number", str(error))], method="POST", path=path
             ) from None
         result = await self.client.labels.handle(instance, target, label_id, action)
-        chosen = self.chat_labels(instance).setdefault(chat, set())
+        chosen = self.chat_labels(instance).setdefault(chat, set(current))
         if action == LabelAction.ADD:
             chosen.add(label_id)
         else:
