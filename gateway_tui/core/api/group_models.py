@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from gateway_tui.core.api.models import Participant, Text, _Response
+from gateway_tui.core.api.models import GroupSummary, Participant, Text, _Response
 from gateway_tui.core.identity import version_tuple
 
 
@@ -139,15 +139,10 @@ class LeaveResult(_Response):
     leave: bool | None = None
 
 
-class GroupMetadata(_Response):
-    """findGroupInfos and create: the group as Baileys describes it."""
+class GroupMetadata(GroupSummary):
+    """findGroupInfos and create: the group as Baileys describes it (a GroupSummary's fields
+    and how they are read, and more)."""
 
-    id: str
-    subject: str | None = None
-    owner: str | None = None
-    desc: str | None = None
-    size: int | None = None
-    creation: int | None = None
     announce: bool | None = None
     restrict: bool | None = None
     member_add_mode: bool | None = Field(default=None, alias="memberAddMode")
@@ -155,14 +150,10 @@ class GroupMetadata(_Response):
     addressing_mode: str | None = Field(default=None, alias="addressingMode")
     participants: list[Participant] = Field(default_factory=list)
 
-    @field_validator("size", "creation", "ephemeral_duration", mode="before")
+    @field_validator("ephemeral_duration", mode="before")
     @classmethod
-    def _int_or_none(cls, value: Any) -> Any:
-        if isinstance(value, bool) or not isinstance(value, int | str | None):
-            return None
-        if isinstance(value, str):
-            return int(value) if value.isdigit() else None
-        return value
+    def _seconds(cls, value: Any) -> Any:
+        return GroupSummary._int_or_none(value)
 
     @field_validator("announce", "restrict", "member_add_mode", mode="before")
     @classmethod
