@@ -8,6 +8,8 @@ the versions are the ones the recorded servers give in ``GET /``.
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from gateway_tui.core.identity import (
@@ -179,3 +181,37 @@ def test_stored_2_x_messages_teach_the_number_and_name_of_a_lid_sender() -> None
     assert known.resolve(LID).title() == f"Marina Costa (+55 11 98700-1234 · {LID})"
     plain = StoredMessage.read(row | {"key": {"remoteJid": PHONE_JID, "id": "3A1"}})
     assert plain is not None and plain.alt is None
+
+
+# --- the rule in the app's sends, against the demo (its support instance has @lid chats) ---
+
+
+@pytest.mark.parametrize("version", ["1.7.1", "2.3.7", "2.4.0"])
+async def test_a_reply_in_a_lid_chat_goes_where_the_version_delivers(version: str) -> None:
+    from gateway_tui.core.api import GatewayClient
+    from gateway_tui.core.api.errors import InvalidRequest
+    from gateway_tui.core.services import Actions
+    from gateway_tui.core.state import AppState
+    from gateway_tui.demo.server import DemoServer
+
+    with DemoServer(api_version=version) as server:
+        chats = server.state.instances["support"].chats
+        async with GatewayClient(server.url, server.api_key, retry_delays=()) as client:
+            await client.fetch_server_info()
+            actions = Actions(client, AppState())
+            await actions.chats.load_messages("support", LID)
+            sends = len(server.state.writes)
+            if version == "1.7.1":  # no number beside the LID on 1.7.1: refused, not sent
+                with pytest.raises(InvalidRequest, match="hides this contact's number"):
+                    await actions.messages.send_text("support", LID, "hello")
+                assert len(server.state.writes) == sends
+                return
+            await actions.messages.send_text("support", LID, "hello")
+            to = LID if version == "2.4.0" else PHONE_JID
+            assert chats[to].messages[-1].text == "hello"
+            with pytest.raises(InvalidRequest) if version == "2.3.7" else _nothing():
+                await actions.messages.send_text("support", HIDDEN, "hello")
+
+
+def _nothing():
+    return contextlib.nullcontext()

@@ -4,10 +4,11 @@ labels on chats."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from gateway_tui.core.api.errors import GatewayError, InvalidRequest, Problem
 from gateway_tui.core.api.label_models import Label, LabelAction, LabelResult
-from gateway_tui.core.identity import Identities, Identity, NoRoute
+from gateway_tui.core.identity import Identities, Identity, NoRoute, is_lid
 from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.state import Loadable, Topic
 
@@ -41,6 +42,23 @@ class PeopleActions(ActionsBase):
         rows = [known.resolve(c.id, name=c.name) for c in found if not c.id.endswith("@g.us")]
         rows.sort(key=lambda who: (who.name is None, (who.name or who.jid).casefold()))
         return rows
+
+    def send_jid(self, instance: str, jid: str, path: str) -> str:
+        """The JID a send to chat ``jid`` goes to on this gateway's version: an ``@lid``
+        before 2.4.0-rc2 goes to its number; refused (InvalidRequest, nothing sent) when no
+        number is known (core/identity.py)."""
+        try:
+            return self.identities_of(instance).resolve(jid).send_jid(self.client.server_version)
+        except NoRoute as error:
+            problems = [Problem("number", str(error))]
+            raise InvalidRequest(problems, method="POST", path=path) from None
+
+    def learn_chat(self, instance: str, jid: str, messages: Iterable[Any]) -> None:
+        """A LID chat's stored keys tell its number (2.x's remoteJidAlt)."""
+        if is_lid(jid):
+            known = self.identities_of(instance)
+            for message in messages:
+                known.learn_message(message)
 
     # --- labels --------------------------------------------------------------------------------
 
