@@ -166,6 +166,10 @@ def _snake(name: str) -> str:
 async def settings(args: argparse.Namespace, config: ResolvedConfig) -> int:
     from gateway_tui.core.api.errors import GatewayError
 
+    if args.verb == "set" and not args.assignments:
+        raise CommandError("nothing to set: give NAME=VALUE (e.g. reject_call=true)")
+    if args.verb == "get" and args.assignments:
+        raise CommandError("settings get takes no NAME=VALUE (settings set does)")
     async with _client(config) as client:
         try:
             current = await client.settings.find(args.instance)

@@ -207,3 +207,17 @@ def test_the_commands_run_without_textual(argv, gw, tmp_path) -> None:
     result = run_cli_without_textual(argv, gw, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
+
+
+def test_settings_set_without_a_change_writes_nothing(gw, capsys) -> None:
+    before = len(gw.state.writes)
+    assert main(["settings", "set", "sales-eu"]) == 1
+    assert "nothing to set" in capsys.readouterr().err
+    assert len(gw.state.writes) == before
+
+
+def test_instance_connect_draws_a_qr_code_for_a_closed_instance(gw, capsys) -> None:
+    assert main(["instance", "connect", "onboarding"]) == 0
+    out = capsys.readouterr().out
+    assert "▀" in out or "▄" in out
+    assert "Linked devices" in out
