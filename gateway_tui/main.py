@@ -67,6 +67,15 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
             )
 
+        if args.command == "health":
+            if args.demo:
+                parser.error("health reads gateways: use profiles, or --url of a demo-server")
+            from gateway_tui.cli.health import run as health
+            from gateway_tui.core.files.config import load_config
+
+            return health(
+                args, load_config(url=args.url, api_key=args.api_key, profile=args.profile)
+            )
         if args.command in HEADLESS_COMMANDS:
             if args.demo:
                 parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")

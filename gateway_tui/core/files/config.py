@@ -81,6 +81,11 @@ class Profile(BaseModel):
     # Which line of Evolution API the gateway speaks: "1" (1.7.1), "2" (2.x), or "auto" (told
     # by its answers).
     api_version: str = "auto"
+    # The gateway's Prometheus /metrics behind basic auth (METRICS_USER / METRICS_PASSWORD):
+    # the fleet reads every instance's state from it in one call. The password is a secret.
+    metrics_user: str | None = None
+    metrics_password: SecretStr | None = None
+    metrics_password_env: str | None = None
 
     @field_validator("api_version", mode="before")
     @classmethod
@@ -97,6 +102,16 @@ class Profile(BaseModel):
     @classmethod
     def _valid_url(cls, url: str) -> str:
         return validate_gateway_url(url)
+
+    def resolve_metrics_password(
+        self, environ: Mapping[str, str] | None = None
+    ) -> SecretStr | None:
+        """/metrics' password: from ``metrics_password_env`` when set, else the file's."""
+        if self.metrics_password_env:
+            value = (os.environ if environ is None else environ).get(self.metrics_password_env)
+            if value:
+                return SecretStr(value)
+        return self.metrics_password
 
     def resolve_key(self, environ: Mapping[str, str] | None = None) -> SecretStr | None:
         """The key to use: from ``api_key_env`` when that variable is set, else ``api_key``."""
@@ -347,7 +362,9 @@ def _dotted(loc: tuple[Any, ...]) -> str:
 
 
 def _insecure_file_warning(path: Path, config_file: ConfigFile) -> str | None:
-    if os.name != "posix" or not any(p.api_key for p in config_file.profiles.values()):
+    if os.name != "posix" or not any(
+        p.api_key or p.metrics_password for p in config_file.profiles.values()
+    ):
         return None
     try:
         mode = stat.S_IMODE(path.stat().st_mode)

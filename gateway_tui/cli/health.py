@@ -1,0 +1,177 @@
+"""``gateway-tui health``: every instance of every profile's gateway, judged — for cron and
+monitoring. No Textual.
+
+One line per instance (``gateway instance verdict: reason``); a gateway that cannot list its
+instances (down, licence-gated, key refused) is one line with no instance. ``--json``: one JSON
+object per line (``gateway``, ``instance`` — null for a gateway-level row —, ``verdict``,
+``reason``, ``evidence``). Gateways are read at once and each is written as soon as it is in:
+a slow or dead one delays nobody. ``--watch SECONDS`` reads again every SECONDS until
+interrupted (alerts between rounds go to stderr).
+
+Exit status: 0 when every gateway and instance is ``ok``; 1 for bad input; 2 when any is not.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the parser is built before anything else is imported
+    from gateway_tui.core.files.config import ResolvedConfig
+    from gateway_tui.core.fleet.fleet import Fleet
+    from gateway_tui.core.fleet.probe import GatewayReading
+
+EXIT_OK = 0
+EXIT_BAD_INPUT = 1
+EXIT_NOT_OK = 2
+MIN_WATCH_SECONDS = 1.0
+
+
+class BadInput(Exception):
+    pass
+
+
+def add_parser(commands: Any) -> None:
+    health = commands.add_parser(
+        "health",
+        help="judge every instance of every profile's gateway (exit 2 when any is not ok)",
+        description=(
+            "Every instance of every profile's gateway, judged: ok, connecting, closed, zombie, "
+            "licence, unreachable or unauthorized, with the reason and its evidence. "
+            "Exit status: 0 all ok, 1 bad input, 2 any not ok."
+        ),
+    )
+    health.add_argument(
+        "--profile",
+        metavar="NAME",
+        action="append",
+        dest="health_profiles",
+        help="only this profile (repeat for more; default: every profile, else --url)",
+    )
+    health.add_argument("--json", action="store_true", help="one JSON object per line")
+    # Read as text and checked in run(): bad input exits 1, as the command promises.
+    health.add_argument(
+        "--watch", metavar="SECONDS", help="read again every SECONDS until interrupted"
+    )
+
+
+def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    import asyncio
+
+    from gateway_tui.cli.output import warn
+
+    try:
+        watch = _watch_seconds(args.watch)
+        fleet = _fleet(config, _names(args, config))
+    except BadInput as exc:
+        warn(str(exc), "gateway-tui: error: ")
+        return EXIT_BAD_INPUT
+    try:
+        return asyncio.run(_rounds(fleet, as_json=args.json, watch=watch))
+    except KeyboardInterrupt:
+        return fleet_status(fleet)
+
+
+def _watch_seconds(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not seconds >= MIN_WATCH_SECONDS or seconds != seconds or seconds == float("inf"):
+        raise BadInput(f"--watch wants seconds, at least {MIN_WATCH_SECONDS:g}: not {text!r}")
+    return seconds
+
+
+def _names(args: argparse.Namespace, config: ResolvedConfig) -> list[str] | None:
+    names = list(args.health_profiles or [])
+    if not names and getattr(args, "profile", None) and not getattr(args, "url", None):
+        names = [args.profile]
+    unknown = [name for name in names if name not in config.profiles]
+    if unknown:
+        known = ", ".join(sorted(config.profiles)) or "none"
+        raise BadInput(
+            f"no profile {', '.join(map(repr, unknown))} in {config.path} (profiles there: {known})"
+        )
+    return names or None
+
+
+def _fleet(config: ResolvedConfig, names: list[str] | None) -> Fleet:
+    """One probe per gateway: the profiles named, else every profile, else --url's gateway."""
+    from gateway_tui.core.fleet.fleet import Fleet
+
+    for problem in config.problems:
+        from gateway_tui.cli.output import warn
+
+        warn(problem, "gateway-tui: warning: ")
+    if names is None and config.profiles and not _url_given(config):
+        names = sorted(config.profiles)
+    if names:
+        return Fleet(_profile_probe(config, name) for name in names)
+    if not config.url:
+        raise BadInput(
+            "no gateway: add profiles to the config file, or pass --url (or GATEWAY_URL)"
+        )
+    return Fleet([_probe(config.profile or config.url, config, None)])
+
+
+def _url_given(config: ResolvedConfig) -> bool:
+    """--url or GATEWAY_URL points elsewhere than any profile: that gateway alone."""
+    return bool(config.url) and config.profile is None
+
+
+def _profile_probe(config: ResolvedConfig, name: str):
+    from gateway_tui.core.fleet.metrics import MetricsAuth
+
+    profile = config.profiles[name]
+    resolved = config.switch_profile(name)
+    password = profile.resolve_metrics_password()
+    auth = None
+    if profile.metrics_user and password is not None:
+        auth = MetricsAuth(profile.metrics_user, password.get_secret_value())
+    return _probe(name, resolved, auth)
+
+
+def _probe(name: str, config: ResolvedConfig, auth: Any):
+    from gateway_tui.core.api.errors import GatewayError
+    from gateway_tui.core.fleet.probe import probe_for
+
+    try:
+        return probe_for(name, config, metrics_auth=auth)
+    except GatewayError as error:  # a key that cannot be sent (a newline in it, say)
+        raise BadInput(f"{name}: the API key cannot be used: {error.summary}") from None
+
+
+async def _rounds(fleet: Fleet, *, as_json: bool, watch: float | None) -> int:
+    import asyncio
+
+    try:
+        while True:
+            await fleet.refresh(
+                lambda reading, alerts: _write(reading, alerts if watch else [], as_json)
+            )
+            if watch is None:
+                return fleet_status(fleet)
+            await asyncio.sleep(watch)
+    finally:
+        await fleet.aclose()
+
+
+def fleet_status(fleet: Fleet) -> int:
+    readings = fleet.readings.values()
+    return EXIT_OK if readings and all(r.ok for r in readings) else EXIT_NOT_OK
+
+
+def _write(reading: GatewayReading, alerts: list[Any], as_json: bool) -> None:
+    from gateway_tui.cli.output import json_line, say, warn
+    from gateway_tui.core.fleet.fleet import health_rows
+
+    for row in health_rows(reading):
+        if as_json:
+            json_line(row)
+        else:
+            instance = row["instance"] if row["instance"] is not None else "(gateway)"
+            say(f"{row['gateway']}  {instance}  {row['verdict']}: {row['reason']}")
+    for alert in alerts:
+        warn(alert.summary(), "gateway-tui: alert: ")

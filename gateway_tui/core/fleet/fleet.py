@@ -1,0 +1,118 @@
+"""Every gateway at once: their probes read concurrently (a slow or dead one delays nobody:
+each reading is handed on as soon as it is in), flapping and alerts applied, rows sorted with
+trouble first. Shared by the fleet screen and ``gateway-tui health``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from gateway_tui.core.fleet.alerts import Alert, AlertBook
+from gateway_tui.core.fleet.probe import GatewayProbe, GatewayReading, InstanceRow
+from gateway_tui.core.fleet.verdict import SEVERITY, Verdict, judge_instance
+
+OnReading = Callable[[GatewayReading, list[Alert]], None]
+
+
+class Fleet:
+    def __init__(self, probes: Iterable[GatewayProbe], book: AlertBook | None = None) -> None:
+        self.probes: dict[str, GatewayProbe] = {probe.gateway: probe for probe in probes}
+        self.book = book or AlertBook()
+        self.readings: dict[str, GatewayReading] = {}
+
+    async def refresh(self, on_reading: OnReading | None = None) -> list[GatewayReading]:
+        """Read every gateway at once; ``on_reading`` gets each as soon as it is in."""
+        done: list[GatewayReading] = []
+
+        async def one(probe: GatewayProbe) -> None:
+            reading = await probe.read()
+            alerts = self.apply(reading)
+            done.append(reading)
+            if on_reading is not None:
+                on_reading(reading, alerts)
+
+        await asyncio.gather(*(one(probe) for probe in self.probes.values()))
+        return done
+
+    def apply(self, reading: GatewayReading) -> list[Alert]:
+        """Keep ``reading``; mark flapping instances; the alerts it raises."""
+        self.readings[reading.gateway] = reading
+        book = self.book
+        gateway_verdict = reading.judgement.verdict if reading.judgement else None
+        reason = reading.judgement.reason if reading.judgement else ""
+        alerts = book.observe_gateway(reading.gateway, gateway_verdict, reading.at, reason)
+        for row in reading.instances:
+            alerts += book.observe_instance(
+                row.gateway, row.name, row.verdict, reading.at, row.judgement.reason
+            )
+            flapping = book.flapping(row.gateway, row.name, reading.at)
+            if flapping:
+                row.evidence.flapping = flapping
+                row.judgement = judge_instance(row.evidence)
+        return alerts
+
+    async def aclose(self) -> None:
+        await asyncio.gather(
+            *(probe.aclose() for probe in self.probes.values()), return_exceptions=True
+        )
+
+
+def trouble_key(verdict: Verdict, flapping: bool, gateway: str, instance: str | None) -> tuple:
+    """Trouble first (zombie, unreachable, …, ok last), flapping before steady, then by name."""
+    return (SEVERITY[verdict], not flapping, gateway.casefold(), (instance or "").casefold())
+
+
+def row_key(row: InstanceRow) -> tuple:
+    return trouble_key(row.verdict, bool(row.evidence.flapping), row.gateway, row.name)
+
+
+def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
+    """One object per instance (or one for the gateway when it listed none), as
+    ``gateway-tui health --json`` writes them."""
+    base = {"version": reading.version, "line": reading.line, "at": reading.at.isoformat()}
+    if reading.judgement is not None:
+        judgement = reading.judgement
+        evidence: dict[str, Any] = {**base, "url": reading.url}
+        if judgement.register_url:
+            evidence["register_url"] = judgement.register_url
+        return [
+            {
+                "gateway": reading.gateway,
+                "instance": None,
+                "verdict": judgement.verdict.value,
+                "reason": judgement.reason,
+                "evidence": evidence,
+            }
+        ]
+    rows = []
+    for row in sorted(reading.instances, key=row_key):
+        evidence = {
+            **base,
+            "source": reading.source,
+            "status": row.status,
+            "number": row.number,
+            "facts": [fact.as_json() for fact in row.judgement.facts],
+        }
+        if row.disconnection is not None:
+            evidence["disconnection"] = {
+                "code": row.disconnection.code,
+                "words": row.disconnection.words,
+                "at": row.disconnection.at.isoformat() if row.disconnection.at else None,
+            }
+        if row.evidence.flapping:
+            evidence["flapping"] = row.evidence.flapping
+        if reading.limits:
+            evidence["limits"] = [limit.key for limit in reading.limits]
+        if reading.notes:
+            evidence["notes"] = list(reading.notes)
+        rows.append(
+            {
+                "gateway": reading.gateway,
+                "instance": row.name,
+                "verdict": row.verdict.value,
+                "reason": row.judgement.reason,
+                "evidence": evidence,
+            }
+        )
+    return rows
