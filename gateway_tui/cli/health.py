@@ -31,31 +31,8 @@ class BadInput(Exception):
     pass
 
 
-def add_parser(commands: Any) -> None:
-    health = commands.add_parser(
-        "health",
-        help="judge every instance of every profile's gateway (exit 2 when any is not ok)",
-        description=(
-            "Every instance of every profile's gateway, judged: ok, connecting, closed, zombie, "
-            "licence, unreachable or unauthorized, with the reason and its evidence. "
-            "Exit status: 0 all ok, 1 bad input, 2 any not ok."
-        ),
-    )
-    health.add_argument(
-        "--profile",
-        metavar="NAME",
-        action="append",
-        dest="health_profiles",
-        help="only this profile (repeat for more; default: every profile, else --url)",
-    )
-    health.add_argument("--json", action="store_true", help="one JSON object per line")
-    # Read as text and checked in run(): bad input exits 1, as the command promises.
-    health.add_argument(
-        "--watch", metavar="SECONDS", help="read again every SECONDS until interrupted"
-    )
-
-
 def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    """The runner (cli/parser.py ``add_health``): the exit status."""
     import asyncio
 
     from gateway_tui.cli.output import warn
