@@ -46,8 +46,8 @@ class Limit:
 LIMITS: tuple[Limit, ...] = (
     Limit(
         "list_messages_unshown",
-        "WhatsApp does not show list and button messages sent by Evolution API 2.3.0–2.3.7, "
-        "although the gateway answers 201",
+        "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7 (nor button "
+        "messages), although the gateway answers 201",
         since="2.3.0",
         until="2.3.8",
         upstream="upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this",
