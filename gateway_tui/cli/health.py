@@ -76,48 +76,31 @@ def _names(args: argparse.Namespace, config: ResolvedConfig) -> list[str] | None
 
 def _fleet(config: ResolvedConfig, names: list[str] | None) -> Fleet:
     """One probe per gateway: the profiles named, else every profile, else --url's gateway."""
+    from gateway_tui.cli.output import warn
+    from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.fleet.fleet import Fleet
+    from gateway_tui.core.fleet.monitor import gateways_of
+    from gateway_tui.core.fleet.probe import probe_for
 
     for problem in config.problems:
-        from gateway_tui.cli.output import warn
-
         warn(problem, "gateway-tui: warning: ")
-    if names is None and config.profiles and not _url_given(config):
-        names = sorted(config.profiles)
+    if config.url and config.profile is None:  # --url or GATEWAY_URL: that gateway alone
+        gateways = [(config.url, config, None)]
+    else:
+        gateways = gateways_of(config)
     if names:
-        return Fleet(_profile_probe(config, name) for name in names)
-    if not config.url:
+        gateways = [gateway for gateway in gateways if gateway[0] in names]
+    if not gateways:
         raise BadInput(
             "no gateway: add profiles to the config file, or pass --url (or GATEWAY_URL)"
         )
-    return Fleet([_probe(config.profile or config.url, config, None)])
-
-
-def _url_given(config: ResolvedConfig) -> bool:
-    """--url or GATEWAY_URL points elsewhere than any profile: that gateway alone."""
-    return bool(config.url) and config.profile is None
-
-
-def _profile_probe(config: ResolvedConfig, name: str):
-    from gateway_tui.core.fleet.metrics import MetricsAuth
-
-    profile = config.profiles[name]
-    resolved = config.switch_profile(name)
-    password = profile.resolve_metrics_password()
-    auth = None
-    if profile.metrics_user and password is not None:
-        auth = MetricsAuth(profile.metrics_user, password.get_secret_value())
-    return _probe(name, resolved, auth)
-
-
-def _probe(name: str, config: ResolvedConfig, auth: Any):
-    from gateway_tui.core.api.errors import GatewayError
-    from gateway_tui.core.fleet.probe import probe_for
-
-    try:
-        return probe_for(name, config, metrics_auth=auth)
-    except GatewayError as error:  # a key that cannot be sent (a newline in it, say)
-        raise BadInput(f"{name}: the API key cannot be used: {error.summary}") from None
+    probes = []
+    for name, resolved, auth in gateways:
+        try:
+            probes.append(probe_for(name, resolved, metrics_auth=auth))
+        except GatewayError as error:  # a key that cannot be sent (a newline in it, say)
+            raise BadInput(f"{name}: the API key cannot be used: {error.summary}") from None
+    return Fleet(probes)
 
 
 async def _rounds(fleet: Fleet, *, as_json: bool, watch: float | None) -> int:

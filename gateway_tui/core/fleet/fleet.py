@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from gateway_tui.core.fleet.alerts import Alert, AlertBook
@@ -115,4 +117,97 @@ def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
                 "evidence": evidence,
             }
         )
+    return rows
+
+
+# --- the fleet table's rows -----------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class FleetRow:
+    """One row of the fleet table: an instance, or a gateway that listed none."""
+
+    gateway: str
+    instance: str | None
+    version: str  # "2.3.6 · 2.x", "" before it is known
+    status: str
+    number: str
+    last_disconnection: str
+    new_messages: int | None
+    verdict: Verdict
+    reason: str
+    flapping: bool = False
+    at: datetime | None = None
+    limits: tuple[str, ...] = ()
+    marked: bool = False
+    link: str = "polled"
+
+    @property
+    def key(self) -> str:
+        return f"{self.gateway}\x1f{self.instance or ''}"
+
+    @property
+    def sort_key(self) -> tuple:
+        return trouble_key(self.verdict, self.flapping, self.gateway, self.instance)
+
+
+def version_text(reading: GatewayReading) -> str:
+    return " · ".join(part for part in (reading.version, reading.line) if part)
+
+
+def fleet_rows(
+    readings: Iterable[GatewayReading], seen: dict[tuple[str, str], int] | None = None
+) -> list[FleetRow]:
+    """Every reading's rows, trouble first. ``seen``: the message count of each instance when
+    it was last seen (new messages are counted from it)."""
+    from gateway_tui.core.text.formatting import format_number
+
+    seen = seen or {}
+    rows: list[FleetRow] = []
+    for reading in readings:
+        version = version_text(reading)
+        limits = tuple(limit.key for limit in reading.limits)
+        if reading.judgement is not None:
+            rows.append(
+                FleetRow(
+                    reading.gateway,
+                    None,
+                    version,
+                    "—",
+                    "",
+                    "",
+                    None,
+                    reading.judgement.verdict,
+                    reading.judgement.reason,
+                    at=reading.at,
+                    limits=limits,
+                )
+            )
+            continue
+        for row in reading.instances:
+            last = row.disconnection
+            words = ""
+            if last is not None:
+                when = f" · {last.at.astimezone():%Y-%m-%d %H:%M}" if last.at else ""
+                words = f"{last.words}{when}"
+            count = row.message_count
+            base = seen.get((row.gateway, row.name))
+            new = count - base if count is not None and base is not None else None
+            rows.append(
+                FleetRow(
+                    row.gateway,
+                    row.name,
+                    version,
+                    row.status,
+                    format_number(row.number) if row.number else "",
+                    words,
+                    max(new, 0) if new is not None else None,
+                    row.verdict,
+                    row.judgement.reason,
+                    flapping=bool(row.evidence.flapping),
+                    at=reading.at,
+                    limits=limits,
+                )
+            )
+    rows.sort(key=lambda r: r.sort_key)
     return rows

@@ -1,0 +1,208 @@
+"""The fleet kept current: every profile's gateway read every ``interval`` seconds, at once;
+alerts raised as they happen; batches of actions run on the gateways' own clients. The fleet
+screen shows it; it runs on while the user is elsewhere (alerts reach every screen). No Textual.
+
+At rest it costs, per gateway per refresh, one fetchInstances, one /metrics where served, and
+connectionState for at most ``state_checks`` instances listed open (in turn) where there is no
+/metrics to tell a zombie by.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from gateway_tui.core.fleet.alerts import Alert, AlertBook
+from gateway_tui.core.fleet.batch import BatchAction, RowResult, Target, call_client, run_batch
+from gateway_tui.core.fleet.fleet import Fleet, FleetRow, fleet_rows
+
+if TYPE_CHECKING:
+    import httpx
+
+    from gateway_tui.core.files.config import ResolvedConfig
+    from gateway_tui.core.fleet.probe import GatewayProbe, GatewayReading
+
+DEFAULT_INTERVAL = 30.0
+# connectionState checks per gateway per refresh where /metrics is not served.
+DEFAULT_STATE_CHECKS = 20
+
+
+class FleetMonitor:
+    def __init__(
+        self,
+        probes: Iterable[GatewayProbe],
+        *,
+        interval: float = DEFAULT_INTERVAL,
+        book: AlertBook | None = None,
+    ) -> None:
+        self.fleet = Fleet(probes, book)
+        self.interval = interval
+        self.refreshing = False
+        self.refreshed_at: datetime | None = None
+        # (gateway, instance) → the message count when last seen: new messages count from it.
+        self.seen: dict[tuple[str, str], int] = {}
+        self._listeners: list[Callable[[], None]] = []
+        self._alert_listeners: list[Callable[[Alert], None]] = []
+        self._task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    @classmethod
+    def for_profiles(
+        cls,
+        config: ResolvedConfig,
+        *,
+        transport: Callable[[ResolvedConfig], httpx.AsyncBaseTransport | None] | None = None,
+        interval: float | None = None,
+        state_checks: int | None = DEFAULT_STATE_CHECKS,
+    ) -> FleetMonitor:
+        """One probe per profile of ``config`` (or the gateway in use, when it has none)."""
+        from gateway_tui.core.fleet.probe import probe_for
+
+        probes = []
+        for name, resolved, auth in gateways_of(config):
+            given = transport(resolved) if transport is not None else None
+            try:
+                probes.append(
+                    probe_for(
+                        name,
+                        resolved,
+                        transport=given,
+                        metrics_auth=auth,
+                        state_checks=state_checks,
+                    )
+                )
+            except Exception:  # noqa: BLE001 - a key that cannot be sent: that profile is left out
+                continue
+        every = interval if interval is not None else (config.refresh_interval or DEFAULT_INTERVAL)
+        return cls(probes, interval=every)
+
+    # --- listening -------------------------------------------------------------------------
+
+    def subscribe(self, listener: Callable[[], None]) -> Callable[[], None]:
+        """Told after each gateway's reading (and after a batch row)."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener) if listener in self._listeners else None
+
+    def on_alert(self, listener: Callable[[Alert], None]) -> None:
+        self._alert_listeners.append(listener)
+
+    def _changed(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    @property
+    def readings(self) -> dict[str, GatewayReading]:
+        return self.fleet.readings
+
+    @property
+    def gateways(self) -> list[str]:
+        return list(self.fleet.probes)
+
+    def rows(self) -> list[FleetRow]:
+        return fleet_rows(self.fleet.readings.values(), self.seen)
+
+    @property
+    def alerts(self) -> list[Alert]:
+        return list(self.fleet.book.log)
+
+    def start(self) -> None:
+        """Read now, then every ``interval`` seconds (in the running loop) until closed."""
+        if self._task is None and not self._closed:
+            self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def _run(self) -> None:
+        while not self._closed:
+            await self.refresh()
+            await asyncio.sleep(self.interval)
+
+    async def refresh(self) -> None:
+        if self.refreshing:
+            return
+        self.refreshing = True
+        self._changed()
+        try:
+            await self.fleet.refresh(self._reading_in)
+        finally:
+            self.refreshing = False
+            self.refreshed_at = datetime.now(UTC)
+            self._changed()
+
+    def _reading_in(self, reading: GatewayReading, alerts: list[Alert]) -> None:
+        for row in reading.instances:  # the first count seen is the baseline
+            if row.message_count is not None:
+                self.seen.setdefault((row.gateway, row.name), row.message_count)
+        for alert in alerts:
+            for listener in list(self._alert_listeners):
+                listener(alert)
+        self._changed()
+
+    def mark_seen(self, gateway: str, instance: str) -> None:
+        """The user opened the instance: its new messages count from now."""
+        reading = self.fleet.readings.get(gateway)
+        for row in reading.instances if reading else ():
+            if row.name == instance and row.message_count is not None:
+                self.seen[(gateway, instance)] = row.message_count
+        self._changed()
+
+    def note_send(self, gateway: str, instance: str, error: BaseException | None) -> None:
+        probe = self.fleet.probes.get(gateway)
+        if probe is not None:
+            probe.note_send(instance, error, datetime.now(UTC))
+
+    def campaign_ended(self, gateway: str, instance: str, campaign: str, **kw: Any) -> None:
+        for alert in self.fleet.book.campaign_ended(
+            gateway, instance, campaign, at=datetime.now(UTC), **kw
+        ):
+            for listener in list(self._alert_listeners):
+                listener(alert)
+
+    # --- acting on many --------------------------------------------------------------------
+
+    async def run_batch(
+        self,
+        action: BatchAction,
+        targets: list[Target],
+        on_result: Callable[[RowResult], None] | None = None,
+    ) -> list[RowResult]:
+        """Each target once, on its own gateway's client; then a refresh shows the outcome."""
+
+        async def call(target: Target) -> Any:
+            probe = self.fleet.probes[target.gateway]
+            return await call_client(probe.client, action, target.instance)
+
+        try:
+            return await run_batch(action, targets, call, on_result=on_result)
+        finally:
+            if not self._closed:
+                asyncio.get_running_loop().create_task(self.refresh())
+
+    async def aclose(self) -> None:
+        self._closed = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        await self.fleet.aclose()
+
+
+def gateways_of(config: ResolvedConfig) -> list[tuple[str, ResolvedConfig, Any]]:
+    """(name, resolved config, /metrics credentials) of every profile; the gateway in use when
+    there are none."""
+    from gateway_tui.core.fleet.metrics import MetricsAuth
+
+    found = []
+    for name in sorted(config.profiles):
+        profile = config.profiles[name]
+        password = profile.resolve_metrics_password()
+        auth = None
+        if profile.metrics_user and password is not None:
+            auth = MetricsAuth(profile.metrics_user, password.get_secret_value())
+        found.append((name, config.switch_profile(name), auth))
+    if not found and config.url:
+        found.append((config.profile or config.gateway_identity or config.url, config, None))
+    return found
