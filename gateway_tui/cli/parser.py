@@ -77,6 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=whole_number(0),
         help="number of instances in the demo gateway (with --demo)",
     )
+    parser.add_argument(
+        "--fleet",
+        action="store_true",
+        help="open on the fleet: every instance of every profile's gateway, judged "
+        "(with --demo: several demo gateways with a zombie, a flapping instance, a licence-gated "
+        "and a stopped one)",
+    )
 
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
     gateway = gateway_options()

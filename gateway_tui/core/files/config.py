@@ -136,6 +136,8 @@ class ConfigFile(BaseModel):
     # Send read receipts for the messages of a conversation when it is opened. The contacts
     # see them (blue ticks): off unless asked for.
     mark_read_on_open: bool = False
+    # The fleet's alerts also as the terminal's desktop notifications (OSC 9 and OSC 777).
+    desktop_notifications: bool = False
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
 
@@ -186,6 +188,7 @@ class ResolvedConfig:
     theme: str | None = None
     api_version: str = "auto"  # the profile's pin, or "auto"
     mark_read_on_open: bool = False
+    desktop_notifications: bool = False
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
     path: Path = field(default_factory=config_path)
@@ -459,6 +462,7 @@ def load_config(
         max_response_mb=config_file.max_response_mb,
         theme=config_file.theme,
         mark_read_on_open=config_file.mark_read_on_open,
+        desktop_notifications=config_file.desktop_notifications,
         keys=keys,
         profiles=dict(config_file.profiles),
         path=path,

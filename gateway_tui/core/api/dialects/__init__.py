@@ -28,6 +28,7 @@ __all__ = [
     "sniff_instances",
 ]
 
+
 def _list_messages_unshown() -> str:
     """The capabilities table's sentence (core/api/capabilities.py: versions and issues)."""
     from gateway_tui.core.api.capabilities import limit_named
