@@ -152,7 +152,9 @@ class FleetRow:
 
 
 def version_text(reading: GatewayReading) -> str:
-    return " · ".join(part for part in (reading.version, reading.line) if part)
+    """ "2.3.6 · 2.x"; "1.7.1" once (its line's label is its version)."""
+    parts = [reading.version, reading.line if reading.line != reading.version else None]
+    return " · ".join(part for part in parts if part)
 
 
 def fleet_rows(

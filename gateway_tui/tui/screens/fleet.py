@@ -82,7 +82,8 @@ FLEET_COLUMNS: list[Column[FleetRow]] = [
         max_width=40,
         drop_priority=2,
     ),
-    Column("reason", "Why", lambda r: r.reason, max_width=80, drop_priority=1),
+    # The reason in full is under the table, for the row under the cursor.
+    Column("reason", "Why", lambda r: r.reason, max_width=60, drop_priority=8),
 ]
 
 
@@ -133,6 +134,7 @@ class FleetScreen(TableScreen[FleetRow]):
         )
 
     def compose_below_table(self) -> ComposeResult:
+        yield Static(id="fleet-detail", classes="summary")
         yield Static(id="fleet-alerts", classes="summary")
 
     def on_mount(self) -> None:
@@ -171,7 +173,34 @@ class FleetScreen(TableScreen[FleetRow]):
             empty=("No gateway", "Add profiles to the config file to see them here."),
         )
         self.update_summary()
+        self._show_detail()
         self._show_alerts()
+
+    def on_record_table_cursor_moved(self, _event: Any) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        """The cursor row's verdict and why, in full; what its gateway's version cannot do."""
+        from gateway_tui.core.api.capabilities import limit_named, version_note
+
+        row = self.table.cursor_row if self.table.display else None
+        widget = self.query_one("#fleet-detail", Static)
+        widget.display = row is not None
+        if row is None:
+            return
+        who = f"{row.gateway} / {row.instance}" if row.instance else row.gateway
+        text = Text()
+        text.append(f"{who}: ", style="bold")
+        text.append(row.verdict.value, style=VERDICT_STYLE[row.verdict])
+        text.append(f" — {row.reason}")
+        reading = self.monitor.readings.get(row.gateway)
+        note = version_note(reading.version) if reading else None
+        cannot = [limit_named(key).text for key in row.limits if key != "licence_required"]
+        if note:
+            text.append(f"\n{note}", style="dim")
+        if cannot:
+            text.append(f"\n{row.version or 'this version'}: " + "; ".join(cannot), style="dim")
+        widget.update(text)
 
     def _link(self, row: FleetRow) -> str:
         """ "⚡ live" only where that instance's events arrive on the app's own socket."""

@@ -169,3 +169,19 @@ async def test_delete_asks_for_typed_words(gateways) -> None:
         assert [p for _, m, p in one.requests if m == "DELETE"] == [
             f"/instance/delete/{closed.instance}"
         ]
+
+
+async def test_an_instance_leaving_open_is_one_alert_with_a_notice(gateways) -> None:
+    app = fleet_app(gateways)
+    one = gateways["one"][2]
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: all_read(app))
+        one.state.instances["sales-eu"].status = "close"
+        await app.fleet.refresh()
+        await wait_for(pilot, lambda: any("left open" in n for n in notices(app)))
+        assert [a.instance for a in app.fleet.alerts if a.kind.value == "left open"] == [
+            "sales-eu"
+        ]
+        await app.fleet.refresh()  # still closed: the same event, no second alert
+        assert len([a for a in app.fleet.alerts if a.kind.value == "left open"]) == 1
+        await wait_for(pilot, lambda: "left open" in screen_text(app))  # under the table
