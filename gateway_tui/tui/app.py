@@ -526,9 +526,11 @@ class GatewayApp(App[int]):
         """Every profile's gateway, read at once every refresh interval (made on first use;
         it runs on while other screens are shown, so alerts reach them)."""
         if self._fleet is None:
-            from gateway_tui.core.fleet.monitor import FleetMonitor
+            from gateway_tui.core.fleet.monitor import FleetMonitor, cache_path
 
-            self._fleet = FleetMonitor.for_profiles(self.config, transport=self._fleet_transport)
+            self._fleet = FleetMonitor.for_profiles(
+                self.config, transport=self._fleet_transport, cache=cache_path()
+            )
             self._fleet.on_alert(self._fleet_alert)
         return self._fleet
 

@@ -141,6 +141,8 @@ class FleetRow:
     limits: tuple[str, ...] = ()
     marked: bool = False
     link: str = "polled"
+    # Drawn from the rows kept at the last run, before any gateway answered: never current.
+    cached: bool = False
 
     @property
     def key(self) -> str:

@@ -27,7 +27,9 @@ if TYPE_CHECKING:
 
 DEFAULT_INTERVAL = 30.0
 # connectionState checks per gateway per refresh where /metrics is not served.
-DEFAULT_STATE_CHECKS = 20
+DEFAULT_STATE_CHECKS = 5
+# Seconds between two writes of the rows kept for the next start.
+CACHE_EVERY = 300.0
 
 
 class FleetMonitor:
@@ -37,8 +39,12 @@ class FleetMonitor:
         *,
         interval: float = DEFAULT_INTERVAL,
         book: AlertBook | None = None,
+        cache: Any = None,
     ) -> None:
+        """``cache``: where the rows last seen are kept for the next start (None: nowhere)."""
         self.fleet = Fleet(probes, book)
+        self.cache = cache
+        self._saved_at: float | None = None
         self.interval = interval
         self.refreshing = False
         self.refreshed_at: datetime | None = None
@@ -57,6 +63,7 @@ class FleetMonitor:
         transport: Callable[[ResolvedConfig], httpx.AsyncBaseTransport | None] | None = None,
         interval: float | None = None,
         state_checks: int | None = DEFAULT_STATE_CHECKS,
+        cache: Any = None,
     ) -> FleetMonitor:
         """One probe per profile of ``config`` (or the gateway in use, when it has none)."""
         from gateway_tui.core.fleet.probe import probe_for
@@ -77,7 +84,7 @@ class FleetMonitor:
             except Exception:  # noqa: BLE001 - a key that cannot be sent: that profile is left out
                 continue
         every = interval if interval is not None else (config.refresh_interval or DEFAULT_INTERVAL)
-        return cls(probes, interval=every)
+        return cls(probes, interval=every, cache=cache)
 
     # --- listening -------------------------------------------------------------------------
 
@@ -131,6 +138,29 @@ class FleetMonitor:
             self.refreshing = False
             self.refreshed_at = datetime.now(UTC)
             self._changed()
+        self._keep_rows()
+
+    def _keep_rows(self, *, now: bool = False) -> None:
+        """The rows for the next start: after the first refresh, then every few minutes."""
+        import time
+
+        if self.cache is None or not self.fleet.readings:
+            return
+        moment = time.monotonic()
+        if not now and self._saved_at is not None and moment - self._saved_at < CACHE_EVERY:
+            return
+        self._saved_at = moment
+        try:
+            save_rows(self.rows(), self.cache)
+        except OSError:
+            pass  # only a head start for the next run: the fleet itself is unaffected
+
+    def cached_rows(self) -> list[FleetRow]:
+        """The rows kept at the last run, of the gateways not read yet in this one."""
+        if self.cache is None:
+            return []
+        read = set(self.fleet.readings)
+        return [row for row in load_rows(self.cache) if row.gateway not in read]
 
     def _reading_in(self, reading: GatewayReading, alerts: list[Alert]) -> None:
         for row in reading.instances:  # the first count seen is the baseline
@@ -182,6 +212,7 @@ class FleetMonitor:
                 asyncio.get_running_loop().create_task(self.refresh())
 
     async def aclose(self) -> None:
+        self._keep_rows(now=True)
         self._closed = True
         if self._task is not None:
             self._task.cancel()
@@ -206,3 +237,79 @@ def gateways_of(config: ResolvedConfig) -> list[tuple[str, ResolvedConfig, Any]]
     if not found and config.url:
         found.append((config.profile or config.gateway_identity or config.url, config, None))
     return found
+
+
+# --- the last rows seen, for the first frame ---------------------------------------------------
+
+CACHE_FILE = "fleet-rows.json"
+CACHE_VERSION = 1
+# 20 gateways × 500 instances and some room; a bigger file is not ours.
+CACHE_MAX_ROWS = 50_000
+
+
+def cache_path() -> Any:
+    from gateway_tui.core.files import storage
+
+    return storage.data_dir() / CACHE_FILE
+
+
+def save_rows(rows: list[FleetRow], path: Any = None) -> None:
+    """Keep the rows last seen (no secret is in them: names, states, reasons), so the next
+    start draws them at once, marked with their age."""
+    from gateway_tui.core.files import storage
+
+    data = {
+        "version": CACHE_VERSION,
+        "rows": [
+            {
+                "gateway": row.gateway,
+                "instance": row.instance,
+                "version": row.version,
+                "status": row.status,
+                "number": row.number,
+                "last_disconnection": row.last_disconnection,
+                "verdict": row.verdict.value,
+                "reason": row.reason,
+                "flapping": row.flapping,
+                "at": row.at.isoformat() if row.at else None,
+            }
+            for row in rows[:CACHE_MAX_ROWS]
+        ],
+    }
+    target = path or cache_path()
+    storage.ensure_private_dir(target.parent)
+    storage.atomic_write_json(target, data)
+
+
+def load_rows(path: Any = None) -> list[FleetRow]:
+    """The rows kept by ``save_rows``, each with ``cached`` set; [] when none can be read."""
+    from gateway_tui.core.files import storage
+    from gateway_tui.core.fleet.verdict import Verdict
+    from gateway_tui.core.text.sanitize import printable
+
+    data = storage.read_json(path or cache_path(), None)
+    if not isinstance(data, dict) or data.get("version") != CACHE_VERSION:
+        return []
+    rows = []
+    for item in (data.get("rows") or [])[:CACHE_MAX_ROWS]:
+        try:
+            at = datetime.fromisoformat(item["at"]) if item.get("at") else None
+            row = FleetRow(
+                gateway=printable(str(item["gateway"])),
+                instance=printable(str(item["instance"])) if item.get("instance") else None,
+                version=printable(str(item.get("version") or "")),
+                status=printable(str(item.get("status") or "")),
+                number=printable(str(item.get("number") or "")),
+                last_disconnection=printable(str(item.get("last_disconnection") or "")),
+                new_messages=None,
+                verdict=Verdict(item["verdict"]),
+                reason=printable(str(item.get("reason") or "")),
+                flapping=bool(item.get("flapping")),
+                at=at if at is None or at.tzinfo else None,
+                cached=True,
+            )
+        except (KeyError, TypeError, ValueError, AttributeError):
+            continue
+        rows.append(row)
+    rows.sort(key=lambda r: r.sort_key)
+    return rows

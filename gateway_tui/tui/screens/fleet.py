@@ -48,7 +48,20 @@ ALERTS_SHOWN = 3
 
 
 def _verdict_text(row: FleetRow) -> str:
+    if row.cached:  # never shown as current: the age says how old it is
+        return f"{row.verdict.value} ({_age(row)})"
     return f"{row.verdict.value} ↯" if row.flapping else row.verdict.value
+
+
+def _age(row: FleetRow) -> str:
+    from datetime import UTC, datetime
+
+    if row.at is None:
+        return "old"
+    minutes = int((datetime.now(UTC) - row.at).total_seconds() // 60)
+    if minutes < 60:
+        return f"{max(minutes, 0)} min ago"
+    return f"{minutes // 60} h ago" if minutes < 48 * 60 else f"{minutes // 1440} d ago"
 
 
 FLEET_COLUMNS: list[Column[FleetRow]] = [
@@ -57,9 +70,9 @@ FLEET_COLUMNS: list[Column[FleetRow]] = [
         "verdict",
         "Verdict",
         _verdict_text,
-        style=lambda r: VERDICT_STYLE[r.verdict],
+        style=lambda r: "dim" if r.cached else VERDICT_STYLE[r.verdict],
         sort_key=lambda r: r.sort_key,
-        width=13,
+        max_width=24,
     ),
     Column("gateway", "Gateway", lambda r: r.gateway, max_width=20),
     Column("instance", "Instance", lambda r: r.instance or "(gateway)", max_width=28),
@@ -120,6 +133,7 @@ class FleetScreen(TableScreen[FleetRow]):
         self._unsubscribe: Callable[[], None] = lambda: None
         self._redraw_queued = False
         self._batch_running = False
+        self._cached: list[FleetRow] | None = None  # the last run's rows, until read anew
 
     @property
     def monitor(self) -> FleetMonitor:
@@ -138,6 +152,8 @@ class FleetScreen(TableScreen[FleetRow]):
         yield Static(id="fleet-alerts", classes="summary")
 
     def on_mount(self) -> None:
+        if not self.monitor.readings:
+            self._cached = self.monitor.cached_rows()
         self._unsubscribe = self.monitor.subscribe(self._monitor_changed)
         self.monitor.start()
         self.table.sort_by("verdict", reverse=False)
@@ -161,6 +177,10 @@ class FleetScreen(TableScreen[FleetRow]):
     def refresh_from_state(self) -> None:
         monitor = self.monitor
         rows = monitor.rows() if monitor.readings else None
+        if self._cached:
+            read = set(monitor.readings)
+            self._cached = [row for row in self._cached if row.gateway not in read]
+            rows = sorted([*(rows or []), *self._cached], key=lambda r: r.sort_key)
         for row in rows or ():
             row.marked = row.key in self._marks
             row.link = self._link(row)
@@ -225,6 +245,8 @@ class FleetScreen(TableScreen[FleetRow]):
         if self._marks:
             parts.append(f"{len(self._marks)} marked")
         parts += self.table.view_summary()
+        if cached := sum(1 for row in rows if row.cached):
+            parts.append(f"{cached} rows from the last run, dimmed, until read again")
         if monitor.refreshing:
             parts.append("refreshing…")
         elif monitor.refreshed_at is not None:
@@ -255,7 +277,7 @@ class FleetScreen(TableScreen[FleetRow]):
         row = self.table.cursor_row
         if row is None:
             return
-        if row.instance is None:
+        if row.instance is None or row.cached:
             self.notify(row.reason, title=row.gateway, severity="warning", markup=False)
             return
         self.monitor.mark_seen(row.gateway, row.instance)
@@ -266,8 +288,8 @@ class FleetScreen(TableScreen[FleetRow]):
         self.action_open()
 
     def _toggle(self, row: FleetRow, on: bool | None = None) -> None:
-        if row.instance is None:
-            return  # a gateway's own row: nothing to act on
+        if row.instance is None or row.cached:
+            return  # a gateway's own row, or one not read yet: nothing to act on
         wanted = (row.key not in self._marks) if on is None else on
         if wanted:
             self._marks.add(row.key)

@@ -179,9 +179,60 @@ async def test_an_instance_leaving_open_is_one_alert_with_a_notice(gateways) -> 
         one.state.instances["sales-eu"].status = "close"
         await app.fleet.refresh()
         await wait_for(pilot, lambda: any("left open" in n for n in notices(app)))
-        assert [a.instance for a in app.fleet.alerts if a.kind.value == "left open"] == [
-            "sales-eu"
-        ]
+        assert [a.instance for a in app.fleet.alerts if a.kind.value == "left open"] == ["sales-eu"]
         await app.fleet.refresh()  # still closed: the same event, no second alert
         assert len([a for a in app.fleet.alerts if a.kind.value == "left open"]) == 1
         await wait_for(pilot, lambda: "left open" in screen_text(app))  # under the table
+
+
+async def test_the_last_rows_are_drawn_at_once_marked_with_their_age_then_read(gateways) -> None:
+    """Before any gateway answers, the rows kept at the last run are shown dimmed with their
+    age (never as current), then replaced by what the gateways say."""
+    import asyncio
+    from datetime import UTC, datetime, timedelta
+
+    import httpx
+
+    from gateway_tui.core.fleet.fleet import FleetRow
+    from gateway_tui.core.fleet.monitor import cache_path, save_rows
+
+    kept = FleetRow(
+        "one",
+        "sales-eu",
+        "1.7.1",
+        "close",
+        "",
+        "",
+        None,
+        Verdict.CLOSED,
+        "closed then",
+        at=datetime.now(UTC) - timedelta(minutes=7),
+    )
+    save_rows([kept], cache_path())
+    release = asyncio.Event()
+
+    def transport(config):
+        real = httpx.AsyncHTTPTransport()
+
+        class Held(httpx.AsyncBaseTransport):
+            async def handle_async_request(self, request):
+                await release.wait()
+                return await real.handle_async_request(request)
+
+        return Held()
+
+    url, key, server = gateways["one"]
+    config = make_config(server)
+    config.profiles = {"one": Profile(url=url, api_key=SecretStr(key))}
+    app = GatewayApp(config.switch_profile("one"), fleet=True, fleet_transport=transport)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: len(rows_in(app)) == 1)
+        (cached,) = rows_in(app)
+        assert cached.cached and cached.verdict is Verdict.CLOSED
+        text = screen_text(app)
+        assert "closed (7 min ago)" in text and "from the last run" in text
+        release.set()
+        await wait_for(pilot, lambda: all_read(app, 1) and len(rows_in(app)) == 6)
+        assert not any(row.cached for row in rows_in(app))
+        sales = next(row for row in rows_in(app) if row.instance == "sales-eu")
+        assert sales.verdict is Verdict.OK
