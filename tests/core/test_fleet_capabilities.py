@@ -94,3 +94,11 @@ def test_the_list_message_notes_read_the_table(monkeypatch) -> None:
 
 def _fields(limit) -> dict:
     return {name: getattr(limit, name) for name in limit.__slots__}
+
+
+def test_a_newer_gateway_says_so_where_list_messages_are_written() -> None:
+    from gateway_tui.core.api.dialects import V2, list_message_notes
+
+    notes = list_message_notes(V2, "2.6.0")
+    assert any("newer than any version this app knows" in note for note in notes)
+    assert not any("newer" in note for note in list_message_notes(V2, "2.3.7"))

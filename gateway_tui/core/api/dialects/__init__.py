@@ -54,6 +54,10 @@ def list_message_notes(line: Dialect, version: str | None) -> list[str]:
         "Evolution API 2.x: the footer is required, the description optional; presence is "
         "not sent (the gateway always shows typing during the delay)."
     ]
+    from gateway_tui.core.api.capabilities import version_note
+
+    if note := version_note(version):  # newer than the capabilities table knows
+        notes.append(f"{note}.")
     warning = list_message_warning(version)
     if warning:
         notes.append(warning)
