@@ -93,6 +93,7 @@ def test_a_closed_instance_says_why_from_its_stored_disconnection() -> None:
 def test_flapping_is_said_in_the_reason_and_kept_as_evidence() -> None:
     judgement = judge_instance(evidence("open", flapping="4 changes in 5 min"))
     assert judgement.verdict is Verdict.OK
+    assert not judgement.ok  # open, but not steady: trouble all the same
     assert "flapping (4 changes in 5 min)" in judgement.reason
     assert judgement.extra["flapping"] == "4 changes in 5 min"
 

@@ -94,7 +94,8 @@ class Judgement:
 
     @property
     def ok(self) -> bool:
-        return self.verdict is Verdict.OK
+        """Open and steady: a flapping instance is trouble even while it is open."""
+        return self.verdict is Verdict.OK and not self.extra.get("flapping")
 
 
 def _live_facts(evidence: InstanceEvidence) -> list[Fact]:

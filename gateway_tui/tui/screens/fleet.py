@@ -250,7 +250,7 @@ class FleetScreen(TableScreen[FleetRow]):
         if monitor.refreshing:
             parts.append("refreshing…")
         elif monitor.refreshed_at is not None:
-            parts.append(f"updated {clock(monitor.refreshed_at.astimezone())}")
+            parts.append(f"every gateway read at {clock(monitor.refreshed_at.astimezone())}")
         self.query_one("#fleet-summary", Static).update(Text(" · ".join(parts)))
 
     def _show_alerts(self) -> None:
