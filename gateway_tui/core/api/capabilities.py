@@ -33,6 +33,7 @@ class Limit:
     until: str | None  # None: still so in the newest known
     upstream: str  # the upstream issue(s), or the recording that shows it
     where: frozenset[str]
+    short: str = ""  # a few words, for a line that lists several
 
     def applies(self, version: Version) -> bool:
         if self.since is not None and version < Version(self.since):
@@ -52,6 +53,7 @@ LIMITS: tuple[Limit, ...] = (
         until="2.3.8",
         upstream="upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this",
         where=frozenset({COMPOSER, CAMPAIGNS, GATEWAY}),
+        short="list messages not shown",
     ),
     Limit(
         "lid_sends_refused",
@@ -60,6 +62,7 @@ LIMITS: tuple[Limit, ...] = (
         until="2.4.0rc2",
         upstream="upstream issues #1585, #1872",
         where=frozenset({COMPOSER, CAMPAIGNS, GATEWAY}),
+        short="@lid sends refused",
     ),
     Limit(
         "mentions_everyone_forced",
@@ -68,6 +71,7 @@ LIMITS: tuple[Limit, ...] = (
         until="2.4.0",
         upstream="upstream issue #2431, fixed by pull request #2470",
         where=frozenset({COMPOSER, CAMPAIGNS}),
+        short="mentionsEveryOne:false ignored",
     ),
     Limit(
         "history_set_event_refused",
@@ -77,6 +81,7 @@ LIMITS: tuple[Limit, ...] = (
         until="2.4.0",
         upstream="its 400 lists the events it takes: recording v2.3.6-more/145",
         where=frozenset({EVENTS}),
+        short="messaging-history.set refused",
     ),
     Limit(
         "licence_required",
@@ -86,6 +91,7 @@ LIMITS: tuple[Limit, ...] = (
         until=None,
         upstream="recordings v2.4.0-rc2/004–010",
         where=frozenset({GATEWAY}),
+        short="licence required",
     ),
 )
 

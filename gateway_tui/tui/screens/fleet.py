@@ -44,7 +44,7 @@ VERDICT_STYLE = {
     Verdict.UNREACHABLE: "bold red",
     Verdict.UNAUTHORIZED: "bold red",
 }
-ALERTS_SHOWN = 3
+ALERTS_SHOWN = 2
 
 
 def _verdict_text(row: FleetRow) -> str:
@@ -215,11 +215,12 @@ class FleetScreen(TableScreen[FleetRow]):
         text.append(f" — {row.reason}")
         reading = self.monitor.readings.get(row.gateway)
         note = version_note(reading.version) if reading else None
-        cannot = [limit_named(key).text for key in row.limits if key != "licence_required"]
+        cannot = list(row.limits)
         if note:
             text.append(f"\n{note}", style="dim")
-        if cannot:
-            text.append(f"\n{row.version or 'this version'}: " + "; ".join(cannot), style="dim")
+        elif cannot:
+            short = "; ".join(limit_named(key).short for key in cannot)
+            text.append(f"\n{row.version or 'this version'}: {short}", style="dim")
         widget.update(text)
 
     def _link(self, row: FleetRow) -> str:
@@ -258,11 +259,14 @@ class FleetScreen(TableScreen[FleetRow]):
         widget = self.query_one("#fleet-alerts", Static)
         widget.display = bool(alerts)
         text = Text()
+        width = max(20, self.size.width - 2)  # one line each: the log (`l`) has them whole
         for alert in reversed(alerts):
+            line = Text(f"⚠ {alert.at.astimezone():%H:%M:%S} ", style="yellow")
+            line.append(alert.summary())
+            line.truncate(width, overflow="ellipsis")
             if text:
                 text.append("\n")
-            text.append(f"⚠ {alert.at.astimezone():%H:%M:%S} ", style="yellow")
-            text.append(alert.summary())
+            text.append_text(line)
         widget.update(text)
 
     # --- actions -----------------------------------------------------------------------------
