@@ -87,7 +87,7 @@ class GatewayApp(App[int]):
         Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
         # Every instance of every profile's gateway (screens/fleet.py), from any screen.
-        Binding("f2", "fleet", "Fleet", id="app.fleet", show=False),
+        Binding("ctrl+g", "fleet", "Fleet", id="app.fleet", show=False),
     ]
 
     # A transport given to the app is a test's stand-in, with no socket.io behind it; the

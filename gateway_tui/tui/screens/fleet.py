@@ -155,7 +155,9 @@ class FleetScreen(TableScreen[FleetRow]):
         if not self.monitor.readings:
             self._cached = self.monitor.cached_rows()
         self._unsubscribe = self.monitor.subscribe(self._monitor_changed)
-        self.monitor.start()
+        # After the first frame: the rows kept at the last run are drawn before any reading
+        # (twenty lists of 500 parsed on the loop) holds the loop.
+        self.call_after_refresh(self.monitor.start)
         self.table.sort_by("verdict", reverse=False)
 
     def on_unmount(self) -> None:

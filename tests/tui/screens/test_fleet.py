@@ -39,13 +39,13 @@ def gateways():
         }
 
 
-def fleet_app(gateways, current: str = "one", **kw) -> GatewayApp:
+def fleet_app(gateways, current: str = "one", *, fleet: bool = True, **kw) -> GatewayApp:
     url, key, server = gateways[current]
     config = make_config(server, **kw)
     config.profiles = {
         name: Profile(url=url, api_key=SecretStr(key)) for name, (url, key, _) in gateways.items()
     }
-    return GatewayApp(config.switch_profile(current), fleet=True)
+    return GatewayApp(config.switch_profile(current), fleet=fleet)
 
 
 def fleet_screen(app: GatewayApp) -> FleetScreen | None:
@@ -109,7 +109,7 @@ async def test_enter_opens_the_instance_on_its_own_gateway(gateways) -> None:
         before = sum(1 for _, _, path in two.requests if path == "/instance/fetchInstances")
         assert before >= 1
         # back on the fleet from anywhere, with a key
-        await pilot.press("f2")
+        await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: fleet_screen(app) is not None)
 
 
@@ -236,3 +236,16 @@ async def test_the_last_rows_are_drawn_at_once_marked_with_their_age_then_read(g
         assert not any(row.cached for row in rows_in(app))
         sales = next(row for row in rows_in(app) if row.instance == "sales-eu")
         assert sales.verdict is Verdict.OK
+
+
+async def test_a_key_and_the_palette_reach_the_fleet_from_a_form(gateways) -> None:
+    from gateway_tui.tui.screens.composer import ComposerScreen
+
+    app = fleet_app(gateways, fleet=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: app.state.instances.value is not None)
+        app.open_composer("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+        assert "Fleet" in {command.title for command in app.get_system_commands(app.screen)}
+        await pilot.press("ctrl+g")  # from a text field of the composer
+        await wait_for(pilot, lambda: fleet_screen(app) is not None)
