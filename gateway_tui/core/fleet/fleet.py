@@ -8,6 +8,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from gateway_tui.core.fleet.alerts import Alert, AlertBook
@@ -148,7 +149,7 @@ class FleetRow:
     def key(self) -> str:
         return f"{self.gateway}\x1f{self.instance or ''}"
 
-    @property
+    @cached_property
     def sort_key(self) -> tuple:
         return trouble_key(self.verdict, self.flapping, self.gateway, self.instance)
 
