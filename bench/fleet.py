@@ -6,7 +6,7 @@ so the requests each receives can be counted.
 
 - launch → the first frame with the rows kept at the last run (dimmed, with their age: "rows
   from the last run" in the summary), beside the bare Textual app's first frame (the issue's
-  target: ≤ 1.1×), and launch → every gateway read ("every gateway read at" in the summary);
+  target: ≤ 1.1×), and launch → every gateway read ("every gateway read since" in the summary);
 - HTTP requests per minute at rest (refresh interval 10 s), against the budget: one
   fetchInstances per gateway per refresh (the demo has no /metrics on this line, so each
   refresh also asks connectionState of at most 5 instances listed open per gateway, in turn);
@@ -32,7 +32,7 @@ INSTANCES = 500
 INTERVAL = 10.0
 REST_WINDOW = 30.0
 CACHED_ROWS = b"from the last run"
-EVERY_ROW = b"every gateway read at"
+EVERY_ROW = b"every gateway read since"
 
 
 def _config(home: str, servers) -> None:  # noqa: ANN001 - DemoServers

@@ -263,3 +263,26 @@ def probe_named(replay: Replay, name: str) -> GatewayProbe:
     gateway = probe(replay)
     gateway.gateway = name
     return gateway
+
+
+async def test_a_bug_reading_one_gateway_is_its_row_and_the_others_are_read() -> None:
+    from gateway_tui.core.fleet.fleet import Fleet
+
+    good = probe_named(
+        Replay(
+            {FETCH: recording("v2.3.7", "fetchInstances-all"), ROOT: recording("v2.3.7", "root")}
+        ),
+        "good",
+    )
+    broken = probe_named(Replay({}), "broken")
+
+    async def boom():
+        raise RuntimeError("a bug of ours")
+
+    broken.read = boom
+    fleet = Fleet([broken, good])
+    readings = {reading.gateway: reading for reading in await fleet.refresh()}
+    await fleet.aclose()
+    assert readings["broken"].judgement.verdict is Verdict.UNREACHABLE
+    assert "RuntimeError" in readings["broken"].judgement.reason
+    assert len(readings["good"].instances) == 3

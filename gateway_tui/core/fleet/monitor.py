@@ -46,13 +46,15 @@ class FleetMonitor:
         self.cache = cache
         self._saved_at: float | None = None
         self.interval = interval
-        self.refreshing = False
-        self.refreshed_at: datetime | None = None
+        # The gateways being read now: each is read on its own schedule (a slow or dead one
+        # holds back nobody's next refresh), and never twice at once.
+        self._reading: set[str] = set()
         # (gateway, instance) → the message count when last seen: new messages count from it.
         self.seen: dict[tuple[str, str], int] = {}
         self._listeners: list[Callable[[], None]] = []
         self._alert_listeners: list[Callable[[Alert], None]] = []
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._after: set[asyncio.Task[None]] = set()  # the refresh after a batch
         self._closed = False
 
     @classmethod
@@ -117,31 +119,50 @@ class FleetMonitor:
     def alerts(self) -> list[Alert]:
         return list(self.fleet.book.log)
 
-    def start(self) -> None:
-        """Read now, then every ``interval`` seconds (in the running loop) until closed."""
-        if self._task is None and not self._closed:
-            self._task = asyncio.get_running_loop().create_task(self._run())
+    @property
+    def refreshing(self) -> bool:
+        return bool(self._reading)
 
-    async def _run(self) -> None:
+    @property
+    def refreshed_at(self) -> datetime | None:
+        """When the gateway read longest ago was read, once every gateway has been."""
+        readings = self.fleet.readings
+        if not readings or len(readings) < len(self.fleet.probes):
+            return None
+        return min(reading.at for reading in readings.values())
+
+    def start(self) -> None:
+        """Read every gateway now, then each every ``interval`` seconds, each on its own
+        schedule (in the running loop) until closed."""
+        if self._tasks or self._closed:
+            return
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._run(probe)) for probe in self.fleet.probes.values()]
+
+    async def _run(self, probe: GatewayProbe) -> None:
         while not self._closed:
-            await self.refresh()
+            await self._read(probe)
             await asyncio.sleep(self.interval)
 
     async def refresh(self) -> None:
-        if self.refreshing:
+        """Read every gateway now (those being read already are not asked twice)."""
+        await asyncio.gather(*(self._read(probe) for probe in self.fleet.probes.values()))
+
+    async def _read(self, probe: GatewayProbe) -> None:
+        if probe.gateway in self._reading or self._closed:
             return
-        self.refreshing = True
+        self._reading.add(probe.gateway)
         self._changed()
         try:
-            await self.fleet.refresh(self._reading_in)
+            await self.fleet.read_one(probe, self._reading_in)
         finally:
-            self.refreshing = False
-            self.refreshed_at = datetime.now(UTC)
+            self._reading.discard(probe.gateway)
             self._changed()
-        self._keep_rows()
+        if self.refreshed_at is not None:
+            self._keep_rows()
 
     def _keep_rows(self, *, now: bool = False) -> None:
-        """The rows for the next start: after the first refresh, then every few minutes."""
+        """The rows for the next start: once every gateway was read, then every few minutes."""
         import time
 
         if self.cache is None or not self.fleet.readings:
@@ -209,15 +230,19 @@ class FleetMonitor:
             return await run_batch(action, targets, call, on_result=on_result)
         finally:
             if not self._closed:
-                asyncio.get_running_loop().create_task(self.refresh())
+                task = asyncio.get_running_loop().create_task(self.refresh())
+                self._after.add(task)
+                task.add_done_callback(self._after.discard)
 
     async def aclose(self) -> None:
         self._keep_rows(now=True)
         self._closed = True
-        if self._task is not None:
-            self._task.cancel()
+        tasks = [*self._tasks, *self._after]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+                await task
         await self.fleet.aclose()
 
 

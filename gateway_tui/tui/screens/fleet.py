@@ -250,10 +250,10 @@ class FleetScreen(TableScreen[FleetRow]):
         parts += self.table.view_summary()
         if cached := sum(1 for row in rows if row.cached):
             parts.append(f"{cached} rows from the last run, dimmed, until read again")
-        if monitor.refreshing:
-            parts.append("refreshing…")
-        elif monitor.refreshed_at is not None:
-            parts.append(f"every gateway read at {clock(monitor.refreshed_at.astimezone())}")
+        if (since := monitor.refreshed_at) is not None:
+            parts.append(f"every gateway read since {clock(since.astimezone())}")
+        else:
+            parts.append(f"reading {len(monitor.gateways) - len(monitor.readings)} gateways…")
         self.query_one("#fleet-summary", Static).update(Text(" · ".join(parts)))
 
     def _show_alerts(self) -> None:

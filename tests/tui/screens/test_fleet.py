@@ -59,7 +59,7 @@ def rows_in(app: GatewayApp):
 
 def all_read(app: GatewayApp, count: int = 4) -> bool:
     screen = fleet_screen(app)
-    return screen is not None and len(app.fleet.readings) == count and not app.fleet.refreshing
+    return screen is not None and len(app.fleet.readings) == count
 
 
 async def test_every_gateway_in_one_table_trouble_first(gateways) -> None:
