@@ -238,6 +238,7 @@ class GatewayApp(App[int]):
         self.client = self._new_client()
         self.actions.client = self.client
         self.state.reset()
+        self._fleet_hears(self.client)
         self.run_worker(old.aclose(), exit_on_error=False)
         self._show_home()
 
@@ -532,7 +533,15 @@ class GatewayApp(App[int]):
                 self.config, transport=self._fleet_transport, cache=cache_path()
             )
             self._fleet.on_alert(self._fleet_alert)
+            self._fleet_hears(self.client)
         return self._fleet
+
+    def _fleet_hears(self, client: GatewayClient) -> None:
+        """The fleet hears of the sends made through ``client`` (a send that fails "Connection
+        Closed" while the instance is listed open makes it a zombie)."""
+        fleet, gateway = self._fleet, self._fleet_name_in_use()
+        if fleet is not None:
+            client.subscribe(lambda event: fleet.note_call(gateway, event))
 
     def _fleet_alert(self, alert: Alert) -> None:
         """A notice, the bell, and (opt-in) the terminal's desktop notification."""

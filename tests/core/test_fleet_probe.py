@@ -286,3 +286,38 @@ async def test_a_bug_reading_one_gateway_is_its_row_and_the_others_are_read() ->
     assert readings["broken"].judgement.verdict is Verdict.UNREACHABLE
     assert "RuntimeError" in readings["broken"].judgement.reason
     assert len(readings["good"].instances) == 3
+
+
+async def test_the_apps_own_failed_sends_reach_the_verdict() -> None:
+    from datetime import UTC, datetime
+
+    from gateway_tui.core.api.events import CallEvent
+    from gateway_tui.core.fleet.monitor import FleetMonitor
+
+    rec = recording("v2.3.7", "xcc-sendWhatsAppAudio-base64")  # 500 "Connection Closed"
+    replay = Replay(
+        {FETCH: json_answer(200, rows_with({"evo-a": "open"})), ROOT: recording("v2.3.7", "root")}
+    )
+    gateway = probe_named(replay, "prod")
+    gateway.state_checks = 0
+    monitor = FleetMonitor([gateway])
+
+    def sent(status, lines=()):
+        return CallEvent(
+            "POST",
+            "/message/sendText/evo-a",
+            "http://gw.test/message/sendText/evo-a",
+            datetime.now(UTC),
+            1.0,
+            status=status,
+            error="failed" if lines else None,
+            error_lines=tuple(lines),
+        )
+
+    monitor.note_call("prod", sent(rec.status, [rec.response_body]))
+    await monitor.refresh()
+    assert monitor.rows()[0].verdict is Verdict.ZOMBIE
+    monitor.note_call("prod", sent(201))
+    await monitor.refresh()
+    assert {row.verdict for row in monitor.rows()} == {Verdict.OK, Verdict.CLOSED}
+    await monitor.aclose()

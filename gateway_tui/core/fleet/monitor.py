@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 DEFAULT_INTERVAL = 30.0
 # connectionState checks per gateway per refresh where /metrics is not served.
 DEFAULT_STATE_CHECKS = 5
+# The calls whose failure tells of an instance's session: every send (text, media, list…).
+SEND_PATHS = ("/message/send",)
 # Seconds between two writes of the rows kept for the next start.
 CACHE_EVERY = 300.0
 
@@ -204,6 +206,23 @@ class FleetMonitor:
         probe = self.fleet.probes.get(gateway)
         if probe is not None:
             probe.note_send(instance, error, datetime.now(UTC))
+
+    def note_call(self, gateway: str | None, event: Any) -> None:
+        """A call the app made through ``gateway`` (a CallEvent of its client): a send that
+        failed as "not connected" is evidence for its instance's verdict; one that went
+        clears it."""
+        from urllib.parse import unquote
+
+        from gateway_tui.core.api.errors import GatewayError
+
+        if gateway is None or event.method != "POST" or not event.path.startswith(SEND_PATHS):
+            return
+        instance = unquote(event.path.rstrip("/").rsplit("/", 1)[-1])
+        if event.ok:
+            self.note_send(gateway, instance, None)
+        elif event.status is not None:  # an answer: the gateway's own words about it
+            error = GatewayError(status=event.status, messages=list(event.error_lines))
+            self.note_send(gateway, instance, error)
 
     def campaign_ended(self, gateway: str, instance: str, campaign: str, **kw: Any) -> None:
         for alert in self.fleet.book.campaign_ended(
