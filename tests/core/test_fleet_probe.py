@@ -291,6 +291,7 @@ async def test_a_bug_reading_one_gateway_is_its_row_and_the_others_are_read() ->
 async def test_the_apps_own_failed_sends_reach_the_verdict() -> None:
     from datetime import UTC, datetime
 
+    from gateway_tui.core.api.errors import error_for_response
     from gateway_tui.core.api.events import CallEvent
     from gateway_tui.core.fleet.monitor import FleetMonitor
 
@@ -314,7 +315,8 @@ async def test_the_apps_own_failed_sends_reach_the_verdict() -> None:
             error_lines=tuple(lines),
         )
 
-    monitor.note_call("prod", sent(rec.status, [rec.response_body]))
+    failure = error_for_response(rec.status, rec.response_body, method=rec.method, path=rec.path)
+    monitor.note_call("prod", sent(rec.status, failure.messages))
     await monitor.refresh()
     assert monitor.rows()[0].verdict is Verdict.ZOMBIE
     monitor.note_call("prod", sent(201))
