@@ -249,3 +249,18 @@ async def test_a_key_and_the_palette_reach_the_fleet_from_a_form(gateways) -> No
         assert "Fleet" in {command.title for command in app.get_system_commands(app.screen)}
         await pilot.press("ctrl+g")  # from a text field of the composer
         await wait_for(pilot, lambda: fleet_screen(app) is not None)
+
+
+async def test_the_hint_names_the_mark_key_as_remapped(gateways) -> None:
+    app = fleet_app(gateways, keys={"fleet.mark": "x"})
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: all_read(app))
+        screen = fleet_screen(app)
+        stopped = next(r for r in rows_in(app) if r.gateway == "stopped")
+        screen.table.move_cursor_to_key(stopped.key)  # a gateway's row: nothing to act on
+        await pilot.press("R")
+        await wait_for(pilot, lambda: any("mark instances with x" in n for n in notices(app)))
+        instance_row = next(r for r in rows_in(app) if r.instance)
+        screen.table.move_cursor_to_key(instance_row.key)
+        await pilot.press("x")
+        assert [t.instance for t in screen.marked_targets()] == [instance_row.instance]
