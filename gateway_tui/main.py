@@ -143,6 +143,9 @@ def _run_demo(
         return run_app(demo_config(config, server))
 
 
+DEMO_FLEET_REFRESH = 5.0
+
+
 def _run_demo_fleet(config: ResolvedConfig) -> int:
     """The app on the fleet screen over several demo gateways (demo/fleet.py), each a profile
     of this run only (nothing is saved)."""
@@ -176,7 +179,9 @@ def demo_fleet_config(config: ResolvedConfig, fleet) -> ResolvedConfig:
             metrics_password=SecretStr(password) if password else None,
         )
     first = next(g.name for g in fleet.gateways if g.server is not None)
-    with_profiles = dataclasses.replace(config, profiles=profiles)
+    # Read every few seconds: the demo's flapping instances change every few seconds too.
+    every = min(config.refresh_interval or DEMO_FLEET_REFRESH, DEMO_FLEET_REFRESH)
+    with_profiles = dataclasses.replace(config, profiles=profiles, refresh_interval=every)
     return with_profiles.switch_profile(first)
 
 

@@ -138,3 +138,75 @@ def test_health_imports_no_textual(isolated_home) -> None:
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert {row["evidence"]["version"] for row in rows} == {"2.3.6"}
+
+
+def test_health_json_over_the_demo_fleet_gives_each_case_its_verdict(isolated_home) -> None:
+    """The issue's done-when in ``health --json``: the zombies (by connectionState on 1.7.1, by
+    /metrics on 2.3.7), the licence-gated gateway, the stopped one; and with --watch the
+    flapping instance, which takes several readings to tell."""
+    import select
+    import time
+
+    from gateway_tui.demo.fleet import start_fleet
+
+    with start_fleet(instances=2, flap_seconds=0.4) as fleet:
+        profiles = {}
+        for gateway in fleet.gateways:
+            values = {"url": gateway.url, "api_key": gateway.api_key or "no-key-1234"}
+            if gateway.metrics_auth:
+                values["metrics_user"], values["metrics_password"] = gateway.metrics_auth
+            profiles[gateway.name.replace(".", "_")] = values
+        write_profiles(isolated_home, profiles)
+        env = {**os.environ, "GATEWAY_TUI_HOME": str(isolated_home)}
+        once = subprocess.run(
+            [sys.executable, "-m", "gateway_tui", "health", "--json"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert once.returncode == 2, once.stderr
+        rows = {(r["gateway"], r["instance"]): r for r in json_lines(once.stdout)}
+        assert rows[("demo-1_7_1", "zombie-a")]["verdict"] == "zombie"
+        assert rows[("demo-2_3_7", "zombie-b")]["verdict"] == "zombie"
+        assert rows[("demo-2_3_7", "zombie-b")]["evidence"]["source"] == "/metrics"
+        assert rows[("demo-2_3_6", "sales-eu")]["evidence"]["source"] == "/metrics"  # basic auth
+        licence = rows[("demo-2_4-licence", None)]
+        assert licence["verdict"] == "licence" and licence["evidence"]["register_url"]
+        assert rows[("demo-stopped", None)]["verdict"] == "unreachable"
+        for gateway in fleet.gateways:  # no key nor metrics password written
+            for secret in (gateway.api_key, *(gateway.metrics_auth or ())):
+                assert not secret or secret not in once.stdout + once.stderr
+        # --watch: the flapping instance is told by its changes
+        watch = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gateway_tui",
+                "health",
+                "--json",
+                "--watch",
+                "1",
+                "--profile",
+                "demo-2_3_7",
+            ],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        try:
+            deadline = time.monotonic() + 120
+            flapping = None
+            while flapping is None and time.monotonic() < deadline:
+                ready, _, _ = select.select([watch.stdout], [], [], 5)
+                if not ready:
+                    continue
+                row = json.loads(watch.stdout.readline())
+                if row["instance"] == "flaky-b" and "flapping" in row["evidence"]:
+                    flapping = row
+            assert flapping is not None, "flaky-b was never said to flap"
+            assert "flapping" in flapping["reason"]
+        finally:
+            watch.terminate()
+            watch.wait(30)

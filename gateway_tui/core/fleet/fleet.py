@@ -86,9 +86,14 @@ class Fleet:
         )
 
 
+# A flapping instance ranks right after the zombies, whatever its state of the moment.
+FLAPPING_SEVERITY = 0.5
+
+
 def trouble_key(verdict: Verdict, flapping: bool, gateway: str, instance: str | None) -> tuple:
-    """Trouble first (zombie, unreachable, …, ok last), flapping before steady, then by name."""
-    return (SEVERITY[verdict], not flapping, gateway.casefold(), (instance or "").casefold())
+    """Trouble first (zombie, flapping, unreachable, …, ok last), then by name."""
+    severity = min(SEVERITY[verdict], FLAPPING_SEVERITY) if flapping else SEVERITY[verdict]
+    return (severity, gateway.casefold(), (instance or "").casefold())
 
 
 def row_key(row: InstanceRow) -> tuple:
