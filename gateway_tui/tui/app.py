@@ -558,6 +558,13 @@ class GatewayApp(App[int]):
             write_to_terminal(self, f"\x1b]9;{title}: {body}\x07")
             write_to_terminal(self, f"\x1b]777;notify;{title};{body}\x07")
 
+    def campaign_ended(
+        self, instance: str, campaign: str, *, stopped: bool, detail: str = ""
+    ) -> None:
+        """A campaign of this gateway finished or stopped: an alert, as the fleet's."""
+        gateway = self._fleet_name_in_use() or self.config.url or "gateway"
+        self.fleet.campaign_ended(gateway, instance, campaign, stopped=stopped, detail=detail)
+
     def action_fleet(self) -> None:
         from gateway_tui.tui.screens.fleet import FleetScreen
 
