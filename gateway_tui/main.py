@@ -85,7 +85,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             from gateway_tui.tui.app import run_app
 
             # The config is loaded once the first frame is drawn.
-            return run_app(load, starting_url=args.url, fleet=args.fleet)
+            fleet = {"fleet": True} if args.fleet else {}
+            return run_app(load, starting_url=args.url, **fleet)
         finally:
             gc.enable()
     except KeyboardInterrupt:

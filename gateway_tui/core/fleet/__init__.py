@@ -8,4 +8,6 @@
 - fleet.py: every gateway at once, trouble first; the rows `gateway-tui health` writes.
 - alerts.py: one alert per event, flapping coalesced, a log with times.
 - batch.py: restart / connect / log out / delete many, each once, a result per row.
+- monitor.py: every profile's gateway read on its own schedule, alerts out, the rows kept for
+  the next start's first frame.
 """

@@ -57,7 +57,7 @@ class FleetMonitor:
         self._alert_listeners: list[Callable[[Alert], None]] = []
         self._tasks: list[asyncio.Task[None]] = []
         self._after: set[asyncio.Task[None]] = set()  # the refresh after a batch
-        self._closed = False
+        self._stopped = False
 
     @classmethod
     def for_profiles(
@@ -136,13 +136,13 @@ class FleetMonitor:
     def start(self) -> None:
         """Read every gateway now, then each every ``interval`` seconds, each on its own
         schedule (in the running loop) until closed."""
-        if self._tasks or self._closed:
+        if self._tasks or self._stopped:
             return
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._run(probe)) for probe in self.fleet.probes.values()]
 
     async def _run(self, probe: GatewayProbe) -> None:
-        while not self._closed:
+        while not self._stopped:
             await self._read(probe)
             await asyncio.sleep(self.interval)
 
@@ -151,7 +151,7 @@ class FleetMonitor:
         await asyncio.gather(*(self._read(probe) for probe in self.fleet.probes.values()))
 
     async def _read(self, probe: GatewayProbe) -> None:
-        if probe.gateway in self._reading or self._closed:
+        if probe.gateway in self._reading or self._stopped:
             return
         self._reading.add(probe.gateway)
         self._changed()
@@ -248,14 +248,14 @@ class FleetMonitor:
         try:
             return await run_batch(action, targets, call, on_result=on_result)
         finally:
-            if not self._closed:
+            if not self._stopped:
                 task = asyncio.get_running_loop().create_task(self.refresh())
                 self._after.add(task)
                 task.add_done_callback(self._after.discard)
 
     async def aclose(self) -> None:
         self._keep_rows(now=True)
-        self._closed = True
+        self._stopped = True
         tasks = [*self._tasks, *self._after]
         for task in tasks:
             task.cancel()

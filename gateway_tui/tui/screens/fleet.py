@@ -26,7 +26,7 @@ from gateway_tui.core.fleet.batch import (
     typed_confirmation,
 )
 from gateway_tui.core.fleet.fleet import FleetRow
-from gateway_tui.core.fleet.verdict import SEVERITY, Verdict
+from gateway_tui.core.fleet.verdict import Verdict
 from gateway_tui.core.text.formatting import clock
 from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
@@ -276,9 +276,6 @@ class FleetScreen(TableScreen[FleetRow]):
     def action_refresh(self) -> None:
         self.run_worker(self.monitor.refresh(), group="fleet-refresh", exit_on_error=False)
 
-    def recover(self) -> None:
-        self.action_refresh()
-
     def action_open(self) -> None:
         row = self.table.cursor_row
         if row is None:
@@ -415,6 +412,3 @@ class FleetScreen(TableScreen[FleetRow]):
             markup=False,
         )
 
-
-def trouble_count(rows: list[FleetRow]) -> int:
-    return sum(1 for row in rows if SEVERITY[row.verdict] < SEVERITY[Verdict.OK])
