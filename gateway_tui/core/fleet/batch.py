@@ -66,13 +66,14 @@ def typed_confirmation(targets: list[Target]) -> str:
 
 async def call_client(client: Any, action: BatchAction, instance: str) -> Any:
     """The one client call per action (the fleet's only writes)."""
+    instances = client.instances
     if action is BatchAction.RESTART:
-        return await client.restart_instance(instance)
+        return await instances.restart(instance)
     if action is BatchAction.CONNECT:
-        return await client.connect(instance)
+        return await instances.connect(instance)
     if action is BatchAction.LOGOUT:
-        return await client.logout_instance(instance)
-    return await client.delete_instance(instance)
+        return await instances.logout(instance)
+    return await instances.delete(instance)
 
 
 async def run_batch(

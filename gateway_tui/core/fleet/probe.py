@@ -148,9 +148,9 @@ class GatewayProbe:
             if root is not None:
                 # GET / first: when the line is not pinned, it is the very read the client
                 # would start beside fetchInstances (one GET /, not two).
-                _, instances = await asyncio.gather(root, self.client.fetch_instances())
+                _, instances = await asyncio.gather(root, self.client.instances.fetch())
             else:
-                instances = await self.client.fetch_instances()
+                instances = await self.client.instances.fetch()
         except GatewayError as error:
             self._version_read = False  # read it again once it is back (an upgrade, say)
             status = await self._licence_status() if isinstance(error, LicenseRequired) else None
@@ -239,7 +239,7 @@ class GatewayProbe:
 
             async with gate:
                 try:
-                    state = await self.client.connection_state(ev.name)
+                    state = await self.client.instances.connection_state(ev.name)
                 except GatewayError:
                     return  # no fact: the list's word stands
                 if state.state:
