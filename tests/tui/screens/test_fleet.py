@@ -264,3 +264,31 @@ async def test_the_hint_names_the_mark_key_as_remapped(gateways) -> None:
         screen.table.move_cursor_to_key(instance_row.key)
         await pilot.press("x")
         assert [t.instance for t in screen.marked_targets()] == [instance_row.instance]
+
+
+async def test_enter_on_another_gateways_row_leaks_nothing_of_the_first(gateways) -> None:
+    """With a live link open on gateway one, enter on gateway two's row: one's session is
+    closed (its demo sees the socket go), its events reach none of two's screens, and its key
+    is no longer used by the app's session (the fleet's own reads of it go on)."""
+    from gateway_tui.tui.screens.instance import InstanceScreen
+
+    one, two = gateways["one"][2], gateways["two"][2]
+    app = fleet_app(gateways, current="one", fleet=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        first = app.session
+        app.follow_live("sales-eu")
+        await wait_for(pilot, lambda: len(one.events.sio.eio.sockets) > 0)
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: all_read(app))
+        screen = fleet_screen(app)
+        row = next(r for r in rows_in(app) if r.gateway == "two" and r.instance == "sales-eu")
+        screen.table.move_cursor_to_key(row.key)
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, InstanceScreen) and app.config.profile == "two"
+        )
+        assert app.session is not first
+        await wait_for(pilot, lambda: first.closed)
+        await wait_for(pilot, lambda: len(one.events.sio.eio.sockets) == 0)
+        assert app.client.base_url == two.url
