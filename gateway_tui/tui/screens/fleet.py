@@ -411,4 +411,3 @@ class FleetScreen(TableScreen[FleetRow]):
             timeout=30,
             markup=False,
         )
-
