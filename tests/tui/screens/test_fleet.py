@@ -15,7 +15,7 @@ from gateway_tui.core.fleet.verdict import Verdict
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.fleet import FleetScreen
-from tests.support import make_config, notices, screen_text, wait_for
+from tests.support import make_config, screen_text, wait_for
 
 
 def refused_url() -> str:
@@ -46,6 +46,20 @@ def fleet_app(gateways, current: str = "one", *, fleet: bool = True, **kw) -> Ga
         name: Profile(url=url, api_key=SecretStr(key)) for name, (url, key, _) in gateways.items()
     }
     return GatewayApp(config.switch_profile(current), fleet=fleet)
+
+
+def told(app: GatewayApp) -> list[str]:
+    """Every notice the app was asked to show, kept (a toast expires; this list does not)."""
+    if not hasattr(app, "_told"):
+        app._told = []
+        shown = app.notify
+
+        def notify(message: str, *, title: str = "", **kwargs) -> None:
+            app._told.append(f"{title}: {message}")
+            shown(message, title=title, **kwargs)
+
+        app.notify = notify
+    return app._told
 
 
 def fleet_screen(app: GatewayApp) -> FleetScreen | None:
@@ -118,6 +132,7 @@ async def test_a_batch_restart_of_five_sends_five_calls(gateways) -> None:
 
     app = fleet_app(gateways)
     one, two = gateways["one"][2], gateways["two"][2]
+    told(app)  # every notice kept from the start
     async with app.run_test(size=(160, 40)) as pilot:
         await wait_for(pilot, lambda: all_read(app))
         screen = fleet_screen(app)
@@ -133,9 +148,7 @@ async def test_a_batch_restart_of_five_sends_five_calls(gateways) -> None:
         body = screen_text(app)
         assert all(row.instance in body for row in chosen)  # one confirmation names them all
         await pilot.press("y")
-        await wait_for(
-            pilot, lambda: any("5 of 5 done" in n or "of 5 done" in n for n in notices(app))
-        )
+        await wait_for(pilot, lambda: any("5 of 5 done" in n for n in told(app)))
         restarts = [
             (server.url, path)
             for server in (one, two)
@@ -174,11 +187,12 @@ async def test_delete_asks_for_typed_words(gateways) -> None:
 async def test_an_instance_leaving_open_is_one_alert_with_a_notice(gateways) -> None:
     app = fleet_app(gateways)
     one = gateways["one"][2]
+    told(app)  # every notice kept from the start
     async with app.run_test(size=(160, 40)) as pilot:
         await wait_for(pilot, lambda: all_read(app))
         one.state.instances["sales-eu"].status = "close"
         await app.fleet.refresh()
-        await wait_for(pilot, lambda: any("left open" in n for n in notices(app)))
+        await wait_for(pilot, lambda: any("left open" in n for n in told(app)))
         assert [a.instance for a in app.fleet.alerts if a.kind.value == "left open"] == ["sales-eu"]
         await app.fleet.refresh()  # still closed: the same event, no second alert
         assert len([a for a in app.fleet.alerts if a.kind.value == "left open"]) == 1
@@ -253,13 +267,14 @@ async def test_a_key_and_the_palette_reach_the_fleet_from_a_form(gateways) -> No
 
 async def test_the_hint_names_the_mark_key_as_remapped(gateways) -> None:
     app = fleet_app(gateways, keys={"fleet.mark": "x"})
+    told(app)  # every notice kept from the start
     async with app.run_test(size=(160, 40)) as pilot:
         await wait_for(pilot, lambda: all_read(app))
         screen = fleet_screen(app)
         stopped = next(r for r in rows_in(app) if r.gateway == "stopped")
         screen.table.move_cursor_to_key(stopped.key)  # a gateway's row: nothing to act on
         await pilot.press("R")
-        await wait_for(pilot, lambda: any("mark instances with x" in n for n in notices(app)))
+        await wait_for(pilot, lambda: any("mark instances with x" in n for n in told(app)))
         instance_row = next(r for r in rows_in(app) if r.instance)
         screen.table.move_cursor_to_key(instance_row.key)
         await pilot.press("x")

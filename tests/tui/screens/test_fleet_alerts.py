@@ -10,7 +10,7 @@ from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from tests.data import PASTED
 from tests.navigation import open_campaign_setup
-from tests.support import notices, wait_for
+from tests.support import wait_for
 
 
 @pytest.mark.in_process
@@ -25,7 +25,7 @@ async def test_a_finished_campaign_is_an_alert(app_for, demo_server):
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
-        await wait_for(pilot, lambda: any("campaign finished" in n for n in notices(app)))
+        await wait_for(pilot, lambda: bool(app.fleet.alerts))  # the log, not a toast
         (alert,) = app.fleet.alerts
         assert alert.kind.value == "campaign finished" and alert.instance == "sales-eu"
         assert app.screen.campaign.id in alert.text
