@@ -61,7 +61,7 @@ class GroupAdmin(_Base):
         if row is None:
             return
         self.marked.symmetric_difference_update({row.id})
-        self.table.redraw()
+        self.table.redraw_rows()
         self.table.action_cursor_down()
         self.update_summary()
 
@@ -115,7 +115,7 @@ class GroupAdmin(_Base):
             return
         done = {o.number for o in said if o.ok}
         self.marked.difference_update(done)
-        self.table.redraw()
+        self.table.redraw_rows()
         self.update_summary()
         self.app.push_screen(OutcomesScreen(action, said))
 

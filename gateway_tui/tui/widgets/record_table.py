@@ -357,9 +357,9 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
 
-    def redraw(self) -> None:
-        """Draw the rows again: a cell's text or style changed, not the rows (a mark)."""
-        self._line_cache.clear()
+    def redraw_rows(self) -> None:
+        """Draw the rows again: something their cells show changed in place (a mark)."""
+        self._generation += 1
         self.refresh()
 
     def set_filter(self, text: str) -> None:
