@@ -17,9 +17,11 @@ from starlette.routing import Route
 
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle
-from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
+from gateway_tui.demo import contacts as contact_book
+from gateway_tui.demo import lifecycle, more_routes
+from gateway_tui.demo.data import SETTING_FLAGS, DemoState, Instance
 from gateway_tui.demo.errors import GatewayError, not_connected_text
+from gateway_tui.demo.interactive import with_message_id
 from gateway_tui.demo.lifecycle import EVENTS
 from gateway_tui.demo.validation import create_jid, list_sections
 
@@ -329,6 +331,7 @@ async def find_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
 
 
 @route("POST", "/message/sendList/{instance}")
+@with_message_id
 async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
     body = call.validated(SEND_LIST)
     fields = {
@@ -371,25 +374,13 @@ route("POST", "/group/revokeInviteCode/{instance}")(v1.revoke_invite_code)
 # ---------------------------------------------------------------- the chat store
 
 
-def _contact_row(instance: Instance, jid: str, name: str | None) -> dict[str, Any]:
-    return {
-        "id": "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12],
-        "remoteJid": jid,
-        "pushName": name,
-        "profilePicUrl": None,
-        "instanceId": instance.instance_id,
-        "isGroup": jid.endswith(GROUP_DOMAIN),
-        "isSaved": True,
-        "type": "contact",
-    }
-
-
 def _message_row(instance: Instance, message: Any) -> dict[str, Any]:
     data = chat_store.message_json(instance, message)
     data.pop("owner", None)
     stamp = data.get("messageTimestamp")
     if isinstance(stamp, dict):  # 1.7.1's Long object; 2.x stores a number
         data["messageTimestamp"] = message.timestamp
+    data["key"] = contact_book.v2_key(instance, data["key"])  # @lid: the phone JID beside it
     return {"id": "m-" + message.key["id"], **data, "instanceId": instance.instance_id}
 
 
@@ -414,7 +405,7 @@ async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
         at = _moment(last.timestamp if last else 0)
         rows.append(
             {
-                "id": "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12],
+                "id": contact_book.contact_id(jid),
                 "remoteJid": jid,
                 "pushName": contacts.get(jid),
                 "profilePicUrl": None,
@@ -423,7 +414,7 @@ async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
                 "windowExpires": _moment((last.timestamp if last else 0) + 86400),
                 "windowActive": False,
                 "lastMessage": _message_row(instance, last) if last else None,
-                "unreadCount": 0,
+                "unreadCount": 1 if chat.marked_unread else 0,
                 "isSaved": True,
             }
         )
@@ -460,16 +451,6 @@ async def find_messages(call: v1.Call, instance: Instance) -> v1.Reply:
             "records": [_message_row(instance, m) for m in chosen],
         }
     }
-
-
-@route("POST", "/chat/findContacts/{instance}")
-async def find_contacts(call: v1.Call, instance: Instance) -> v1.Reply:
-    wanted = _where(call).get("remoteJid")
-    return 200, [
-        _contact_row(instance, jid, name)
-        for jid, name in instance.workspace.contacts.items()
-        if not isinstance(wanted, str) or create_jid(wanted) == jid
-    ]
 
 
 # ---------------------------------------------------------------- closed instances, as 2.x says it
@@ -559,6 +540,7 @@ def _require_fields(call: v1.Call, *names: str) -> None:
 
 
 @route("POST", "/message/sendText/{instance}")
+@with_message_id
 async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "text")
     if not str(call.body["text"]).strip():
@@ -567,6 +549,7 @@ async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
 
 
 @route("POST", "/message/sendMedia/{instance}")
+@with_message_id
 async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "mediatype", "media")
     fields = ("mediatype", "media", "caption", "fileName")
@@ -587,6 +570,10 @@ async def mark_read(call: v1.Call, instance: Instance) -> v1.Reply:
     return await v1.mark_read(v1.Call(call.request, call.state, nested), instance)
 
 
+# Group administration, labels, contacts, more kinds of message (demo/more_routes.py).
+for _method, _path, _handler in more_routes.ROUTES_2:
+    route(_method, _path)(_handler)
+
 # ---------------------------------------------------------------- what did not change
 
 _SAME = {
@@ -594,7 +581,6 @@ _SAME = {
     ("GET", "/instance/connectionState/{instance}"),
     ("POST", "/chat/fetchProfile/{instance}"),
     ("POST", "/group/sendInvite/{instance}"),
-    ("GET", "/group/participants/{instance}"),
     ("GET", "/group/inviteCode/{instance}"),
     ("POST", "/chat/findStatusMessage/{instance}"),
     ("POST", "/chat/getBase64FromMediaMessage/{instance}"),
