@@ -41,12 +41,14 @@ LID_PEOPLE = (
     ("90210123456789@lid", "4915112340077@s.whatsapp.net", "Jana Vogel", "Danke, ist angekommen!"),
 )
 LID_INSTANCE = "support"
+# A WhatsApp channel the instance follows (2.4's findChannels lists it).
+CHANNEL = "120363401234567890@newsletter"
 _STAMP = "2026-01-01T00:00:00.000Z"
 
 
 def add_people(instance: Instance, workspace: Workspace) -> None:
-    """Labels, and on ``support`` the ``@lid`` contacts with a chat each and one of them in
-    its first group (called when the workspace is built)."""
+    """Labels, and on ``support`` the ``@lid`` contacts with a chat each, one of them in its
+    first group, and a channel (called when the workspace is built)."""
     from gateway_tui.demo import labels
 
     if instance.status == "open" and instance.name == LID_INSTANCE:
@@ -68,6 +70,13 @@ def add_people(instance: Instance, workspace: Workspace) -> None:
                 status="READ",
             )
             workspace.chats.setdefault(lid, Chat(lid)).messages.extend((received, answer))
+        news = Message(
+            key={"remoteJid": CHANNEL, "fromMe": False, "id": "3A0CHANNEL0000000001"},
+            text="This week: new delivery slots on Saturdays.",
+            timestamp=SEED_EPOCH + 7200,
+            status="READ",
+        )
+        workspace.chats.setdefault(CHANNEL, Chat(CHANNEL)).messages.append(news)
         group = next(iter(workspace.groups.values()), None)
         if group is not None and not any(p["id"] == LID_PEOPLE[0][0] for p in group.participants):
             group.participants.append({"id": LID_PEOPLE[0][0], "admin": None})

@@ -196,8 +196,7 @@ async def update_description(call: Call, instance: Instance) -> Reply:
 
 
 async def update_member_add_mode(call: Call, instance: Instance) -> Reply:
-    """2.4: who may add members (``admin_add`` / ``all_member_add``); the failure label is
-    the demo's words (no 2.4 recording)."""
+    """2.4: who may add members (``admin_add`` / ``all_member_add``)."""
     failure = (400, "Error updating member add mode", "groupMemberAddMode")
     group, request = _target(call, instance, MEMBER_ADD_MODE, failure)
     group.member_add_mode = request["mode"]

@@ -2,11 +2,13 @@
 copy, PIX), carousels, "played" receipts, and a caller-chosen ``messageId`` on sends.
 
 No activated 2.4 was ever recorded (``../shared/recordings/v2.4.0-rc2`` is the licence gate
-only). What is here comes from the 2.3.6 source (sendButtons' schema and rules, its texts), a
-later upstream revision of the message schemas (the carousel's), and what 2.4 announced:
-at most 2 call-to-action buttons; CTA buttons not mixed with reply or PIX buttons; PIX alone,
-exactly one; ``sendCarousel``, ``markMessageAsPlayed``, ``updateMemberAddMode`` and a
-``messageId`` field on sends. Texts no source gave are marked "demo's words" below.
+only): what is here was read in the sources of 2.3.6/2.3.7 and of 2.4.0-rc2 (the rules and
+their texts, the schemas, the shapes sent, the answers). 2.3.x: at most 3 reply buttons, not
+mixed with others; one PIX, alone; a message in ``viewOnceMessage``. 2.4 adds: at most 2
+call-to-action buttons (url, call, copy), the texts name CTA, no ``viewOnceMessage``;
+``sendCarousel`` (one card without image: a plain native-flow message), ``getPollVote``,
+``findChannels``, ``markMessageAsPlayed`` and a caller-chosen ``messageId`` on sends (passed
+to WhatsApp as the message's id: the same id twice is one message).
 """
 
 from __future__ import annotations
@@ -159,25 +161,22 @@ def _native(buttons: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def button_problem(buttons: list[dict[str, Any]], *, v24: bool) -> str | None:
-    """Why the line refuses these buttons (2.3.x: its source's rules and texts; 2.4 adds at
-    most 2 CTA buttons and CTA never beside reply or PIX)."""
+    """Why the line refuses these buttons, in its source's order and words."""
     if not buttons:
         return "At least one button is required"
     kinds = [b["type"] for b in buttons]
-    replies, pix = kinds.count("reply"), kinds.count("pix")
-    others = len(kinds) - replies - pix
-    if replies:
-        if len(kinds) > 3:
-            return "Maximum of 3 reply buttons allowed"
-        if others or pix:
-            return "Reply buttons cannot be mixed with other button types"
-    if pix:
-        if len(kinds) > 1:
-            return "Only one PIX button is allowed"
-        if others:
-            return "PIX button cannot be mixed with other button types"
-    if v24 and others > 2:
-        return "Maximum of 2 CTA buttons allowed"  # demo's words for 2.4's rule
+    replies, pix = "reply" in kinds, "pix" in kinds
+    cta = any(kind in CTA_TYPES for kind in kinds)
+    if replies and len(kinds) > 3:
+        return "Maximum of 3 reply buttons allowed"
+    if replies and (cta or pix):
+        if v24:
+            return "Reply buttons cannot be mixed with CTA or PIX buttons"
+        return "Reply buttons cannot be mixed with other button types"
+    if pix and len(kinds) > 1:
+        return "Only one PIX button is allowed"
+    if v24 and cta and len(kinds) > 2:
+        return "Maximum of 2 CTA buttons allowed"
     return None
 
 
@@ -185,46 +184,63 @@ async def send_buttons(call: Call, instance: Instance) -> Reply:
     from gateway_tui.demo.message_kinds import deliver
 
     body = call.validated(SEND_BUTTONS)
+    v24 = is_v24(call.state)
     buttons = body.get("buttons")
     if not isinstance(buttons, list):
-        raise GatewayError(500, "Cannot read properties of undefined (reading 'length')")
-    if problem := button_problem(buttons, v24=is_v24(call.state)):
+        if not v24:  # 2.3.x reads buttons.length first
+            raise GatewayError(500, "Cannot read properties of undefined (reading 'length')")
+        buttons = []
+    if problem := button_problem(buttons, v24=v24):
         raise GatewayError(400, [problem])
     interactive: dict[str, Any] = {}
     if buttons[0]["type"] != "pix":
         text = f"*{body.get('title')}*"
         if body.get("description"):
-            text += f"\n\n{body['description']}\n"
-        interactive = {"body": {"text": text}, "footer": {"text": body.get("footer")}}
+            text += f"\n\n{body['description']}" + ("" if v24 else "\n")
+        interactive = {"body": {"text": text}}
+        if body.get("footer") or not v24:
+            interactive["footer"] = {"text": body.get("footer")}
     interactive["nativeFlowMessage"] = _native(buttons)
-    content = {"viewOnceMessage": {"message": {"interactiveMessage": interactive}}}
+    # 2.3.x wraps it in viewOnceMessage; 2.4 sends the interactive message as it is.
+    content = (
+        {"interactiveMessage": interactive}
+        if v24
+        else {"viewOnceMessage": {"message": {"interactiveMessage": interactive}}}
+    )
     options = {k: body[k] for k in ("delay", "quoted") if k in body}
     return await deliver(call, instance, body["number"], content, options)
 
 
 async def send_carousel(call: Call, instance: Instance) -> Reply:
-    """2.4: cards (1-10) of text, an image and 1-3 buttons each."""
+    """2.4: cards (1-10) of text, an image and 1-3 buttons each; one card without an image is
+    sent as a plain native-flow message (as 2.4.0-rc2 does for iOS)."""
     from gateway_tui.demo.message_kinds import deliver
 
     body = call.validated(SEND_CAROUSEL)
-    cards = []
-    for card in body["cards"]:
-        header: dict[str, Any] = {"title": card.get("title", ""), "hasMediaAttachment": False}
-        if card.get("imageUrl"):
-            # The demo has no internet: the image is named, not fetched.
-            header |= {"hasMediaAttachment": True, "imageMessage": {"url": card["imageUrl"]}}
-        cards.append(
-            {
-                "header": header,
-                "body": {"text": card["body"]},
-                "footer": {"text": card.get("footer", "")},
-                "nativeFlowMessage": _native(card["buttons"]),
-            }
-        )
-    interactive = {
-        "body": {"text": body["body"]},
-        "carouselMessage": {"cards": cards, "messageVersion": 1},
-    }
+    cards = body["cards"]
+    if len(cards) == 1 and not cards[0].get("imageUrl"):
+        (card,) = cards
+        interactive: dict[str, Any] = {"body": {"text": card["body"]}}
+        if card.get("footer"):
+            interactive["footer"] = {"text": card["footer"]}
+        interactive["nativeFlowMessage"] = _native(card["buttons"])
+    else:
+        made = []
+        for card in cards:
+            item: dict[str, Any] = {}
+            if card.get("imageUrl"):
+                # The demo has no internet: the image is named, not fetched.
+                item["header"] = {
+                    "hasMediaAttachment": True,
+                    "imageMessage": {"url": card["imageUrl"]},
+                }
+            item["body"] = {"text": card["body"]}
+            if card.get("footer"):
+                item["footer"] = {"text": card["footer"]}
+            item["nativeFlowMessage"] = {"buttons": _native(card["buttons"])["buttons"]}
+            made.append(item)
+        carousel = {"cards": made, "messageVersion": 1}
+        interactive = {"body": {"text": body["body"]}, "carouselMessage": carousel}
     options = {k: body[k] for k in ("delay", "quoted") if k in body}
     return await deliver(
         call, instance, body["number"], {"interactiveMessage": interactive}, options
@@ -234,7 +250,7 @@ async def send_carousel(call: Call, instance: Instance) -> Reply:
 async def mark_played(call: Call, instance: Instance) -> Reply:
     """2.4: the "played" receipt of voice notes; keys on ``@lid`` chats are skipped."""
     body = call.validated(MARK_PLAYED)
-    require_open(instance, "readMessages", labelled(500, "Played messages fail"))  # demo's words
+    require_open(instance, "sendReceipts", labelled(500, "Mark messages as played fail"))
     for key in body["playedMessages"]:
         if (
             key["remoteJid"].endswith(("@s.whatsapp.net", "@g.us"))
@@ -242,6 +258,72 @@ async def mark_played(call: Call, instance: Instance) -> Reply:
         ):
             extras(call.state).played.append(key["id"])
     return 201, {"message": "Played messages", "played": "success"}
+
+
+POLL_VOTE = {
+    "type": "object",
+    "properties": {
+        "message": {
+            "type": "object",
+            "properties": {
+                "key": {"type": "object", "properties": {"id": _STRING}, "required": ["id"]}
+            },
+            "required": ["key"],
+        },
+        "remoteJid": _STRING,
+    },
+    "required": ["message", "remoteJid"],
+}
+_POLL_KINDS = ("pollCreationMessage", "pollCreationMessageV3")
+
+
+async def get_poll_vote(call: Call, instance: Instance) -> Reply:
+    """2.4: a poll's votes, per option (read from the store: no session needed)."""
+    from gateway_tui.demo.validation import create_jid
+
+    body = call.validated(POLL_VOTE)
+    chat = instance.chats.get(create_jid(body["remoteJid"]))
+    message = chat.find(body["message"]["key"]["id"]) if chat else None
+    poll = next(
+        (
+            message.content[kind]
+            for kind in _POLL_KINDS
+            if message and message.content and kind in message.content
+        ),
+        None,
+    )
+    if message is None or poll is None:
+        # NotFoundException throws a plain object: the server shows its toString().
+        raise GatewayError(500, ["Error decrypting poll votes", "[object Object]"])
+    votes = extras(call.state).poll_votes.get(message.key["id"], {})
+    results = {option["optionName"]: {"votes": 0, "voters": []} for option in poll["options"]}
+    for voter, chosen in votes.items():
+        for name in chosen:
+            if name in results:
+                results[name]["votes"] += 1
+                results[name]["voters"].append(voter)
+    return 200, {"poll": {"name": poll["name"], "totalVotes": len(votes), "results": results}}
+
+
+async def find_channels(call: Call, instance: Instance) -> Reply:
+    """2.4: the channels (``…@newsletter``) the store has messages of, newest first, paged."""
+    body = body_of(call)
+    page = int(body.get("page") or 1)
+    limit = int(body.get("limit") or body.get("rows") or 50)
+    channels = [
+        {"remoteJid": jid, "lastMessageTimestamp": max(m.timestamp for m in chat.messages)}
+        for jid, chat in instance.chats.items()
+        if jid.endswith("@newsletter") and chat.messages
+    ]
+    channels.sort(key=lambda item: -item["lastMessageTimestamp"])
+    skip = (page - 1) * limit
+    return 200, {
+        "total": len(channels),
+        "pages": -(-len(channels) // limit),
+        "currentPage": page,
+        "limit": limit,
+        "records": channels[skip : skip + limit],
+    }
 
 
 # ---------------------------------------------------------------- 2.4's messageId
@@ -291,4 +373,6 @@ ROUTES_2 = (
     ("POST", "/message/sendButtons/{instance}", with_message_id(send_buttons)),
     ("POST", "/message/sendCarousel/{instance}", only_on_24(with_message_id(send_carousel))),
     ("POST", "/chat/markMessageAsPlayed/{instance}", only_on_24(mark_played)),
+    ("POST", "/chat/getPollVote/{instance}", only_on_24(get_poll_vote)),
+    ("POST", "/chat/findChannels/{instance}", only_on_24(find_channels)),
 )

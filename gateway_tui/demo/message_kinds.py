@@ -28,6 +28,7 @@ from gateway_tui.demo.session import (
     extras,
     failure_text,
     is_v2,
+    is_v24,
     labelled,
     plain_500,
     require_open,
@@ -324,6 +325,9 @@ async def send_audio(call: Call, instance: Instance) -> Reply:
         "seconds": max(1, round(seconds)) if seconds is not None else max(1, len(data) // 4000),
         "ptt": True,
     }
+    if is_v24(call.state):  # 2.4 also sends the voice note's waveform (64 levels)
+        levels = bytes(min(100, 20 + (i * 37) % 80) for i in range(64))
+        fields["waveform"] = base64.b64encode(levels).decode()
     return await deliver(
         call, instance, body["number"], {"audioMessage": fields}, options, media=data
     )

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 
+from gateway_tui.demo.session import extras
 from tests.demo.recorded_replay import Gateway, answer, case_ids, gateway
 from tests.support import RECORDINGS
 
@@ -218,7 +219,6 @@ def _send_buttons(gw: Gateway, *kinds: str):
 @pytest.mark.parametrize(
     ("kinds", "problem"),
     [
-        (("reply", "url"), "Reply buttons cannot be mixed with other button types"),
         (("pix", "pix"), "Only one PIX button is allowed"),
         # the source counts before it looks at the kinds: PIX beside anything is "only one"
         (("pix", "url"), "Only one PIX button is allowed"),
@@ -233,6 +233,15 @@ def test_buttons_refused_on_both_2x_lines(version: str, kinds: tuple, problem: s
         assert (response.status_code, response.json()["response"]["message"]) == (400, [problem])
 
 
+def test_reply_and_cta_mixed_are_refused_in_each_line_s_words() -> None:
+    with gateway("2.3.7") as gw:
+        refused = _send_buttons(gw, "reply", "url").json()["response"]["message"]
+        assert refused == ["Reply buttons cannot be mixed with other button types"]
+    with gateway("2.4.0") as gw:
+        refused = _send_buttons(gw, "reply", "url").json()["response"]["message"]
+        assert refused == ["Reply buttons cannot be mixed with CTA or PIX buttons"]
+
+
 def test_three_cta_buttons_pass_on_2_3_7_and_are_refused_on_2_4() -> None:
     with gateway("2.3.7") as gw:
         sent = _send_buttons(gw, "url", "call", "copy")
@@ -243,8 +252,13 @@ def test_three_cta_buttons_pass_on_2_3_7_and_are_refused_on_2_4() -> None:
     with gateway("2.4.0") as gw:
         refused = _send_buttons(gw, "url", "call", "copy")
         assert refused.json()["response"]["message"] == ["Maximum of 2 CTA buttons allowed"]
-        assert _send_buttons(gw, "url", "call").status_code == 201
-        assert _send_buttons(gw, "pix").status_code == 201
+        two = _send_buttons(gw, "url", "call")
+        assert two.status_code == 201
+        interactive = _stored(gw, two.json()["key"]["id"])["message"]["interactiveMessage"]
+        assert interactive["body"]["text"] == "*Pick*"  # no viewOnceMessage on 2.4
+        pix = _send_buttons(gw, "pix")
+        flow = _stored(gw, pix.json()["key"]["id"])["message"]["interactiveMessage"]
+        assert [b["name"] for b in flow["nativeFlowMessage"]["buttons"]] == ["payment_info"]
 
 
 CAROUSEL = {
@@ -268,7 +282,13 @@ def test_carousel_and_played_are_2_4_routes() -> None:
         sent = gw.call("POST", "/message/sendCarousel/sales-eu", CAROUSEL)
         assert sent.status_code == 201
         cards = _stored(gw, sent.json()["key"]["id"])["message"]["interactiveMessage"]
-        assert [c["header"]["title"] for c in cards["carouselMessage"]["cards"]] == ["Red", "Blue"]
+        bodies = [c["body"]["text"] for c in cards["carouselMessage"]["cards"]]
+        assert bodies == ["A red one", "A blue one"]
+        one = gw.call(
+            "POST", "/message/sendCarousel/sales-eu", CAROUSEL | {"cards": CAROUSEL["cards"][:1]}
+        )
+        single = _stored(gw, one.json()["key"]["id"])["message"]["interactiveMessage"]
+        assert "carouselMessage" not in single and single["body"]["text"] == "A red one"
         empty = gw.call("POST", "/message/sendCarousel/sales-eu", CAROUSEL | {"cards": []})
         assert empty.json()["response"]["message"] == [["cards does not meet minimum length of 1"]]
         done = gw.call("POST", "/chat/markMessageAsPlayed/sales-eu", played)
@@ -293,3 +313,47 @@ def test_a_second_send_with_the_same_message_id_makes_no_second_message() -> Non
         first = gw.call("POST", "/message/sendText/sales-eu", body).json()
         second = gw.call("POST", "/message/sendText/sales-eu", body).json()
         assert first["key"]["id"] != second["key"]["id"]
+
+
+def test_poll_votes_and_channels_are_2_4_routes() -> None:
+    with gateway("2.3.7") as gw:
+        assert gw.call("POST", "/chat/getPollVote/sales-eu", {}).status_code == 404
+        assert gw.call("POST", "/chat/findChannels/support", {}).status_code == 404
+    with gateway("2.4.0") as gw:
+        poll = {"number": JONAS, "name": "Lunch?", "selectableCount": 1, "values": ["Yes", "No"]}
+        sent = gw.call("POST", "/message/sendPoll/sales-eu", poll).json()
+        extras(gw.demo.state).poll_votes[sent["key"]["id"]] = {
+            "4915112340002@s.whatsapp.net": ["No"]
+        }
+        body = {"message": {"key": {"id": sent["key"]["id"]}}, "remoteJid": JONAS_JID}
+        votes = gw.call("POST", "/chat/getPollVote/sales-eu", body)
+        assert votes.status_code == 200
+        assert votes.json() == {
+            "poll": {
+                "name": "Lunch?",
+                "totalVotes": 1,
+                "results": {
+                    "Yes": {"votes": 0, "voters": []},
+                    "No": {"votes": 1, "voters": ["4915112340002@s.whatsapp.net"]},
+                },
+            }
+        }
+        missing = gw.call(
+            "POST", "/chat/getPollVote/sales-eu", body | {"remoteJid": "1@s.whatsapp.net"}
+        )
+        assert missing.json()["response"]["message"] == [
+            "Error decrypting poll votes",
+            "[object Object]",
+        ]
+        channels = gw.call("POST", "/chat/findChannels/support", {}).json()
+        assert (channels["total"], channels["currentPage"]) == (1, 1)
+        assert channels["records"][0]["remoteJid"].endswith("@newsletter")
+
+
+def test_a_2_4_voice_note_carries_its_waveform() -> None:
+    with gateway("2.4.0") as gw:
+        sent = gw.call(
+            "POST", "/message/sendWhatsAppAudio/sales-eu", {"number": JONAS, "audio": _wav(1.0)}
+        )
+        audio = _stored(gw, sent.json()["key"]["id"])["message"]["audioMessage"]
+        assert len(base64.b64decode(audio["waveform"])) == 64
