@@ -27,8 +27,7 @@ from gateway_tui.demo.data import (
     Workspace,
     new_message_id,
 )
-from gateway_tui.demo.errors import GatewayError
-from gateway_tui.demo.session import Reply, body_of
+from gateway_tui.demo.session import Reply
 from gateway_tui.demo.validation import create_jid
 
 if TYPE_CHECKING:
@@ -133,19 +132,18 @@ def contact_row(instance: Instance, jid: str, name: str | None) -> dict[str, Any
     }
 
 
-def _where(call: Call) -> dict[str, Any]:
-    where = body_of(call).get("where") or {}
-    if not isinstance(where, dict):
-        raise GatewayError(400, [["where is not of a type(s) object"]])
-    fields = ("_id", "pushName", "id", "remoteJid")
-    problems = [
-        f"where.{name} does not meet minimum length of 1"
-        for name in fields
-        if where.get(name) == "" and (name != "remoteJid" or honours_filters(call))
-    ]
-    if problems:
-        raise GatewayError(400, [problems])
-    return where
+def _query_schema(fields: tuple[str, ...]) -> dict[str, Any]:
+    """contactValidateSchema: ``where``'s fields are non-empty strings."""
+    where = {
+        "type": "object",
+        "properties": {name: {"type": "string", "minLength": 1} for name in fields},
+        "notEmpty": list(fields),
+    }
+    return {"type": "object", "properties": {"where": where}}
+
+
+FIND_CONTACTS_2_3_6 = _query_schema(("_id", "pushName", "id"))
+FIND_CONTACTS_2_3_7 = _query_schema(("_id", "pushName", "id", "remoteJid"))
 
 
 def honours_filters(call: Call) -> bool:
@@ -154,7 +152,8 @@ def honours_filters(call: Call) -> bool:
 
 
 async def find_contacts_v2(call: Call, instance: Instance) -> Reply:
-    where = _where(call)
+    body = call.validated(FIND_CONTACTS_2_3_7 if honours_filters(call) else FIND_CONTACTS_2_3_6)
+    where = body.get("where") or {}
     wanted = where.get("remoteJid")
     wanted_jid = create_jid(wanted) if isinstance(wanted, str) and wanted else None
     rows = [

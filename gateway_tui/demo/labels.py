@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.demo.data import GROUP_DOMAIN, Chat, Instance, Workspace, number_of
+from gateway_tui.demo.data import Chat, Instance, Workspace, number_of
 from gateway_tui.demo.errors import GatewayError
 from gateway_tui.demo.session import Reply, is_v2, plain_500, require_open
 from gateway_tui.demo.validation import create_jid
@@ -90,9 +90,10 @@ async def handle_label(call: Call, instance: Instance) -> Reply:
         chat.labels.append(label_id)
     elif action == "remove" and label_id in chat.labels:
         chat.labels.remove(label_id)
-    if call.state.events is not None:  # WhatsApp confirms with labels.association
-        association = {"chatId": jid, "labelId": label_id}
-        data = {"association": association, "type": action}
+    if (
+        call.state.events is not None
+    ):  # WhatsApp confirms it: labels.association, as both lines send it
+        data = {"instance": instance.name, "type": action, "chatId": jid, "labelId": label_id}
         call.state.events.emit(instance, "labels.association", data)
     return 200, {"numberJid": jid, "labelId": label_id, action: True}
 
@@ -115,12 +116,11 @@ async def find_chat_by_remote_jid(call: Call, instance: Instance) -> Reply:
     if chat is None:
         return 200, v1.JSON_NULL
     stamp = "2026-01-01T00:00:00.000Z"
+    group = instance.groups.get(chat.jid)
     return 200, {
         "id": "cht-" + number_of(chat.jid),
         "remoteJid": chat.jid,
-        "name": next((g.subject for g in instance.groups.values() if g.jid == chat.jid), None)
-        if chat.jid.endswith(GROUP_DOMAIN)
-        else None,
+        "name": group.subject if group else None,
         "labels": list(chat.labels),
         "createdAt": stamp,
         "updatedAt": stamp,

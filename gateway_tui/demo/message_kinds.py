@@ -357,8 +357,12 @@ async def delete_for_everyone(call: Call, instance: Instance) -> Reply:
     key = {k: body[k] for k in ("remoteJid", "fromMe", "id", "participant") if k in body}
     key["remoteJid"] = jid
     original = _find(instance, jid, body["id"])
-    # WhatsApp revokes only the sender's own messages (in a group, admins may too).
-    if original is not None and original.key["fromMe"]:
+    # WhatsApp revokes the sender's own messages, and in a group an admin's revoke too.
+    group = instance.groups.get(jid)
+    may = original is not None and (
+        original.key["fromMe"] or (group is not None and group.role_of(instance.owner) is not None)
+    )
+    if may:
         original.status = "DELETED"
         original.sent_clock = None  # its status stays DELETED
         if is_v2(call.state):
@@ -387,10 +391,9 @@ async def mark_chat_unread(call: Call, instance: Instance) -> Reply:
         raise _unread_failure("Error: App state key not present!")
     require_open(instance, "chatModify", lambda text: _unread_failure(text))
     key = body["lastMessage"]["key"]
-    chat = instance.chats.get(create_jid(key["remoteJid"]))
-    if chat is None or chat.find(key["id"]) is None:
-        raise _unread_failure("Error: message not found")
-    chat.marked_unread = True
+    # WhatsApp takes the mark whatever the key names; a chat the store has shows it.
+    if (chat := instance.chats.get(create_jid(key["remoteJid"]))) is not None:
+        chat.marked_unread = True
     return 201, {"chatId": key["remoteJid"], "markedChatUnread": True}
 
 

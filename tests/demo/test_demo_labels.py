@@ -115,3 +115,20 @@ def test_find_chat_by_remote_jid_needs_the_query() -> None:
             ).json()
             is None
         )
+
+
+def test_a_label_change_is_announced_as_labels_association(gw: Gateway) -> None:
+    sent: list[tuple[str, dict]] = []
+    gw.demo.state.events.emit = lambda instance, event, data: sent.append((event, data))
+    _handle(gw, "add", "2")
+    assert sent == [
+        (
+            "labels.association",
+            {
+                "instance": "sales-eu",
+                "type": "add",
+                "chatId": JONAS + "@s.whatsapp.net",
+                "labelId": "2",
+            },
+        )
+    ]

@@ -163,6 +163,15 @@ def test_someone_else_s_message_is_not_deleted(gw: Gateway) -> None:
     assert "deleted" not in _stored(gw, theirs["id"])["key"]
 
 
+def test_a_group_admin_deletes_a_member_s_message(gw: Gateway) -> None:
+    war_room = "120363023456789012@g.us"  # sales-eu is an admin there
+    theirs = {"id": "3A11B22C33D44E55F660", "remoteJid": war_room, "fromMe": False}
+    response = gw.call("DELETE", "/chat/deleteMessageForEveryone/sales-eu", theirs)
+    assert response.status_code == 201
+    (message,) = [m for m in gw.instance().chats[war_room].messages if m.key["id"] == theirs["id"]]
+    assert message.status == "DELETED"
+
+
 def _text(gw: Gateway, text: str, **extra: str) -> dict:
     if gw.v2:
         return {"number": JONAS, "text": text, **extra}
@@ -179,6 +188,10 @@ def test_a_chat_marked_unread_reads_back_unread() -> None:
         )
         chats = gw.call("POST", "/chat/findChats/sales-eu", {}).json()
         assert next(c for c in chats if c["remoteJid"] == JONAS_JID)["unreadCount"] == 1
+        # WhatsApp takes the mark whatever message the key names
+        other = {"key": {"id": "NOT-STORED", "remoteJid": JONAS_JID, "fromMe": False}}
+        again = gw.call("POST", "/chat/markChatUnread/sales-eu", {"lastMessage": other})
+        assert again.status_code == 201
     with gateway("1.7.1") as gw:  # 1.7.1 has no such route
         assert gw.call("POST", "/chat/markChatUnread/sales-eu", {}).status_code == 404
 
