@@ -163,7 +163,30 @@ async def update_participant(call: Call, instance: Instance) -> Reply:
     for number in request["participants"]:
         jid = create_jid(number)
         results.append(_participant_result(jid, _change(call, group, request["action"], jid)))
+    changed = [result["jid"] for result in results if result["status"] == "200"]
+    _announce_participants(call, instance, group, request["action"], changed)
     return 201, {"updateParticipants": results}
+
+
+def _announce_participants(
+    call: Call, instance: Instance, group: Group, action: str, jids: list[str]
+) -> None:
+    """group-participants.update, as WhatsApp confirms a change; 2.x adds participantsData
+    (each one's phone number: the ``@lid``'s when known, else the JID's number)."""
+    if not jids or call.state.events is None:
+        return
+    data: dict[str, Any] = {
+        "id": group.jid,
+        "author": instance.owner,
+        "participants": jids,
+        "action": action,
+    }
+    if is_v2(call.state):
+        lids = instance.workspace.lids
+        data["participantsData"] = [
+            {"jid": jid, "phoneNumber": lids.get(jid) or number_of(jid)} for jid in jids
+        ]
+    call.state.events.emit(instance, "group-participants.update", data)
 
 
 # ---------------------------------------------------------------- settings and description

@@ -204,3 +204,17 @@ def test_member_add_mode_is_a_2_4_route() -> None:
                 "message": "mode is not one of enum values: admin_add,all_member_add",
             }
         ]
+
+
+def test_a_participant_change_is_announced(gw: Gateway) -> None:
+    sent: list[tuple[str, dict]] = []
+    gw.demo.state.events.emit = lambda instance, event, data: sent.append((event, data))
+    _update(gw, "add", NEWCOMER, "9991234567890")  # only who was added is announced
+    ((event, data),) = sent
+    jid = NEWCOMER + "@s.whatsapp.net"
+    assert event == "group-participants.update"
+    assert (data["id"], data["participants"], data["action"]) == (WAR_ROOM, [jid], "add")
+    if gw.v2:
+        assert data["participantsData"] == [{"jid": jid, "phoneNumber": NEWCOMER}]
+    else:
+        assert "participantsData" not in data
