@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.demo import versions
 from gateway_tui.demo.data import (
     GROUP_DOMAIN,
     SEED_EPOCH,
@@ -102,14 +103,6 @@ def v2_key(instance: Instance, key: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- findContacts on 2.x
 
 
-def _version(text: str) -> tuple[int, ...]:
-    parts = []
-    for piece in text.split(".")[:3]:
-        digits = "".join(ch for ch in piece if ch.isdigit())
-        parts.append(int(digits or 0))
-    return tuple(parts)
-
-
 def contact_id(jid: str) -> str:
     """The contact row's id (the same one findChats gives as a chat's ``id``)."""
     return "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12]
@@ -148,7 +141,7 @@ FIND_CONTACTS_2_3_7 = _query_schema(("_id", "pushName", "id", "remoteJid"))
 
 def honours_filters(call: Call) -> bool:
     """2.3.7 and later apply ``where.id`` and ``where.pushName``; 2.3.6 ignores them."""
-    return _version(call.state.api_version) >= (2, 3, 7)
+    return versions.at_least(call.state, "2.3.7")
 
 
 async def find_contacts_v2(call: Call, instance: Instance) -> Reply:

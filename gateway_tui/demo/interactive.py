@@ -7,18 +7,17 @@ their texts, the schemas, the shapes sent, the answers). 2.3.x: at most 3 reply 
 mixed with others; one PIX, alone; a message in ``viewOnceMessage``. 2.4 adds: at most 2
 call-to-action buttons (url, call, copy), the texts name CTA, no ``viewOnceMessage``;
 ``sendCarousel`` (one card without image: a plain native-flow message), ``getPollVote``,
-``findChannels``, ``markMessageAsPlayed`` and a caller-chosen ``messageId`` on sends (passed
-to WhatsApp as the message's id: the same id twice is one message).
+``findChannels`` and ``markMessageAsPlayed`` (every send takes 2.4's caller-chosen
+``messageId`` through demo/message_ids.py, registered in demo/more_routes.py).
 """
 
 from __future__ import annotations
 
 import json
 import uuid
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.demo.data import Instance, Message
+from gateway_tui.demo.data import Instance
 from gateway_tui.demo.errors import GatewayError
 from gateway_tui.demo.session import (
     Reply,
@@ -326,52 +325,9 @@ async def find_channels(call: Call, instance: Instance) -> Reply:
     }
 
 
-# ---------------------------------------------------------------- 2.4's messageId
-
-SendHandler = Callable[["Call", Instance], Awaitable[Reply]]
-
-
-def _sent(instance: Instance, message_id: str) -> Message | None:
-    return next(
-        (m for chat in instance.chats.values() for m in chat.messages if m.key["id"] == message_id),
-        None,
-    )
-
-
-def with_message_id(handler: SendHandler) -> SendHandler:
-    """On 2.4 a send may name its message's id (``messageId``): the message gets that id, and
-    a second send with the same id makes no second message (it answers the first one)."""
-
-    async def send(call: Call, instance: Instance) -> Reply:
-        wanted = body_of(call).get("messageId")
-        if not is_v24(call.state) or not isinstance(wanted, str) or not wanted:
-            return await handler(call, instance)
-        if (existing := _sent(instance, wanted)) is not None and existing.key["fromMe"]:
-            content = existing.content or (
-                {"listMessage": existing.list_message}
-                if existing.list_message
-                else {"extendedTextMessage": {"text": existing.text}}
-            )
-            return 201, {
-                "key": existing.key,
-                "message": content,
-                "messageTimestamp": str(existing.timestamp),
-                "status": existing.status,
-            }
-        status, answer = await handler(call, instance)
-        if isinstance(answer, dict) and isinstance(answer.get("key"), dict):
-            made = _sent(instance, answer["key"]["id"])
-            if made is not None:
-                made.key["id"] = wanted  # the same dict the answer holds
-        return status, answer
-
-    send.__name__ = handler.__name__
-    return send
-
-
 ROUTES_2 = (
-    ("POST", "/message/sendButtons/{instance}", with_message_id(send_buttons)),
-    ("POST", "/message/sendCarousel/{instance}", only_on_24(with_message_id(send_carousel))),
+    ("POST", "/message/sendButtons/{instance}", send_buttons),
+    ("POST", "/message/sendCarousel/{instance}", only_on_24(send_carousel)),
     ("POST", "/chat/markMessageAsPlayed/{instance}", only_on_24(mark_played)),
     ("POST", "/chat/getPollVote/{instance}", only_on_24(get_poll_vote)),
     ("POST", "/chat/findChannels/{instance}", only_on_24(find_channels)),

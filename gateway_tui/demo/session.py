@@ -4,9 +4,9 @@ instance that is not open, which line the demo speaks, and the per-server bag th
 A real server has two "not connected" flavours (../shared/recordings/README.md): an instance
 created since the server started has no socket at all, so the session call fails as
 ``TypeError: Cannot read properties of undefined (reading '<method>')``; one whose socket keeps
-trying (created with ``qrcode: true`` and no internet; the demo's ``connecting``) fails as
-``Error: Connection Closed``. Each route wraps that text its own way (a bare string, a list,
-a labelled list), as recorded.
+trying (created with ``qrcode: true`` and no internet; the demo's ``connecting``, or a zombie:
+demo/conditions.py) fails as ``Error: Connection Closed``. Each route wraps that text its own
+way (a bare string, a list, a labelled list), as recorded.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.demo import versions
+from gateway_tui.demo.conditions import CONNECTION_CLOSED
 from gateway_tui.demo.data import DemoState, Instance
 from gateway_tui.demo.errors import GatewayError
 
@@ -27,8 +29,8 @@ Handler = Callable[["Call", Instance], Any]
 
 def failure_text(instance: Instance, client_method: str) -> str:
     """The session's error, ``TypeError: …`` or ``Error: Connection Closed``."""
-    if instance.status == "connecting":
-        return "Error: Connection Closed"
+    if instance.status == "connecting" or instance.zombie:
+        return CONNECTION_CLOSED
     return f"TypeError: Cannot read properties of undefined (reading '{client_method}')"
 
 
@@ -40,7 +42,7 @@ def bare(text: str) -> str:
 def require_open(
     instance: Instance, client_method: str, failure: Callable[[str], GatewayError]
 ) -> None:
-    if instance.status != "open":
+    if instance.status != "open" or instance.zombie:
         raise failure(failure_text(instance, client_method))
 
 
@@ -58,8 +60,8 @@ def is_v2(state: DemoState) -> bool:
 
 
 def is_v24(state: DemoState) -> bool:
-    """2.4 (``--api-version 2.4.0``): buttons' new rules, carousels, messageId, …"""
-    return state.api_version.startswith("2.4")
+    """2.4 (``--api-version 2.4.0``): buttons' new rules, carousels, …"""
+    return versions.at_least(state, "2.4.0")
 
 
 def unknown_route(call: Call) -> GatewayError:

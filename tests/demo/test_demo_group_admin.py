@@ -218,3 +218,21 @@ def test_a_participant_change_is_announced(gw: Gateway) -> None:
         assert data["participantsData"] == [{"jid": jid, "phoneNumber": NEWCOMER}]
     else:
         assert "participantsData" not in data
+
+
+def test_a_zombie_instance_answers_connection_closed() -> None:
+    from gateway_tui.demo.server import DemoServer
+
+    with DemoServer(api_version="2.3.7", zombie=["sales-eu"]) as demo:
+        gw = Gateway(demo)
+        response = gw.call(
+            "POST", "/group/updateSetting/sales-eu", {"action": "locked"}, groupJid=WAR_ROOM
+        )
+        assert response.json()["response"]["message"] == [
+            "Error updating setting",
+            "Error: Connection Closed",
+        ]
+        poll = {"number": NEWCOMER, "name": "x", "selectableCount": 1, "values": ["a", "b"]}
+        sent = gw.call("POST", "/message/sendPoll/sales-eu", poll)
+        assert (sent.status_code, sent.json()["response"]["message"]) == (500, "Connection Closed")
+        assert gw.instance().groups[WAR_ROOM].restrict is False
