@@ -18,6 +18,23 @@ from gateway_tui.core.api.lifecycle import CreateInstanceRequest
 from tests.real_gateway.live import LiveGateway
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """No report of this suite holds the key: a failing assertion's values (`assert key not in
+    text` shows both), a repr in a traceback, locals under ``-l``, captured output. Whatever
+    shows it, the report is masked before pytest prints it."""
+    outcome = yield
+    gateway = getattr(item.config, "_live_gateway", None)
+    if gateway is None:
+        return
+    report = outcome.get_result()
+    if report.longrepr is not None:
+        text = str(report.longrepr)
+        if gateway.api_key in text:
+            report.longrepr = gateway.mask(text)
+    report.sections = [(title, gateway.mask(body)) for title, body in report.sections]
+
+
 @pytest.fixture(scope="session")
 def live_gateway(request: pytest.FixtureRequest) -> Iterator[LiveGateway]:
     gateway = request.config._live_gateway  # type: ignore[attr-defined]

@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gateway_tui.core.text.sanitize import mask_secrets
+
 PREFIX = "gtui-conformance-"
 # Generous: a loaded production server may take its time; conditions end the waits early.
 WAIT_LIMIT = 120.0
@@ -37,9 +39,14 @@ def needs() -> str | None:
 @dataclass
 class LiveGateway:
     url: str
-    api_key: str
+    # Never in a repr: a failing assertion on this object (`live_gateway.names()`) prints it.
+    api_key: str = field(repr=False)
     run: str = field(default_factory=lambda: secrets.token_hex(4))
     created: list[str] = field(default_factory=list)
+
+    def mask(self, text: str) -> str:
+        """``text`` without the key (a test's failure output, captured output)."""
+        return mask_secrets(text, [self.api_key])
 
     @classmethod
     def from_env(cls) -> LiveGateway:
