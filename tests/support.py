@@ -135,14 +135,19 @@ class FakeTime:
 
     def __init__(self) -> None:
         self.now = 1_800_000_000.0
+        self.mono = 1_000.0  # the pacing's clock: moves with ``now``, from another origin
 
     def clock(self) -> float:
         return self.now
+
+    def monotonic(self) -> float:
+        return self.mono
 
     async def sleep(self, seconds: float) -> None:
         import asyncio
 
         self.now += seconds
+        self.mono += seconds
         await asyncio.sleep(0)
 
 
@@ -181,7 +186,9 @@ def run_campaign(server: Any, campaign: Any, *, api_key=None, url=None, fake=Non
 
     async def go():
         async with GatewayClient(url or server.url, api_key or server.api_key) as client:
-            runner = CampaignRunner(campaign, client, clock=fake.clock, sleep=fake.sleep, **kw)
+            runner = CampaignRunner(
+                campaign, client, clock=fake.clock, sleep=fake.sleep, monotonic=fake.monotonic, **kw
+            )
             return runner, await runner.run()
 
     return asyncio.run(go())

@@ -7,6 +7,8 @@ listed; only the user resends them (u, after a confirmation) or sets them aside 
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -47,6 +49,9 @@ class CampaignRunScreen(GatewayScreen):
         Binding("escape", "back", "Back", id="campaign_run.back"),
         Binding("q", "quit_app", "Quit", id="campaign_run.quit"),
     ]
+
+    # The pacing's clock (the runner's `monotonic`): a screenshot fixes it.
+    monotonic = staticmethod(time.monotonic)
 
     def __init__(self, campaign: Campaign, *, start: bool = False) -> None:
         super().__init__()
@@ -121,7 +126,11 @@ class CampaignRunScreen(GatewayScreen):
             self.notify(str(exc), severity="error", markup=False)
             return
         self.runner = CampaignRunner(
-            self.campaign, self.gateway_app.client, on_progress=self._progressed, clock=self._now
+            self.campaign,
+            self.gateway_app.client,
+            on_progress=self._progressed,
+            clock=self._now,
+            monotonic=self.monotonic,
         )
         self.run_worker(self._run(self.runner), group="campaign", exit_on_error=False)
 
@@ -183,7 +192,7 @@ class CampaignRunScreen(GatewayScreen):
         if state is RunState.SENDING:
             return Text.assemble(("⏳ Sending to ", "bold"), (who, "bold"))
         if state is RunState.WAITING and progress.next_at is not None:
-            left = max(0.0, progress.next_at - self._now())
+            left = max(0.0, progress.next_at - self.monotonic())
             return Text.assemble(("Next: ", "bold"), who, (f" in {left:.0f} s (the pace)", "dim"))
         if state is RunState.PAUSED:
             return Text("⏸ Paused — p resumes", style="bold yellow")
