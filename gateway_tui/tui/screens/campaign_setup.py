@@ -44,6 +44,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.list_preview import ListPreview
+from gateway_tui.tui.widgets.text_input import TextInput
 
 PARSE_DELAY_SECONDS = 0.3  # pasted lines are read again this long after the last keystroke
 TABLE_LIMIT = 2_000  # rows shown in the recipients table (all are sent)
@@ -104,7 +105,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
                 yield Static(id="campaign-title", classes="title")
                 with Horizontal(classes="composer-field"):
                     yield Label("CSV file", classes="field-label")
-                    yield Input(
+                    yield TextInput(
                         placeholder="path to a CSV file — enter loads it",
                         id="c-file",
                         compact=True,
@@ -122,12 +123,14 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
                 yield DataTable(id="c-recipients", cursor_type="row", zebra_stripes=True)
                 with Horizontal(classes="composer-field"):
                     yield Label("Per minute", classes="field-label")
-                    yield Input(DEFAULT_RATE, id="c-rate", compact=True)
+                    yield TextInput(DEFAULT_RATE, id="c-rate", compact=True)
                     yield Label("Jitter %", classes="field-label-inline")
-                    yield Input(DEFAULT_JITTER, id="c-jitter", compact=True)
+                    yield TextInput(DEFAULT_JITTER, id="c-jitter", compact=True)
                 with Horizontal(classes="composer-field"):
                     yield Label("Delay (ms)", classes="field-label")
-                    yield Input(self.draft.delay, placeholder="none", id="c-delay", compact=True)
+                    yield TextInput(
+                        self.draft.delay, placeholder="none", id="c-delay", compact=True
+                    )
                     yield Label("Presence", classes="field-label-inline")
                     yield Select(
                         [(p, p) for p in PRESENCES],

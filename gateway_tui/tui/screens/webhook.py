@@ -27,6 +27,7 @@ from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.text_input import TextInput
 
 Kind = Literal["webhook", "websocket"]
 
@@ -73,7 +74,9 @@ class HookSettingsScreen(GatewayScreen):
             yield Static(id="hooks-written", classes="summary")
             if self.kind == "webhook":
                 yield Label("URL the gateway posts events to (needed even when off)")
-                yield Input(placeholder="https://example.com/hook", id="hooks-url", compact=True)
+                yield TextInput(
+                    placeholder="https://example.com/hook", id="hooks-url", compact=True
+                )
             yield Checkbox("Enabled", id="hooks-enabled", compact=True)
             line = self.gateway_app.gateway_line
             if self.kind == "webhook":
