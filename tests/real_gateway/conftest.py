@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gateway_tui.core.api import GatewayClient
+from gateway_tui.core.api import GatewayClient, GatewayError
 from gateway_tui.core.api.lifecycle import CreateInstanceRequest
 from tests.real_gateway.live import LiveGateway
 
@@ -63,6 +63,12 @@ async def scratch_instance(live_gateway: LiveGateway, client: GatewayClient) -> 
         qrcode=False,
         integration="WHATSAPP-BAILEYS",
     )
-    created = await client.create_instance(request)
+    try:
+        created = await client.create_instance(request)
+    except GatewayError as error:
+        if error.status in (400, 403) and any("already in use" in m for m in error.messages):
+            live_gateway.was_taken(name)  # someone else's: the clean-up leaves it alone
+        raise
+    live_gateway.was_created(name)
     assert created.name == name
     return name

@@ -8,6 +8,7 @@ leave none behind — also when a test fails half-way.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -92,6 +93,31 @@ def test_a_failing_test_still_leaves_no_instance_behind() -> None:
         assert done.returncode == 1, _tail(done, server)
         assert "a deliberate failure" in done.stdout
         assert set(server.state.instances) == before
+
+
+def test_a_name_someone_else_holds_is_never_deleted() -> None:
+    # Another client made an instance under the very name this run's next create asks for
+    # (made here by a plain call, as anyone could): the create is refused ("already in use"),
+    # and the clean-up must leave that instance alone, whatever its name says.
+    source = (
+        "import pytest\n"
+        "from tests.real_gateway.live import PREFIX\n"
+        "@pytest.fixture\n"
+        "def someone_elses(live_gateway):\n"
+        "    name = f'{PREFIX}{live_gateway.run}-{live_gateway.issued + 1}'\n"
+        "    status, _ = live_gateway.request('POST', '/instance/create',\n"
+        "        {'instanceName': name, 'qrcode': False, 'integration': 'WHATSAPP-BAILEYS'})\n"
+        "    assert status == 201, status\n"
+        "    print('SOMEONE-ELSES', name)\n"
+        "    return name\n"
+        "async def test_create_meets_a_taken_name(someone_elses, scratch_instance):\n"
+        "    pass\n"
+    )
+    with _probe(source) as probe, DemoServer() as server:
+        done = _run(server, probe, "-rA")
+        assert "already in use" in done.stdout, _tail(done, server)
+        (name,) = re.findall(rf"SOMEONE-ELSES ({PREFIX}\S+)", done.stdout)
+        assert name in server.state.instances, _tail(done, server)
 
 
 def test_a_failure_never_prints_the_key() -> None:
