@@ -626,12 +626,14 @@ def _plain(error: Any) -> str:
 
 def _hold_the_lock(campaign: Any) -> None:
     """Become the campaign's only runner (until this process ends), or say who is."""
-    from gateway_tui.core.campaign.journal import CampaignBusy
+    from gateway_tui.core.campaign.journal import CampaignBusy, JournalError
 
     try:
         campaign.lock()  # and read the journal again, under the lock
     except CampaignBusy as exc:
         raise CommandError(str(exc), EXIT_BUSY) from None
+    except JournalError as exc:  # the lock cannot be taken at all (a folder in its place)
+        raise CommandError(str(exc)) from None
     for problem in campaign.problems[:20]:
         _warn(f"{problem}; held")
     if len(campaign.problems) > 20:

@@ -41,7 +41,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from gateway_tui.core.campaign.lock import CampaignLock, Holder, holder
+from gateway_tui.core.campaign.lock import LOCK_NAME, CampaignLock, Holder, holder
 from gateway_tui.core.campaign.recipients import Recipient, RecipientList
 from gateway_tui.core.files.drafts import Draft
 from gateway_tui.core.files.export import CsvWriter
@@ -229,7 +229,15 @@ class Campaign:
             return
         if self._lock is None:
             self._lock = CampaignLock(self.dir)
-        found = self._lock.acquire()
+        try:
+            found = self._lock.acquire()
+        except OSError as problem:  # a folder where the lock file goes, no permission, …
+            path = self.dir / LOCK_NAME
+            raise JournalError(
+                f"the campaign's lock file {path} cannot be used "
+                f"({problem.strerror or problem}); nothing was sent. It should be a small "
+                "file the app makes: move it away, then try again."
+            ) from None
         if found is not None:
             raise CampaignBusy(self.id, found)
         torn = _cut_torn_line(self.journal_path)

@@ -141,7 +141,11 @@ class CampaignRunScreen(GatewayScreen):
             runner.state = RunState.STOPPED
             runner.stop_reason = f"Not sent from here: {exc}."
             self._latest = runner.progress()
-        except (JournalError, OSError) as exc:
+        except JournalError as exc:  # says what cannot be used (the journal, its lock)
+            runner.state = RunState.STOPPED
+            runner.stop_reason = f"Stopped: {exc}"
+            self._latest = runner.progress()
+        except OSError as exc:
             runner.state = RunState.STOPPED
             runner.stop_reason = f"Stopped: the journal cannot be written ({exc})."
             self._latest = runner.progress()
