@@ -636,8 +636,9 @@ def _hold_the_lock(campaign: Any) -> None:
         raise CommandError(str(exc)) from None
     for problem in campaign.problems[:20]:
         _warn(f"{problem}; held")
-    if len(campaign.problems) > 20:
-        _warn(f"and {len(campaign.problems) - 20} more")
+    more = len(campaign.problems) - 20 + campaign.problems_left_out
+    if more > 0:
+        _warn(f"and {more} more")
     if campaign.refusal:
         raise CommandError(campaign.refusal)
 
