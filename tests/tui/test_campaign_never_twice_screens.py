@@ -57,7 +57,7 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
     app = app_for()
     async with app.run_test(size=(160, 44)) as pilot:
         setup = await open_campaign_setup(app, pilot, demo_server)
-        await pilot.press("f9")
+        await pilot.press("f8")
         await wait_for(pilot, lambda: campaign.id in screen_text(app))
         text = screen_text(app)  # the detail line wraps after "running"
         assert "left · running" in text

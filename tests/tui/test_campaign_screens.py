@@ -173,6 +173,6 @@ async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port
         await pilot.pause()
         await pilot.press("f5")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignSetupScreen))
-        await pilot.press("f9")
+        await pilot.press("f8")
         await wait_for(pilot, lambda: isinstance(app.screen, LibraryScreen))
         assert earlier.id in screen_text(app)

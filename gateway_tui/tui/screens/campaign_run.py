@@ -331,15 +331,18 @@ class CampaignRunScreen(GatewayScreen):
         self._decide_held(resend=False)
 
     def action_quit_app(self) -> None:
+        from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
+
         if not self.running:
             self.app.exit()
             return
+        resume = self.key_on(CampaignSetupScreen, "campaign_setup.campaigns")
         self.app.push_screen(
             ConfirmScreen(
                 "Quit while the campaign runs",
                 Text(
                     "Quit now? The send in flight, if any, is held as unknown; the journal keeps "
-                    "the rest, and the campaign resumes from the set-up (f9)."
+                    f"the rest, and the campaign resumes from the set-up ({resume})."
                 ),
                 confirm_label="Quit",
             ),

@@ -78,7 +78,9 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start sending", id="campaign_setup.start", priority=True),
         Binding("f4", "check_whatsapp", "Check on WhatsApp", id="campaign_setup.check_whatsapp"),
-        Binding("f9", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
+        # Not f9: one key away, in the composer, f9 starts a new empty draft. f8 there lists
+        # what was sent (campaigns too); here the campaigns to resume.
+        Binding("f8", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
         # Below 100 columns the preview steps aside (as in the composer); f3 shows it below.
         Binding("f3", "toggle_preview", "Preview", id="campaign_setup.toggle_preview"),
         Binding("escape", "back", "Back", id="campaign_setup.back"),
