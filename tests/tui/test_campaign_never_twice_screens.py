@@ -16,7 +16,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.pairing import PairingScreen
 from tests.data import PASTED, SETUP_DRAFT, sent_writes
 from tests.navigation import open_campaign_setup, open_invite
-from tests.support import screen_text, wait_for
+from tests.support import notices, screen_text, wait_for
 
 # The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
 pytestmark = pytest.mark.in_process
@@ -65,10 +65,10 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
         run = app.screen
-        await pilot.press("r")
-        await wait_for(pilot, lambda: "Not sent from here" in screen_text(app))
-        assert f"being sent by process {os.getpid()}" in screen_text(app)
-        assert not run.running
+        await wait_for(pilot, lambda: f"Being sent by process {os.getpid()}" in screen_text(app))
+        await pilot.press("r")  # not offered, and refused: it is sent elsewhere
+        await wait_for(pilot, lambda: any("sends this campaign" in n for n in notices(app)))
+        assert not run.running and run.runner is None
     assert not demo_server.state.sends_by_number
     elsewhere.unlock()
     del setup

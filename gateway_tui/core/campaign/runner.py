@@ -194,6 +194,10 @@ class CampaignRunner:
             self._notify()
 
     def resume(self) -> None:
+        if self.paused:
+            # The rate is measured again from the sends after the pause: the pause is no
+            # slowness of the sending.
+            self._recent.clear()
         self._resume.set()
         self._wake.set()
 
@@ -223,7 +227,7 @@ class CampaignRunner:
         eta = left * max(per_call, pace_gap) if left and max(per_call, pace_gap) else None
         if left == 0:
             eta = 0.0
-        if self.state in (RunState.STOPPED, RunState.CANCELLED):
+        if self.state in (RunState.STOPPED, RunState.CANCELLED) or self.paused:
             rate, eta = 0.0, None  # nothing is being sent: no rate, no time left
         in_flight = 1 if self._in_flight else 0
         return Progress(
