@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.commands import HEADLESS_COMMANDS
 from gateway_tui.cli.parser import build_parser
 
 if TYPE_CHECKING:
@@ -67,7 +66,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
             )
 
-        if args.command in HEADLESS_COMMANDS:
+        if getattr(args, "run", None) is not None:  # a headless command (cli/parser.py)
             if args.demo:
                 parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
             from gateway_tui.cli.commands import run
@@ -105,9 +104,22 @@ def _serve_demo(args: argparse.Namespace) -> int:
         api_version=args.api_version,
         incoming_every=args.incoming_every,
         global_events=args.global_events,
+        licence=args.licence,
+        metrics=args.metrics,
+        metrics_auth=args.metrics_auth,
+        zombie=args.zombie,
+        flapping=args.flapping,
+        history_sync=args.history_sync,
+        history_stop_at=args.history_stop_at,
     )
     try:
+        if args.fleet:
+            from gateway_tui.demo.server import serve_fleet
+
+            return serve_fleet()
         return serve(args.port, **options)
+    except ValueError as exc:  # an option the release does not have (a licence on 2.3.7…)
+        return _fail(str(exc))
     except OSError as exc:  # e.g. the port is taken: say so without a traceback
         return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
 

@@ -64,7 +64,7 @@ async def scratch_instance(live_gateway: LiveGateway, client: GatewayClient) -> 
         integration="WHATSAPP-BAILEYS",
     )
     try:
-        created = await client.create_instance(request)
+        created = await client.instances.create(request)
     except GatewayError as error:
         if error.status in (400, 403) and any("already in use" in m for m in error.messages):
             live_gateway.was_taken(name)  # someone else's: the clean-up leaves it alone
