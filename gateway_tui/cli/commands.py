@@ -135,17 +135,26 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
             instances = await client.instances.fetch()
         except GatewayError as error:
             raise _gateway_error(error) from None
+    from gateway_tui.core.api.lists import unreadable_of
+
     rows = [
         {
             "name": i.instance_name,
             "status": i.status,
             "owner": i.owner_number,
+            # 2.x lists the number an instance was created with (None on 1.7.1).
+            "number": i.number,
             "profile_name": i.profile_name,
+            "integration": i.integration_name,
             "id": i.instance_id,
         }
         for i in instances
     ]
-    _emit(rows, ("name", "status", "owner", "profile_name", "id"), args)
+    _emit(rows, ("name", "status", "owner", "number", "profile_name", "integration", "id"), args)
+    # Rows the gateway listed that could not be read are said, never dropped in silence.
+    if skipped := unreadable_of(instances):
+        shown = "; ".join(skipped[:3]) + ("; …" if len(skipped) > 3 else "")
+        _warn(f"{len(skipped):,} instance(s) listed by the gateway could not be read ({shown})")
     return EXIT_OK
 
 
