@@ -16,7 +16,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Input, TextArea
 
-from gateway_tui.core.files.drafts import DraftRow, DraftSection
+from gateway_tui.core.draft import DraftRow, DraftSection
 from gateway_tui.tui.widgets.text_input import TextInput
 from tests.data import good_draft, store_for
 from tests.navigation import open_composer_with
