@@ -81,7 +81,13 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
     ]
     if missing:
         raise CommandError(f"a new campaign needs {', '.join(missing)} (or --resume ID)")
-    draft = _load_draft(args.draft, config, args.instance)
+    try:
+        draft = _load_draft(args.draft, config, args.instance)
+    except CommandError:
+        # "no saved draft" of an instance that does not exist says the wrong thing: a typo in
+        # --instance is said first.
+        await _check_instance(args.instance, config)
+        raise
     try:
         recipients = read_recipients_file(args.to)
     except RecipientFileError as exc:
