@@ -114,8 +114,14 @@ async def _gateway_line(config: ResolvedConfig):
         return await client.line()
 
 
-def _gateway_error(error: Any) -> CommandError:
-    return CommandError(_plain(error))
+def _gateway_error(error: Any, url: str | None = None) -> CommandError:
+    from gateway_tui.core.api.errors import NotFound
+    from gateway_tui.core.text.urls import without_path
+
+    said = _plain(error)
+    if isinstance(error, NotFound) and error.no_gateway_api and (hint := without_path(url)):
+        said += f" (no gateway API at this URL{hint})"
+    return CommandError(said)
 
 
 def _emit(rows: list[dict[str, Any]], columns: Sequence[str], args: argparse.Namespace) -> None:
@@ -134,7 +140,7 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             instances = await client.instances.fetch()
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     from gateway_tui.core.api.lists import unreadable_of
 
     rows = [
@@ -165,7 +171,7 @@ async def participants(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             participants = await client.groups.participants(args.instance, args.group)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     rows = [
         {"number": p.number, "jid": p.id, "role": p.role.value, "name": p.name}
         for p in participants
@@ -191,7 +197,7 @@ async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> in
         try:
             book = await actions.chats.load_chat_book(args.instance)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     rows = [
         {
             "jid": row.jid,

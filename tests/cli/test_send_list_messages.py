@@ -22,3 +22,11 @@ def test_a_known_instance_without_a_draft_still_says_no_saved_draft(gateway, tmp
     status = main(["send-list", "--instance", "support", "--draft", "current", "--to", str(to)])
     assert status != 0
     assert "instance support has no saved draft" in capsys.readouterr().err
+
+
+def test_a_url_ending_in_api_gets_the_hint_the_app_gives(demo_server, monkeypatch, capsys):
+    monkeypatch.setenv("GATEWAY_URL", demo_server.url + "/api")
+    monkeypatch.setenv("GATEWAY_API_KEY", demo_server.api_key)
+    assert main(["instances"]) != 0
+    said = capsys.readouterr().err
+    assert f"try {demo_server.url} without /api" in said, said
