@@ -24,7 +24,7 @@ async def labels(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             found = await client.labels.find(args.instance)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     rows = [
         {"id": label.id, "name": label.name, "colour": label.colour_index, "hex": label.colour}
         for label in found
@@ -53,7 +53,7 @@ async def label(args: argparse.Namespace, config: ResolvedConfig) -> int:
                 args.instance, target, chosen[0].id, LabelAction(args.verb)
             )
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     _one(args, {"chat": result.number_jid, "label": chosen[0].name, args.verb: True})
     return EXIT_OK
 
@@ -70,7 +70,7 @@ async def contacts(args: argparse.Namespace, config: ResolvedConfig) -> int:
             for message in await client.chats.last_messages(args.instance):
                 known.learn_message(message)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     known.learn_contacts((c.id, c.name) for c in found)
     rows = []
     for contact in found:
@@ -115,7 +115,7 @@ async def chat(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             return await _CHAT_VERBS[args.verb](client, args)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
 
 
 async def _newest(client: Any, args: argparse.Namespace, *, mine: bool) -> Any:

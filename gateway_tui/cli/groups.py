@@ -33,7 +33,7 @@ async def groups(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             found = await client.groups.fetch_all(args.instance)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     rows = [{"jid": g.id, "subject": g.subject, "size": g.size, "owner": g.owner} for g in found]
     _emit(rows, ("jid", "subject", "size", "owner"), args)
     return EXIT_OK
@@ -61,7 +61,7 @@ async def group(args: argparse.Namespace, config: ResolvedConfig) -> int:
             jid = await _group_jid(client, args.instance, args.group)
             return await _GROUP_VERBS[args.verb](client, args, jid)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
 
 
 async def participants(args: argparse.Namespace, config: ResolvedConfig) -> int:
@@ -271,7 +271,7 @@ async def create_group(args: argparse.Namespace, config: ResolvedConfig) -> int:
                 args.instance, args.subject, plan.numbers, description=args.description or ""
             )
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     _one(
         args,
         {"group": created.id, "subject": created.subject, "members": len(created.participants)},

@@ -39,7 +39,7 @@ async def instance(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             return await _INSTANCE_VERBS[args.verb](client, args)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
 
 
 async def _show(client: Any, args: argparse.Namespace) -> int:
@@ -180,7 +180,7 @@ async def settings(args: argparse.Namespace, config: ResolvedConfig) -> int:
                 result = await client.settings.set(args.instance, current)
                 current = result.applied or current
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     _one(args, current.to_json())
     return EXIT_OK
 
@@ -197,7 +197,7 @@ async def send_text(args: argparse.Namespace, config: ResolvedConfig) -> int:
             target = await send_target(client, args.instance, args.number)
             sent = await client.messages.send_text(args.instance, target, args.text)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     key = sent.key
     _one(
         args,

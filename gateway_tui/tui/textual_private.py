@@ -71,6 +71,8 @@ OVERRIDDEN: tuple[PrivateName, ...] = (
     PrivateName("textual.app:App", "_fatal_error", "method", "no locals (the key) shown"),
     PrivateName("textual.widgets:TextArea", "_on_key", "method", "enter sends the message"),
     PrivateName("textual.widget:Widget", "_on_click", "method", "a click on the table"),
+    PrivateName("textual.widgets:Input", "_on_focus", "method", "a field keeps its text"),
+    PrivateName("textual.widgets:Input", "_watch_value", "method", "undo: a new value"),
 )
 
 
