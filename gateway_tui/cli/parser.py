@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from gateway_tui import __version__
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
 from gateway_tui.cli.commands import add_parsers
+from gateway_tui.cli.events import add_parsers as add_event_parsers
 from gateway_tui.core.text.urls import validate_gateway_url
 
 if TYPE_CHECKING:
@@ -130,4 +131,5 @@ def build_parser() -> argparse.ArgumentParser:
         help="add one chat of N messages to each open instance",
     )
     add_parsers(commands)  # send-list, campaigns, instances, participants, chats
+    add_event_parsers(commands)  # events, webhook-listen
     return parser
