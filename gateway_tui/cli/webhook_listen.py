@@ -16,7 +16,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.arguments import whole_number
+from gateway_tui.cli.arguments import argument_type, positive_seconds, whole_number
 
 if TYPE_CHECKING:
     from gateway_tui.core.events.record import EventRecord
@@ -69,6 +69,13 @@ def add_parser(commands: Any, formatter: Any) -> None:
         metavar="INSTANCE",
         help="follow this instance's socket.io stream too and flag events that came one way",
     )
+    listen.add_argument(
+        "--grace",
+        metavar="SECONDS",
+        type=argument_type(positive_seconds),
+        default=10.0,
+        help="with --compare: how long an event waits for its twin (default: %(default)s)",
+    )
     add_follow_options(listen)
 
 
@@ -84,7 +91,18 @@ async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
     stream = None
     if args.compare:
         _require_gateway(config)
-        stream = await gateway_stream(config, [args.compare], queue.put_nowait, Once())
+        said = Once()
+
+        def status(line: str) -> None:
+            if line.endswith(": following"):
+                line = f"comparing with the socket.io stream {line.removesuffix(': following')}"
+                if line not in said.said:
+                    said.said.add(line)
+                    warn(line)
+                return
+            said(line)
+
+        stream = await gateway_stream(config, [args.compare], queue.put_nowait, status)
     try:
         sock = hooks.bind(args.host, args.port)
     except OSError as error:
@@ -92,15 +110,18 @@ async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
             f"cannot listen on {args.host}:{args.port}: {error.strerror or error}"
         ) from None
     port = sock.getsockname()[1]
+    started = asyncio.Event()
+    server = asyncio.create_task(hooks.serve(receiver.app, sock, started))
+    await asyncio.wait(
+        {asyncio.ensure_future(started.wait()), server}, return_when="FIRST_COMPLETED"
+    )
     warn(hooks.reach_note(args.host, port))
     shown = f"[{args.host}]" if ":" in args.host else args.host
     warn(f"point the webhook at http://{shown}:{port}/ (Ctrl-C stops)")
-    started = asyncio.Event()
-    server = asyncio.create_task(hooks.serve(receiver.app, sock, started))
     tasks = [server]
     if stream is not None:
         tasks.append(asyncio.create_task(stream.run()))
-    check = Crosscheck()
+    check = Crosscheck(args.grace)
     loop = asyncio.get_running_loop()
     until = loop.time() + args.for_seconds if args.for_seconds else None
     ended = asyncio.ensure_future(asyncio.wait(tasks, return_when="FIRST_COMPLETED"))

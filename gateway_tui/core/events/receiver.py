@@ -84,7 +84,7 @@ class WebhookReceiver:
             payload = json.loads(bytes(body))
         except (ValueError, UnicodeDecodeError):
             self.unreadable += 1
-            self.on_problem(f"a body that is not JSON came to {path} ({size:,} bytes)")
+            self.on_problem(f"a body that is not JSON came to {path} ({len(body):,} bytes)")
             return
         record = from_envelope(payload, via=WEBHOOK, headers=headers, path=path)
         if record is None:
@@ -123,6 +123,7 @@ def bind(host: str, port: int) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
+        sock.listen(128)  # calls wait from now on, before the server has started
     except OSError:
         sock.close()
         raise

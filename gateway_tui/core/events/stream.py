@@ -115,6 +115,7 @@ class EventStream:
                 randomization_factor=0.5,
                 logger=False,
                 engineio_logger=False,
+                handle_sigint=False,  # Ctrl-C is the caller's (it would cancel every task)
             )
             said: list[str] = []
             client.on("*", lambda _event, data=None: self.received(namespace, data), namespace)
