@@ -14,7 +14,7 @@ from tests.data import INSTANCE, newest_person_chat
 
 async def until(condition: Callable[[], bool], within: float = 60.0) -> None:
     async with asyncio.timeout(within):
-        while not condition():
+        while not condition():  # noqa: ASYNC110 - a condition of another thread
             await asyncio.sleep(0.02)
 
 
