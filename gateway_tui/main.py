@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.commands import HEADLESS_COMMANDS
-from gateway_tui.cli.events import COMMANDS as EVENT_COMMANDS
 from gateway_tui.cli.parser import build_parser
 
 if TYPE_CHECKING:
@@ -68,15 +66,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
                 url=args.url, api_key=args.api_key, profile=args.profile, demo=args.demo
             )
 
-        if args.command in EVENT_COMMANDS:
-            if args.demo:
-                parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
-            from gateway_tui.cli.events import run as run_events
-            from gateway_tui.core.files.config import load_config
-
-            config = load_config(url=args.url, api_key=args.api_key, profile=args.profile)
-            return run_events(args, config)
-        if args.command in HEADLESS_COMMANDS:
+        if getattr(args, "run", None) is not None:  # a headless command (cli/parser.py)
             if args.demo:
                 parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
             from gateway_tui.cli.commands import run

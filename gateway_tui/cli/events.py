@@ -21,18 +21,15 @@ if TYPE_CHECKING:
     from gateway_tui.core.events.record import EventRecord
     from gateway_tui.core.files.config import ResolvedConfig
 
-COMMANDS = ("events", "webhook-listen")
 
-
-def add_parsers(commands: Any) -> None:
-    """``events`` and ``webhook-listen`` on the main parser's subparsers."""
-    from gateway_tui.cli.commands import _gateway_options
-    from gateway_tui.cli.webhook_listen import add_parser as add_webhook_listen
+def add_events(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    """``events`` (and ``webhook-listen``, cli/webhook_listen.py) on the main parser."""
+    from gateway_tui.cli.webhook_listen import add_webhook_listen
 
     raw = argparse.RawDescriptionHelpFormatter
-    events = commands.add_parser(
+    events = subcommands.add_parser(
         "events",
-        parents=[_gateway_options()],
+        parents=[gateway],
         formatter_class=raw,
         help="follow the gateway's events (socket.io) and print a line per event",
         description=(
@@ -62,7 +59,8 @@ def add_parsers(commands: Any) -> None:
         action="append",
         help="only this event (messages.upsert or MESSAGES_UPSERT); repeat for more",
     )
-    add_webhook_listen(commands, raw)
+    events.set_defaults(run=follow)
+    add_webhook_listen(subcommands, gateway)
 
 
 def add_follow_options(parser: argparse.ArgumentParser) -> None:
@@ -77,24 +75,6 @@ def add_follow_options(parser: argparse.ArgumentParser) -> None:
         type=argument_type(positive_seconds),
         help="stop after SECONDS",
     )
-
-
-def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
-    """Run ``events`` or ``webhook-listen``; the exit status."""
-    from gateway_tui.cli.commands import CommandError, _fail
-
-    try:
-        if args.command == "webhook-listen":
-            from gateway_tui.cli.webhook_listen import listen
-
-            return asyncio.run(listen(args, config))
-        from gateway_tui.cli.commands import _require_gateway
-
-        _require_gateway(config)
-        return asyncio.run(_follow(args, config))
-    except CommandError as error:
-        _fail(str(error))
-        return error.status
 
 
 # --- printing ---------------------------------------------------------------------------------
@@ -222,7 +202,8 @@ def _why_ended(task: asyncio.Task[Any]) -> str:
     return "the event stream ended"
 
 
-async def _follow(args: argparse.Namespace, config: ResolvedConfig) -> int:
+async def follow(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    """``events``: run with a checked gateway (cli/commands.py's ``run``)."""
     from gateway_tui.cli.commands import CommandError
     from gateway_tui.cli.output import warn
     from gateway_tui.core.events.filters import EventFilter

@@ -1,28 +1,43 @@
-"""The ``gateway-tui`` command line's parser (gateway_tui/main.py runs what it parses).
+"""The ``gateway-tui`` command line's parser: its options and every subcommand's parser.
 
-Only argparse is imported up front: ``--help`` and ``config path`` must stay fast, and the app
-draws its first frame before the config (pydantic) and the HTTP stack are imported.
+gateway_tui/main.py runs what it parses. Only argparse (and the runners' modules, which import
+nothing more at their top) is imported up front: ``--help`` and ``config path`` must stay fast,
+and the app draws its first frame before the config (pydantic) and the HTTP stack are imported.
+
+Adding a subcommand:
+
+1. write ``add_<name>(subcommands, gateway)`` below: ``subcommands.add_parser("<name>", ...)``,
+   with ``parents=[gateway]`` when it talks to a gateway (``--url``/``--api-key``/``--profile``
+   after the command too) and ``output_options(parser)`` for ``--json``/``--csv``;
+2. a headless command sets its runner there, ``parser.set_defaults(run=<runner>)``: a function
+   ``(args, config) -> int`` in cli/commands.py, or in a module of its own when it is long
+   (cli/send_list.py). An ``async`` runner gets a checked gateway and runs in ``asyncio.run``
+   (cli/commands.py's ``run``). A command that needs the app or the demo gateway sets no
+   runner: main.py runs it by name (``demo-server``);
+3. list ``add_<name>`` in :data:`SUBCOMMANDS` (the order ``--help`` shows them in).
 """
 
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from gateway_tui import __version__
+from gateway_tui.cli import commands, send_list
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
-from gateway_tui.cli.commands import add_parsers
-from gateway_tui.cli.events import add_parsers as add_event_parsers
+from gateway_tui.cli.events import add_events
+from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
-
-if TYPE_CHECKING:
-    pass
 
 DEFAULT_DEMO_PORT = 8080
 
 
 # The versions demo-server imitates (a 2.x line answers as the recorded 2.3.6).
 DEMO_VERSIONS = ("1.7.1", "2.3.6")
+
+RAW = argparse.RawDescriptionHelpFormatter
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,14 +79,69 @@ def build_parser() -> argparse.ArgumentParser:
         help="number of instances in the demo gateway (with --demo)",
     )
 
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    config_parser = commands.add_parser("config", help="about the config file")
+    subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    gateway = gateway_options()
+    for add in SUBCOMMANDS:
+        add(subcommands, gateway)
+    return parser
+
+
+def _rate(text: str) -> float:
+    value = text.strip().lower().removesuffix("/min").strip()
+    if value in ("max", "full"):
+        return 0.0
+    try:
+        rate = float(value)
+    except ValueError:
+        rate = -1.0
+    if not 0 <= rate <= 6000:
+        raise argparse.ArgumentTypeError(
+            f"expected messages per minute from 0 to 6000 (0 or 'max': full speed), got {text!r}"
+        )
+    return rate
+
+
+def gateway_options() -> argparse.ArgumentParser:
+    """--url / --api-key / --profile after the command too (``send-list --profile x``)."""
+    common = argparse.ArgumentParser(add_help=False)
+    group = common.add_argument_group("gateway (as for the app)")
+    group.add_argument(
+        "--url",
+        type=argument_type(validate_gateway_url),
+        default=argparse.SUPPRESS,
+        help="gateway URL (else GATEWAY_URL, else the profile's)",
+    )
+    group.add_argument(
+        "--api-key",
+        metavar="KEY",
+        default=argparse.SUPPRESS,
+        help="API key (prefer GATEWAY_API_KEY: a flag shows in the process list)",
+    )
+    group.add_argument(
+        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a profile of the config file"
+    )
+    return common
+
+
+def output_options(parser: argparse.ArgumentParser) -> None:
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print JSON")
+    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+
+
+# --- the subcommands ---------------------------------------------------------------------------
+
+
+def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    config_parser = subcommands.add_parser("config", help="about the config file")
     config_commands = config_parser.add_subparsers(
         dest="config_command", metavar="SUBCOMMAND", required=True
     )
     config_commands.add_parser("path", help="print the config file's path")
 
-    demo_parser = commands.add_parser("demo-server", help="serve the demo gateway over HTTP")
+
+def add_demo_server(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    demo_parser = subcommands.add_parser("demo-server", help="serve the demo gateway over HTTP")
     demo_parser.add_argument(
         "--port",
         type=whole_number(1, 65535),
@@ -130,6 +200,154 @@ def build_parser() -> argparse.ArgumentParser:
         type=whole_number(0),
         help="add one chat of N messages to each open instance",
     )
-    add_parsers(commands)  # send-list, campaigns, instances, participants, chats
-    add_event_parsers(commands)  # events, webhook-listen
-    return parser
+
+
+def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    send = subcommands.add_parser(
+        "send-list",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="send a list message to many recipients (a campaign), paced and resumable",
+        description=(
+            "Send a saved list message to every recipient of a CSV file, paced, with a journal\n"
+            "that makes the campaign resumable: after a crash, --resume sends to whoever is\n"
+            "left and never to anyone twice. A recipient whose outcome is unknown (timeout,\n"
+            "dropped connection) is held, and only sent again with --resend-unknown.\n\n"
+            "The CSV has the number first, then optionally a name; with a header row every\n"
+            "column is a placeholder the message's texts can use: {name}, {city}."
+        ),
+        epilog=(
+            "examples:\n"
+            "  gateway-tui send-list --instance sales-eu --draft 'Weekly menu' --to list.csv\n"
+            "  gateway-tui --profile prod send-list --instance shop --draft menu.json \\\n"
+            "      --to customers.csv --rate 12/min --json > progress.jsonl\n"
+            "  gateway-tui send-list --resume 20261123-101500-ab12\n"
+            "  gateway-tui send-list --resume 20261123-101500-ab12 --resend-unknown\n"
+            "  gateway-tui send-list --resume 20261123-101500-ab12 --set-aside-unknown\n\n"
+            "--draft is a template's name (saved with F6 in the composer), a draft JSON file,\n"
+            "or 'current' for the instance's autosaved draft.\n"
+            "exit status: 0 all sent; 1 bad input or gateway error; 3 some failed or unknown;\n"
+            "4 stopped with recipients left (resume it); 5 another process is sending it."
+        ),
+    )
+    send.add_argument("--instance", metavar="NAME", help="the instance that sends")
+    send.add_argument("--draft", metavar="NAME", help="template name, draft file, or 'current'")
+    send.add_argument("--to", metavar="FILE", type=Path, help="recipients (CSV)")
+    send.add_argument(
+        "--rate",
+        metavar="N/min",
+        type=_rate,
+        help=f"messages per minute (default {DEFAULT_RATE:g}; 0 or 'max': full speed)",
+    )
+
+    send.add_argument(
+        "--jitter",
+        metavar="F",
+        type=argument_type(fraction(0.9)),
+        help=f"random share each gap varies by, 0-0.9 (default {DEFAULT_JITTER})",
+    )
+    send.add_argument("--resume", metavar="ID", help="continue campaign ID where it stopped")
+    send.add_argument(
+        "--resend-unknown",
+        action="store_true",
+        help="with --resume: send again to the recipients held as unknown",
+    )
+    send.add_argument(
+        "--set-aside-unknown",
+        action="store_true",
+        help="with --resume: mark the recipients held as unknown as not to be sent (skipped)",
+    )
+    send.add_argument(
+        "--skip-invalid",
+        action="store_true",
+        help="leave out numbers that are not valid instead of refusing the file",
+    )
+    send.add_argument(
+        "--check-whatsapp",
+        action="store_true",
+        help="first ask the gateway which numbers are on WhatsApp (an open instance only) "
+        "and leave out the others",
+    )
+    send.add_argument("--json", action="store_true", help="progress as JSON lines")
+    send.set_defaults(run=send_list.send_list)
+
+
+def add_campaigns(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    campaigns = subcommands.add_parser(
+        "campaigns",
+        formatter_class=RAW,
+        help="list campaigns (their ids, for --resume)",
+        epilog="examples:\n  gateway-tui campaigns\n  gateway-tui campaigns --json",
+    )
+    output_options(campaigns)
+    campaigns.set_defaults(run=commands.campaigns)
+
+
+def add_instances(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    instances = subcommands.add_parser(
+        "instances",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="list the gateway's instances",
+        epilog=(
+            "examples:\n  gateway-tui instances\n  gateway-tui --profile prod instances --json\n"
+            "  GATEWAY_URL=https://gw.example.com GATEWAY_API_KEY=… gateway-tui instances --csv"
+        ),
+    )
+    output_options(instances)
+    instances.set_defaults(run=commands.instances)
+
+
+def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    participants = subcommands.add_parser(
+        "participants",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="list the participants of a group",
+        epilog=(
+            "examples:\n  gateway-tui participants sales-eu 120363012345678901@g.us\n"
+            "  gateway-tui participants sales-eu 120363012345678901 --csv > members.csv"
+        ),
+    )
+    participants.add_argument("instance", metavar="INSTANCE")
+    participants.add_argument("group", metavar="GROUP_JID")
+    output_options(participants)
+    participants.set_defaults(run=commands.participants)
+
+
+def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    chats = subcommands.add_parser(
+        "chats",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="list the chats of an instance, newest first",
+        description=(
+            "List the chats of an instance, newest first: the gateway's stored chats\n"
+            "(findChats, contacts, each chat's newest message) merged with what this app\n"
+            "sent from this machine. --local lists only what this app sent (composer and\n"
+            "campaigns), without asking the gateway."
+        ),
+        epilog=(
+            "examples:\n  gateway-tui chats sales-eu\n  gateway-tui chats sales-eu --json\n"
+            "  gateway-tui chats sales-eu --local --csv"
+        ),
+    )
+    chats.add_argument("instance", metavar="INSTANCE")
+    chats.add_argument(
+        "--local", action="store_true", help="only the chats this app sent to (no gateway call)"
+    )
+    output_options(chats)
+    chats.set_defaults(run=commands.chats)
+
+
+# Every subcommand, in the order --help lists them.
+SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
+    add_config,
+    add_demo_server,
+    add_send_list,
+    add_campaigns,
+    add_instances,
+    add_participants,
+    add_chats,
+    add_events,  # cli/events.py: events and webhook-listen
+)

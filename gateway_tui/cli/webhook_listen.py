@@ -27,14 +27,13 @@ DEFAULT_HOST = "127.0.0.1"  # this machine only, unless told otherwise
 DEFAULT_PORT = 8787
 
 
-def add_parser(commands: Any, formatter: Any) -> None:
-    from gateway_tui.cli.commands import _gateway_options
+def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     from gateway_tui.cli.events import add_follow_options
 
-    listen = commands.add_parser(
+    listen = subcommands.add_parser(
         "webhook-listen",
-        parents=[_gateway_options()],
-        formatter_class=formatter,
+        parents=[gateway],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
         help="receive the gateway's webhooks here and print a line per event",
         description=(
             "Receive the gateway's webhook calls and print one line per event, with the\n"
@@ -77,6 +76,12 @@ def add_parser(commands: Any, formatter: Any) -> None:
         help="with --compare: how long an event waits for its twin (default: %(default)s)",
     )
     add_follow_options(listen)
+    listen.set_defaults(run=webhook_listen)
+
+
+def webhook_listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    """``webhook-listen``: needs a gateway only with --compare."""
+    return asyncio.run(listen(args, config))
 
 
 async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:

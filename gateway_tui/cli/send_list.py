@@ -1,0 +1,376 @@
+"""``gateway-tui send-list``: a list message to many recipients, paced, journalled, resumable.
+
+The campaign itself (pace, journal, never twice) is core/campaign; this module checks the
+command line's input, holds the campaign's lock and prints progress for people (text) or
+programs (``--json``, one JSON object per line). Its parser is in cli/parser.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gateway_tui.cli.commands import (
+    EXIT_BUSY,
+    EXIT_INCOMPLETE,
+    EXIT_OK,
+    EXIT_STOPPED,
+    CommandError,
+    _client,
+    _gateway_line,
+    _note,
+    _plain,
+    _warn,
+)
+
+if TYPE_CHECKING:
+    from gateway_tui.core.files.config import ResolvedConfig
+
+DEFAULT_RATE = 20.0
+DEFAULT_JITTER = 0.3
+PROGRESS_EVERY_SECONDS = 10.0
+
+STDOUT_CLOSED = "stopped: the output was closed (its reader went away)"
+
+
+def _load_draft(name: str, config: ResolvedConfig, instance: str):
+    from gateway_tui.core.files.drafts import ComposeStore, Draft
+
+    store = ComposeStore(config.url, instance)
+    path = Path(name).expanduser()
+    if name == "current":
+        draft = store.load_draft()
+        if draft is None or draft.is_empty:
+            raise CommandError(f"instance {instance} has no saved draft on this machine")
+        return draft
+    if path.suffix == ".json" and path.is_file():
+        try:
+            return Draft.from_json(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"cannot read the draft {path}: {exc}") from None
+    templates = store.templates()
+    if name in templates:
+        return templates[name]
+    known = ", ".join(repr(t) for t in templates) or "none saved yet (F6 in the composer)"
+    raise CommandError(f"no template named {name!r} (templates: {known})")
+
+
+async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
+    from gateway_tui.core.campaign.journal import JournalError, Pace, create_campaign
+    from gateway_tui.core.campaign.recipients import (
+        MessageTemplate,
+        RecipientFileError,
+        read_recipients_file,
+    )
+
+    missing = [
+        flag
+        for flag, value in (
+            ("--instance", args.instance),
+            ("--draft", args.draft),
+            ("--to", args.to),
+        )
+        if not value
+    ]
+    if missing:
+        raise CommandError(f"a new campaign needs {', '.join(missing)} (or --resume ID)")
+    draft = _load_draft(args.draft, config, args.instance)
+    try:
+        recipients = read_recipients_file(args.to)
+    except RecipientFileError as exc:
+        raise CommandError(str(exc)) from None
+    if recipients.invalid:
+        lines = "; ".join(str(problem) for problem in recipients.invalid[:10])
+        more = len(recipients.invalid) - 10
+        lines += f"; and {more} more" if more > 0 else ""
+        if not args.skip_invalid:
+            raise CommandError(
+                f"{args.to}: {len(recipients.invalid)} invalid number(s): {lines} "
+                "(fix them, or pass --skip-invalid to leave them out)"
+            )
+        _note(f"leaving out {lines}")
+    await _check_instance(args.instance, config)
+    if args.check_whatsapp:
+        await _check_whatsapp(args.instance, recipients, config)
+    problems = MessageTemplate(draft).problems(recipients, await _gateway_line(config))
+    if problems:
+        listed = "; ".join(str(problem) for problem in problems[:10])
+        raise CommandError(f"the message cannot be sent: {listed}")
+    pace = Pace(
+        DEFAULT_RATE if args.rate is None else args.rate,
+        DEFAULT_JITTER if args.jitter is None else args.jitter,
+    )
+    assert config.url
+    try:
+        return create_campaign(
+            gateway=config.url,
+            instance=args.instance,
+            draft=draft,
+            recipients=recipients,
+            pace=pace,
+            now=datetime.now(),
+        )
+    except (JournalError, OSError) as exc:
+        raise CommandError(f"cannot create the campaign: {exc}") from None
+
+
+async def _check_instance(instance: str, config: ResolvedConfig) -> None:
+    """Before a new campaign exists: the instance is there and open (a typo spends no one)."""
+    from gateway_tui.core.campaign.preflight import instance_problem
+
+    async with _client(config) as client:
+        problem = await instance_problem(client, instance)
+    if problem:
+        raise CommandError(problem)
+
+
+async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig) -> None:
+    from gateway_tui.core.api.errors import GatewayError
+    from gateway_tui.core.campaign.check import numbers_not_on_whatsapp
+
+    async with _client(config) as client:
+        try:
+            missing = await numbers_not_on_whatsapp(client, instance, recipients)
+        except GatewayError as error:
+            raise CommandError(f"cannot check the numbers on WhatsApp: {_plain(error)}") from None
+    if missing:
+        count = recipients.leave_out(missing, "not on WhatsApp")
+        listed = ", ".join(sorted(missing)[:10]) + (" …" if len(missing) > 10 else "")
+        _note(f"leaving out {count} not on WhatsApp: {listed}")
+
+
+def _hold_the_lock(campaign: Any) -> None:
+    """Become the campaign's only runner (until this process ends), or say who is."""
+    from gateway_tui.core.campaign.journal import CampaignBusy
+
+    try:
+        campaign.lock()  # and read the journal again, under the lock
+    except CampaignBusy as exc:
+        raise CommandError(str(exc), EXIT_BUSY) from None
+    for problem in campaign.problems[:20]:
+        _warn(f"{problem}; held")
+    if len(campaign.problems) > 20:
+        _warn(f"and {len(campaign.problems) - 20} more")
+    if campaign.refusal:
+        raise CommandError(campaign.refusal)
+
+
+def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
+    from gateway_tui.core.campaign.journal import JournalError, Pace, open_campaign
+
+    if args.to or args.draft:
+        raise CommandError("--resume continues a campaign as it was made: no --to or --draft")
+    try:
+        campaign = open_campaign(args.resume)
+    except JournalError as exc:
+        raise CommandError(str(exc)) from None
+    if campaign.gateway != config.url:
+        raise CommandError(
+            f"campaign {campaign.id} was made for {campaign.gateway}, not {config.url}"
+        )
+    if args.instance and args.instance != campaign.instance:
+        raise CommandError(f"campaign {campaign.id} sends from {campaign.instance}")
+    if args.rate is not None or args.jitter is not None:
+        pace = campaign.pace
+        campaign.pace = Pace(
+            pace.per_minute if args.rate is None else args.rate,
+            pace.jitter if args.jitter is None else args.jitter,
+        )
+    if args.resend_unknown and args.set_aside_unknown:
+        raise CommandError("--resend-unknown or --set-aside-unknown: not both")
+    return campaign
+
+
+def _decide_held(args: argparse.Namespace, campaign: Any) -> None:
+    """--resend-unknown / --set-aside-unknown: the user's word, written under the lock."""
+    from gateway_tui.core.campaign.journal import JournalError
+
+    try:
+        if args.resend_unknown:
+            campaign.release(campaign.held(), at=datetime.now().timestamp())
+        if args.set_aside_unknown:
+            campaign.skip(campaign.held(), at=datetime.now().timestamp())
+    except JournalError as exc:
+        raise CommandError(str(exc), EXIT_STOPPED) from None
+
+
+class _Printer:
+    """Progress for people (stderr-friendly lines) or programs (JSON lines on stdout).
+
+    When the reader of stdout goes away (``| head -3``), printing stops and ``on_closed`` is
+    called once (the campaign is interrupted, as by Ctrl+C: a later run resumes it).
+    """
+
+    def __init__(self, as_json: bool, clock: Callable[[], float]) -> None:
+        self.as_json = as_json
+        self.clock = clock
+        self._last_line = 0.0
+        self.closed = False
+        self.on_closed: Callable[[], None] = lambda: None
+
+    def _out(self, write: Callable[[], None]) -> None:
+        from gateway_tui.cli.output import StdoutClosed
+
+        if self.closed:
+            return
+        try:
+            write()
+        except StdoutClosed:
+            self.closed = True
+            self.on_closed()
+
+    def event(self, kind: str, **fields: Any) -> None:
+        from gateway_tui.cli.output import json_line
+
+        if self.as_json:
+            self._out(lambda: json_line({"event": kind, **fields}))
+
+    def text(self, line: str) -> None:
+        from gateway_tui.cli.output import say
+
+        if not self.as_json:
+            self._out(lambda: say(line))
+
+    def attempt(self, attempt: Any) -> None:
+        recipient = attempt.recipient
+        self.event(
+            attempt.status.value,
+            index=attempt.index,
+            line=recipient.line,
+            number=recipient.number,
+            name=recipient.name,
+            message_id=attempt.message_id or None,
+            error=attempt.error or None,
+        )
+        if attempt.status.value in ("failed", "unknown"):
+            self.text(f"  {attempt.status.value:<8} {recipient.number} {attempt.error}")
+
+    def progress(self, progress: Any) -> None:
+        from gateway_tui.core.campaign.runner import duration_text
+
+        now = self.clock()
+        if self.as_json or now - self._last_line < PROGRESS_EVERY_SECONDS:
+            return
+        self._last_line = now
+        eta = ""
+        if progress.eta_seconds is not None:
+            eta = f", about {duration_text(progress.eta_seconds)} left"
+        self.text(
+            f"  {progress.done:,}/{progress.total:,}: {progress.sent:,} sent, {progress.failed:,} "
+            f"failed, {progress.unknown:,} unknown{eta}"
+        )
+
+
+async def send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    campaign = _resumed_campaign(args, config) if args.resume else await _new_campaign(args, config)
+    try:  # the lock is held from before the first send to the end of the command
+        _hold_the_lock(campaign)
+        if args.resume:
+            _decide_held(args, campaign)
+        return await _run_campaign(args, config, campaign)
+    finally:
+        campaign.unlock()
+
+
+async def _list_message_notes(client: Any) -> None:
+    """What the composer says of list messages on this gateway's line, said before the first
+    send (2.3.0–2.3.7 answer 201 and WhatsApp never shows the message). Asking the line never
+    fails: an unreachable gateway leaves it 1.7.1, and the sends say what is wrong."""
+    from gateway_tui.core.api.dialects import list_message_notes
+
+    line = await client.line()
+    for note in list_message_notes(line, client.server_version):
+        _warn(note)
+
+
+async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campaign: Any) -> int:
+    import time
+
+    from gateway_tui.core.campaign.journal import JournalError
+    from gateway_tui.core.campaign.runner import CampaignRunner, RunState
+
+    printer = _Printer(args.json, time.monotonic)
+    counts = campaign.counts()
+    printer.event(
+        "start",
+        campaign=campaign.id,
+        instance=campaign.instance,
+        total=len(campaign.recipients),
+        left=counts["pending"],
+        held=counts["unknown"],
+        pace=campaign.pace.to_json(),
+        journal=str(campaign.journal_path),
+    )
+    verb = "Resuming" if args.resume else "Starting"
+    printer.text(
+        f"{verb} campaign {campaign.id}: {counts['pending']:,} of {len(campaign.recipients):,} "
+        f"recipients to send from {campaign.instance}, {campaign.pace.describe()}."
+    )
+    if counts["unknown"]:
+        printer.text(
+            f"  {counts['unknown']:,} recipient(s) held as unknown are not sent again "
+            "(--resend-unknown sends them, --set-aside-unknown marks them skipped)."
+        )
+    async with _client(config) as client:
+        await _list_message_notes(client)
+        runner = CampaignRunner(
+            campaign, client, on_progress=printer.progress, on_attempt=printer.attempt
+        )
+        printer.on_closed = lambda: runner.cancel(STDOUT_CLOSED)
+        if printer.closed:
+            runner.cancel(STDOUT_CLOSED)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, runner.cancel)
+        try:
+            final = await runner.run()
+        except (JournalError, OSError) as exc:
+            raise CommandError(f"the campaign cannot go on: {exc}") from None
+        finally:
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(signum)
+    held = [campaign.recipients[i].number for i in campaign.held()]
+    if final.state is RunState.FINISHED and not (final.failed or final.unknown):
+        status = EXIT_OK
+    elif final.left:
+        status = EXIT_STOPPED
+    else:
+        status = EXIT_INCOMPLETE
+    printer.event(
+        "end",
+        campaign=campaign.id,
+        state=final.state.value,
+        sent=final.sent,
+        failed=final.failed,
+        unknown=final.unknown,
+        skipped=final.skipped,
+        left=final.left,
+        held=held,
+        stop_reason=final.stop_reason or None,
+        report=str(campaign.report_path),
+        exit_status=status,
+    )
+    printer.text(
+        f"{final.state.value.capitalize()}: {final.sent:,} sent, {final.failed:,} failed, "
+        f"{final.unknown:,} unknown, {final.left:,} left. Report: {campaign.report_path}"
+    )
+    if final.stop_reason:
+        printer.text(final.stop_reason)
+    if held:
+        printer.text(
+            "Held (outcome unknown, check their chats): "
+            + ", ".join(held[:20])
+            + (f" and {len(held) - 20} more" if len(held) > 20 else "")
+        )
+    if final.left:
+        printer.text(f"Resume with: gateway-tui send-list --resume {campaign.id}")
+    if printer.closed:  # nobody reads stdout any more: say it where someone may
+        left = f"; resume with: gateway-tui send-list --resume {campaign.id}" if final.left else ""
+        _note(f"campaign {campaign.id} interrupted: {STDOUT_CLOSED}{left}")
+    return status
