@@ -109,3 +109,14 @@ def test_export_writes_what_is_filtered_as_ndjson_safely(tmp_path):
         assert stat.S_IMODE(target.stat().st_mode) == 0o600
     with pytest.raises(FileExistsError):
         export_ndjson(events, target)
+
+
+def test_a_typed_filter_names_its_fields():
+    typed = EventFilter.parse(
+        "event:messages.upsert,SEND_MESSAGE instance:sales-eu chat:0999 the menu"
+    )
+    assert typed == EventFilter.of(
+        ["messages.upsert", "send.message"], ["sales-eu"], "0999", "the menu"
+    )
+    assert EventFilter.parse("url:http://x") == EventFilter.of(text="url:http://x")
+    assert EventFilter.parse("").empty

@@ -87,7 +87,12 @@ def coverage(
         if socket_ticked and not on_socket and name not in NEVER_SENT:
             problems.append("ticked for the websocket, none seen yet")
         if on_socket and socket_ticked is False:
-            problems.append("seen on the websocket but not ticked")
+            never_set = websocket is not None and not websocket.configured
+            problems.append(
+                "seen, though the websocket was never set on this instance"
+                if never_set
+                else "seen on the websocket but not ticked"
+            )
         if listening and webhook_ticked and not by_hook and name not in NEVER_SENT:
             problems.append("ticked for the webhook, none arrived yet")
         if by_hook and webhook_ticked is False:

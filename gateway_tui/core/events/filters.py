@@ -36,6 +36,22 @@ class EventFilter:
             text.strip().lower(),
         )
 
+    @classmethod
+    def parse(cls, typed: str) -> EventFilter:
+        """What a user types: ``event:messages.upsert instance:sales-eu chat:4917 words``
+        (each field may list values with commas; what has no field is text)."""
+        fields: dict[str, list[str]] = {"event": [], "instance": [], "chat": []}
+        words = []
+        for token in typed.split():
+            name, colon, value = token.partition(":")
+            if colon and name.lower() in fields and value:
+                fields[name.lower()] += [v for v in value.split(",") if v]
+            else:
+                words.append(token)
+        return cls.of(
+            fields["event"], fields["instance"], " ".join(fields["chat"]), " ".join(words)
+        )
+
     @property
     def empty(self) -> bool:
         return not (self.events or self.instances or self.chat or self.text)
