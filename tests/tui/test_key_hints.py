@@ -66,6 +66,7 @@ def _new_keys() -> list[str]:
     pool = [f"f{n}" for n in range(13, 25)]
     modifiers = ("ctrl", "shift", "alt", "ctrl+shift", "ctrl+alt", "shift+alt", "ctrl+shift+alt")
     pool += [f"{mod}+f{n}" for mod in modifiers for n in range(1, 25)]
+    pool += [f"ctrl+alt+{letter}" for letter in "abcdefghijklmnopqrstuvwxyz"]
     return pool
 
 
