@@ -72,7 +72,7 @@ async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
     from gateway_tui.core.campaign.journal import Pace, create_campaign
     from gateway_tui.core.campaign.recipients import read_recipients_file
     from gateway_tui.core.campaign.runner import CampaignRunner
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
 
     csv_path = home / "to.csv"
     csv_path.write_text("number,name\n" + "".join(f"{n},Customer\n" for n in numbers))
@@ -100,7 +100,7 @@ async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
 
 async def _bare(url: str, key: str, numbers: list[str]) -> dict:
     from gateway_tui.core.api.client import GatewayClient
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
 
     request = Draft.from_json(DRAFT).request()
     sent = 0

@@ -104,9 +104,22 @@ def _serve_demo(args: argparse.Namespace) -> int:
         api_version=args.api_version,
         incoming_every=args.incoming_every,
         global_events=args.global_events,
+        licence=args.licence,
+        metrics=args.metrics,
+        metrics_auth=args.metrics_auth,
+        zombie=args.zombie,
+        flapping=args.flapping,
+        history_sync=args.history_sync,
+        history_stop_at=args.history_stop_at,
     )
     try:
+        if args.fleet:
+            from gateway_tui.demo.server import serve_fleet
+
+            return serve_fleet()
         return serve(args.port, **options)
+    except ValueError as exc:  # an option the release does not have (a licence on 2.3.7…)
+        return _fail(str(exc))
     except OSError as exc:  # e.g. the port is taken: say so without a traceback
         return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
 

@@ -12,7 +12,7 @@ from tests.data import BIG, INSTANCE, SETUP_DRAFT, store_for
 from tests.support import wait_for
 
 if TYPE_CHECKING:
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
     from gateway_tui.tui.app import GatewayApp
     from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
     from gateway_tui.tui.screens.chats import ChatsScreen

@@ -34,8 +34,18 @@ from gateway_tui.core.text.urls import validate_gateway_url
 DEFAULT_DEMO_PORT = 8080
 
 
-# The versions demo-server imitates (a 2.x line answers as the recorded 2.3.6).
-DEMO_VERSIONS = ("1.7.1", "2.3.6")
+# The releases demo-server imitates (gateway_tui/demo/versions.py).
+DEMO_VERSIONS = ("1.7.1", "2.3.6", "2.3.7", "2.4.0")
+# --demo-version: a line (1: 1.7.1, 2: 2.3.6) or a release.
+DEMO_LINES = ("1", "2", *DEMO_VERSIONS)
+
+
+def _metrics_credentials(text: str) -> tuple[str, str]:
+    user, colon, password = text.partition(":")
+    if not colon or not user or not password:
+        raise argparse.ArgumentTypeError("give USER:PASSWORD")
+    return user, password
+
 
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -69,8 +79,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--demo-version",
-        choices=("1", "2"),
-        help="the Evolution API line the demo imitates: 1 (1.7.1, the default) or 2 (2.3.6)",
+        choices=DEMO_LINES,
+        help="the Evolution API release the demo imitates: 1 or 1.7.1 (the default), 2 or "
+        "2.3.6, 2.3.7, 2.4.0",
     )
     parser.add_argument(
         "--demo-instances",
@@ -193,6 +204,57 @@ def add_demo_server(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         default=None,
         help="with --api-version 2.3.6: every instance's events on the socket.io namespace / "
         "too (a 2.x server with WEBSOCKET_GLOBAL_EVENTS=true)",
+    )
+    demo_parser.add_argument(
+        "--licence",
+        choices=("active", "inactive"),
+        help="with --api-version 2.4.0: inactive answers as a 2.4 without a licence key "
+        "(503 LICENSE_REQUIRED on every business route)",
+    )
+    demo_parser.add_argument(
+        "--metrics",
+        action="store_true",
+        default=None,
+        help="serve Prometheus /metrics (2.x, as with PROMETHEUS_METRICS=true)",
+    )
+    demo_parser.add_argument(
+        "--metrics-auth",
+        metavar="USER:PASSWORD",
+        type=_metrics_credentials,
+        help="serve /metrics behind basic auth (implies --metrics)",
+    )
+    demo_parser.add_argument(
+        "--zombie",
+        metavar="NAME",
+        action="append",
+        help="instance NAME is listed open while its session is closed (sends answer "
+        '"Connection Closed"); repeatable',
+    )
+    demo_parser.add_argument(
+        "--flapping",
+        metavar="NAME",
+        action="append",
+        help="instance NAME goes open/close/connecting on a cycle; repeatable",
+    )
+    demo_parser.add_argument(
+        "--history-sync",
+        action="store_true",
+        default=None,
+        help="after each pairing, send the history as a real server does (chats.set, "
+        "messages.set; 2.4: messaging-history.set)",
+    )
+    demo_parser.add_argument(
+        "--history-stop-at",
+        metavar="PERCENT",
+        type=whole_number(1, 100),
+        help="the history sync stops early at PERCENT (implies --history-sync)",
+    )
+    demo_parser.add_argument(
+        "--fleet",
+        action="store_true",
+        default=None,
+        help="serve several demo gateways of both lines with these cases on free ports "
+        "(--port is ignored) and print their URLs",
     )
     demo_parser.add_argument(
         "--big-chat",

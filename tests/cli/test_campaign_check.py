@@ -12,7 +12,8 @@ from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import InvalidRequest, ServerError
 from gateway_tui.core.campaign.check import CHECK_BATCH, numbers_not_on_whatsapp
 from gateway_tui.core.campaign.recipients import parse_recipients
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.main import main
 
 

@@ -59,7 +59,8 @@ from textual.widgets import Input, Static, TextArea
 from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.events import CallEvent
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.services.messages import chat_jid
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.base import GatewayScreen

@@ -32,8 +32,9 @@ from textual.widgets import Input, Select, Static, TextArea
 
 from gateway_tui.core.api.validation import group_jid_from, normalise_number, parse_delay
 from gateway_tui.core.client_factory import client_for
+from gateway_tui.core.draft import PRESENCES, Draft, DraftRow, DraftSection
 from gateway_tui.core.files.config import config_path, load_config, validate_gateway_url
-from gateway_tui.core.files.drafts import PRESENCES, ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.demo import data as demo_data
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import pytest
 from textual.app import App
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.text.sanitize import clipboard_text, printable
 from gateway_tui.demo.hostile import ATTACKS, CLIPBOARD, hostile
 from gateway_tui.tui.display_filter import ControlCharacterFilter

@@ -17,7 +17,8 @@ from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import GatewayTimeout, InvalidResponse
 from gateway_tui.core.api.lists import ListReader, unreadable_of
 from gateway_tui.core.api.models import InstanceEnvelope
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from tests.support import make_app, make_config, notices, screen_text, wait_for

@@ -235,7 +235,7 @@ def b_create(rec: Recording, m: re.Match[str]) -> Call:
         raise NotExpressible("no instanceName: the client's request requires one")
     # The client always sends a token of its own making (so it can show it once) and says
     # whether it wants a QR code; the rest of the body is the recorded one.
-    always = {"token", "qrcode"} | ({"integration"} if rec.version == "v2.3.6" else set())
+    always = {"token", "qrcode"} | ({"integration"} if rec.line == "2" else set())
     added = frozenset(always - set(body))
     request = CreateInstanceRequest.model_validate({"token": "gtui-recorded-token"} | body)
     return Call(lambda c: c.create_instance(request), _check_created, added)
@@ -270,7 +270,7 @@ _CAMEL = {
 def b_set_settings(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
-    if rec.version == "v2.3.6":
+    if rec.line == "2":
         _only_keys(body, set(_CAMEL))
         missing = set(_CAMEL) - set(body)
         if missing:
@@ -282,7 +282,7 @@ def b_set_settings(rec: Recording, m: re.Match[str]) -> Call:
 
 def _inner(rec: Recording, body: dict[str, Any], name: str) -> dict[str, Any]:
     """2.x wraps a webhook or websocket in {"webhook": {…}}, with camelCase flags."""
-    if rec.version != "v2.3.6":
+    if rec.line != "2":
         return body
     _only_keys(body, {name})
     _require(body, name)
@@ -308,7 +308,7 @@ def b_set_websocket(rec: Recording, m: re.Match[str]) -> Call:
     body = _inner(rec, _body(rec), "websocket")
     _only_keys(body, {"enabled", "events"})
     _require(body, "enabled")
-    if rec.version != "v2.3.6" or body["enabled"]:
+    if rec.line != "2" or body["enabled"]:
         _require(body, "events")  # 2.x: the client leaves events out of a disabled websocket
     settings = WebsocketSettings.model_validate(body)
     return Call(lambda c: c.set_websocket(_instance(m), settings), _no_check)
@@ -393,7 +393,7 @@ def _list_request_v2(body: dict[str, Any]) -> SendListRequest:
 def b_send_list(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
-    if "listMessage" in body or rec.version == "v1.7.1":
+    if "listMessage" in body or rec.line == "1":
         request = _list_request_v1(body)
     else:
         request = _list_request_v2(body)
@@ -462,7 +462,7 @@ def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
     # 2.x pages its answer: the client asks for each page (page, offset) itself.
-    paging = frozenset({"page", "offset"} - set(body)) if rec.version == "v2.3.6" else frozenset()
+    paging = frozenset({"page", "offset"} - set(body)) if rec.line == "2" else frozenset()
     if not body:
         return Call(lambda c: c.find_messages(_instance(m)), _check_length, paging)
     _only_keys(body, {"where"})
@@ -490,7 +490,7 @@ def b_find_contacts(rec: Recording, m: re.Match[str]) -> Call:
         return Call(lambda c: c.find_contacts(_instance(m)), _check_length)
     _only_keys(body, {"where"})
     where = _typed(body["where"], dict, "where")
-    field = "remoteJid" if rec.version == "v2.3.6" else "id"
+    field = "remoteJid" if rec.line == "2" else "id"
     _only_keys(where, {field}, "where")
     jid = _typed(where.get(field), str, f"where.{field}")
     return Call(lambda c: c.find_contacts(_instance(m), jid), _check_length)
@@ -533,7 +533,7 @@ def _options(
 def _nested(rec: Recording, body: dict[str, Any], inner: str, fields: set[str]) -> dict[str, Any]:
     """A 2.x flat body in the 1.7.1 nesting the builders read: ``fields`` go under ``inner``,
     delay and quoted under ``options`` (the client builds each line's own shape)."""
-    if rec.version != "v2.3.6":
+    if rec.line != "2":
         return body
     _only_keys(body, {"number", "delay", "quoted"} | fields)
     nested: dict[str, Any] = {k: body[k] for k in ("number",) if k in body}
@@ -590,7 +590,7 @@ def b_send_media(rec: Recording, m: re.Match[str]) -> Call:
 def b_send_reaction(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
-    if rec.version == "v2.3.6":
+    if rec.line == "2":
         _only_keys(body, {"key", "reaction"})
         body = {"reactionMessage": body}
     _only_keys(body, {"reactionMessage"})
@@ -606,7 +606,7 @@ def b_send_reaction(rec: Recording, m: re.Match[str]) -> Call:
 def b_mark_read(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
-    if rec.version == "v2.3.6":
+    if rec.line == "2":
         _only_keys(body, {"readMessages"})
         body = {"read_messages": body["readMessages"]} if "readMessages" in body else {}
     _only_keys(body, {"read_messages"})

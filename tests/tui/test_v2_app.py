@@ -38,7 +38,7 @@ def test_disconnect_reason_in_words() -> None:
 
 
 def _draft(**changes: str):
-    from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+    from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 
     draft = Draft(
         recipient="5511999999999",

@@ -17,7 +17,8 @@ from textual.worker import Worker
 from gateway_tui.core.api.errors import GatewayError, Problem
 from gateway_tui.core.api.models import SendListRequest, SentMessage
 from gateway_tui.core.api.validation import normalise_number
-from gateway_tui.core.files.drafts import ComposeStore, Draft, HistoryEntry
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.core.text.formatting import format_number
 from gateway_tui.tui.screens.composer_fields import server_problems, target_of
 from gateway_tui.tui.screens.confirm import ConfirmScreen

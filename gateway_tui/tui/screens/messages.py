@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -588,19 +589,18 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
         search.display = True
         search.focus()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id != "messages-search":
-            return
+    @on(Input.Changed, "#messages-search")
+    def _search_changed(self, event: Input.Changed) -> None:
         event.stop()
         self.query_text = event.value.strip()
         self.view.highlight = self.query_text
         self._find_hits()
         self._jump(older=True, from_here=True)
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "messages-search":
-            event.stop()
-            self.view.focus()
+    @on(Input.Submitted, "#messages-search")
+    def _search_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.view.focus()
 
     def _jump(self, *, older: bool, from_here: bool = False) -> None:
         """To the nearest hit older (or newer) than the cursor; round the chat's end."""

@@ -229,6 +229,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         def control(self) -> RecordTable[Any]:
             return self.table
 
+        def can_replace(self, message: Message) -> bool:
+            # A held key moves the cursor faster than a screen redraws its details: only the
+            # latest row matters, so a move still queued is dropped for the newer one.
+            return isinstance(message, RecordTable.CursorMoved) and message.table is self.table
+
     # What an empty table says (with no filter typed).
     empty_text = "No rows"
 

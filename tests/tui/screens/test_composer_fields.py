@@ -8,7 +8,7 @@ import pytest
 
 from gateway_tui.core.api.errors import error_for_response
 from gateway_tui.core.api.models import MessageKey, SentListContent, SentMessage, SentMessageContent
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.core.services.messages import MessageActions, chat_jid, record_jid
 from gateway_tui.core.state import AppState, SentRecord
 from gateway_tui.tui.screens.composer import server_problems, target_of

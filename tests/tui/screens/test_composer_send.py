@@ -10,7 +10,7 @@ from gateway_tui.core.api import GatewayClient
 from gateway_tui.core.api.errors import NOT_CONNECTED_HINT
 from gateway_tui.core.api.events import CallEvent
 from gateway_tui.core.api.models import ListMessage, ListRow, ListSection, SendListRequest
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
