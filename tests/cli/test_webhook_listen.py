@@ -170,3 +170,51 @@ def test_compare_flags_an_event_that_came_only_one_way(tmp_path):
         listener.finish()
     assert flagged["flag"] == "only by webhook"
     assert flagged["date_time"] == "2026-01-01T00:00:00.000Z"
+
+
+def test_the_demo_s_webhooks_arrive_with_their_headers_and_one_way_events_are_flagged(tmp_path):
+    """The demo (2.3.7) posts to the receiver as a real gateway does: per event with
+    webhook_by_events, with its headers. Its webhook ticks only MESSAGES_UPSERT, so a
+    connection.update comes on the socket only and is flagged; the message is not."""
+    import asyncio
+
+    from gateway_tui.core.api import GatewayClient
+    from gateway_tui.core.api.lifecycle import WebhookSettings
+
+    with DemoServer(api_version="2.3.7") as server:
+        listener = Listener(
+            "--json", "--compare", INSTANCE, "--grace", "1", env=cli_env(server, tmp_path)
+        )
+        while "comparing with the socket.io stream" not in listener.process.stderr.readline():
+            pass
+        hook = WebhookSettings(
+            url=listener.url, enabled=True, events=["MESSAGES_UPSERT"], webhook_by_events=True
+        )
+
+        async def point_the_webhook() -> None:
+            async with GatewayClient(server.url, server.api_key, api_version="2") as client:
+                await client.set_webhook(INSTANCE, hook)
+
+        asyncio.run(point_the_webhook())
+        server.write(INSTANCE, newest_person_chat(server, INSTANCE), "both ways")
+
+        async def state_change() -> None:
+            instance = server.state.instances[INSTANCE]
+            data = {"instance": INSTANCE, "state": "open", "statusReason": 200}
+            server.events.emit(instance, "connection.update", data)
+
+        server.on_loop(state_change()).result(30)
+        lines = []
+        while not any(line.get("flag") for line in lines):
+            lines.append(json.loads(listener.process.stdout.readline()))
+        listener.process.terminate()
+        listener.finish()
+    by_hook = [line for line in lines if line["via"] == "webhook"]
+    assert len(by_hook) == 1
+    assert by_hook[0]["path"] == "/messages-upsert"
+    headers = by_hook[0]["headers"]
+    assert headers["X-Instance-Name"] == INSTANCE and headers["X-Event-Type"] == "messages.upsert"
+    assert set(headers) == {"X-Instance-ID", "X-Instance-Name", "X-Event-Type", "X-Timestamp"}
+    (flag,) = [line for line in lines if line.get("flag")]
+    assert (flag["flag"], flag["event"]) == ("only on the websocket", "connection.update")
+    assert server.state.instances[INSTANCE].apikey not in json.dumps(lines)
