@@ -67,7 +67,8 @@ class EventStream:
             self.namespaces.append(ROOT)
         self.connected: set[str] = set()
         self.failed: str | None = None
-        self._seen: OrderedDict[tuple[str, str, str, str], None] = OrderedDict()
+        # (fingerprint, way) → events of it handed over whose twin has not come yet
+        self._seen: OrderedDict[tuple[tuple[str, str, str, str], str], int] = OrderedDict()
         self._done = asyncio.Event()
         self._stopping = False
 
@@ -77,10 +78,17 @@ class EventStream:
         record = from_envelope(payload, via=via, namespace=None if via == GLOBAL else namespace)
         if record is None:
             return
+        # The same event on "/" and on "/<instance>" is handed over once: an event is dropped
+        # only when its twin came the other way (two alike the same way are two events).
         key = fingerprint(record)
-        if key in self._seen:
-            return  # the same event on the other namespace
-        self._seen[key] = None
+        twin = (key, SOCKET if via == GLOBAL else GLOBAL)
+        if self._seen.get(twin):
+            self._seen[twin] -= 1
+            if not self._seen[twin]:
+                del self._seen[twin]
+            return
+        mine = (key, via)
+        self._seen[mine] = self._seen.pop(mine, 0) + 1
         if len(self._seen) > _SEEN_KEPT:
             self._seen.popitem(last=False)
         self._on_record(record)

@@ -14,6 +14,7 @@ and on a 2.x gateway the global one, while the screen is open.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import datetime
 from typing import Any, ClassVar
 
@@ -36,9 +37,27 @@ from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.record_table import Column
 
+# Seconds between redraws of the lines around the table while events come.
+LINES_EVERY = 0.25
+
 
 def _clock(record: EventRecord) -> str:
     return datetime.fromtimestamp(record.time).strftime("%H:%M:%S.%f")[:-3]
+
+
+_SUMMARIES: OrderedDict[int, str] = OrderedDict()
+_SUMMARIES_KEPT = 2 * DEFAULT_CAPACITY
+
+
+def _summary(record: EventRecord) -> str:
+    """The record's summary, worked out once: every frame of a flood measures and draws rows
+    that were already there."""
+    text = _SUMMARIES.get(record.number)
+    if text is None:
+        text = _SUMMARIES[record.number] = summarize(record)
+        if len(_SUMMARIES) > _SUMMARIES_KEPT:
+            _SUMMARIES.popitem(last=False)
+    return text
 
 
 EVENT_COLUMNS: list[Column[EventRecord]] = [
@@ -46,7 +65,7 @@ EVENT_COLUMNS: list[Column[EventRecord]] = [
     Column("instance", "Instance", lambda r: r.instance, max_width=20, drop_priority=2),
     Column("event", "Event", lambda r: r.event, max_width=26),
     Column("via", "Via", lambda r: r.via, width=7, drop_priority=1),
-    Column("summary", "Summary", summarize),
+    Column("summary", "Summary", _summary),
 ]
 
 
@@ -83,6 +102,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.stream: Any = None
         self.exported: Any = None  # the last export's path
         self._pending: list[EventRecord] = []
+        self._lines_stale = False
 
     def row_key(self, row: EventRecord) -> str:
         return str(row.number)
@@ -110,6 +130,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.query_one("#events-filter-input", Input).display = False
         self.query_one("#events-coverage", Static).display = self.instance is not None
         self.run_worker(self._follow(), name="Event monitor", group="events", exit_on_error=False)
+        self.set_interval(LINES_EVERY, self._redraw_lines)
         if self.instance is not None:
             self.call(self.actions.load_websocket(self.instance), what="Reading the websocket")
             self.call(self.actions.load_webhook(self.instance), what="Reading the webhook")
@@ -155,8 +176,18 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             self.new_while_paused += len(records)
         else:
             self._show_ring()
-        self.update_summary()
-        self._show_coverage()
+        # The lines around the table change size and cost a layout: a few times a second
+        # is enough for counts (a flood brings an event every millisecond).
+        self._lines_stale = True
+
+    def _redraw_lines(self) -> None:
+        """The summary, history and coverage lines, when events came since (or a sync may
+        have stalled: its line tells by the clock)."""
+        syncing = self.instance is not None and self.history.line(self.instance) is not None
+        if self._lines_stale or syncing:
+            self._lines_stale = False
+            self.update_summary()
+            self._show_coverage()
 
     def _show_ring(self) -> None:
         self.table.set_rows(list(reversed(self.ring)))
@@ -189,12 +220,12 @@ class EventMonitorScreen(TableScreen[EventRecord]):
                 ("events.pause", "resume" if self.paused else "pause"),
             )
         )
-        self.query_one("#events-summary", Static).update(Text(" · ".join(parts)))
+        _update(self.query_one("#events-summary", Static), Text(" · ".join(parts)))
         line = self.history.line(self.instance) if self.instance else None
         history = self.query_one("#events-history", Static)
         history.display = line is not None
         if line is not None:
-            history.update(Text(line, style="yellow" if "stopped" in line else ""))
+            _update(history, Text(line, style="yellow" if "stopped" in line else ""))
 
     def _show_coverage(self) -> None:
         if self.instance is None or not self.is_mounted:
@@ -218,7 +249,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if quiet:
             counts = ", ".join(f"{r.setting} {r.socket_seen + r.global_seen}" for r in quiet)
             text.append(f"as asked: {counts}\n", style="dim")
-        self.query_one("#events-coverage", Static).update(text)
+        _update(self.query_one("#events-coverage", Static), text)
 
     # --- keys ----------------------------------------------------------------------------------
 
@@ -281,6 +312,13 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             return
         self.exported = path
         self.notify(f"{count} events exported to {path}", title="Export", markup=False)
+
+
+def _update(widget: Static, text: Text) -> None:
+    """Only a change costs a layout."""
+    if getattr(widget, "_shown_text", None) != text:
+        widget._shown_text = text  # type: ignore[attr-defined]
+        widget.update(text)
 
 
 class EventJsonScreen(GatewayScreen):
