@@ -73,3 +73,22 @@ async def test_a_websocket_that_is_off_ends_the_stream_with_the_reason():
         stream = EventStream(server.url, server.api_key, lambda _r: None, instances=[INSTANCE])
         await asyncio.wait_for(stream.run(), 60)
     assert stream.failed == "the gateway's websocket is off (/socket.io/ answers 404)"
+
+
+def test_an_event_is_dropped_only_for_its_twin_from_the_other_way():
+    records = []
+    stream = EventStream("http://gw", "k", records.append, instances=[INSTANCE], global_stream=True)
+    payload = {
+        "event": "messages.update",
+        "instance": INSTANCE,
+        "data": {"keyId": "3EB0", "status": "READ"},
+        "date_time": "2026-11-26T20:00:00.000Z",
+    }
+    stream.received(f"/{INSTANCE}", dict(payload))
+    stream.received(f"/{INSTANCE}", dict(payload))  # the same, again, the same way: an event
+    assert len(records) == 2
+    stream.received("/", dict(payload))  # their twins on the global stream
+    stream.received("/", dict(payload))
+    assert len(records) == 2
+    stream.received("/", dict(payload))  # a third, with no twin left: an event
+    assert len(records) == 3
