@@ -88,7 +88,7 @@ class GatewayApp(App[int]):
             "f11",
             "event_monitor",
             "Event monitor",
-            tooltip="Every event of the gateway, live (one instance's: E on its view)",
+            tooltip="Every event of the gateway, live",
             id="app.events",
             show=False,
         ),
