@@ -87,12 +87,24 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         Binding(
             "x", "export", "Export", tooltip="Export what is shown as NDJSON", id="events.export"
         ),
+        Binding(
+            "L",
+            "listen",
+            "Listen here",
+            tooltip="Point the instance's webhook at a receiver in this app (asked), and put "
+            "it back afterwards (asked)",
+            id="events.listen",
+        ),
     ]
 
-    def __init__(self, instance: str | None = None, *, capacity: int | None = None) -> None:
+    def __init__(
+        self, instance: str | None = None, *, capacity: int | None = None, listen: bool = False
+    ) -> None:
         """``instance``: its events only; None: the whole gateway (every instance known, and
-        the global stream on 2.x)."""
+        the global stream on 2.x). ``listen``: offer "listen here" once the webhook is read
+        (the webhook screen's way in)."""
         super().__init__()
+        self._listen_on_open = listen and instance is not None
         self.instance = instance
         self.ring = EventRing(capacity or self.CAPACITY)
         self.history = HistoryBook()
@@ -103,6 +115,9 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.exported: Any = None  # the last export's path
         self._pending: list[EventRecord] = []
         self._lines_stale = False
+        self.listening: str | None = None  # the receiver's URL while the webhook points here
+        self._restore: Any = None  # the webhook's settings as they were
+        self._receiver_task: Any = None
 
     def row_key(self, row: EventRecord) -> str:
         return str(row.number)
@@ -195,6 +210,10 @@ class EventMonitorScreen(TableScreen[EventRecord]):
     # --- drawing -------------------------------------------------------------------------------
 
     def refresh_from_state(self) -> None:
+        if self._listen_on_open and self.instance is not None:
+            if self.actions.webhook_of(self.instance).value is not None:
+                self._listen_on_open = False
+                self.call_later(self.action_listen)
         self._show_ring()
         self.update_summary()
         self._show_coverage()
@@ -208,6 +227,8 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             parts.append(f"showing {shown} ({self.event_filter.describe()})")
         if self.paused:
             parts.append(f"paused: {self.new_while_paused} new, kept")
+        if self.listening:
+            parts.append(f"the webhook posts here ({self.listening})")
         stream = self.stream
         if stream is not None and stream.failed:
             parts.append(f"no events: {stream.failed}")
@@ -237,6 +258,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             websocket,
             webhook,
             event_names=self.gateway_app.gateway_line.event_names,
+            listening=self.listening is not None,
         )
         text = Text("Asked for versus arrived\n", style="bold")
         for line in headline(websocket, webhook):
@@ -270,6 +292,9 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             self.table.focus()
 
     def close_layer(self) -> bool:
+        if self.listening is not None:
+            self.action_listen()  # asks to put the webhook back first
+            return True
         field = self.query_one("#events-filter-input", Input)
         if field.display or field.value:
             field.value = ""
@@ -290,6 +315,82 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.new_while_paused = 0
         self._show_ring()
         self.update_summary()
+
+    # --- listen here: the webhook pointed at a receiver in this app, then put back ----------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "listen" and self.instance is None:
+            return None  # one instance's webhook
+        return True
+
+    def action_listen(self) -> None:
+        from gateway_tui.core.events.receiver import bind
+        from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+        if self.instance is None:
+            return
+        if self.listening is not None:
+            body = Text(f"Put the webhook of {self.instance} back as it was: ")
+            body.append(printable(_describe_hook(self._restore)))
+            self.app.push_screen(
+                ConfirmScreen("Stop listening", body, confirm_label="Put it back"),
+                self._restore_answered,
+            )
+            return
+        found = self.actions.webhook_of(self.instance).value
+        if found is None:
+            self.notify("The webhook has not been read yet: try again in a moment", markup=False)
+            return
+        sock = bind("127.0.0.1", 0)
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
+        body = Text(
+            f"Point the webhook of {self.instance} at {url} (this app; this machine only: a "
+            "gateway elsewhere cannot reach it), enabled, with the same events. Now: "
+        )
+        body.append(printable(_describe_hook(found)))
+        body.append(". You are asked again before it is put back.")
+
+        def answered(yes: bool | None) -> None:
+            if not yes or self.instance is None:
+                sock.close()
+                return
+            self._restore = found
+            self._receiver_task = self.run_worker(
+                _serve_receiver(self, sock), group="receiver", exit_on_error=False
+            )
+            pointed = found.model_copy(update={"url": url, "enabled": True})
+
+            def done(_differences: list[str]) -> None:
+                self.listening = url
+                self._lines_stale = True
+
+            self.call(
+                self.actions.save_webhook(self.instance, pointed),
+                what="Pointing the webhook here",
+                done="The webhook posts here now",
+                on_done=done,
+            )
+
+        self.app.push_screen(
+            ConfirmScreen("Listen here", body, confirm_label="Point it here"), answered
+        )
+
+    def _restore_answered(self, yes: bool | None) -> None:
+        before = self._restore
+        if yes and before is not None and self.instance is not None:
+            restored = before
+            if not before.configured:  # never set: turned off (a URL is needed even then)
+                restored = before.model_copy(update={"url": self.listening, "enabled": False})
+            self.call(
+                self.actions.save_webhook(self.instance, restored),
+                what="Putting the webhook back",
+                done="The webhook is as it was",
+            )
+        if self._receiver_task is not None:
+            self._receiver_task.cancel()
+        self.listening = None
+        self._restore = None
+        self._lines_stale = True
 
     def action_raw(self) -> None:
         record = self.table.cursor_row
@@ -312,6 +413,14 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             return
         self.exported = path
         self.notify(f"{count} events exported to {path}", title="Export", markup=False)
+
+
+def _describe_hook(settings: Any) -> str:
+    if settings is None or not settings.configured:
+        return "never set"
+    events = ", ".join(settings.events) if settings.events else "every event"
+    state = "on" if settings.enabled else "off"
+    return f"{settings.url or '(no URL)'}, {state}, {events}"
 
 
 def _update(widget: Static, text: Text) -> None:
@@ -342,3 +451,10 @@ class EventJsonScreen(GatewayScreen):
                 id="event-json",
             )
         yield Footer()
+
+
+async def _serve_receiver(screen: EventMonitorScreen, sock: Any) -> None:
+    from gateway_tui.core.events.receiver import WebhookReceiver, serve
+
+    receiver = WebhookReceiver(screen.arrived)
+    await serve(receiver.app, sock)

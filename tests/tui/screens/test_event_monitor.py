@@ -156,3 +156,57 @@ async def test_the_whole_gateway_from_the_palette_s_key(app_for, demo_server):
         await write(demo_server, "to the gateway")
         await wait_for(pilot, lambda: screen.table.visible_count == 1)
         assert f"{INSTANCE}" in screen_text(app)
+
+
+async def test_listen_here_points_the_webhook_at_the_app_and_puts_it_back(app_for, demo_server):
+    from gateway_tui.core.api.lifecycle import WebhookSettings
+    from gateway_tui.core.events.record import WEBHOOK
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+    before = WebhookSettings(
+        url="http://127.0.0.1:9/hook", enabled=True, events=["MESSAGES_UPSERT"]
+    )
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await app.actions.save_webhook(INSTANCE, before)
+        screen = await open_monitor(app, pilot)
+        await wait_for(pilot, lambda: "webhook: on" in screen_text(app))
+        await pilot.press("L")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(screen_text(app).replace("█", " ").split())
+        assert "Now: http://127.0.0.1:9/hook, on, MESSAGES_UPSERT" in said
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.listening is not None)
+        assert app.actions.webhook_of(INSTANCE).value.url == screen.listening
+        await write(demo_server, "both ways")
+        await wait_for(pilot, lambda: screen.ring.count("MESSAGES_UPSERT", WEBHOOK) == 1)
+        await wait_for(pilot, lambda: screen.ring.count("MESSAGES_UPSERT") == 2)
+        await wait_for(pilot, lambda: "the webhook posts here" in screen_text(app))
+        await pilot.press("escape")  # leaving asks to put the webhook back first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.listening is None)
+        await wait_for(pilot, lambda: app.actions.webhook_of(INSTANCE).value.url == before.url)
+        stored = app.actions.webhook_of(INSTANCE).value
+        assert (stored.enabled, stored.events) == (True, ["MESSAGES_UPSERT"])
+
+
+async def test_listen_here_from_the_webhook_screen(app_for, demo_server):
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+    from gateway_tui.tui.screens.webhook import HookSettingsScreen
+
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, HookSettingsScreen))
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(screen_text(app).replace("█", " ").split())
+        assert f"Point the webhook of {INSTANCE} at http://127.0.0.1:" in said
+        assert "Now: never set" in said
+        await pilot.press("n")  # nothing written
+        await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+        assert app.screen.listening is None
+        assert not app.actions.webhook_of(INSTANCE).value.configured
