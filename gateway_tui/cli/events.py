@@ -143,7 +143,7 @@ async def gateway_stream(
         try:
             line = await client.line()
             if instances is None:
-                instances = [i.instance_name for i in await client.fetch_instances()]
+                instances = [i.instance_name for i in await client.instances.fetch()]
         except GatewayError as error:
             raise CommandError(_plain(error)) from None
     is_v2 = line.line == "2"

@@ -193,7 +193,7 @@ def test_the_demo_s_webhooks_arrive_with_their_headers_and_one_way_events_are_fl
 
         async def point_the_webhook() -> None:
             async with GatewayClient(server.url, server.api_key, api_version="2") as client:
-                await client.set_webhook(INSTANCE, hook)
+                await client.hooks.set_webhook(INSTANCE, hook)
 
         asyncio.run(point_the_webhook())
         server.write(INSTANCE, newest_person_chat(server, INSTANCE), "both ways")

@@ -147,8 +147,12 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.run_worker(self._follow(), name="Event monitor", group="events", exit_on_error=False)
         self.set_interval(LINES_EVERY, self._redraw_lines)
         if self.instance is not None:
-            self.call(self.actions.load_websocket(self.instance), what="Reading the websocket")
-            self.call(self.actions.load_webhook(self.instance), what="Reading the webhook")
+            self.call(
+                self.actions.lifecycle.load_websocket(self.instance), what="Reading the websocket"
+            )
+            self.call(
+                self.actions.lifecycle.load_webhook(self.instance), what="Reading the webhook"
+            )
 
     async def _follow(self) -> None:
         from gateway_tui.core.events.stream import EventStream
@@ -211,7 +215,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
 
     def refresh_from_state(self) -> None:
         if self._listen_on_open and self.instance is not None:
-            if self.actions.webhook_of(self.instance).value is not None:
+            if self.actions.lifecycle.webhook_of(self.instance).value is not None:
                 self._listen_on_open = False
                 self.call_later(self.action_listen)
         self._show_ring()
@@ -251,8 +255,8 @@ class EventMonitorScreen(TableScreen[EventRecord]):
     def _show_coverage(self) -> None:
         if self.instance is None or not self.is_mounted:
             return
-        websocket = Asked.of(self.actions.websocket_of(self.instance).value)
-        webhook = Asked.of(self.actions.webhook_of(self.instance).value)
+        websocket = Asked.of(self.actions.lifecycle.websocket_of(self.instance).value)
+        webhook = Asked.of(self.actions.lifecycle.webhook_of(self.instance).value)
         rows = coverage(
             self.ring.seen,
             websocket,
@@ -337,7 +341,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
                 self._restore_answered,
             )
             return
-        found = self.actions.webhook_of(self.instance).value
+        found = self.actions.lifecycle.webhook_of(self.instance).value
         if found is None:
             self.notify("The webhook has not been read yet: try again in a moment", markup=False)
             return
@@ -365,7 +369,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
                 self._lines_stale = True
 
             self.call(
-                self.actions.save_webhook(self.instance, pointed),
+                self.actions.lifecycle.save_webhook(self.instance, pointed),
                 what="Pointing the webhook here",
                 done="The webhook posts here now",
                 on_done=done,
@@ -382,7 +386,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             if not before.configured:  # never set: turned off (a URL is needed even then)
                 restored = before.model_copy(update={"url": self.listening, "enabled": False})
             self.call(
-                self.actions.save_webhook(self.instance, restored),
+                self.actions.lifecycle.save_webhook(self.instance, restored),
                 what="Putting the webhook back",
                 done="The webhook is as it was",
             )

@@ -125,7 +125,7 @@ async def test_asked_for_versus_arrived_beside_the_events(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await open_instance(app, pilot)
-        await app.actions.save_websocket(
+        await app.actions.lifecycle.save_websocket(
             INSTANCE, WebsocketSettings(enabled=True, events=["CONNECTION_UPDATE"])
         )
         await pilot.press("E")
@@ -168,7 +168,7 @@ async def test_listen_here_points_the_webhook_at_the_app_and_puts_it_back(app_fo
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await open_instance(app, pilot)
-        await app.actions.save_webhook(INSTANCE, before)
+        await app.actions.lifecycle.save_webhook(INSTANCE, before)
         screen = await open_monitor(app, pilot)
         await wait_for(pilot, lambda: "webhook: on" in screen_text(app))
         await pilot.press("L")
@@ -177,7 +177,7 @@ async def test_listen_here_points_the_webhook_at_the_app_and_puts_it_back(app_fo
         assert "Now: http://127.0.0.1:9/hook, on, MESSAGES_UPSERT" in said
         await pilot.press("y")
         await wait_for(pilot, lambda: screen.listening is not None)
-        assert app.actions.webhook_of(INSTANCE).value.url == screen.listening
+        assert app.actions.lifecycle.webhook_of(INSTANCE).value.url == screen.listening
         await write(demo_server, "both ways")
         await wait_for(pilot, lambda: screen.ring.count("MESSAGES_UPSERT", WEBHOOK) == 1)
         await wait_for(pilot, lambda: screen.ring.count("MESSAGES_UPSERT") == 2)
@@ -186,8 +186,10 @@ async def test_listen_here_points_the_webhook_at_the_app_and_puts_it_back(app_fo
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
         await wait_for(pilot, lambda: screen.listening is None)
-        await wait_for(pilot, lambda: app.actions.webhook_of(INSTANCE).value.url == before.url)
-        stored = app.actions.webhook_of(INSTANCE).value
+        await wait_for(
+            pilot, lambda: app.actions.lifecycle.webhook_of(INSTANCE).value.url == before.url
+        )
+        stored = app.actions.lifecycle.webhook_of(INSTANCE).value
         assert (stored.enabled, stored.events) == (True, ["MESSAGES_UPSERT"])
 
 
@@ -208,4 +210,4 @@ async def test_listen_here_from_the_webhook_screen(app_for, demo_server):
         await pilot.press("n")  # nothing written
         await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
         assert app.screen.listening is None
-        assert not app.actions.webhook_of(INSTANCE).value.configured
+        assert not app.actions.lifecycle.webhook_of(INSTANCE).value.configured
