@@ -22,7 +22,9 @@
    HTTP requests per minute while the socket is up beside the same app on its instances list
    (which polls); RSS after 10,000 events (and after a minute of 1,000 a second) beside before;
    key → frame during the flood beside the bare app's page key.
-10. Event monitor (bench/events.py, headless in this process): socket event → monitor row
+10. Fleet (bench/fleet.py): 20 demo gateways × 500 instances on the fleet screen: launch → first
+   frame with every row beside the bare app; HTTP requests per minute at rest; peak RSS.
+11. Event monitor (bench/events.py, headless in this process): socket event → monitor row
    beside a bare socket.io client; keys answered and RSS over a minute at 1,000 events a second.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
@@ -37,7 +39,7 @@ import argparse
 import sys
 import time
 
-from bench import big_list, campaign, chats, client, events, live, start, tables
+from bench import big_list, campaign, chats, client, events, fleet, live, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
@@ -53,6 +55,7 @@ SECTIONS = (
     "conversation",
     "live",
     "events",
+    "fleet",
 )
 
 
@@ -99,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
         live.run(report, args.runs)
     if "events" in sections:
         events.run(report, args.runs)
+    if "fleet" in sections:
+        fleet.run(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was; its rows as markdown:)\n")

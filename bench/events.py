@@ -1,4 +1,4 @@
-"""10. The event monitor (issue 31): the app headless in this process (Textual's Pilot, no pty)
+"""11. The event monitor (issue 31): the app headless in this process (Textual's Pilot, no pty)
 the monitor of one instance open.
 
 - event → monitor row, p50: from just before the demo emits a ``messages.upsert`` to the frame
@@ -127,7 +127,7 @@ def run(report: Report, runs: int, minute: float = MINUTE) -> None:
         demo.join(30)
         if demo.is_alive():
             demo.kill()
-    section = "10. Event monitor (headless, in this process)"
+    section = "11. Event monitor (headless, in this process)"
     report.add(
         Row(
             section,
