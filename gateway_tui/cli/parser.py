@@ -27,6 +27,7 @@ from typing import Any
 from gateway_tui import __version__
 from gateway_tui.cli import commands, health, send_list
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
+from gateway_tui.cli.events import add_events
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
@@ -449,5 +450,6 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_instances,
     add_participants,
     add_chats,
+    add_events,  # cli/events.py: events and webhook-listen
     add_health,
 )

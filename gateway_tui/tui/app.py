@@ -85,6 +85,14 @@ class GatewayApp(App[int]):
         # One word: the app's keys stay in every footer, at 80 columns too (widgets/footer.py).
         Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
+        Binding(
+            "f11",
+            "event_monitor",
+            "Event monitor",
+            tooltip="Every event of the gateway, live",
+            id="app.events",
+            show=False,
+        ),
         # Every instance of every profile's gateway (screens/fleet.py), from any screen.
         Binding("ctrl+g", "fleet", "Fleet", id="app.fleet", show=False),
     ]
@@ -592,6 +600,12 @@ class GatewayApp(App[int]):
 
         if not isinstance(self.screen, RequestLogScreen):
             self.push_screen(RequestLogScreen())
+
+    def action_event_monitor(self) -> None:
+        from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+
+        if not isinstance(self.screen, EventMonitorScreen):
+            self.push_screen(EventMonitorScreen())
 
     def action_help(self) -> None:
         from gateway_tui.tui.screens.help import HelpScreen
