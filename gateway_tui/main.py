@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.cli.completion import answer_if_asked
 from gateway_tui.cli.parser import build_parser
 
 if TYPE_CHECKING:
@@ -45,7 +46,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    if argv is None:
+        answer_if_asked(parser)  # the shell asks for completions (cli/completion.py)
     args = parser.parse_args(argv)  # on bad input: usage + a plain message, exit status 2
+    from gateway_tui.cli.output import set_color
+
+    set_color(args.color)
     if args.demo_instances is not None and not args.demo:
         parser.error("--demo-instances needs --demo")
     if args.demo_version is not None and not args.demo:

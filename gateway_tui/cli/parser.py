@@ -25,8 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from gateway_tui import __version__
-from gateway_tui.cli import commands, send_list
+from gateway_tui.cli import commands, completion, send_list
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
+from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
+from gateway_tui.cli.output import COLOR_CHOICES
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
@@ -60,7 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="gateway API key (other users can see it in the process list: "
         "prefer GATEWAY_API_KEY or a profile's api_key_env)",
     )
-    parser.add_argument("--profile", metavar="NAME", help="use this profile of the config file")
+    complete_with(
+        parser.add_argument(
+            "--profile", metavar="NAME", help="use this profile of the config file"
+        ),
+        profile_names,
+    )
+    add_color_option(parser, default="auto")
     parser.add_argument(
         "--demo",
         action="store_true",
@@ -116,13 +124,30 @@ def gateway_options() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="API key (prefer GATEWAY_API_KEY: a flag shows in the process list)",
     )
-    group.add_argument(
-        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a profile of the config file"
+    complete_with(
+        group.add_argument(
+            "--profile",
+            metavar="NAME",
+            default=argparse.SUPPRESS,
+            help="a profile of the config file",
+        ),
+        profile_names,
     )
     return common
 
 
+def add_color_option(parser: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default=default,
+        help="colour in tables and messages: auto (a terminal, unless NO_COLOR is set), "
+        "always or never",
+    )
+
+
 def output_options(parser: argparse.ArgumentParser) -> None:
+    add_color_option(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON")
     output.add_argument("--csv", action="store_true", help="print CSV with a header row")
@@ -229,7 +254,10 @@ def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "4 stopped with recipients left (resume it); 5 another process is sending it."
         ),
     )
-    send.add_argument("--instance", metavar="NAME", help="the instance that sends")
+    complete_with(
+        send.add_argument("--instance", metavar="NAME", help="the instance that sends"),
+        instance_names,
+    )
     send.add_argument("--draft", metavar="NAME", help="template name, draft file, or 'current'")
     send.add_argument("--to", metavar="FILE", type=Path, help="recipients (CSV)")
     send.add_argument(
@@ -308,7 +336,7 @@ def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None
             "  gateway-tui participants sales-eu 120363012345678901 --csv > members.csv"
         ),
     )
-    participants.add_argument("instance", metavar="INSTANCE")
+    complete_with(participants.add_argument("instance", metavar="INSTANCE"), instance_names)
     participants.add_argument("group", metavar="GROUP_JID")
     output_options(participants)
     participants.set_defaults(run=commands.participants)
@@ -331,12 +359,32 @@ def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "  gateway-tui chats sales-eu --local --csv"
         ),
     )
-    chats.add_argument("instance", metavar="INSTANCE")
+    complete_with(chats.add_argument("instance", metavar="INSTANCE"), instance_names)
     chats.add_argument(
         "--local", action="store_true", help="only the chats this app sent to (no gateway call)"
     )
     output_options(chats)
     chats.set_defaults(run=commands.chats)
+
+
+def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    shell = subcommands.add_parser(
+        "completion",
+        formatter_class=RAW,
+        help="print the shell completion script (bash, zsh or fish)",
+        description=(
+            "Print the script that completes gateway-tui's commands, options, profile names\n"
+            "and instance names (as last listed; no network call) in your shell."
+        ),
+        epilog=(
+            "load it:\n"
+            '  bash: eval "$(gateway-tui completion bash)"     # in ~/.bashrc\n'
+            '  zsh:  eval "$(gateway-tui completion zsh)"      # in ~/.zshrc, after compinit\n'
+            "  fish: gateway-tui completion fish > ~/.config/fish/completions/gateway-tui.fish"
+        ),
+    )
+    shell.add_argument("shell", choices=SHELLS)
+    shell.set_defaults(run=completion.completion)
 
 
 # Every subcommand, in the order --help lists them.
@@ -348,4 +396,5 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_instances,
     add_participants,
     add_chats,
+    add_completion,
 )

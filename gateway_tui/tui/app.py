@@ -128,8 +128,6 @@ class GatewayApp(App[int]):
         self.state.subscribe(self.state_changed.publish)
         self.client = self._new_client()
         self.actions: Actions = Actions(self.client, self.state)
-        if config.theme:
-            self.theme = config.theme
 
     @property
     def started(self) -> bool:
@@ -298,6 +296,9 @@ class GatewayApp(App[int]):
         self.call_later(self.type_ahead.release, token)
 
     def _show_first_home(self) -> None:
+        from gateway_tui.tui.preferences import apply_preferences
+
+        apply_preferences(self)  # themes, the instance names kept for shell completion
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:

@@ -479,15 +479,9 @@ def save_profile(
     if not name.strip():
         raise ValueError("The profile name cannot be empty")
     path = config_path() if path is None else Path(path)
-    data = _read_toml(path)  # checks the file as loading does: size, depth, valid TOML
+    data, document = _document(path)
     if not isinstance(data.get("profiles", {}), dict):
         raise ConfigFileError(f"{path}: 'profiles' is not a table; fix it by hand first")
-    try:
-        document = tomlkit.parse(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        document = tomlkit.document()
-    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
-        raise ConfigFileError(f"Cannot rewrite {path}: {exc}") from None
     entry = tomlkit.table()
     entry["url"] = profile.url
     if profile.api_key_env:
@@ -514,6 +508,33 @@ def save_profile(
             f"Cannot add the profile to {path} ({exc}); edit it by hand"
         ) from None
     storage.atomic_write_text(path, text)
+
+
+def save_setting(key: str, value: str, *, path: Path | None = None) -> None:
+    """Set one top-level setting of the config file (e.g. ``theme``), keeping the rest of it
+    (comments and layout too). Raises ConfigFileError when the file cannot be read or written."""
+    import tomlkit
+
+    path = config_path() if path is None else Path(path)
+    _data, document = _document(path)
+    _set_top_level(document, key, value)
+    try:
+        storage.atomic_write_text(path, tomlkit.dumps(document))
+    except OSError as exc:
+        raise ConfigFileError(f"Cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _document(path: Path) -> tuple[dict[str, Any], Any]:
+    """The file's settings and its tomlkit document (to edit in place). Raises ConfigFileError."""
+    import tomlkit
+
+    data = _read_toml(path)  # checks the file as loading does: size, depth, valid TOML
+    try:
+        return data, tomlkit.parse(path.read_text(encoding="utf-8-sig"))
+    except FileNotFoundError:
+        return data, tomlkit.document()
+    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
+        raise ConfigFileError(f"Cannot rewrite {path}: {exc}") from None
 
 
 def _set_top_level(document: Any, key: str, value: str) -> None:
