@@ -525,7 +525,7 @@ class GatewayApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
-        self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
+        self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
 
     def action_refresh_instances(self) -> None:
         self.run_worker(self._refresh_all(), group="instances", exit_on_error=False)
