@@ -57,11 +57,6 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.demo_version is not None and not args.demo:
         parser.error("--demo-version needs --demo")
     try:
-        if args.command == "config":
-            from gateway_tui.core.files.config import config_path
-
-            print(config_path())
-            return 0
         if args.command == "demo-server":
             return _serve_demo(args)
 
@@ -73,9 +68,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
             )
 
         if getattr(args, "run", None) is not None:  # a headless command (cli/parser.py)
-            if args.demo:
+            if args.demo and args.command != "config":
                 parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
             from gateway_tui.cli.commands import run
+
+            if not getattr(args, "needs_config", True):  # config path, completion: stay fast
+                return run(args, None)
             from gateway_tui.core.files.config import load_config
 
             return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))

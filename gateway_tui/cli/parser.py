@@ -12,8 +12,9 @@ Adding a subcommand:
 2. a headless command sets its runner there, ``parser.set_defaults(run=<runner>)``: a function
    ``(args, config) -> int`` in cli/commands.py, or in a module of its own when it is long
    (cli/send_list.py). An ``async`` runner gets a checked gateway and runs in ``asyncio.run``
-   (cli/commands.py's ``run``). A command that needs the app or the demo gateway sets no
-   runner: main.py runs it by name (``demo-server``);
+   (cli/commands.py's ``run``); ``needs_config=False`` beside it spares loading the config
+   (pydantic) for a command that reads none (``config path``, ``completion``). A command
+   that needs the app or the demo gateway sets no runner: main.py runs it by name;
 3. list ``add_<name>`` in :data:`SUBCOMMANDS` (the order ``--help`` shows them in).
 """
 
@@ -26,6 +27,7 @@ from typing import Any
 
 from gateway_tui import __version__
 from gateway_tui.cli import commands, completion, send_list
+from gateway_tui.cli import config_commands as config_commands_module
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
 from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
 from gateway_tui.cli.output import COLOR_CHOICES
@@ -157,11 +159,39 @@ def output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    config_parser = subcommands.add_parser("config", help="about the config file")
+    config_parser = subcommands.add_parser(
+        "config",
+        help="about the config file: path, show, validate, schema",
+        formatter_class=RAW,
+        epilog=(
+            "examples:\n  gateway-tui config show\n  gateway-tui --profile prod config show\n"
+            "  gateway-tui config validate\n  gateway-tui config schema > config.schema.json"
+        ),
+    )
     config_commands = config_parser.add_subparsers(
         dest="config_command", metavar="SUBCOMMAND", required=True
     )
-    config_commands.add_parser("path", help="print the config file's path")
+    config_commands.add_parser("path", help="print the config file's path").set_defaults(
+        run=config_commands_module.path, needs_config=False
+    )
+    show = config_commands.add_parser(
+        "show",
+        parents=[gateway],
+        help="the settings in use and where each came from (flag, environment, profile, "
+        "config file, default); the key masked",
+    )
+    output_options(show)
+    show.set_defaults(run=config_commands_module.show)
+    validate = config_commands.add_parser(
+        "validate",
+        help="check the config file: unknown settings, wrong types, [keys] (unknown ids, keys "
+        "no terminal sends, two actions of one screen on one key), themes; exit 1 on a problem",
+    )
+    validate.add_argument("file", nargs="?", help="a config file (default: the one in use)")
+    validate.set_defaults(run=config_commands_module.validate, needs_config=False)
+    config_commands.add_parser(
+        "schema", help="print a JSON Schema of the config file, for editors"
+    ).set_defaults(run=config_commands_module.schema, needs_config=False)
 
 
 def add_demo_server(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
@@ -384,7 +414,7 @@ def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         ),
     )
     shell.add_argument("shell", choices=SHELLS)
-    shell.set_defaults(run=completion.completion)
+    shell.set_defaults(run=completion.completion, needs_config=False)
 
 
 # Every subcommand, in the order --help lists them.

@@ -41,7 +41,9 @@ async def test_a_user_theme_from_the_config_dir_is_chosen_at_start():
 
 
 async def test_the_theme_picked_is_kept_in_the_config_with_its_comments():
-    _config_file('# my settings\nrefresh_interval = 10\n\n[profiles.x]\nurl = "https://gw.example.com"\n')
+    _config_file(
+        '# my settings\nrefresh_interval = 10\n\n[profiles.x]\nurl = "https://gw.example.com"\n'
+    )
     app = GatewayApp(load_config())
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause()

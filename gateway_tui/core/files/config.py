@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from gateway_tui.core.files import storage
+from gateway_tui.core.files.keys_check import check_keymap, default_keys
 from gateway_tui.core.text.sanitize import MASK
 from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers import them from here
     insecure_url_warning,
@@ -78,6 +79,7 @@ class Profile(BaseModel):
     url: str
     api_key: SecretStr | None = None
     api_key_env: str | None = None  # read the key from this env var: no secret on disk
+    keychain: bool = False  # the key is in the OS keychain (core/files/keychain.py)
     # Which line of Evolution API the gateway speaks: "1" (1.7.1), "2" (2.x), or "auto" (told
     # by its answers).
     api_version: str = "auto"
@@ -98,12 +100,21 @@ class Profile(BaseModel):
     def _valid_url(cls, url: str) -> str:
         return validate_gateway_url(url)
 
-    def resolve_key(self, environ: Mapping[str, str] | None = None) -> SecretStr | None:
-        """The key to use: from ``api_key_env`` when that variable is set, else ``api_key``."""
+    def resolve_key(
+        self, environ: Mapping[str, str] | None = None, *, name: str | None = None
+    ) -> SecretStr | None:
+        """The key to use: from ``api_key_env`` when that variable is set, else from the OS
+        keychain (profile ``name``'s entry) when ``keychain`` is on, else ``api_key``.
+        Raises KeychainError when the keychain is asked and cannot answer."""
         if self.api_key_env:
             value = (os.environ if environ is None else environ).get(self.api_key_env)
             if value:
                 return SecretStr(value)
+        if self.keychain and name and self.api_key is None:
+            from gateway_tui.core.files.keychain import get_key
+
+            value = get_key(name)
+            return SecretStr(value) if value else None
         return self.api_key
 
 
@@ -201,7 +212,11 @@ class ResolvedConfig:
     def switch_profile(self, name: str, environ: Mapping[str, str] | None = None) -> ResolvedConfig:
         """A copy using profile ``name``'s URL and key. Raises KeyError for an unknown name."""
         profile = self.profiles[name]
-        return self._retarget(profile.url, profile.resolve_key(environ), profile=name)
+        problems: list[str] = []
+        key = _profile_key(profile, name, environ, problems)
+        config = self._retarget(profile.url, key, profile=name)
+        config.problems.extend(problem for problem in problems if problem not in config.problems)
+        return config
 
     def _retarget(
         self, url: str | None, api_key: SecretStr | None, profile: str | None
@@ -377,6 +392,11 @@ def _split_keymap(raw: Mapping[str, str], path: Path) -> tuple[dict[str, str], l
             valid[binding_id] = ",".join(parts)
             continue
         problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it.")
+    valid, refused = check_keymap(valid)  # ids, keys a terminal sends, clashes on a screen
+    for binding_id, reason in refused:
+        default = default_keys(binding_id)
+        kept = f" ({binding_id} keeps {default})" if default else ""
+        problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it{kept}.")
     return valid, problems
 
 
@@ -422,8 +442,8 @@ def load_config(
     elif env.api_key:
         key = env.api_key
     else:
-        key = chosen.resolve_key(environ) if uses_profile else None
-    if uses_profile and key is None and chosen.api_key_env:
+        key = _profile_key(chosen, profile_name, environ, problems) if uses_profile else None
+    if uses_profile and key is None and chosen.api_key_env and not chosen.keychain:
         problems.append(
             f"Profile '{profile_name}' reads its API key from ${chosen.api_key_env}, "
             "which is not set."
@@ -451,6 +471,25 @@ def load_config(
     return base._retarget(chosen_url, key, profile_name if uses_profile else None)
 
 
+def _profile_key(
+    profile: Profile, name: str | None, environ: Mapping[str, str] | None, problems: list[str]
+) -> SecretStr | None:
+    """``profile``'s key; what keeps the keychain from giving it goes into ``problems``."""
+    from gateway_tui.core.files.keychain import KeychainError
+
+    try:
+        key = profile.resolve_key(environ, name=name)
+    except KeychainError as exc:
+        problems.append(f"Profile '{name}' keeps its API key in the OS keychain, but {exc}.")
+        return None
+    if key is None and profile.keychain and profile.api_key is None:
+        problems.append(
+            f"Profile '{name}' keeps its API key in the OS keychain, which has none for it "
+            "(save the profile again from the connect screen)."
+        )
+    return key
+
+
 def _checked_url(url: str, source: str, problems: list[str]) -> str | None:
     try:
         return validate_gateway_url(url)
@@ -469,10 +508,10 @@ def save_profile(
     """Add or replace profile ``name`` in the config file, keeping everything else in it: the
     user's comments, order and layout too (tomlkit edits the document, it does not rewrite it).
 
-    The key is written only for a profile without ``api_key_env``: a key that comes from an
-    environment variable stays off the disk. The file is written atomically, 0600 in a 0700
-    directory. Raises ConfigFileError when the existing file cannot be read (it is left
-    untouched rather than overwritten) and ValueError for a bad name.
+    The key is written only for a profile without ``api_key_env`` or ``keychain``: a key that
+    comes from an environment variable or the OS keychain stays off the disk. The file is
+    written atomically, 0600 in a 0700 directory. Raises ConfigFileError when the existing file
+    cannot be read (it is left untouched rather than overwritten) and ValueError for a bad name.
     """
     import tomlkit
 
@@ -486,6 +525,8 @@ def save_profile(
     entry["url"] = profile.url
     if profile.api_key_env:
         entry["api_key_env"] = profile.api_key_env
+    elif profile.keychain:
+        entry["keychain"] = True  # the key itself is in the OS keychain (keychain.set_key)
     elif profile.api_key is not None:
         entry["api_key"] = profile.api_key.get_secret_value()
     try:
