@@ -59,6 +59,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "demo-server":
             return _serve_demo(args)
+        if args.command == "serve":
+            return _serve_app(args)
 
         def load() -> ResolvedConfig:
             from gateway_tui.core.files.config import load_config
@@ -113,6 +115,46 @@ def _serve_demo(args: argparse.Namespace) -> int:
         return serve(args.port, **options)
     except OSError as exc:  # e.g. the port is taken: say so without a traceback
         return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
+
+
+def _serve_app(args: argparse.Namespace) -> int:
+    """``gateway-tui serve``: the app in browser tabs (textual-serve runs one app per tab)."""
+    import ipaddress
+    import os
+    import shlex
+
+    try:
+        loopback = args.host == "localhost" or ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not args.public:
+        return _fail(
+            f"serve listens on loopback only: --host {args.host} needs --public (anyone who "
+            "reaches that address uses the app, and your gateway's key, with no login)"
+        )
+    if not loopback:
+        print(
+            f"gateway-tui: warning: serving on {args.host}:{args.port} for anyone who can reach "
+            "it: the page is the app, with your gateway's API key behind it and no login.",
+            file=sys.stderr,
+        )
+    command = [sys.executable, "-m", "gateway_tui"]
+    for flag, value in (("--url", args.url), ("--profile", args.profile)):
+        if value:
+            command += [flag, value]
+    if args.demo:
+        command.append("--demo")
+    if args.api_key:  # to each tab's app through the environment, never its command line
+        os.environ["GATEWAY_API_KEY"] = args.api_key
+    from textual_serve.server import Server
+
+    server = Server(shlex.join(command), host=args.host, port=args.port, title="gateway-tui")
+    print(f"gateway-tui: serving the app on http://{args.host}:{args.port}/", file=sys.stderr)
+    try:
+        server.serve()
+    except OSError as exc:  # e.g. the port is taken
+        return _fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
+    return 0
 
 
 def _run_demo(

@@ -35,6 +35,8 @@ from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
 DEFAULT_DEMO_PORT = 8080
+DEFAULT_SERVE_HOST = "127.0.0.1"
+DEFAULT_SERVE_PORT = 8000
 
 
 # The versions demo-server imitates (a 2.x line answers as the recorded 2.3.6).
@@ -417,6 +419,42 @@ def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     shell.set_defaults(run=completion.completion, needs_config=False)
 
 
+def add_serve(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    serve = subcommands.add_parser(
+        "serve",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="run the app in a browser tab (textual-serve)",
+        description=(
+            "Serve the app as a web page: each browser tab that opens it runs the app with\n"
+            "this command line's gateway settings. Loopback only unless --public: the page\n"
+            "is the app, with the gateway's key behind it and no login in front."
+        ),
+        epilog=(
+            "examples:\n  gateway-tui --profile prod serve            # http://127.0.0.1:8000\n"
+            "  gateway-tui serve --port 8765 --demo\n"
+            "  gateway-tui serve --host 0.0.0.0 --public   # anyone who reaches it uses your key"
+        ),
+    )
+    serve.add_argument(
+        "--host", default=DEFAULT_SERVE_HOST, help="address to listen on (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--port",
+        type=whole_number(1, 65535),
+        default=DEFAULT_SERVE_PORT,
+        help="port to listen on (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host other than loopback (the gateway's key is behind that page)",
+    )
+    serve.add_argument(
+        "--demo", action="store_true", default=argparse.SUPPRESS, help="serve the demo gateway"
+    )
+
+
 # Every subcommand, in the order --help lists them.
 SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_config,
@@ -427,4 +465,5 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_participants,
     add_chats,
     add_completion,
+    add_serve,
 )
