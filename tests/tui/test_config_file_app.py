@@ -29,3 +29,14 @@ def test_saved_profiles_are_private_files_in_private_dirs():
     path = config_path()
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(path.parent).st_mode) == 0o700
+
+
+def test_a_config_file_saved_with_a_utf8_bom_is_read():
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = 'default_profile = "work"\n[profiles.work]\nurl = "https://gw.example.com"\n'
+    path.write_bytes("\ufeff".encode() + text.encode())  # Notepad's "UTF-8"
+    path.chmod(0o600)
+    config = load_config()
+    assert config.url == "https://gw.example.com"
+    assert not config.problems

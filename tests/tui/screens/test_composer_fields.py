@@ -23,6 +23,29 @@ def draft() -> Draft:
     )
 
 
+def refusal(message):
+    return error_for_response(
+        400,
+        {"status": 400, "error": "Bad Request", "response": {"message": message}},
+        method="POST",
+        path="/message/sendList/x",
+    )
+
+
+def sent(message_id: str, jid: str, title: str, minutes: int) -> SentRecord:
+    return SentRecord(
+        instance="sales-eu",
+        recipient=jid.split("@")[0],
+        result=SentMessage(
+            key=MessageKey(remote_jid=jid, from_me=True, id=message_id),
+            message=SentMessageContent(list_message=SentListContent(title=title)),
+            status="PENDING",
+        ),
+        body={"listMessage": {"title": title}},
+        sent_at=datetime(2026, 11, 21, 9, 0) + timedelta(minutes=minutes),
+    )
+
+
 @pytest.mark.parametrize(
     ("field", "where", "prefix"),
     [
@@ -48,15 +71,6 @@ def test_problems_go_next_to_the_field_they_name(field, where, prefix):
         s, r = (int(n) for n in where[4:].split(":"))
         where = f"err-row-{d.sections[s].rows[r].uid}"
     assert target_of(field, d) == (where, prefix)
-
-
-def refusal(message):
-    return error_for_response(
-        400,
-        {"status": 400, "error": "Bad Request", "response": {"message": message}},
-        method="POST",
-        path="/message/sendList/x",
-    )
 
 
 def test_body_validation_lines_name_their_fields():
@@ -101,20 +115,6 @@ def test_numbers_not_on_whatsapp_go_to_the_recipient_once():
 def test_property_problems_keep_their_field():
     error = refusal([{"property": "listMessage.title", "message": "too long"}])
     assert [(p.field, p.message) for p in server_problems(error)] == [("title", "too long")]
-
-
-def sent(message_id: str, jid: str, title: str, minutes: int) -> SentRecord:
-    return SentRecord(
-        instance="sales-eu",
-        recipient=jid.split("@")[0],
-        result=SentMessage(
-            key=MessageKey(remote_jid=jid, from_me=True, id=message_id),
-            message=SentMessageContent(list_message=SentListContent(title=title)),
-            status="PENDING",
-        ),
-        body={"listMessage": {"title": title}},
-        sent_at=datetime(2026, 11, 21, 9, 0) + timedelta(minutes=minutes),
-    )
 
 
 def test_restoring_history_builds_chats_without_duplicates():

@@ -20,27 +20,6 @@ from tests.support import notices, wait_for
 SIZE = (140, 40)
 
 
-def test_the_five_table_screens_are_table_screens() -> None:
-    for screen in (
-        InstancesScreen,
-        GroupPickerScreen,
-        ParticipantsScreen,
-        ChatsScreen,
-        RequestLogScreen,
-    ):
-        assert issubclass(screen, TableScreen), screen
-        # One place draws loading / error / rows and the stale banner; none keeps its own.
-        # (Textual would run a handler of theirs and the base's: they extend view_changed.)
-        for name in (
-            "compose",
-            "on_table_filter_applied",
-            "on_record_table_sorted",
-            "action_filter",
-            "action_back",
-        ):
-            assert name not in vars(screen), (screen, name)
-
-
 async def _filter_then_back(app, pilot, screen: TableScreen, *, leaves: bool) -> None:
     """/ opens the filter, typing filters, escape clears it (the screen stays), escape again
     goes back (the home screen stays)."""
@@ -60,6 +39,27 @@ async def _filter_then_back(app, pilot, screen: TableScreen, *, leaves: bool) ->
         await wait_for(pilot, lambda: app.screen is not screen)
     else:
         assert app.screen is screen
+
+
+def test_the_five_table_screens_are_table_screens() -> None:
+    for screen in (
+        InstancesScreen,
+        GroupPickerScreen,
+        ParticipantsScreen,
+        ChatsScreen,
+        RequestLogScreen,
+    ):
+        assert issubclass(screen, TableScreen), screen
+        # One place draws loading / error / rows and the stale banner; none keeps its own.
+        # (Textual would run a handler of theirs and the base's: they extend view_changed.)
+        for name in (
+            "compose",
+            "on_table_filter_applied",
+            "on_record_table_sorted",
+            "action_filter",
+            "action_back",
+        ):
+            assert name not in vars(screen), (screen, name)
 
 
 async def test_escape_closes_the_filter_before_going_back_on_every_table_screen(app_for):

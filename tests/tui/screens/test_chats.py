@@ -3,9 +3,12 @@ merged in (and alone when the store is empty), archive, profiles, compose, openi
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from textual.widgets import Input
 
+from gateway_tui.core.api.errors import NOT_CONNECTED_HINT, error_for_response
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.chats import ChatsScreen
@@ -25,10 +28,7 @@ from tests.data import (
     send_list_request,
 )
 from tests.navigation import open_chats
-from tests.support import screen_text, wait_for
-
-# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
-pytestmark = pytest.mark.in_process
+from tests.support import notices, screen_text, wait_for
 
 SIZE = (140, 40)
 
@@ -42,6 +42,56 @@ async def at_chat(pilot, screen: ChatsScreen, jid: str) -> None:
     await pilot.pause()
 
 
+# Every form a real 1.7.1 used for a disconnected instance (captured with curl, both flavours).
+REAL_NOT_CONNECTED_FORMS = [
+    ("sendList, new", 500, "Cannot read properties of undefined (reading 'onWhatsApp')"),
+    ("sendList, reloaded", 500, "Connection Closed"),
+    (
+        "groups, new",
+        404,
+        ["Error fetching group", "TypeError: Cannot read properties of undefined (reading 'x')"],
+    ),
+    ("groups, reloaded", 404, ["No participants", "Error: Connection Closed"]),
+    (
+        "archive, new",
+        500,
+        [
+            {
+                "archived": False,
+                "message": [
+                    "An error occurred while archiving the chat. Open a calling.",
+                    "TypeError: Cannot read properties of undefined (reading 'chatModify')",
+                ],
+            }
+        ],
+    ),
+    (
+        "archive, reloaded",
+        500,
+        [
+            {
+                "archived": False,
+                "message": [
+                    "An error occurred while archiving the chat. Open a calling.",
+                    "Error: App state key not present!",
+                ],
+            }
+        ],
+    ),
+    ("logout", 400, ['The "evo-a" instance is not connected']),
+    ("updateMessage", 400, ["TypeError: Cannot read properties of undefined (reading 'id')"]),
+]
+
+
+def _body(method: str, path: str, status: int, message: Any) -> Any:
+    body = {"status": status, "error": "x", "response": {"message": message}}
+    return error_for_response(status, body, method=method, path=path)
+
+
+CLOSED = "onboarding"
+
+
+@pytest.mark.in_process
 async def test_gateway_chats_are_named_and_newest_first(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -62,6 +112,7 @@ async def test_gateway_chats_are_named_and_newest_first(app_for, demo_server):
         assert f"{len(rows)} chat(s)" in text
 
 
+@pytest.mark.in_process
 async def test_slash_filters_names_numbers_and_last_text_live(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -75,6 +126,7 @@ async def test_slash_filters_names_numbers_and_last_text_live(app_for):
         assert "1 shown" in screen_text(app)
 
 
+@pytest.mark.in_process
 async def test_sent_history_is_merged_without_duplicates(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -88,6 +140,7 @@ async def test_sent_history_is_merged_without_duplicates(app_for, demo_server):
         assert jonas.last_key == app.state.sent[INSTANCE][-1].result.key
 
 
+@pytest.mark.in_process
 async def test_an_empty_store_falls_back_to_the_sent_history_and_says_so(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -102,6 +155,7 @@ async def test_an_empty_store_falls_back_to_the_sent_history_and_says_so(app_for
         assert "chat store is empty" in screen_text(app)
 
 
+@pytest.mark.in_process
 async def test_no_chats_anywhere_says_how_they_appear(app_for, demo_server):
     demo_instance(demo_server).workspace.chats.clear()
     app = app_for()
@@ -111,6 +165,7 @@ async def test_no_chats_anywhere_says_how_they_appear(app_for, demo_server):
         assert "No chats" in text and "m composes" in text
 
 
+@pytest.mark.in_process
 async def test_a_failed_read_is_shown_and_the_sent_history_stays(app_for, demo_server):
     demo_server.faults.add("status", path_prefix="/chat/findChats/", status=500)
     app = app_for()
@@ -124,6 +179,7 @@ async def test_a_failed_read_is_shown_and_the_sent_history_stays(app_for, demo_s
         assert "could not read" not in screen_text(app)
 
 
+@pytest.mark.in_process
 async def test_archive_uses_the_chats_real_last_message(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -145,6 +201,7 @@ async def test_archive_uses_the_chats_real_last_message(app_for, demo_server):
         assert stored.archived.get(JONAS_JID) is False
 
 
+@pytest.mark.in_process
 async def test_archive_failure_keeps_the_flag(app_for, demo_server):
     demo_server.faults.add("status", path_prefix="/chat/archiveChat/", status=500, times=1)
     app = app_for()
@@ -158,6 +215,7 @@ async def test_archive_failure_keeps_the_flag(app_for, demo_server):
         assert demo_instance(demo_server).chats[JONAS_JID].archived is False
 
 
+@pytest.mark.in_process
 async def test_enter_opens_the_conversation_and_e_edits_the_last_own_text(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -177,6 +235,7 @@ async def test_enter_opens_the_conversation_and_e_edits_the_last_own_text(app_fo
         assert app.screen is screen
 
 
+@pytest.mark.in_process
 async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
     """The sent history draws first; when the gateway's newer chats arrive, the cursor goes
     to the top, not along with an old chat down the list."""
@@ -215,42 +274,7 @@ async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
         assert table.cursor_row.last_at == newest
 
 
-async def test_business_profile_card(app_for):
-    app = app_for()
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_chats(app, pilot)
-        await at_chat(pilot, screen, BAKERY_JID)
-        await pilot.press("p")  # prefilled with the chat's number, fetched at once
-        await pilot.pause()
-        assert isinstance(app.screen, ProfileScreen)
-        await wait_for(pilot, lambda: "Pães artesanais" in screen_text(app))
-        text = screen_text(app)
-        for shown in (
-            "Padaria Pão Quente",
-            "business account",
-            "contato@paoquente.com.br",
-            "https://paoquente.com.br",
-        ):
-            assert shown in text
-        assert app.state.profiles[(INSTANCE, BAKERY)].value.is_business is True
-
-
-async def test_a_personal_profile_and_a_number_not_on_whatsapp(app_for):
-    app = app_for()
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await open_chats(app, pilot)
-        await at_chat(pilot, screen, WAR_ROOM)
-        await pilot.press("p")  # a group: any number can be typed
-        await pilot.pause()
-        assert app.screen.query_one("#profile-number", Input).value == ""
-        await pilot.press(*JONAS, "enter")
-        await wait_for(pilot, lambda: "Jonas Weber" in screen_text(app))
-        assert "a personal account" in screen_text(app)
-        await pilot.press("ctrl+u", *"4915100000000", "enter")
-        await wait_for(pilot, lambda: "not on WhatsApp" in screen_text(app))
-        assert "+49 1510 0000000 is not on WhatsApp." in screen_text(app)
-
-
+@pytest.mark.in_process
 async def test_server_text_is_shown_as_text_not_markup(app_for, demo_server):
     contacts = demo_instance(demo_server).workspace.contacts
     contacts[JONAS_JID] = "[bold red]Jonas[/]"
@@ -264,6 +288,7 @@ async def test_server_text_is_shown_as_text_not_markup(app_for, demo_server):
         assert "Padaria \u241b[2J\u2407" in text and "\x1b[2J" not in text
 
 
+@pytest.mark.in_process
 async def test_the_sent_history_and_archived_flag_come_back_in_a_new_run(app_for, demo_server):
     first = app_for()
     async with first.run_test(size=SIZE) as pilot:
@@ -291,6 +316,7 @@ async def test_the_sent_history_and_archived_flag_come_back_in_a_new_run(app_for
         assert jonas.archived and jonas.sent_here == 1
 
 
+@pytest.mark.in_process
 async def test_m_composes_to_the_chat(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -302,6 +328,7 @@ async def test_m_composes_to_the_chat(app_for):
         assert app.screen.query_one("#f-recipient", Input).value == BAKERY
 
 
+@pytest.mark.in_process
 async def test_bindings_have_ids_and_descriptions():
     for screen in (ChatsScreen, MessagesScreen, EditMessageScreen, ProfileScreen):
         for binding in screen.BINDINGS:
@@ -310,6 +337,7 @@ async def test_bindings_have_ids_and_descriptions():
     assert {"chats.open", "chats.archive", "chats.edit", "chats.profile", "chats.filter"} <= ids
 
 
+@pytest.mark.in_process
 async def test_an_archived_flag_set_here_comes_back_for_a_gateway_chat(app_for, demo_server):
     first = app_for()
     async with first.run_test(size=SIZE) as pilot:
@@ -326,9 +354,84 @@ async def test_an_archived_flag_set_here_comes_back_for_a_gateway_chat(app_for, 
         assert len(screen.table.visible_rows) == len(demo_instance(demo_server).chats)
 
 
+@pytest.mark.in_process
 def test_a_group_chat_is_named_by_its_jid_not_as_a_phone_number():
     from gateway_tui.core.chat_book import person_label
 
     assert person_label("120363025912345678@g.us") == "120363025912345678@g.us"
     assert person_label(JONAS_JID) == "+49 1511 2340001"
     assert person_label(JONAS) == "+49 1511 2340001"
+
+
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [form[1:] for form in REAL_NOT_CONNECTED_FORMS],
+    ids=[form[0] for form in REAL_NOT_CONNECTED_FORMS],
+)
+def test_every_real_not_connected_form_gets_the_hint(status: int, message: Any) -> None:
+    error = _body("PUT", "/chat/archiveChat/evo-a", status, message)
+    assert error.instance_not_connected and error.hint == NOT_CONNECTED_HINT
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # archiveChat with an empty `chat`: a bad request, not a session problem
+        "TypeError: Cannot set properties of undefined (setting 'messageTimestamp')",
+        ['The "x" instance needs to be disconnected'],
+        ["No send invite"],
+    ],
+)
+def test_other_errors_get_no_not_connected_hint(message: Any) -> None:
+    assert not _body("PUT", "/chat/archiveChat/x", 500, message).instance_not_connected
+
+
+async def test_archiving_on_a_disconnected_instance_shows_the_hint(app_for) -> None:
+    from gateway_tui.core.api.models import MessageKey, SentMessage
+    from gateway_tui.core.state import SentRecord
+    from gateway_tui.tui.screens.chats import ChatsScreen
+
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        key = MessageKey(remote_jid=f"{JONAS}@s.whatsapp.net", from_me=True, id="3EB0AA")
+        record = SentRecord(CLOSED, JONAS, SentMessage(key=key, status="PENDING"), {})
+        app.actions.restore_sent(CLOSED, [record])
+        app.push_screen(ChatsScreen(CLOSED))
+        await pilot.pause()
+        await pilot.press("a")
+        await wait_for(pilot, lambda: any("Archiving" in n for n in notices(app)))
+        (notice,) = [n for n in notices(app) if "Archiving" in n]
+        assert "An error occurred while archiving the chat" in notice
+        assert NOT_CONNECTED_HINT in notice
+
+
+# --- 2. the chats screen recovers by itself after an outage ------------------------------------
+
+
+async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
+    from gateway_tui.core.state import Health
+    from gateway_tui.demo.server import DemoServer
+    from gateway_tui.tui.screens.chats import ChatsScreen
+    from tests.support import make_app, make_config
+
+    first = DemoServer().start()
+    port = first.port
+    app = make_app(make_config(first, refresh_interval=1))
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_chats("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+        book = lambda: app.actions.chat_book("sales-eu")  # noqa: E731
+        await wait_for(pilot, lambda: book().value is not None)
+        first.stop()
+        await pilot.press("r")
+        await wait_for(pilot, lambda: app.state.health == Health.UNREACHABLE)
+        await wait_for(pilot, lambda: not book().loading)
+        assert "● unreachable" in screen_text(app)
+        with DemoServer(port=port):  # back, and no key is pressed
+            await wait_for(pilot, lambda: app.state.health == Health.OK)
+            await wait_for(pilot, lambda: book().error is None and not book().loading)
+            await pilot.pause()
+            text = screen_text(app)
+            assert "● ok" in text and "could not read the gateway's chats" not in text

@@ -1,5 +1,5 @@
-"""New instance, the connect screen (QR drawn on screen, decoded back), live state, restart,
-logout and webhook settings — driven with keys through Pilot against the demo gateway."""
+"""Connecting an instance: the QR drawn and decoded back, the pairing code, a lapsed code,
+errors; and an instance's whole life by key."""
 
 from __future__ import annotations
 
@@ -8,15 +8,30 @@ import zxingcpp
 from PIL import Image
 
 from gateway_tui.demo import lifecycle as demo_lifecycle
-from gateway_tui.tui.screens import instances as instances_screen
 from gateway_tui.tui.screens import pairing as pairing_screen
 from gateway_tui.tui.screens.instances import InstancesScreen
-from gateway_tui.tui.screens.new_instance import NewInstanceScreen
 from gateway_tui.tui.screens.pairing import PairingScreen
-from gateway_tui.tui.screens.webhook import HookSettingsScreen
 from gateway_tui.tui.widgets.qr import Drawing, QRCode, pixels
-from tests.navigation import open_instance, open_pairing
+from tests.navigation import open_pairing
 from tests.support import notices, screen_text, wait_for
+
+
+def _answer(app, name: str = "onboarding"):
+    """The last connect answer the app holds for ``name`` (None before it arrives)."""
+    return app.actions.pairing_of(name).value
+
+
+async def _instances(pilot):
+    await wait_for(
+        pilot,
+        lambda: (
+            bool(pilot.app.state.instances.value) and isinstance(pilot.app.screen, InstancesScreen)
+        ),
+    )
+
+
+# A terminal cell is about twice as tall as wide: pixels per module, as a camera would see them.
+_CELL_W, _CELL_H = 8, 16
 
 # A terminal cell is about twice as tall as wide: pixels per module, as a camera would see them.
 _CELL_W, _CELL_H = 8, 16
@@ -47,72 +62,14 @@ def decode_drawn_qr(app) -> list[str]:
     return [barcode.text for barcode in zxingcpp.read_barcodes(image)]
 
 
-async def _instances(pilot):
-    await wait_for(
-        pilot,
-        lambda: (
-            bool(pilot.app.state.instances.value) and isinstance(pilot.app.screen, InstancesScreen)
-        ),
-    )
-
-
-async def _type(pilot, text: str) -> None:
-    await pilot.press(*text)
-
-
-def _answer(app, name: str = "onboarding"):
-    """The last connect answer the app holds for ``name`` (None before it arrives)."""
-    return app.actions.pairing_of(name).value
-
-
 @pytest.fixture
 def manual_scan(demo_server):
     demo_server.state.auto_scan_seconds = None
     return demo_server
 
 
-# --- new instance -----------------------------------------------------------------------------
-
-
-async def test_new_instance_refuses_a_bad_name_and_keeps_the_typing(app_for, manual_scan):
-    app = app_for()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await _instances(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, NewInstanceScreen)
-        await _type(pilot, "../x")
-        await pilot.press("enter")
-        await pilot.pause()
-        text = screen_text(app)
-        assert "no / or" in text
-        assert app.screen.query_one("#new-name").value == "../x"
-        assert not any(w.path == "/instance/create" for w in manual_scan.state.writes)
-
-
-async def test_new_instance_shows_its_key_once_and_joins_the_list(app_for, manual_scan):
-    app = app_for()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await _instances(pilot)
-        await pilot.press("n")
-        await pilot.pause()
-        await _type(pilot, "fresh-one")
-        await pilot.press("tab")
-        await _type(pilot, "+55 11 98888 7777")
-        await pilot.press("enter")
-        await wait_for(pilot, lambda: app.state.instance("fresh-one") is not None)
-        await pilot.pause()
-        key = manual_scan.state.instances["fresh-one"].apikey
-        assert key in screen_text(app)  # shown once, in full, to be copied
-        await pilot.press("ctrl+y")
-        assert app.clipboard == key
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, InstancesScreen)
-        assert key not in screen_text(app)
-        assert app.screen.table.cursor_key == "fresh-one"
-        assert "fresh-one" in screen_text(app)
-        assert manual_scan.state.instances["fresh-one"].owner_number == "5511988887777"
+async def _type(pilot, text: str) -> None:
+    await pilot.press(*text)
 
 
 # --- the connect screen ----------------------------------------------------------------------
@@ -207,32 +164,6 @@ async def test_a_lapsed_code_is_replaced(app_for, manual_scan, monkeypatch):
         assert decode_drawn_qr(app) == [_answer(app).code]
 
 
-# --- live state -------------------------------------------------------------------------------
-
-
-async def test_a_drop_shows_in_the_list_within_an_interval(app_for, demo_server, monkeypatch):
-    monkeypatch.setattr(instances_screen, "LIVE_STATE_SECONDS", 0.3)
-    app = app_for(refresh_interval=3600)  # the full list is not refetched in this test
-    async with app.run_test(size=(120, 36)) as pilot:
-        await _instances(pilot)
-        assert app.state.instance("support").status == "open"
-        demo_server.state.instances["support"].status = "close"
-        await wait_for(pilot, lambda: app.state.instance("support").status == "close")
-        assert any(c.path == "/instance/connectionState/support" for c in app.state.calls)
-        assert not any(c.path == "/instance/fetchInstances" for c in list(app.state.calls)[1:])
-        await pilot.pause()
-        assert "states checked" in screen_text(app)
-
-
-async def test_failed_state_checks_are_counted_on_the_list(app_for, demo_server, monkeypatch):
-    monkeypatch.setattr(instances_screen, "LIVE_STATE_SECONDS", 0.3)
-    demo_server.faults.add("status", path_prefix="/instance/connectionState/", status=500)
-    app = app_for(refresh_interval=3600)
-    async with app.run_test(size=(120, 36)) as pilot:
-        await _instances(pilot)
-        await wait_for(pilot, lambda: "state checks failed" in screen_text(app))
-
-
 async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, manual_scan):
     manual_scan.faults.add("status", path_prefix="/instance/connectionState/", status=500)
     app = app_for()
@@ -241,91 +172,6 @@ async def test_a_failed_check_on_the_connect_screen_is_shown_in_place(app_for, m
         await wait_for(pilot, lambda: "the last check failed" in screen_text(app))
         assert isinstance(app.screen, PairingScreen)
         assert not any("failed" in n for n in notices(app))  # no toast every two seconds
-
-
-# --- restart, logout, webhook ------------------------------------------------------------------
-
-
-async def test_restart_is_confirmed_and_explained(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_instance(pilot.app, pilot, "onboarding")
-        await pilot.press("R")
-        await pilot.pause()
-        assert "Restart the connection of onboarding?" in " ".join(screen_text(app).split())
-        await pilot.press("y")
-        await wait_for(pilot, lambda: any("only reconnects an open" in n for n in notices(app)))
-        assert [w.path for w in demo_server.state.writes] == ["/instance/restart/onboarding"]
-
-
-async def test_logout_of_a_closed_instance_says_not_connected(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_instance(pilot.app, pilot, "onboarding")
-        await pilot.press("L")
-        await pilot.pause()
-        await pilot.press("y")
-        await wait_for(pilot, lambda: any("is not connected" in n for n in notices(app)))
-
-
-async def test_logout_cancelled_sends_nothing(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(120, 36)) as pilot:
-        await open_instance(pilot.app, pilot, "sales-eu")
-        await pilot.press("L")
-        await pilot.pause()
-        await pilot.press("n")
-        await pilot.pause()
-        assert demo_server.state.writes == []
-
-
-async def test_webhook_written_read_back_and_differences_shown(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await open_instance(pilot.app, pilot, "sales-eu")
-        await pilot.press("w")
-        await wait_for(pilot, lambda: isinstance(app.screen, HookSettingsScreen))
-        await wait_for(pilot, lambda: "Never set" in screen_text(app))
-        await _type(pilot, "https://hooks.example/in")
-        app.screen.query_one("#hooks-enabled").value = True
-        await pilot.press("ctrl+s")
-        # None ticked means all 26: reading all 26 back is no difference (issue 23, item 6).
-        await wait_for(pilot, lambda: "read back the same" in screen_text(app))
-        text = screen_text(app)
-        assert "keeps it differently" not in text
-        assert "On the gateway: on · https://hooks.example/in · all 26 events" in text
-        stored = demo_lifecycle.of(demo_server.state).webhooks["sales-eu"]
-        assert stored["url"] == "https://hooks.example/in" and len(stored["events"]) == 26
-
-
-async def test_websocket_written_and_read_back_the_same(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await open_instance(pilot.app, pilot, "sales-eu")
-        await pilot.press("W")
-        await wait_for(pilot, lambda: "Never set" in screen_text(app))
-        app.screen.query_one("#hooks-enabled").value = True
-        app.screen.query_one("#hooks-events").select("CONNECTION_UPDATE")
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "read back the same" in screen_text(app))
-        assert demo_lifecycle.of(demo_server.state).websockets["sales-eu"] == {
-            "enabled": True,
-            "events": ["CONNECTION_UPDATE"],
-        }
-
-
-async def test_bad_webhook_url_is_refused_on_the_form(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(120, 40)) as pilot:
-        await open_instance(pilot.app, pilot, "sales-eu")
-        await pilot.press("w")
-        await wait_for(pilot, lambda: "Never set" in screen_text(app))
-        await _type(pilot, "hooks.example/in")
-        await pilot.press("ctrl+s")
-        await pilot.pause()
-        assert "a full http:// or https:// URL" in screen_text(app)
-        assert app.screen.query_one("#hooks-url").value == "hooks.example/in"
-        assert demo_server.state.writes == []
 
 
 # --- done when: the whole day, keys only --------------------------------------------------------
@@ -376,3 +222,22 @@ async def test_create_connect_open_webhook_restart_logout_keys_only(app_for, man
             "/instance/restart/day-one",
             "/instance/logout/day-one",
         ]
+
+
+async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_for, demo_server):
+    from gateway_tui.tui.screens.pairing import PairingScreen
+    from gateway_tui.tui.widgets.big_code import grouped
+    from tests.support import screen_text, wait_for
+
+    demo_server.state.auto_scan_seconds = None
+    app = app_for()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_pairing("onboarding", "4915123450000")
+        await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
+        answer = app.actions.pairing_of("onboarding")
+        await wait_for(pilot, lambda: answer.value is not None and bool(answer.value.pairing_code))
+        await pilot.pause()
+        shown = app.screen.query_one("#pairing-code").render().plain
+        assert "█" in shown  # large letters
+        assert grouped(answer.value.pairing_code) in screen_text(app)  # and as text

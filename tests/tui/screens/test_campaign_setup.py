@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import os
 from datetime import datetime
 
 import pytest
 from textual.widgets import DataTable, Input, TextArea
 
-from gateway_tui.core.campaign.journal import Pace, Status, create_campaign, open_campaign
+from gateway_tui.core.campaign.journal import (
+    Pace,
+    create_campaign,
+    list_campaigns,
+    open_campaign,
+)
 from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
@@ -15,14 +21,13 @@ from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
 from gateway_tui.tui.screens.compose_modals import LibraryScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.pairing import PairingScreen
 from tests.data import PASTED, SETUP_DRAFT
 from tests.navigation import open_campaign_setup
 from tests.support import make_app, make_config, screen_text, wait_for
 
-# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
-pytestmark = pytest.mark.in_process
 
-
+@pytest.mark.in_process
 async def test_pasted_recipients_are_counted_and_previewed_one_by_one(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -40,6 +45,7 @@ async def test_pasted_recipients_are_counted_and_previewed_one_by_one(app_for, d
         assert "Ready: ctrl+s asks" in screen_text(app)
 
 
+@pytest.mark.in_process
 async def test_an_unknown_placeholder_keeps_the_campaign_from_starting(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -53,59 +59,7 @@ async def test_an_unknown_placeholder_keeps_the_campaign_from_starting(app_for, 
         assert not demo_server.state.sends_by_number
 
 
-async def test_a_campaign_runs_from_the_setup_to_its_report(app_for, demo_server):
-    app = app_for()
-    async with app.run_test(size=(140, 44)) as pilot:
-        setup = await open_campaign_setup(app, pilot, demo_server)
-        setup.query_one("#c-paste", TextArea).text = PASTED
-        await wait_for(pilot, lambda: setup.recipients is not None)
-        setup.query_one("#c-rate", Input).value = "0"
-        await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))  # instance checked
-        await pilot.press("y")
-        await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
-        run = app.screen
-        await wait_for(pilot, lambda: run.runner is not None and not run.running)
-        await wait_for(pilot, lambda: "✓ Finished." in screen_text(app))
-        text = screen_text(app)
-        assert "Sent 2" in text and "Left 0" in text
-        assert "report.csv" in text
-        assert dict(demo_server.state.sends_by_number) == {"4917300000001": 1, "4917300000002": 1}
-        chat = demo_server.state.instances["sales-eu"].chats["4917300000002@s.whatsapp.net"]
-        assert chat.messages[-1].list_message["description"] == "Menu for Paris"
-
-
-async def test_held_recipients_are_listed_and_resent_only_when_asked(app_for, demo_server):
-    demo_server.faults.add("drop_after_read", method="POST", path_prefix="/message/", times=1)
-    campaign = create_campaign(
-        gateway=demo_server.url,
-        instance="sales-eu",
-        draft=SETUP_DRAFT,
-        recipients=parse_recipients(PASTED),
-        pace=Pace(0),
-        now=datetime(2026, 11, 23, 10, 0),
-    )
-    app = app_for()
-    async with app.run_test(size=(140, 44)) as pilot:
-        app.push_screen(CampaignRunScreen(campaign, start=True))
-        await pilot.pause()
-        run = app.screen
-        await wait_for(pilot, lambda: run.runner is not None and not run.running)
-        await wait_for(pilot, lambda: "Held — outcome unknown (1)" in screen_text(app))
-        assert demo_server.state.sends_by_number["4917300000001"] == 1
-        await pilot.press("r")  # nothing is left: the held one is not resent by resuming
-        await pilot.pause()
-        assert demo_server.state.sends_by_number["4917300000001"] == 1
-        await pilot.press("u")
-        await pilot.pause()
-        await pilot.press("y")
-        await pilot.pause()
-        await pilot.press("r")
-        await wait_for(pilot, lambda: demo_server.state.sends_by_number["4917300000001"] == 2)
-        await wait_for(pilot, lambda: run.runner is not None and not run.running)
-    assert open_campaign(campaign.id).status(0) is Status.SENT
-
-
+@pytest.mark.in_process
 async def test_recipient_names_are_shown_as_typed_never_as_markup(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -121,6 +75,7 @@ async def test_recipient_names_are_shown_as_typed_never_as_markup(app_for, demo_
         assert "[red]Ana[/red]" in table_line and "[b]Berlin" in table_line
 
 
+@pytest.mark.in_process
 async def test_f4_leaves_out_numbers_not_on_whatsapp(app_for, demo_server):
     demo_server.state.not_on_whatsapp.add("4917300000002")
     app = app_for()
@@ -136,6 +91,7 @@ async def test_f4_leaves_out_numbers_not_on_whatsapp(app_for, demo_server):
         assert "4917300000002: not on WhatsApp" in text
 
 
+@pytest.mark.in_process
 async def test_a_delay_that_is_not_whole_milliseconds_keeps_it_from_starting(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 44)) as pilot:
@@ -156,6 +112,7 @@ async def test_a_delay_that_is_not_whole_milliseconds_keeps_it_from_starting(app
         )
 
 
+@pytest.mark.in_process
 async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port(demo_server):
     earlier = create_campaign(
         gateway="demo",  # the demo's identity: its port changes with every run
@@ -176,3 +133,77 @@ async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port
         await pilot.press("f9")
         await wait_for(pilot, lambda: isinstance(app.screen, LibraryScreen))
         assert earlier.id in screen_text(app)
+
+
+@pytest.mark.in_process
+async def test_4_a_closed_instance_is_said_at_start_and_the_app_offers_to_connect(
+    app_for, demo_server
+):
+    app = app_for()
+    async with app.run_test(size=(140, 44)) as pilot:
+        setup = await open_campaign_setup(app, pilot, demo_server)
+        setup.query_one("#c-paste", TextArea).text = PASTED
+        await wait_for(pilot, lambda: setup.recipients is not None)
+        setup.query_one("#c-rate", Input).value = "0"
+        demo_server.state.instances["sales-eu"].status = "close"  # closed since the last poll
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        text = screen_text(app)
+        assert "Instance not connected" in text and "Connect (y)" in text
+        assert "Not started: instance sales-eu is not connected (its state:" in text
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
+    assert list_campaigns() == []  # nothing created, nobody tried
+    assert not demo_server.state.sends_by_number
+
+
+@pytest.mark.in_process
+async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_server):
+    campaign = create_campaign(
+        gateway=demo_server.url,
+        instance="sales-eu",
+        draft=SETUP_DRAFT,
+        recipients=parse_recipients(PASTED),
+        pace=Pace(0),
+        now=datetime(2026, 11, 24, 19, 0),
+    )
+    elsewhere = open_campaign(campaign.id)
+    elsewhere.lock()  # e.g. `send-list --resume` from cron
+    app = app_for()
+    async with app.run_test(size=(160, 44)) as pilot:
+        setup = await open_campaign_setup(app, pilot, demo_server)
+        await pilot.press("f9")
+        await wait_for(pilot, lambda: campaign.id in screen_text(app))
+        text = screen_text(app)  # the detail line wraps after "running"
+        assert "left · running" in text
+        assert f"elsewhere (process {os.getpid()}, sending since" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
+        run = app.screen
+        await pilot.press("r")
+        await wait_for(pilot, lambda: "Not sent from here" in screen_text(app))
+        assert f"being sent by process {os.getpid()}" in screen_text(app)
+        assert not run.running
+    assert not demo_server.state.sends_by_number
+    elsewhere.unlock()
+    del setup
+
+
+async def test_the_campaign_setup_at_80_columns_gives_its_form_the_width(app_for):
+    """Below 100 columns the preview steps aside (as in the composer), f3 shows it below."""
+    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
+
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        screen = CampaignSetupScreen("sales-eu", Draft(title="Lunch"))
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: app.screen is screen and screen.is_mounted)
+        form, pane = screen.query_one("#campaign-form"), screen.query_one("#campaign-preview-pane")
+        await wait_for(pilot, lambda: form.size.width > 70)
+        assert not pane.display or pane.size.width == 0
+        await pilot.press("f3")
+        await wait_for(pilot, lambda: pane.size.height > 0)
+        assert form.size.width > 70 and pane.region.y > form.region.y
+        assert "(button text)" in screen_text(app) or "Lunch" in screen_text(app)

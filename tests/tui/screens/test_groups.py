@@ -7,6 +7,7 @@ import json
 import pytest
 from textual.widgets import Input
 
+from gateway_tui.core.api import NotFound
 from gateway_tui.core.files import recent_groups
 from gateway_tui.tui.screens.groups import GroupPickerScreen, jid_preview
 from gateway_tui.tui.screens.participants import ParticipantsScreen
@@ -15,17 +16,21 @@ from tests.data import BIG, INSTANCE, MEMBER_ONLY, demo_group
 from tests.navigation import open_groups, participants_loaded
 from tests.support import screen_text, wait_for
 
-# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
-pytestmark = pytest.mark.in_process
-
 
 def picker_table(app) -> RecordTable:
     return app.screen.query_one("#groups-table", RecordTable)
 
 
+CLOSED = "onboarding"
+SIZE = (140, 40)
+
+OPEN = "sales-eu"
+
+
 # --- the list -------------------------------------------------------------------------------
 
 
+@pytest.mark.in_process
 async def test_picker_lists_subject_size_and_jid(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
@@ -38,6 +43,7 @@ async def test_picker_lists_subject_size_and_jid(app_for, demo_server):
         assert not app.screen.query_one("#jid-entry").display  # the list is the way in
 
 
+@pytest.mark.in_process
 async def test_recent_groups_come_first(app_for, demo_server):
     recent_groups.remember(INSTANCE, MEMBER_ONLY, "Partner announcements")
     app = app_for()
@@ -61,6 +67,7 @@ async def test_recent_groups_come_first(app_for, demo_server):
 # --- JID entry when the server has no fetchAllGroups ----------------------------------------
 
 
+@pytest.mark.in_process
 async def test_404_from_fetch_all_groups_turns_the_picker_into_a_jid_entry(app_for, demo_server):
     # A server without the route: 404 "Cannot GET /group/fetchAllGroups/…".
     demo_server.faults.add("missing_route", path_prefix="/group/fetchAllGroups")
@@ -89,6 +96,7 @@ async def test_404_from_fetch_all_groups_turns_the_picker_into_a_jid_entry(app_f
         assert [r.jid for r in picker_table(app).visible_rows] == [BIG]
 
 
+@pytest.mark.in_process
 async def test_jid_entry_by_key_when_the_list_is_there(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
@@ -102,6 +110,7 @@ async def test_jid_entry_by_key_when_the_list_is_there(app_for, demo_server):
         assert not app.screen.query_one("#jid-entry").display
 
 
+@pytest.mark.in_process
 @pytest.mark.parametrize(
     ("typed", "used"),
     [
@@ -115,6 +124,7 @@ def test_jid_entry_shows_the_jid_that_will_be_used(typed, used):
     assert jid == used and used in text.plain
 
 
+@pytest.mark.in_process
 @pytest.mark.parametrize(
     "typed",
     [
@@ -135,6 +145,7 @@ def test_jid_entry_rejects_what_a_server_rejects(typed):
 # --- errors read in place -------------------------------------------------------------------
 
 
+@pytest.mark.in_process
 async def test_not_connected_instance_reads_as_such(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
@@ -154,6 +165,7 @@ async def test_not_connected_instance_reads_as_such(app_for, demo_server):
         assert "onboarding is not connected" in screen_text(app)
 
 
+@pytest.mark.in_process
 async def test_no_participants_404_reads_in_place(app_for, demo_server):
     missing = "120363999999999999@g.us"
     app = app_for()
@@ -172,6 +184,7 @@ async def test_no_participants_404_reads_in_place(app_for, demo_server):
         assert "No participants" in text and "Error: item-not-found" in text
 
 
+@pytest.mark.in_process
 async def test_group_id_refused_by_the_gateway_reads_in_place(app_for, demo_server):
     demo_server.faults.add("status", status=400, path_prefix="/group/participants")
     app = app_for()
@@ -185,6 +198,7 @@ async def test_group_id_refused_by_the_gateway_reads_in_place(app_for, demo_serv
         assert "The gateway refused the group id" in text and "@g.us" in text
 
 
+@pytest.mark.in_process
 async def test_failed_participants_refresh_keeps_rows_marked_stale(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(140, 40)) as pilot:
@@ -200,6 +214,7 @@ async def test_failed_participants_refresh_keeps_rows_marked_stale(app_for, demo
         assert "refresh failed" in screen_text(app)
 
 
+@pytest.mark.in_process
 async def test_server_text_is_shown_as_data_not_markup(app_for, demo_server):
     demo_group(demo_server).subject = "[bold red]Pwned[/] [link=x]y[/link]"
     app = app_for()
@@ -214,6 +229,7 @@ async def test_server_text_is_shown_as_data_not_markup(app_for, demo_server):
 # --- recents on disk ------------------------------------------------------------------------
 
 
+@pytest.mark.in_process
 def test_recents_newest_first_deduplicated_and_capped():
     for index in range(recent_groups.MAX_PER_INSTANCE + 3):
         recent_groups.remember(INSTANCE, f"1203630000{index:02d}@g.us")
@@ -223,6 +239,7 @@ def test_recents_newest_first_deduplicated_and_capped():
     assert jids[0] == "120363000003@g.us" and len(set(jids)) == len(jids)
 
 
+@pytest.mark.in_process
 def test_recents_keep_a_known_subject():
     recent_groups.remember(INSTANCE, BIG, "All hands")
     recent_groups.remember(INSTANCE, MEMBER_ONLY)
@@ -230,6 +247,7 @@ def test_recents_keep_a_known_subject():
     assert recent_groups.load_recent(INSTANCE)[0] == recent_groups.RecentGroup(BIG, "All hands")
 
 
+@pytest.mark.in_process
 def test_recents_survive_a_corrupt_or_hand_edited_file():
     path = recent_groups.recent_path()
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -250,3 +268,34 @@ def test_recents_survive_a_corrupt_or_hand_edited_file():
     assert recent_groups.load_recent(INSTANCE) == [recent_groups.RecentGroup(BIG, None)]
     recent_groups.remember(INSTANCE, MEMBER_ONLY, "P")
     assert [r.jid for r in recent_groups.load_recent(INSTANCE)] == [MEMBER_ONLY, BIG]
+
+
+# --- a disconnected instance is explained as such ------------------------------------------
+
+
+async def test_groups_of_a_disconnected_instance_say_not_connected_not_no_list(app_for) -> None:
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_groups(CLOSED)
+        await wait_for(pilot, lambda: app.state.groups_of(CLOSED).error is not None)
+        await pilot.pause()
+        error = app.state.groups_of(CLOSED).error
+        # The real server's 404 for this route: ["Error fetching group", "TypeError: …"].
+        assert isinstance(error, NotFound) and not error.route_missing
+        text = screen_text(app)
+        assert f"The instance {CLOSED} is not connected (status: close)" in text
+        assert "does not list groups" not in text
+        assert not app.screen.query_one("#jid-entry").display
+
+
+async def test_a_missing_route_still_turns_the_picker_into_a_jid_entry(app_for, demo_server):
+    demo_server.faults.add("missing_route", path_prefix="/group/fetchAllGroups")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_groups(OPEN)
+        await wait_for(pilot, lambda: app.state.groups_of(OPEN).error is not None)
+        await pilot.pause()
+        assert isinstance(app.screen, GroupPickerScreen)
+        assert "does not list groups" in screen_text(app)

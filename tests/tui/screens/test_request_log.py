@@ -10,17 +10,24 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gateway_tui.core.api.events import BODY_CAP_BYTES, KEY_PLACEHOLDER, REDACTED, capped_body
+from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen, pretty_body
 from tests.navigation import open_request_log
 from tests.support import screen_text, wait_for
-
-# The demo runs in the test's event loop (tests/in_process.py): these tests need no socket.
-pytestmark = pytest.mark.in_process
 
 INSTANCE = "sales-eu"
 SIZE = (150, 50)
 
 
+# Keys as a server writes them: any text, quotes, backslashes and controls included.
+secret_values = st.text(min_size=1, max_size=40)
+
+
+def loaded(app) -> bool:
+    return isinstance(app.screen, InstancesScreen) and bool(app.state.instances.value)
+
+
+@pytest.mark.in_process
 async def test_enter_shows_headers_and_bodies_without_the_key(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -44,6 +51,7 @@ async def test_enter_shows_headers_and_bodies_without_the_key(app_for, demo_serv
         assert demo_server.api_key not in app.clipboard
 
 
+@pytest.mark.in_process
 async def test_slash_filters_by_path_or_status_and_c_clears(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
@@ -66,6 +74,7 @@ async def test_slash_filters_by_path_or_status_and_c_clears(app_for):
         assert len(app.state.calls) == 0
 
 
+@pytest.mark.in_process
 def test_a_big_body_is_capped_with_a_note():
     body = json.dumps({"x": "a" * (BODY_CAP_BYTES * 2)}).encode()
     kept = capped_body(body)
@@ -73,10 +82,7 @@ def test_a_big_body_is_capped_with_a_note():
     assert "more bytes not kept" in kept
 
 
-# Keys as a server writes them: any text, quotes, backslashes and controls included.
-secret_values = st.text(min_size=1, max_size=40)
-
-
+@pytest.mark.in_process
 @given(apikey=secret_values, token=secret_values, created=secret_values)
 def test_every_key_in_a_body_is_redacted_whatever_it_holds(apikey, token, created):
     body = [
@@ -88,6 +94,7 @@ def test_every_key_in_a_body_is_redacted_whatever_it_holds(apikey, token, create
     assert kept[1] == {"hash": {"apikey": REDACTED}, "note": "after"}
 
 
+@pytest.mark.in_process
 def test_a_key_the_cap_cuts_through_is_left_out_whole():
     secret = "K" * 64
     padding = "x" * (BODY_CAP_BYTES - 30)  # the cap falls inside the key's value
@@ -97,13 +104,62 @@ def test_a_key_the_cap_cuts_through_is_left_out_whole():
     assert "more bytes not kept" in kept
 
 
+@pytest.mark.in_process
 def test_pretty_body_indents_json_and_leaves_other_text_alone():
     assert pretty_body('{"a":[1,2]}') == '{\n  "a": [\n    1,\n    2\n  ]\n}'
     assert pretty_body("<html>oops</html>") == "<html>oops</html>"
     assert pretty_body({"text": "line\nbreak"}) == '{\n  "text": "line\\nbreak"\n}'
 
 
+@pytest.mark.in_process
 def test_property_tests_run_without_a_deadline_a_busy_machine_could_beat():
     from hypothesis import settings
 
     assert settings().deadline is None  # the suite's profile (tests/conftest.py)
+
+
+async def test_request_log_lists_calls_without_the_key(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: loaded(app))
+        await pilot.press("f12")
+        await pilot.pause()
+        assert isinstance(app.screen, RequestLogScreen)
+        text = screen_text(app)
+        assert "/instance/fetchInstances" in text and "200" in text
+        assert demo_server.api_key not in text
+        await pilot.press("Y")
+        curl = app.clipboard
+        assert curl.startswith("curl ") and KEY_PLACEHOLDER in curl
+        assert demo_server.url + "/instance/fetchInstances" in curl
+        assert demo_server.api_key not in curl
+
+
+async def test_request_log_shows_failed_calls_with_their_lines(app_for):
+    app = app_for(api_key="wrong-key-123456")
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: app.state.instances.error is not None)
+        await pilot.press("f12")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "401" in text and "Unauthorized" in text
+        assert "wrong-key-123456" not in text
+
+
+async def test_the_request_log_lists_calls_by_when_they_started(app_for):
+    from datetime import datetime, timedelta
+
+    from gateway_tui.core.api.events import CallEvent
+    from tests.navigation import open_request_log
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        log = await open_request_log(app, pilot)
+        app.state.clear_calls()
+        at = datetime(2026, 11, 24, 15, 42, 44)
+        # A slow call started first and finished last: the log is in the order calls started.
+        for path, started in (("/fast", 0.6), ("/slow", 0.1)):
+            event = CallEvent("GET", path, "http://x" + path, at + timedelta(seconds=started), 1.0)
+            app.state.record_call(event)
+        await pilot.pause()
+        assert [e.path for e in log.table.visible_rows] == ["/fast", "/slow"]

@@ -1,0 +1,103 @@
+"""New instance: the name checked, the key shown once, the new row in the list."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway_tui.tui.screens.instances import InstancesScreen
+from gateway_tui.tui.screens.new_instance import NewInstanceScreen
+from tests.support import screen_text, wait_for
+
+
+async def _instances(pilot):
+    await wait_for(
+        pilot,
+        lambda: (
+            bool(pilot.app.state.instances.value) and isinstance(pilot.app.screen, InstancesScreen)
+        ),
+    )
+
+
+async def _type(pilot, text: str) -> None:
+    await pilot.press(*text)
+
+
+@pytest.fixture
+def manual_scan(demo_server):
+    demo_server.state.auto_scan_seconds = None
+    return demo_server
+
+
+SIZE = (120, 36)
+
+
+# --- new instance -----------------------------------------------------------------------------
+
+
+async def test_new_instance_refuses_a_bad_name_and_keeps_the_typing(app_for, manual_scan):
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _instances(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, NewInstanceScreen)
+        await _type(pilot, "../x")
+        await pilot.press("enter")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "no / or" in text
+        assert app.screen.query_one("#new-name").value == "../x"
+        assert not any(w.path == "/instance/create" for w in manual_scan.state.writes)
+
+
+async def test_new_instance_shows_its_key_once_and_joins_the_list(app_for, manual_scan):
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _instances(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await _type(pilot, "fresh-one")
+        await pilot.press("tab")
+        await _type(pilot, "+55 11 98888 7777")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.state.instance("fresh-one") is not None)
+        await pilot.pause()
+        key = manual_scan.state.instances["fresh-one"].apikey
+        assert key in screen_text(app)  # shown once, in full, to be copied
+        await pilot.press("ctrl+y")
+        assert app.clipboard == key
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, InstancesScreen)
+        assert key not in screen_text(app)
+        assert app.screen.table.cursor_key == "fresh-one"
+        assert "fresh-one" in screen_text(app)
+        assert manual_scan.state.instances["fresh-one"].owner_number == "5511988887777"
+
+
+async def test_a_new_instance_says_its_key_is_listed_again_and_keeps_its_integration(app_for):
+    from gateway_tui.tui.screens.instance import InstanceScreen
+    from gateway_tui.tui.screens.instances import InstancesScreen
+
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press(*"fresh-one", "enter")
+        await wait_for(pilot, lambda: "Created" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "fresh-one (WHATSAPP-BAILEYS)" in text
+        # Both 1.7.1 and 2.x list every instance's key to whoever holds the global key.
+        assert "shown this once" not in text
+        assert "lists it again" in text
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
+        await pilot.press("r")  # the gateway's own listing: 1.7.1 names no integration
+        await wait_for(pilot, lambda: not app.state.instances.loading)
+        app.open_instance("fresh-one")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await pilot.pause()
+        line = next(x for x in screen_text(app).splitlines() if "Integration" in x)
+        assert "WHATSAPP-BAILEYS" in line
