@@ -110,7 +110,8 @@ def install_themes(app: Any) -> None:
 
 
 def _keep(app: Any, name: str, path: Path) -> None:
-    from gateway_tui.core.files.config import ConfigFileError, save_setting
+    from gateway_tui.core.files.config import ConfigFileError
+    from gateway_tui.core.files.config_writer import save_setting
 
     try:
         save_setting("theme", name, path=path)

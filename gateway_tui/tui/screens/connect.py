@@ -14,12 +14,8 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.validation import check_api_key
-from gateway_tui.core.files.config import (
-    Profile,
-    insecure_url_warning,
-    save_profile,
-    validate_gateway_url,
-)
+from gateway_tui.core.files.config import Profile, insecure_url_warning, validate_gateway_url
+from gateway_tui.core.files.config_writer import save_profile
 from gateway_tui.core.services.connect import probe_gateway
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.status_panel import error_advice
