@@ -103,6 +103,7 @@ def install_themes(app: Any) -> None:
                 partial(_keep, app, theme.name, app.config.path),
                 thread=True,  # an fsync'd write: off the event loop
                 group="theme",
+                exclusive=True,  # the picker previews each theme it passes: the last one wins
                 exit_on_error=False,
             )
 
