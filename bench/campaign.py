@@ -5,8 +5,8 @@ Each run is a fresh process (``python -m bench.campaign MODE …``) so its peak 
 - campaign: the recipients read from a CSV file, the campaign created on disk, then
   ``CampaignRunner.run()`` at full speed (no pacing): one ``try`` and one ``done`` line per
   recipient, each fsync'd, the report written at the end;
-- bare loop (the floor): ``await client.send_list(...)`` for the same numbers and the same message,
-  one after the other, nothing written.
+- bare loop (the floor): ``await client.messages.send_list(...)`` for the same numbers and
+  the same message, one after the other, nothing written.
 
 Sends per second are timed from the first send to the last; peak RSS is the process's VmHWM
 (not ``ru_maxrss``: Linux carries that over from the parent across fork and exec, and the bench
@@ -72,7 +72,7 @@ async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
     from gateway_tui.core.campaign.journal import Pace, create_campaign
     from gateway_tui.core.campaign.recipients import read_recipients_file
     from gateway_tui.core.campaign.runner import CampaignRunner
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
 
     csv_path = home / "to.csv"
     csv_path.write_text("number,name\n" + "".join(f"{n},Customer\n" for n in numbers))
@@ -100,14 +100,14 @@ async def _campaign(url: str, key: str, numbers: list[str], home: Path) -> dict:
 
 async def _bare(url: str, key: str, numbers: list[str]) -> dict:
     from gateway_tui.core.api.client import GatewayClient
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
 
     request = Draft.from_json(DRAFT).request()
     sent = 0
     async with GatewayClient(url, key) as client:
         started = time.perf_counter()
         for number in numbers:
-            await client.send_list(INSTANCE, request.model_copy(update={"number": number}))
+            await client.messages.send_list(INSTANCE, request.model_copy(update={"number": number}))
             sent += 1
         seconds = time.perf_counter() - started
     return {"seconds": seconds, "sent": sent, "failed": 0}

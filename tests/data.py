@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway_tui.core.api.models import ListMessage, ListRow, ListSection, SendListRequest
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.widgets.record_table import Column
 
 # --- the seeded demo gateway ------------------------------------------------------------------

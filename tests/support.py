@@ -73,7 +73,7 @@ def locked_campaign(tmp_path: Path, recipients_csv: str, gateway: str = "http://
 
     from gateway_tui.core.campaign.journal import Pace, create_campaign
     from gateway_tui.core.campaign.recipients import read_recipients_file
-    from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+    from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 
     to = tmp_path / "to.csv"
     to.write_text(recipients_csv)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway_tui import __version__
-from gateway_tui.cli import commands, completion, send_list
+from gateway_tui.cli import commands, completion, health, send_list
 from gateway_tui.cli import config_commands as config_commands_module
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
 from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
@@ -39,8 +39,18 @@ DEFAULT_SERVE_HOST = "127.0.0.1"
 DEFAULT_SERVE_PORT = 8000
 
 
-# The versions demo-server imitates (a 2.x line answers as the recorded 2.3.6).
-DEMO_VERSIONS = ("1.7.1", "2.3.6")
+# The releases demo-server imitates (gateway_tui/demo/versions.py).
+DEMO_VERSIONS = ("1.7.1", "2.3.6", "2.3.7", "2.4.0")
+# --demo-version: a line (1: 1.7.1, 2: 2.3.6) or a release.
+DEMO_LINES = ("1", "2", *DEMO_VERSIONS)
+
+
+def _metrics_credentials(text: str) -> tuple[str, str]:
+    user, colon, password = text.partition(":")
+    if not colon or not user or not password:
+        raise argparse.ArgumentTypeError("give USER:PASSWORD")
+    return user, password
+
 
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -80,14 +90,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--demo-version",
-        choices=("1", "2"),
-        help="the Evolution API line the demo imitates: 1 (1.7.1, the default) or 2 (2.3.6)",
+        choices=DEMO_LINES,
+        help="the Evolution API release the demo imitates: 1 or 1.7.1 (the default), 2 or "
+        "2.3.6, 2.3.7, 2.4.0",
     )
     parser.add_argument(
         "--demo-instances",
         metavar="N",
         type=whole_number(0),
         help="number of instances in the demo gateway (with --demo)",
+    )
+    parser.add_argument(
+        "--fleet",
+        action="store_true",
+        help="open on the fleet: every instance of every profile's gateway, judged "
+        "(with --demo: several demo gateways with a zombie, a flapping instance, a licence-gated "
+        "and a stopped one)",
     )
 
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -249,6 +267,57 @@ def add_demo_server(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         default=None,
         help="with --api-version 2.3.6: every instance's events on the socket.io namespace / "
         "too (a 2.x server with WEBSOCKET_GLOBAL_EVENTS=true)",
+    )
+    demo_parser.add_argument(
+        "--licence",
+        choices=("active", "inactive"),
+        help="with --api-version 2.4.0: inactive answers as a 2.4 without a licence key "
+        "(503 LICENSE_REQUIRED on every business route)",
+    )
+    demo_parser.add_argument(
+        "--metrics",
+        action="store_true",
+        default=None,
+        help="serve Prometheus /metrics (2.x, as with PROMETHEUS_METRICS=true)",
+    )
+    demo_parser.add_argument(
+        "--metrics-auth",
+        metavar="USER:PASSWORD",
+        type=_metrics_credentials,
+        help="serve /metrics behind basic auth (implies --metrics)",
+    )
+    demo_parser.add_argument(
+        "--zombie",
+        metavar="NAME",
+        action="append",
+        help="instance NAME is listed open while its session is closed (sends answer "
+        '"Connection Closed"); repeatable',
+    )
+    demo_parser.add_argument(
+        "--flapping",
+        metavar="NAME",
+        action="append",
+        help="instance NAME goes open/close/connecting on a cycle; repeatable",
+    )
+    demo_parser.add_argument(
+        "--history-sync",
+        action="store_true",
+        default=None,
+        help="after each pairing, send the history as a real server does (chats.set, "
+        "messages.set; 2.4: messaging-history.set)",
+    )
+    demo_parser.add_argument(
+        "--history-stop-at",
+        metavar="PERCENT",
+        type=whole_number(1, 100),
+        help="the history sync stops early at PERCENT (implies --history-sync)",
+    )
+    demo_parser.add_argument(
+        "--fleet",
+        action="store_true",
+        default=None,
+        help="serve several demo gateways of both lines with these cases on free ports "
+        "(--port is ignored) and print their URLs",
     )
     demo_parser.add_argument(
         "--big-chat",
@@ -455,6 +524,38 @@ def add_serve(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     )
 
 
+def add_health(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "health",
+        formatter_class=RAW,
+        help="judge every instance of every profile's gateway (exit 2 when any is not ok)",
+        description=(
+            "Every instance of every profile's gateway, judged: ok, connecting, closed, zombie,\n"
+            "licence, unreachable or unauthorized, with the reason and its evidence. Gateways\n"
+            "are read at once: a slow or dead one delays nobody."
+        ),
+        epilog=(
+            "examples:\n  gateway-tui health\n"
+            "  gateway-tui health --profile prod --profile staging --json\n"
+            "  gateway-tui health --watch 60\n\n"
+            "exit status: 0 all ok; 1 bad input; 2 any gateway or instance not ok."
+        ),
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        action="append",
+        dest="health_profiles",
+        help="only this profile (repeat for more; default: every profile, else --url)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    # Read as text and checked by the runner: bad input exits 1, as the command promises.
+    parser.add_argument(
+        "--watch", metavar="SECONDS", help="read again every SECONDS until interrupted"
+    )
+    parser.set_defaults(run=health.run)
+
+
 # Every subcommand, in the order --help lists them.
 SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_config,
@@ -466,4 +567,5 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_chats,
     add_completion,
     add_serve,
+    add_health,
 )

@@ -40,7 +40,8 @@ STDOUT_CLOSED = "stopped: the output was closed (its reader went away)"
 
 
 def _load_draft(name: str, config: ResolvedConfig, instance: str):
-    from gateway_tui.core.files.drafts import ComposeStore, Draft
+    from gateway_tui.core.draft import Draft
+    from gateway_tui.core.files.drafts import ComposeStore
 
     store = ComposeStore(config.url, instance)
     path = Path(name).expanduser()

@@ -31,8 +31,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle
+from gateway_tui.demo import lifecycle, versions
 from gateway_tui.demo import validation as schemas
+from gateway_tui.demo.conditions import CONNECTION_CLOSED
 from gateway_tui.demo.data import (
     BUSINESS_PROFILES,
     CONTACT_NAMES,
@@ -205,13 +206,15 @@ def _require_open(
     ``failure`` turns the session's error text into the route's answer, as a real 1.7.1
     wraps it (checked against one by tests/recorded/test_demo_agrees.py).
     """
+    if instance.zombie:  # listed open, its socket closed (demo/conditions.py)
+        raise failure(CONNECTION_CLOSED)
     if instance.status != "open":
         raise failure(not_connected_text(client_method))
 
 
 def _plain_500(text: str) -> GatewayError:
     # sendList and fetchProfile: the exception's message alone, without "TypeError: ".
-    return GatewayError(500, text.removeprefix("TypeError: "))
+    return GatewayError(500, text.removeprefix("TypeError: ").removeprefix("Error: "))
 
 
 def _labelled(status: int, label: str) -> Callable[[str], GatewayError]:
@@ -513,6 +516,8 @@ async def archive_chat(call: Call, instance: Instance) -> Reply:
             "TypeError: Cannot set properties of undefined (setting 'messageTimestamp')"
         )
     # The real server wraps every failure of this endpoint, a disconnected instance included.
+    if instance.zombie:
+        raise archive_failure(CONNECTION_CLOSED)
     if instance.status != "open":
         raise archive_failure(not_connected_text("chatModify"))
     if last_message := body.get("lastMessage"):
@@ -780,7 +785,9 @@ class DemoGateway:
         if state.api_version.startswith("2"):
             from gateway_tui.demo.v2 import V2_ROUTES
 
-            routes = V2_ROUTES
+            routes = [*V2_ROUTES, *versions.METRICS_ROUTES]
+            if versions.at_least(state, "2.4.0"):
+                routes += versions.LICENCE_ROUTES
         self._routes = Starlette(
             routes=routes,
             exception_handlers={
@@ -816,6 +823,8 @@ class DemoGateway:
         raw_path = scope.get("raw_path")
         if raw_path:
             scope = {**scope, "path": raw_path.decode("latin-1")}
+        if await versions.gate(self.state, scope, receive, send):
+            return  # a 2.4 without a licence: 503 LICENSE_REQUIRED
         rule = self.faults.pick(method, path)
         if rule is None or rule.kind == "stall":
             if rule is not None:

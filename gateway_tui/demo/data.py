@@ -10,6 +10,7 @@ and chats of an instance are built on first use, which keeps 10,000 instances ch
 
 from __future__ import annotations
 
+import contextvars
 import random
 import string
 import threading
@@ -215,6 +216,11 @@ class Workspace:
 
 
 _WORKSPACE_LOCK = threading.Lock()
+# The id a 2.4 caller chose for the message its request sends (``messageId``); per request
+# (each runs as its own task, so a context variable).
+CHOSEN_MESSAGE_ID: contextvars.ContextVar[str | None] = contextvars.ContextVar(
+    "chosen_message_id", default=None
+)
 
 
 @dataclass
@@ -237,6 +243,13 @@ class Instance:
     big_chat_messages: int = 0
     # What an instance created through the interface was given (None: a seeded instance).
     integration_fields: dict[str, Any] | None = None
+    # Trouble (demo/conditions.py): listed open while its session is closed; or going
+    # open/close/connecting on a cycle. The last disconnection as 2.x keeps it (code, at, object).
+    zombie: bool = False
+    flapping: bool = False
+    disconnection: dict[str, Any] | None = None
+    # Created with qrcode:true: its socket started at once (2.3.6 logs it out on delete).
+    qrcode_at_create: bool = False
 
     @property
     def owner(self) -> str:
@@ -262,7 +275,9 @@ class Instance:
     def add_sent_message(
         self, jid: str, message_id: str, text: str, list_message: dict[str, Any] | None = None
     ) -> Message:
-        """Store a message this instance just sent, opening the chat when it is new."""
+        """Store a message this instance just sent, opening the chat when it is new (with the
+        id the caller chose, on 2.4: CHOSEN_MESSAGE_ID)."""
+        message_id = CHOSEN_MESSAGE_ID.get() or message_id
         message = Message(
             key={"remoteJid": jid, "fromMe": True, "id": message_id},
             text=text,
@@ -314,8 +329,19 @@ class DemoState:
     seed: int
     instances: dict[str, Instance]
     server_url: str = "http://127.0.0.1"
-    # The line the demo imitates: "1.7.1" or "2.3.6" (demo/v2.py).
+    # The release the demo imitates: "1.7.1", "2.3.6", "2.3.7" or "2.4.0" (demo/versions.py).
     api_version: str = "1.7.1"
+    # 2.4's licence: "active" or "inactive" (None before 2.4); Prometheus /metrics served, and
+    # its basic-auth (user, password) when required.
+    licence: str | None = None
+    # A history sync (demo/events.py) after each pairing, and where it stops early (a
+    # percentage; None: it runs to 100).
+    history_sync: bool = False
+    history_stop_at: int | None = None
+    # 2.4 sends under a caller-chosen messageId now under way: (instance, id).
+    sending: dict[tuple[str, str], Any] = field(default_factory=dict)
+    metrics: bool = False
+    metrics_auth: tuple[str, str] | None = None
     # 2.x: instances deleted (name → when): still listed for a moment after the 200.
     deleting: dict[str, float] = field(default_factory=dict)
     # Writes (POST/PUT/DELETE) as received, so tests can prove a call was not repeated.

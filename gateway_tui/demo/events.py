@@ -18,6 +18,7 @@ connection updates, and now and then a new message): the benchmarks' and the flo
 from __future__ import annotations
 
 import asyncio
+import json
 import threading
 import time
 from datetime import UTC, datetime
@@ -27,9 +28,14 @@ import socketio
 
 from gateway_tui.demo import chats as chat_store
 from gateway_tui.demo.data import CONTACT_NAMES, Message, number_of
+from gateway_tui.demo.webhooks import WebhookSender
 
 if TYPE_CHECKING:
     from gateway_tui.demo.data import DemoState, Instance
+
+
+# Seconds between the batches of a history sync.
+HISTORY_STEP_SECONDS = 0.2
 
 
 class _Server(socketio.AsyncServer):
@@ -60,7 +66,11 @@ class DemoEvents:
     """A socket.io server in front of the demo's HTTP routes (one ASGI app)."""
 
     def __init__(
-        self, state_of: Any, strict_namespaces: bool = False, global_events: bool = False
+        self,
+        state_of: Any,
+        strict_namespaces: bool = False,
+        global_events: bool = False,
+        webhook_timeout: float = 5.0,
     ) -> None:
         self.global_events = global_events
         self.sio = _Server(
@@ -70,6 +80,7 @@ class DemoEvents:
         self._state_of = state_of  # a function: the demo's current state (reset replaces it)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.emitted = 0
+        self.webhooks = WebhookSender(webhook_timeout)
 
     def asgi(self, other: Any) -> Any:
         app = socketio.ASGIApp(self.sio, other_asgi_app=other)
@@ -87,31 +98,38 @@ class DemoEvents:
         stored = of(self._state_of()).websockets.get(instance.name)
         return stored is None or stored.get("enabled") is not False
 
-    def emit(self, instance: Instance, event: str, data: Any) -> None:
+    def emit(
+        self, instance: Instance, event: str, data: Any, extra: dict[str, Any] | None = None
+    ) -> None:
         """Emit from any thread; nothing when the server is not running yet. On the instance's
         namespace while its websocket is enabled; with ``global_events`` (a 2.x started with
         WEBSOCKET_GLOBAL_EVENTS=true, recorded in v2.3.6-more/events-001) on ``/`` too,
-        whatever the instance's own setting."""
+        whatever the instance's own setting. To the instance's webhook too, where it is set
+        for this event (demo/webhooks.py). ``extra``: fields at the payload's top level
+        (2.3.7's ``messages.set``: ``isLatest``, ``progress``)."""
         loop = self.loop
         if loop is None:
             return
+        state = self._state_of()
         namespaces = []
         if self._enabled(instance):
             namespaces.append(f"/{instance.name}")
-        if self.global_events and self._state_of().api_version.startswith("2"):
+        if self.global_events and state.api_version.startswith("2"):
             namespaces.append("/")
-        if not namespaces:
-            return
         payload = {
             "event": event,
             "instance": instance.name,
             "data": data,
-            "server_url": self._state_of().server_url,
+            "server_url": state.server_url,
             "date_time": datetime.now(UTC)
             .isoformat(timespec="milliseconds")
             .replace("+00:00", "Z"),
             "apikey": instance.apikey,
+            **(extra or {}),
         }
+        self.webhooks.send(loop, state, instance, payload)
+        if not namespaces:
+            return
         self.emitted += 1
         self.sio.emitted_to.update(namespaces)
         try:
@@ -124,6 +142,95 @@ class DemoEvents:
                 loop.create_task(coroutine)
             else:
                 asyncio.run_coroutine_threadsafe(coroutine, loop)
+
+    def history_sync(
+        self, instance: Instance, *, batches: int = 4, stop_at: int | None = None
+    ) -> int:
+        """The history a phone sends after pairing, in ``batches`` spaced
+        ``HISTORY_STEP_SECONDS`` apart (progress 25, 50, 75, 100 for 4): each batch a
+        ``chats.set`` and a ``messages.set`` of its share of the chats; 2.3.7 adds ``isLatest``
+        and ``progress`` at the payload's top level; 2.4 adds a ``messaging-history.set`` with
+        the batch's ``messageCount``, ``chatCount``, ``contactCount``, ``progress`` and
+        ``isLatest``. ``stop_at``: the sync stops early after the batch that reaches this
+        percentage (no batch says isLatest). Returns the number of batches that will come."""
+        loop = self.loop
+        if loop is None:
+            return 0
+        chats = sorted(instance.chats.values(), key=lambda chat: chat.jid)
+        size = max(1, -(-len(chats) // batches))
+        sent = 0
+        for index in range(batches):
+            progress = round((index + 1) * 100 / batches)
+            part = chats[index * size : (index + 1) * size]
+            latest = index == batches - 1
+            delay = index * HISTORY_STEP_SECONDS
+            loop.call_soon_threadsafe(
+                loop.call_later, delay, self._history_batch, instance, part, progress, latest
+            )
+            sent += 1
+            if stop_at is not None and progress >= stop_at:
+                break
+        return sent
+
+    def _history_batch(
+        self, instance: Instance, chats: list[Any], progress: int, latest: bool
+    ) -> None:
+        from gateway_tui.demo.versions import at_least
+
+        state = self._state_of()
+        if instance.name not in state.instances:
+            return
+        messages = [message for chat in chats for message in chat.messages]
+        if state.api_version.startswith("2"):
+            from gateway_tui.demo.v2 import message_row
+
+            chat_rows = [
+                {"remoteJid": chat.jid, "instanceId": instance.instance_id, "name": None}
+                for chat in chats
+            ]
+            rows = [message_row(instance, message) for message in messages]
+        else:
+            chat_rows = [{"id": chat.jid, "owner": instance.name} for chat in chats]
+            rows = [chat_store.message_json(instance, message) for message in messages]
+        self.emit(instance, "chats.set", chat_rows)
+        extra = {"isLatest": latest, "progress": progress} if at_least(state, "2.3.7") else None
+        self.emit(instance, "messages.set", rows, extra)
+        if at_least(state, "2.4.0"):
+            contacts = {chat.jid for chat in chats if not chat.jid.endswith("@g.us")}
+            counts = {
+                "messageCount": len(messages),
+                "chatCount": len(chats),
+                "contactCount": len(contacts),
+                "progress": progress,
+                "isLatest": latest,
+            }
+            self.emit(instance, "messaging-history.set", counts)
+
+    def instance_created(self, instance: Instance) -> None:
+        """2.x: ``instance.create`` with the instance's name and id (as recorded)."""
+        ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
+        self.emit(instance, "instance.create", ids)
+
+    def instance_deleted(self, instance: Instance, *, logged_out: bool) -> None:
+        """2.x on a delete, as recorded: with ``logged_out`` first status.instance (closed,
+        401 "Log out instance"), logout.instance and connection.update close 401; then
+        instance.delete and remove.instance."""
+        if logged_out:
+            at = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+            payload = {"statusCode": 401, "error": "Unauthorized"}
+            payload["message"] = f"Log out instance: {instance.name}"
+            error = {"data": None, "isBoom": True, "isServer": False}
+            error["output"] = {"statusCode": 401, "payload": payload, "headers": {}}
+            status = {"instance": instance.name, "status": "closed", "disconnectionAt": at}
+            status["disconnectionReasonCode"] = 401
+            status["disconnectionObject"] = json.dumps({"error": error, "date": at})
+            self.emit(instance, "status.instance", status)
+            self.emit(instance, "logout.instance", None)
+            closed = {"instance": instance.name, "state": "close", "statusReason": 401}
+            self.emit(instance, "connection.update", closed)
+        ids = {"instanceName": instance.name, "instanceId": instance.instance_id}
+        self.emit(instance, "instance.delete", ids)
+        self.emit(instance, "remove.instance", None)
 
     def message_upsert(self, instance: Instance, message: Message) -> None:
         self.emit(instance, "messages.upsert", chat_store.message_json(instance, message))

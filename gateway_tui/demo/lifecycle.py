@@ -84,6 +84,8 @@ def scan(state: DemoState, name: str) -> bool:
         instance.owner_number = pairing.number
     instance.status = "open"
     _announce_state(state, instance)
+    if state.history_sync and state.events is not None:
+        state.events.history_sync(instance, stop_at=state.history_stop_at)
     return True
 
 
@@ -146,7 +148,9 @@ def _announce_code(state: DemoState, instance: Instance, pairing: Pairing) -> No
 
 
 def _state_body(instance: Instance) -> dict[str, Any]:
-    return {"instance": {"instanceName": instance.name, "state": instance.status}}
+    from gateway_tui.demo.conditions import session_state
+
+    return {"instance": {"instanceName": instance.name, "state": session_state(instance)}}
 
 
 # ---------------------------------------------------------------- handlers
@@ -176,6 +180,7 @@ async def create(call: Call) -> Reply:
             raise GatewayError(400, ["number is required"])
     instance = new_instance(state.rng, name, "close", token=token, owner_number=number or None)
     instance.has_integration = integration is not None
+    instance.qrcode_at_create = body.get("qrcode") is True
     # fetchInstances shows what the instance was created with (token, integration, number).
     instance.integration_fields = {
         key: body[key] for key in ("integration", "number", "token") if body.get(key)
@@ -232,7 +237,14 @@ async def connect(call: Call, instance: Instance) -> Reply:
     whatsapp = of(call.state).whatsapp
     if whatsapp == "offline":
         # The socket never opens: the instance goes on trying (connecting / close) for ever.
+        # 2.3.6 says connecting meanwhile; 2.3.7 says close, while its events say connecting
+        # (v2.3.7-vs-2.3.6.md row 2).
+        from gateway_tui.demo.versions import at_least
+
         instance.status = "connecting"
+        _announce_state(call.state, instance)
+        if at_least(call.state, "2.3.7"):
+            instance.status = "close"
         return 200, {"count": 0}
     if whatsapp == "failing":
         return 200, None

@@ -4,6 +4,7 @@ foreground (``serve``, for ``gateway-tui demo-server``)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 import socket
 import sys
@@ -15,7 +16,9 @@ from typing import Any, Self
 
 import uvicorn
 
+from gateway_tui.demo import conditions
 from gateway_tui.demo.app import DemoGateway
+from gateway_tui.demo.conditions import Flapper
 from gateway_tui.demo.data import (
     DEFAULT_INSTANCE_COUNT,
     DEFAULT_SEED,
@@ -59,6 +62,15 @@ class DemoServer:
         websocket: bool = True,
         strict_namespaces: bool = False,
         global_events: bool = False,
+        licence: str | None = None,
+        metrics: bool = False,
+        metrics_auth: tuple[str, str] | None = None,
+        zombie: Iterable[str] = (),
+        flapping: Iterable[str] = (),
+        flap_seconds: float = 3.0,
+        history_sync: bool = False,
+        history_stop_at: int | None = None,
+        webhook_timeout: float = 5.0,
     ) -> None:
         """``websocket``: serve socket.io (False: /socket.io/ answers 404, as a real server
         with its websocket off); ``strict_namespaces``: an instance's namespace exists only
@@ -71,8 +83,28 @@ class DemoServer:
         sends whose connection is dropped after the message went out (outcome unknown).
         ``chats`` / ``big_chat``: history chats per open instance and one extra chat of
         that many messages (the benchmarks' knobs; see demo/chats.py). ``api_version``: the
-        line imitated, "1.7.1" or "2.3.6" (demo/v2.py)."""
-        self.api_version = "2.3.6" if api_version.startswith("2") else "1.7.1"
+        release imitated: "1.7.1", "2.3.6" (also "2"), "2.3.7" or "2.4.0" (demo/versions.py).
+        ``licence``: a 2.4's, "active" (the default) or "inactive" (answers as the recorded
+        2.4.0-rc2 without a licence key). ``metrics``: serve Prometheus /metrics (2.x), behind
+        basic auth with ``metrics_auth`` (user, password). ``zombie`` / ``flapping``: instances
+        (created open when the seed has none of that name) listed open with a closed session,
+        or cycling open/close/connecting every ``flap_seconds`` (demo/conditions.py).
+        ``history_sync``: each pairing is followed by a history sync (demo/events.py), which
+        stops early at ``history_stop_at`` percent when given. ``webhook_timeout``: seconds a
+        webhook POST may take (demo/webhooks.py)."""
+        from gateway_tui.demo.versions import LICENCES, release
+
+        self.api_version = release(api_version)
+        two_four = self.api_version.startswith("2.4")
+        if licence is not None and (licence not in LICENCES or not two_four):
+            raise ValueError(f"a licence ({licence!r}) is for 2.4: active or inactive")
+        self.licence = (licence or "active") if two_four else None
+        if (metrics or metrics_auth) and self.api_version.startswith("1"):
+            raise ValueError("1.7.1 has no /metrics (2.x has, with PROMETHEUS_METRICS=true)")
+        self.metrics = bool(metrics or metrics_auth)
+        self.metrics_auth = tuple(metrics_auth) if metrics_auth else None
+        self._zombie, self._flapping = tuple(zombie), tuple(flapping)
+        self._history = (history_sync or history_stop_at is not None, history_stop_at)
         self.api_key = api_key
         self.seed = seed
         self.hostile = hostile  # serve the hostile data set (demo/hostile.py)
@@ -81,12 +113,19 @@ class DemoServer:
         self._initial_latency_ms = latency_ms
         self.faults = FaultInjector(seed=seed)
         self._gateway = DemoGateway(self._fresh_state(), self.faults, latency_ms)
-        self.events = DemoEvents(lambda: self._gateway.state, strict_namespaces, global_events)
+        self.events = DemoEvents(
+            lambda: self._gateway.state, strict_namespaces, global_events, webhook_timeout
+        )
         self._gateway.state.events = self.events
         self.websocket = websocket
         self.incoming = (
             Incoming(self.events, lambda: self._gateway.state, incoming_every)
             if incoming_every
+            else None
+        )
+        self.flapper = (
+            Flapper(lambda: self._gateway.state, lambda: self.events.loop, flap_seconds)
+            if self._flapping
             else None
         )
         self._not_on_whatsapp = set(not_on_whatsapp)
@@ -128,6 +167,17 @@ class DemoServer:
             return written.key["id"]
 
         return self.on_loop(write()).result(30)
+
+    def history_sync(self, instance: str, *, batches: int = 4, stop_at: int | None = None) -> int:
+        """Start a history sync of ``instance`` now (DemoEvents.history_sync): the number of
+        batches that will come."""
+
+        async def sync() -> int:
+            return self.events.history_sync(
+                self.state.instances[instance], batches=batches, stop_at=stop_at
+            )
+
+        return self.on_loop(sync()).result(30)
 
     def flood(self, instance: str, jid: str, rate: int, count: int) -> Any:
         """``count`` events at ``rate`` a second into the chat (DemoEvents.flood): a future of
@@ -185,6 +235,8 @@ class DemoServer:
             time.sleep(0.005)
         if self.incoming is not None:
             self.incoming.start()
+        if self.flapper is not None:
+            self.flapper.start()
         return self
 
     def reset(self) -> None:
@@ -216,6 +268,13 @@ class DemoServer:
             big_chat=self._big_chat,
         )
         state.api_version = self.api_version
+        state.licence, state.metrics = self.licence, self.metrics
+        state.metrics_auth = self.metrics_auth
+        state.history_sync, state.history_stop_at = self._history
+        for name in self._zombie:
+            conditions.ensure(state, name, zombie=True)
+        for name in self._flapping:
+            conditions.ensure(state, name, flapping=True)
         if self.hostile:
             from gateway_tui.demo.hostile import make_hostile
 
@@ -226,9 +285,16 @@ class DemoServer:
         """Shut down; stalled requests are released so this takes well under a second."""
         if self.incoming is not None:
             self.incoming.stop()
+        if self.flapper is not None:
+            self.flapper.stop()
         if self._server is None or self._thread is None:
             return
         self._gateway.closing.set()
+        loop = self.events.loop
+        if loop is not None and loop.is_running():
+            # Webhook POSTs still waiting are cancelled, their connections closed.
+            with contextlib.suppress(Exception):
+                self.on_loop(self.events.webhooks.close()).result(_STOP_TIMEOUT)
         self._server.should_exit = True
         self._thread.join(_STOP_TIMEOUT)
         if self._thread.is_alive():
@@ -254,28 +320,17 @@ def serve(
     *,
     instances: int = DEFAULT_INSTANCE_COUNT,
     latency_ms: int = 0,
-    hostile: bool = False,
-    not_on_whatsapp: Iterable[str] = (),
-    drop_share: float = 0.0,
-    chats: int | None = None,
-    big_chat: int = 0,
-    api_version: str = "1.7.1",
     incoming_every: float | None = None,
-    global_events: bool = False,
+    **options: Any,
 ) -> int:
-    """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status."""
+    """Serve the demo gateway on 127.0.0.1:``port`` until Ctrl-C; return an exit status.
+    ``options``: DemoServer's other arguments."""
     server = DemoServer(
-        api_version=api_version,
         instances=instances,
         latency_ms=latency_ms,
         port=port,
-        hostile=hostile,
-        not_on_whatsapp=not_on_whatsapp,
-        drop_share=drop_share,
-        chats=chats,
-        big_chat=big_chat,
         incoming_every=incoming_every,
-        global_events=global_events,
+        **options,
     )
     try:
         server.start()
@@ -289,18 +344,56 @@ def serve(
     )
     if incoming_every:
         print(f"A contact writes to each open instance every {incoming_every:g} s (socket.io).")
+    for line in _cases_said(server):
+        print(line)
     print(f"Try: curl -H 'apikey: {server.api_key}' {server.url}/instance/fetchInstances")
     sys.stdout.flush()
+    return _until_stopped([server])
+
+
+def _cases_said(server: DemoServer) -> list[str]:
+    lines = []
+    if server.licence == "inactive":
+        lines.append("Licence inactive: every business route answers 503 LICENSE_REQUIRED.")
+    if server.metrics:
+        auth = f" (basic auth, user {server.metrics_auth[0]})" if server.metrics_auth else ""
+        lines.append(f"Prometheus metrics at {server.url}/metrics{auth}.")
+    for name in server.state.instances:
+        instance = server.state.instances[name]
+        if instance.zombie:
+            lines.append(f"{name}: a zombie (listed open, its session closed).")
+        if instance.flapping:
+            lines.append(f"{name}: flapping (open/close/connecting on a cycle).")
+    return lines
+
+
+def serve_fleet() -> int:
+    """Serve the demo fleet (demo/fleet.py) until Ctrl-C: one line per gateway."""
+    from gateway_tui.demo.fleet import start_fleet
+
+    fleet = start_fleet()
+    for gateway in fleet.gateways:
+        cases = ", ".join(gateway.cases) or "healthy"
+        version = gateway.api_version or "-"
+        print(f"{gateway.name:<18} {gateway.url:<24} {version:<7} key {gateway.api_key or '-'}")
+        print(f"{'':<18} {cases}")
+    print("Ctrl-C to stop.")
+    sys.stdout.flush()
+    return _until_stopped([g.server for g in fleet.gateways if g.server is not None])
+
+
+def _until_stopped(servers: list[DemoServer]) -> int:
     previous = _stop_on_signals()
     try:
-        while server.running:
+        while all(server.running for server in servers):
             time.sleep(0.2)
     except KeyboardInterrupt:
         pass
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
-        server.stop()
+        for server in servers:
+            server.stop()
     return 0
 
 

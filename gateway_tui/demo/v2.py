@@ -1,4 +1,5 @@
-"""The demo gateway as a 2.x server answers (Evolution API 2.3.6, as recorded).
+"""The demo gateway as a 2.x server answers (Evolution API 2.3.6, as recorded; the later
+releases' differences are in demo/versions.py).
 
 The routes that did not change are the 1.7.1 demo's own handlers; the ones that did (verbs,
 flat camelCase bodies, flat fetchInstances rows, paged findMessages) are written here, from the
@@ -17,14 +18,13 @@ from starlette.routing import Route
 
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle
+from gateway_tui.demo import lifecycle, message_ids, versions
 from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
 from gateway_tui.demo.errors import GatewayError, not_connected_text
 from gateway_tui.demo.lifecycle import EVENTS
 from gateway_tui.demo.validation import create_jid, list_sections
 
-VERSION = "2.3.6"
-CLIENT_NAME = "evolution_exchange"
+CLIENT_NAME = versions.CLIENT_NAME
 # A delete answers 200 at once; the instance goes a moment later (as recorded: still listed
 # right after, gone 1.5 s on).
 DELETE_SECONDS = 1.5
@@ -106,6 +106,17 @@ def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]
             len(instance.workspace.contacts),
             len(chats),
         )
+    disconnection = {
+        "disconnectionReasonCode": 401 if was_paired else None,
+        "disconnectionObject": None,
+        "disconnectionAt": _moment(stamp) if was_paired else None,
+    }
+    if instance.disconnection is not None:  # demo/conditions.py
+        disconnection = {
+            "disconnectionReasonCode": instance.disconnection["code"],
+            "disconnectionObject": instance.disconnection["object"],
+            "disconnectionAt": _moment(instance.disconnection["at"]),
+        }
     return {
         "id": instance.instance_id,
         "name": instance.name,
@@ -118,9 +129,7 @@ def instance_row(instance: Instance, count_store: bool = True) -> dict[str, Any]
         "businessId": None,
         "token": instance.apikey,
         "clientName": CLIENT_NAME,
-        "disconnectionReasonCode": 401 if was_paired else None,
-        "disconnectionObject": None,
-        "disconnectionAt": _moment(stamp) if was_paired else None,
+        **disconnection,
         "createdAt": _moment(stamp - 86400 * 30),
         "updatedAt": _moment(stamp),
         "Chatwoot": None,
@@ -178,6 +187,11 @@ V2_ROUTES.append(Route("/instance/fetchInstances", fetch_instances, methods=["GE
 async def delete_instance(call: v1.Call, instance: Instance) -> v1.Reply:
     if instance.status == "open":
         raise GatewayError(400, [f'The "{instance.name}" instance needs to be disconnected'])
+    if instance.name not in call.state.deleting and call.state.events is not None:
+        # 2.3.7 ends the session first; 2.3.6 only for an instance whose socket started at
+        # its creation (qrcode:true, events-002).
+        logged_out = versions.at_least(call.state, "2.3.7") or instance.qrcode_at_create
+        call.state.events.instance_deleted(instance, logged_out=logged_out)
     call.state.deleting.setdefault(instance.name, time.monotonic())
     return 200, v1.success("Instance deleted")
 
@@ -189,6 +203,8 @@ async def create(call: v1.Call) -> v1.Reply:
         raise GatewayError(400, ["Invalid integration"])
     status, reply = await lifecycle.create(call)
     instance = call.state.instances[reply["instance"]["instanceName"]]
+    if call.state.events is not None:
+        call.state.events.instance_created(instance)
     record = reply["instance"]
     return status, {
         "instance": {
@@ -246,10 +262,11 @@ def _nested(call: v1.Call, name: str) -> dict[str, Any]:
         raise GatewayError(400, [[f'instance requires property "{name}"']])
     events = inner.get("events", [])
     for index, event in enumerate(events if isinstance(events, list) else []):
-        if event not in V2_EVENTS:
+        if event not in events_of(call.state):
+            known = ",".join(events_of(call.state))
             raise GatewayError(
                 400,
-                [[f"{name}.events[{index}] is not one of enum values: {','.join(V2_EVENTS)}"]],
+                [[f"{name}.events[{index}] is not one of enum values: {known}"]],
             )
     return inner
 
@@ -275,6 +292,13 @@ V2_EVENTS = tuple(
 )
 
 
+def events_of(state: DemoState) -> list[str]:
+    """The events a webhook or websocket may tick: 2.4 adds MESSAGING_HISTORY_SET (refused
+    in event lists before it)."""
+    extra = ["MESSAGING_HISTORY_SET"] if versions.at_least(state, "2.4.0") else []
+    return [*V2_EVENTS, *extra]
+
+
 def _row(instance: Instance, stored: dict[str, Any]) -> dict[str, Any]:
     stamp = _moment(time.time())
     return {"id": "demo-" + instance.instance_id[:8], **stored, "createdAt": stamp} | {
@@ -293,7 +317,7 @@ async def set_webhook(call: v1.Call, instance: Instance) -> v1.Reply:
         "url": inner["url"],  # 2.x stores any text, a URL or not
         "headers": None,
         "enabled": enabled,
-        "events": (list(inner.get("events") or []) or list(V2_EVENTS)) if enabled else [],
+        "events": (list(inner.get("events") or []) or events_of(call.state)) if enabled else [],
         "webhookByEvents": inner.get("byEvents") is True,
         "webhookBase64": inner.get("base64") is True,
     }
@@ -313,7 +337,7 @@ async def set_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
     if "enabled" not in inner:
         raise GatewayError(400, [['websocket requires property "enabled"']])
     enabled = inner["enabled"] is True
-    events = (list(inner.get("events") or []) or list(V2_EVENTS)) if enabled else []
+    events = (list(inner.get("events") or []) or events_of(call.state)) if enabled else []
     stored = {"enabled": enabled, "events": events}
     lifecycle.of(call.state).websockets[instance.name] = stored
     return 201, _row(instance, stored)
@@ -336,7 +360,11 @@ async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
         for key in ("title", "description", "buttonText", "footerText", "sections")
         if key in body
     }
-    return await v1.deliver_list(call, instance, body["number"], fields, body.get("delay"))
+    return await message_ids.send_once(
+        call,
+        instance,
+        lambda: v1.deliver_list(call, instance, body["number"], fields, body.get("delay")),
+    )
 
 
 @route("POST", "/chat/updateMessage/{instance}")
@@ -384,7 +412,7 @@ def _contact_row(instance: Instance, jid: str, name: str | None) -> dict[str, An
     }
 
 
-def _message_row(instance: Instance, message: Any) -> dict[str, Any]:
+def message_row(instance: Instance, message: Any) -> dict[str, Any]:
     data = chat_store.message_json(instance, message)
     data.pop("owner", None)
     stamp = data.get("messageTimestamp")
@@ -422,7 +450,7 @@ async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
                 "windowStart": at,
                 "windowExpires": _moment((last.timestamp if last else 0) + 86400),
                 "windowActive": False,
-                "lastMessage": _message_row(instance, last) if last else None,
+                "lastMessage": message_row(instance, last) if last else None,
                 "unreadCount": 0,
                 "isSaved": True,
             }
@@ -457,19 +485,26 @@ async def find_messages(call: v1.Call, instance: Instance) -> v1.Reply:
             "total": len(messages),
             "pages": pages,
             "currentPage": page,
-            "records": [_message_row(instance, m) for m in chosen],
+            "records": [message_row(instance, m) for m in chosen],
         }
     }
 
 
 @route("POST", "/chat/findContacts/{instance}")
 async def find_contacts(call: v1.Call, instance: Instance) -> v1.Reply:
-    wanted = _where(call).get("remoteJid")
-    return 200, [
+    where = _where(call)
+    wanted = where.get("remoteJid")
+    rows = [
         _contact_row(instance, jid, name)
         for jid, name in instance.workspace.contacts.items()
         if not isinstance(wanted, str) or create_jid(wanted) == jid
     ]
+    if versions.at_least(call.state, "2.3.7"):
+        # 2.3.7 also filters on the row's id and on the name (v2.3.7-vs-2.3.6.md row 3).
+        for name in ("id", "pushName"):
+            if isinstance(where.get(name), str):
+                rows = [row for row in rows if row[name] == where[name]]
+    return 200, rows
 
 
 # ---------------------------------------------------------------- closed instances, as 2.x says it
@@ -504,7 +539,7 @@ async def whatsapp_numbers(call: v1.Call, instance: Instance) -> v1.Reply:
                 "message": [["numbers does not meet minimum length of 1"]],
             },
         )
-    if instance.status == "connecting":  # Baileys' own error, passed through whole
+    if instance.status == "connecting" or instance.zombie:  # Baileys' own error, whole
         payload = {
             "statusCode": 428,
             "error": "Precondition Required",
@@ -526,10 +561,10 @@ async def whatsapp_numbers(call: v1.Call, instance: Instance) -> v1.Reply:
 
 @route("GET", "/group/fetchAllGroups/{instance}")
 async def fetch_all_groups(call: v1.Call, instance: Instance) -> v1.Reply:
-    if call.query("getParticipants") and instance.status != "open":
+    if call.query("getParticipants") and (instance.status != "open" or instance.zombie):
         text = (
             "Connection Closed"
-            if instance.status == "connecting"
+            if instance.status == "connecting" or instance.zombie
             else "Cannot convert undefined or null to object"
         )
         raise GatewayError(500, text)
@@ -563,14 +598,16 @@ async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "text")
     if not str(call.body["text"]).strip():
         raise GatewayError(400, ["Text is required"])  # as recorded (v2.3.6-more/070)
-    return await v1.send_text(_flat_to_nested(call, "textMessage", ("text",)), instance)
+    nested = _flat_to_nested(call, "textMessage", ("text",))
+    return await message_ids.send_once(call, instance, lambda: v1.send_text(nested, instance))
 
 
 @route("POST", "/message/sendMedia/{instance}")
 async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "mediatype", "media")
     fields = ("mediatype", "media", "caption", "fileName")
-    return await v1.send_media(_flat_to_nested(call, "mediaMessage", fields), instance)
+    nested = _flat_to_nested(call, "mediaMessage", fields)
+    return await message_ids.send_once(call, instance, lambda: v1.send_media(nested, instance))
 
 
 @route("POST", "/message/sendReaction/{instance}")
@@ -603,18 +640,8 @@ V2_ROUTES.extend(r for r in v1.ROUTES_1_7_1 if any((m, r.path) in _SAME for m in
 
 
 async def root(request: Any) -> Any:
-    """GET /: 2.x adds clientName and whatsappWebVersion, drops swagger."""
-    return v1.json_response(
-        200,
-        {
-            "status": 200,
-            "message": "Welcome to the Evolution API, it is working!",
-            "version": VERSION,
-            "clientName": CLIENT_NAME,
-            "documentation": "https://doc.evolution-api.com",
-            "whatsappWebVersion": "2.3000.1027934701",
-        },
-    )
+    """GET /: 2.x adds clientName and whatsappWebVersion, drops swagger (2.3.7: manager)."""
+    return v1.json_response(200, versions.root_body(request.app.state.demo))
 
 
 V2_ROUTES.append(Route("/", root, methods=["GET"]))

@@ -18,7 +18,7 @@ from textual.widgets import DataTable, Static, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
 from gateway_tui.core.campaign.recipients import parse_recipients
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.screenshots.base import FIXED_NOW, Scenario, wait_until
 from gateway_tui.screenshots.compose import INSTANCE, SIZE, open_composer
 

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.screenshots.base import Scenario, shown, wait_until
 from gateway_tui.tui.textual_private import notifications_of
 
@@ -81,7 +82,7 @@ async def open_composer(pilot: Pilot):
     """The composer on the lunch menu, the cursor on the last row's title.
 
     The menu comes back as a saved draft: typing it key by key is what the tests do
-    (tests/tui/test_composer.py); a picture only needs the result.
+    (tests/tui/screens/test_composer.py); a picture only needs the result.
     """
     from gateway_tui.tui.screens.composer import ComposerScreen
 

@@ -11,7 +11,7 @@ from gateway_tui.core.campaign.recipients import (
     parse_recipients,
     read_recipients_file,
 )
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 
 
 def menu(title: str = "Hello {name}", row: str = "Cola for {city}") -> Draft:

@@ -9,15 +9,12 @@ from datetime import datetime
 import pytest
 
 from gateway_tui.core.api.models import MessageKey, SentListContent, SentMessage, SentMessageContent
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection, slugify
 from gateway_tui.core.files.drafts import (
     ComposeStore,
-    Draft,
-    DraftRow,
-    DraftSection,
     HistoryEntry,
     gateway_dir_name,
     instance_dir_name,
-    slugify,
 )
 from gateway_tui.core.files.storage import data_dir
 from gateway_tui.core.state import SentRecord

@@ -22,7 +22,7 @@ import pytest
 
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign, open_campaign
 from gateway_tui.core.campaign.recipients import parse_recipients
-from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.draft import Draft
 from gateway_tui.demo.server import DemoServer
 from tests.data import CAMPAIGN_DRAFT_JSON
 from tests.support import wait_in_thread

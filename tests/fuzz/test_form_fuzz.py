@@ -32,8 +32,9 @@ from textual.widgets import Input, Select, Static, TextArea
 
 from gateway_tui.core.api.validation import group_jid_from, normalise_number, parse_delay
 from gateway_tui.core.client_factory import client_for
+from gateway_tui.core.draft import PRESENCES, Draft, DraftRow, DraftSection
 from gateway_tui.core.files.config import config_path, load_config, validate_gateway_url
-from gateway_tui.core.files.drafts import PRESENCES, ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.demo import data as demo_data
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
@@ -209,7 +210,7 @@ async def test_connect_form_takes_anything(monkeypatch, capsys):
         async with client_for(
             settings.get("config"), url=url, api_key=key, retry_delays=(), transport=transport
         ) as client:
-            return len(await client.fetch_instances())
+            return len(await client.instances.fetch())
 
     monkeypatch.setattr("gateway_tui.tui.screens.connect.probe_gateway", probe)
     app = GatewayApp(load_config())

@@ -19,7 +19,8 @@ from collections.abc import Iterator
 import pytest
 from textual.app import App
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.text.sanitize import clipboard_text, printable
 from gateway_tui.demo.hostile import ATTACKS, CLIPBOARD, hostile
 from gateway_tui.tui.display_filter import ControlCharacterFilter
@@ -191,7 +192,7 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         await until(pilot, lambda: isinstance(app.screen, MessagesScreen))
         conversation = app.screen
         await until(
-            pilot, lambda: app.actions.messages_of(sales, conversation.jid).value is not None
+            pilot, lambda: app.actions.chats.messages_of(sales, conversation.jid).value is not None
         )
         await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))

@@ -1,11 +1,14 @@
 """A recorded gateway: real Evolution API answers replayed from ``../shared/recordings``.
 
 Each recording is one real exchange (method, path, query, headers, request body, status,
-response body) with a real 1.7.1 or 2.3.6 on loopback. ``RecordedGateway`` answers a request
-with the recording of the same method and path whose key, query and request body are closest,
-and a route it has no recording for with the real servers' own 404 (``Cannot PUT /x``). Every
-exchange is logged with the recording that answered, so a test can say which request shape
-reached which server ("a 1.7.1-shaped sendList to a 2.x server: 400 requires "title"").
+response body) with a real server on loopback. Every folder of ``../shared/recordings`` counts;
+what server answered is read from its recordings, never from the folder's name
+(``folder_release``: the ``GET /`` answer's version, else an event stream's header).
+``RecordedGateway`` answers a request with the recording of the same method and path whose
+key, query and request body are closest, and a route it has no recording for with the real
+servers' own 404 (``Cannot PUT /x``). Every exchange is logged with the recording that
+answered, so a test can say which request shape reached which server ("a 1.7.1-shaped
+sendList to a 2.x server: 400 requires "title"").
 
 It runs as an httpx transport (``transport()``), so the client and the app use it unchanged.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
@@ -23,7 +27,6 @@ from urllib.parse import unquote
 
 import httpx
 
-VERSIONS = ("v1.7.1", "v2.3.6")
 GLOBAL_KEY = "EVO-LOCAL-GLOBAL-KEY-0001"
 EVO_B_TOKEN = "EVO-B-INSTANCE-KEY-0001"
 
@@ -54,15 +57,36 @@ class Recording:
     content_type: str
     body_is_json: bool
     response_body: Any
+    url: str = ""
 
     @property
     def id(self) -> str:
         return f"{self.folder}/{self.file.removesuffix('.json')}"
 
     @property
-    def version(self) -> str:
-        """The line's folder name without ``-more``: ``v1.7.1`` or ``v2.3.6``."""
-        return self.folder.removesuffix("-more")
+    def stem(self) -> str:
+        """The file's name without ``.json``: the same request has the same stem on every
+        release of a line (2.3.7's folders replay 2.3.6's, same names)."""
+        return self.file.removesuffix(".json")
+
+    @property
+    def release(self) -> str:
+        """The release of the server that answered: ``1.7.1``, ``2.3.6``, ``2.4.0``…"""
+        return folder_release(self.folder)
+
+    @property
+    def line(self) -> str:
+        """The line: ``1`` or ``2`` (what the client's ``api_version`` pins)."""
+        return self.release.split(".")[0]
+
+    @property
+    def server_env(self) -> dict[str, str]:
+        """What the recorder said the server was started with (``PROMETHEUS_METRICS=true``…),
+        from the note's "server started with A=B C=D"."""
+        found = re.search(r"server started with ((?:[A-Z_]+=\S+\s*)+)", self.note or "")
+        if not found:
+            return {}
+        return dict(pair.split("=", 1) for pair in found.group(1).split())
 
     @property
     def api_key(self) -> str | None:
@@ -87,6 +111,8 @@ class Recording:
             return body["response"].get("message")
         if isinstance(body, dict) and body.get("isBoom") is True:  # a Baileys error, whole
             return body.get("output", {}).get("payload", {}).get("message")
+        if isinstance(body, dict) and isinstance(body.get("code"), str):  # 2.4's licence
+            return body.get("message")
         return body
 
     def response_bytes(self) -> bytes:
@@ -114,6 +140,7 @@ def _read(folder: str, path: Path) -> Recording:
         content_type=data.get("response_content_type") or "",
         body_is_json=bool(data.get("response_body_is_json", True)),
         response_body=data.get("response_body"),
+        url=data.get("url") or "",
     )
 
 
@@ -128,13 +155,60 @@ def load_folder(folder: str) -> tuple[Recording, ...]:
     )
 
 
-def load(version: str) -> tuple[Recording, ...]:
-    """Every HTTP exchange of one line: its folder and its ``-more`` folder."""
-    return load_folder(version) + load_folder(f"{version}-more")
+def folders() -> tuple[str, ...]:
+    """Every folder of recordings (one with at least one exchange), in name order."""
+    base = recordings_dir()
+    if not base.is_dir():
+        return ()
+    return tuple(
+        path.name
+        for path in sorted(base.iterdir())
+        if path.is_dir() and any(not p.name.startswith("events-") for p in path.glob("*.json"))
+    )
+
+
+_SERVER = re.compile(r"Evolution API (\d+\.\d+\.\d+)")
+
+
+@cache
+def folder_release(folder: str) -> str:
+    """The release of a folder's server, as its recordings say: the version in its ``GET /``
+    answer, else the ``server`` of an event stream's header (``Evolution API 2.3.6``)."""
+    for rec in load_folder(folder):
+        body = rec.response_body
+        if rec.method == "GET" and rec.path == "/" and rec.status == 200:
+            if isinstance(body, dict) and isinstance(body.get("version"), str):
+                return body["version"]
+    for path in sorted((recordings_dir() / folder).glob("events-*.json")):
+        header = json.loads(path.read_text(encoding="utf-8")).get("header") or {}
+        if found := _SERVER.search(str(header.get("server") or "")):
+            return found.group(1)
+    raise LookupError(f"{folder}: no recording says its release (a GET / or an event stream)")
+
+
+@cache
+def folder_licence(folder: str) -> str | None:
+    """``inactive`` / ``active`` where the folder's server answered ``GET /license/status``."""
+    for rec in load_folder(folder):
+        if rec.path == "/license/status" and rec.status == 200:
+            return (rec.response_body or {}).get("status")
+    return None
+
+
+def releases() -> tuple[str, ...]:
+    """Every release recorded, oldest first."""
+    found = {folder_release(folder) for folder in folders()}
+    return tuple(sorted(found, key=lambda r: tuple(int(p) for p in r.split("."))))
+
+
+def load(release: str) -> tuple[Recording, ...]:
+    """Every HTTP exchange of one release: all its folders."""
+    wanted = [folder for folder in folders() if folder_release(folder) == release]
+    return tuple(r for folder in wanted for r in load_folder(folder))
 
 
 def all_recordings() -> tuple[Recording, ...]:
-    return tuple(r for version in VERSIONS for r in load(version))
+    return tuple(r for folder in folders() for r in load_folder(folder))
 
 
 # --- closeness: how alike two requests are --------------------------------------------------
@@ -219,9 +293,9 @@ class RecordedGateway:
     log: list[Exchange] = field(default_factory=list)
 
     @classmethod
-    def of(cls, version: str, *, only: Iterable[str] | None = None) -> RecordedGateway:
-        """A gateway of one line (``v1.7.1`` or ``v2.3.6``); ``only``: these file ids alone."""
-        recordings = load(version)
+    def of(cls, release: str, *, only: Iterable[str] | None = None) -> RecordedGateway:
+        """A gateway of one release (``1.7.1``, ``2.3.6``…); ``only``: these file ids alone."""
+        recordings = load(release)
         if only is not None:
             wanted = set(only)
             recordings = tuple(r for r in recordings if r.id in wanted or r.name in wanted)

@@ -8,9 +8,27 @@ import pytest
 from gateway_tui.core.api import GatewayClient, ListMessage, ListRow, ListSection, SendListRequest
 from gateway_tui.core.api.errors import BadRequest, GatewayError
 from gateway_tui.core.api.models import SendListOptions
-from tests.recorded.gateway import GLOBAL_KEY, RecordedGateway, cannot, load
+from tests.recorded.gateway import (
+    GLOBAL_KEY,
+    RecordedGateway,
+    cannot,
+    folder_licence,
+    folder_release,
+    folders,
+    load,
+)
 
-pytestmark = pytest.mark.parametrize("version", ["v1.7.1", "v2.3.6"])
+# Every release recorded whose routes answer (a 2.4 without a licence answers 503 to all) and
+# whose folders hold the basic set these tests choose from (the 12 operations' folder: an
+# unknown route, a wrong key, an unknown instance name, the 1.7.1-shaped sendList).
+_GATED = {folder_release(f) for f in folders() if folder_licence(f) == "inactive"}
+_NEEDED = {"unknown-route", "fetchInstances-wrong-apikey", "fetchInstances-by-instanceName-unknown"}
+OPEN_RELEASES = sorted(
+    release
+    for release in {folder_release(f) for f in folders()} - _GATED
+    if _NEEDED <= {r.name for r in load(release)}
+)
+pytestmark = pytest.mark.parametrize("version", OPEN_RELEASES)
 
 
 def _get(gateway: RecordedGateway, path: str, key: str | None = GLOBAL_KEY, **kw) -> httpx.Response:
@@ -49,7 +67,7 @@ def test_the_query_decides_among_the_same_route(version: str) -> None:
 
 def test_a_verb_the_line_does_not_have_is_a_404(version: str) -> None:
     gateway = RecordedGateway.of(version)
-    other = "POST" if version == "v1.7.1" else "PUT"
+    other = "POST" if version.startswith("1.") else "PUT"
     answer = _get(gateway, "/group/revokeInviteCode/evo-a", method=other)
     assert answer.status_code == 404
     assert answer.json()["response"]["message"][0].startswith(f"Cannot {other} ")
@@ -69,8 +87,8 @@ def _list_request() -> SendListRequest:
 
 
 async def test_the_log_says_which_shape_reached_which_server(version: str) -> None:
-    """A 1.7.1-only client's sendList on each line: on 2.3.6 the body is the 1.7.1 shape, which a
-    real 2.3.6 refuses (400 requires "title"); on 1.7.1 the valid one (not connected)."""
+    """A 1.7.1-only client's sendList on each release: on 2.x the body is the 1.7.1 shape, which
+    a real 2.x refuses (400 requires "title"); on 1.7.1 the valid one (not connected)."""
     gateway = RecordedGateway.of(version)
     async with GatewayClient(
         "http://gw.test",
@@ -80,15 +98,13 @@ async def test_the_log_says_which_shape_reached_which_server(version: str) -> No
         api_version="1",  # a client that speaks 1.7.1 only, as before the 2.x issue
     ) as client:
         with pytest.raises(GatewayError) as info:
-            await client.send_list("evo-a", _list_request())
-    answered = gateway.answered_by()[0]
-    if version == "v2.3.6":
-        assert answered in (
-            "v2.3.6/027-sendList-1.7.1-shape",
-            "v2.3.6-more/078-sendList-1.7.1-nested-shape",
-        )
+            await client.messages.send_list("evo-a", _list_request())
+    (answered,) = gateway.log
+    assert answered.recording is not None
+    if version.startswith("2."):
+        assert answered.recording.name in ("sendList-1.7.1-shape", "sendList-1.7.1-nested-shape")
         assert isinstance(info.value, BadRequest)
         assert 'instance requires property "title"' in " ".join(info.value.messages)
     else:
-        assert answered == "v1.7.1/035-sendList-valid-disconnected"
+        assert answered.recording.name == "sendList-valid-disconnected"
         assert info.value.instance_not_connected

@@ -50,8 +50,8 @@ async def test_with_no_color_every_coloured_cell_has_a_word_or_a_glyph(demo_serv
             assert state in text  # the instance states, in words and glyphs
 
         await open_instance(app, pilot)
-        text = screen_text(app)
-        assert "[x]" in text and "[ ]" in text, text  # each setting's state as a glyph
+        # Each setting's state as a glyph, once the settings are read.
+        await wait_for(pilot, lambda: "[x]" in screen_text(app) and "[ ]" in screen_text(app))
 
         await open_chats(app, pilot)
         assert _unmarked_cells(app) == []

@@ -13,7 +13,7 @@ async def test_a_colliding_remap_is_said_once_and_the_key_keeps_its_action(demo_
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
-        '[keys]\n"instances.sort" = "f"\n"instances.nope" = "x"\n"instances.refresh" = "ctrl+g"\n'
+        '[keys]\n"instances.sort" = "f"\n"instances.nope" = "x"\n"instances.refresh" = "ctrl+b"\n'
     )
     app = GatewayApp(make_config(demo_server))
     async with app.run_test(size=(140, 40)) as pilot:
@@ -27,6 +27,6 @@ async def test_a_colliding_remap_is_said_once_and_the_key_keeps_its_action(demo_
         # Sort keeps s, the status filter keeps f, and the good remap applies.
         assert screen.key_for("instances.sort") == "s"
         assert screen.key_for("instances.status_filter") == "f"
-        assert screen.key_for("instances.refresh") == "^g"
+        assert screen.key_for("instances.refresh") == "^b"
         await pilot.press("f")
         await wait_for(pilot, lambda: screen._status_filter is not None)

@@ -26,7 +26,8 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.files.storage import config_dir, data_dir
 from gateway_tui.tui.screens.composer import FIELD_HINTS, ComposerScreen
 from gateway_tui.tui.screens.connect import ConnectScreen
@@ -203,7 +204,8 @@ async def test_every_file_the_app_writes_is_private(app_for, demo_server):
             await pilot.press("tab", "tab", "tab", "tab", *"Pizzas", "tab", *"Margherita")
             await wait_for(pilot, lambda: composer.saved_at is not None)
             await pilot.press("f6")
-            await pilot.press("enter")
+            await pilot.press("enter")  # the template is written in a worker thread
+            await wait_for(pilot, lambda: composer.store.templates_path.exists())
             await pilot.press("ctrl+s")
             await wait_for(pilot, lambda: composer.last_result is not None)
             await pilot.press("x")  # a new draft after the send

@@ -64,7 +64,10 @@ def _bindings() -> list[Binding]:
 def _new_keys() -> list[str]:
     """Keys no binding uses by default, each shown by Textual under its own name."""
     pool = [f"f{n}" for n in range(13, 25)]
-    modifiers = ("ctrl", "shift", "alt", "ctrl+shift", "ctrl+alt", "shift+alt", "ctrl+shift+alt")
+    modifiers = (
+        *("ctrl", "shift", "alt", "ctrl+shift", "ctrl+alt", "shift+alt", "ctrl+shift+alt"),
+        *("super", "meta"),  # more room: the fleet screen's bindings passed 180
+    )
     pool += [f"{mod}+f{n}" for mod in modifiers for n in range(1, 25)]
     return pool
 
@@ -181,7 +184,7 @@ async def test_remapped_keys_leave_no_hint_naming_an_old_key(demo_server) -> Non
         await look("subject")
         app.pop_screen()
         app.push_screen(ChatsScreen(INSTANCE))
-        await wait_for(pilot, lambda: app.actions.chat_book(INSTANCE).value is not None)
+        await wait_for(pilot, lambda: app.actions.chats.chat_book(INSTANCE).value is not None)
         await look("chats")
         app.push_screen(ProfileScreen(INSTANCE, ""))
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))

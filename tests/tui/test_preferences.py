@@ -15,7 +15,7 @@ async def test_the_app_keeps_the_instance_names_for_completion(demo_server):
         names = sorted(i.instance_name for i in app.state.instances.value)
         await wait_for(pilot, lambda: known_instances(demo_server.url) == names)
         written = known_instances_path().stat().st_mtime_ns
-        await app.actions.refresh_instances()  # the same names again: nothing written
+        await app.actions.instances.refresh_instances()  # the same names again: nothing written
         await pilot.pause()
         await app.workers.wait_for_complete()
         assert known_instances_path().stat().st_mtime_ns == written

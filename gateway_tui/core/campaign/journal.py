@@ -43,10 +43,11 @@ from typing import Any
 
 from gateway_tui.core.campaign.lock import CampaignLock, Holder, holder
 from gateway_tui.core.campaign.recipients import Recipient, RecipientList
-from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.draft import Draft
 from gateway_tui.core.files.export import CsvWriter
 from gateway_tui.core.files.storage import (
     PRIVATE_FILE_MODE,
+    atomic_file,
     atomic_write_json,
     data_dir,
     ensure_private_dir,
@@ -534,7 +535,7 @@ class Campaign:
             status = self.status(index).value
             return (recipient.number, recipient.name, status, message_id, when, error)
 
-        with _atomic_file(self.report_path) as out:
+        with atomic_file(self.report_path) as out:
             writer = CsvWriter(out)  # every cell: formulas defused, controls cleaned
             writer.writerow(REPORT_COLUMNS)
             for event in self._events():
@@ -558,43 +559,6 @@ class Campaign:
                     at, error = self.unknown.get(index, (0.0, ""))
                     writer.writerow(row(index, at, "", error))
         return self.report_path
-
-
-class _atomic_file:
-    """A text file written beside ``path`` and renamed over it once complete and fsync'd."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.temp = path.parent / f".{path.name}.{secrets.token_hex(8)}.tmp"
-
-    def __enter__(self):
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
-        fd = os.open(self.temp, flags, PRIVATE_FILE_MODE)
-        self.file = os.fdopen(fd, "w", encoding="utf-8", newline="")
-        return self.file
-
-    def __exit__(self, exc_type, exc, traceback) -> None:
-        try:
-            if exc_type is None:
-                self.file.flush()
-                os.fsync(self.file.fileno())
-            self.file.close()
-            if exc_type is None:
-                os.replace(self.temp, self.path)
-                _fsync_dir(self.path.parent)
-        finally:
-            self.temp.unlink(missing_ok=True)
-
-
-def _fsync_dir(directory: Path) -> None:
-    """Persist a rename in ``directory`` (not possible on Windows)."""
-    if os.name == "nt":
-        return
-    fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _why(exc: OSError) -> str:
@@ -735,7 +699,7 @@ def create_campaign(
     message.recipient = ""
     seed = secrets.randbits(32) if seed is None else seed
     digest = hashlib.sha256()
-    with _atomic_file(directory / "recipients.jsonl") as out:
+    with atomic_file(directory / "recipients.jsonl") as out:
         for recipient in recipients.recipients:
             line = json.dumps(recipient.to_json(), ensure_ascii=False) + "\n"
             digest.update(line.encode("utf-8"))
@@ -743,7 +707,7 @@ def create_campaign(
     # The journal's head line, before campaign.json: a campaign never exists without it.
     head = {"e": "head", "v": FORMAT_VERSION, "campaign": campaign_id}
     head["recipients"] = "sha256:" + digest.hexdigest()
-    with _atomic_file(directory / "journal.jsonl") as out:
+    with atomic_file(directory / "journal.jsonl") as out:
         out.write(json.dumps(head, separators=(",", ":")) + "\n")
     meta = {
         "version": FORMAT_VERSION,

@@ -26,7 +26,7 @@ from gateway_tui.core.api.dialects import Dialect
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.models import SendListRequest
 from gateway_tui.core.api.validation import check_recipient, normalise_number
-from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.draft import Draft
 from gateway_tui.core.text.phone import number_problem, person_digits, person_key
 
 MAX_FILE_BYTES = 20 * 1024 * 1024

@@ -12,10 +12,11 @@ import logging
 import os
 import secrets
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import platformdirs
 
@@ -92,18 +93,39 @@ def atomic_write_json(path: str | os.PathLike[str], obj: Any) -> None:
 
 
 def _atomic_write_bytes(path: Path, data: bytes) -> None:
+    with atomic_file(path, binary=True) as out:
+        out.write(data)
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike[str], *, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file written beside ``path`` and renamed over it once complete and fsync'd.
+
+    The one atomic write of the package: a 0600 temp file in the (private) directory, written
+    as the ``with`` block goes (text: UTF-8, newlines as written), flushed and fsync'd, renamed
+    over ``path``, and the rename fsync'd too. If the block raises, ``path`` is left as it was
+    and the temp file is removed.
+    """
+    path = Path(path)
     directory = ensure_private_dir(path.parent)
     temp_path = directory / f".{path.name}.{secrets.token_hex(8)}.tmp"
     # O_EXCL: never write through a file or symlink someone else planted at the temp name.
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(temp_path, flags, PRIVATE_FILE_MODE)
     try:
-        with os.fdopen(fd, "wb") as temp_file:
-            if hasattr(os, "fchmod"):
-                os.fchmod(
-                    temp_file.fileno(), PRIVATE_FILE_MODE
-                )  # the umask filtered os.open's mode
-            temp_file.write(data)
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, PRIVATE_FILE_MODE)  # the umask filtered os.open's mode
+        if binary:
+            temp_file: IO[Any] = os.fdopen(fd, "wb")
+        else:
+            temp_file = os.fdopen(fd, "w", encoding="utf-8", newline="")
+    except BaseException:
+        os.close(fd)
+        temp_path.unlink(missing_ok=True)
+        raise
+    try:
+        with temp_file:
+            yield temp_file
             temp_file.flush()
             os.fsync(temp_file.fileno())
         os.replace(temp_path, path)

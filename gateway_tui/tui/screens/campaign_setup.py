@@ -12,6 +12,7 @@ from datetime import datetime
 from pathlib import Path
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -37,7 +38,7 @@ from gateway_tui.core.campaign.recipients import (
     read_recipients_file,
 )
 from gateway_tui.core.campaign.runner import duration_text
-from gateway_tui.core.files.drafts import PRESENCES, Draft
+from gateway_tui.core.draft import PRESENCES, Draft
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
@@ -159,8 +160,9 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
 
     # --- input ------------------------------------------------------------------------------
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id == "c-file" and event.value.strip():
+    @on(Input.Submitted, "#c-file")
+    def _file_submitted(self, event: Input.Submitted) -> None:
+        if event.value.strip():
             event.stop()
             self.load_file(event.value.strip())
 
@@ -193,21 +195,24 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
         self._fill_table()
         self._redraw()
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "c-delay":
-            self.draft.delay = event.value
-            self.template = MessageTemplate(self.draft)
-            self._message_problems = None
-        if event.input.id in ("c-rate", "c-jitter", "c-delay"):
-            self._redraw()
+    @on(Input.Changed, "#c-delay")
+    def _delay_changed(self, event: Input.Changed) -> None:
+        self.draft.delay = event.value
+        self.template = MessageTemplate(self.draft)
+        self._message_problems = None
+        self._redraw()
 
-    def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "c-presence":
-            value = event.value
-            self.draft.presence = value if isinstance(value, str) else ""
-            self.template = MessageTemplate(self.draft)
-            self._message_problems = None
-            self._draw_preview()
+    @on(Input.Changed, "#c-rate, #c-jitter")
+    def _pace_changed(self) -> None:
+        self._redraw()
+
+    @on(Select.Changed, "#c-presence")
+    def _presence_changed(self, event: Select.Changed) -> None:
+        value = event.value
+        self.draft.presence = value if isinstance(value, str) else ""
+        self.template = MessageTemplate(self.draft)
+        self._message_problems = None
+        self._draw_preview()
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         self._draw_preview()
@@ -372,21 +377,36 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
 
     def _start(self, pace: Pace) -> None:
         assert self.recipients is not None
+        if any(w.node is self and w.group == "create" and not w.is_finished for w in self.workers):
+            return  # confirmed twice: one campaign, never two
+        # A snapshot for the thread: the form may still change while the files are written.
+        self._create(pace, Draft.from_json(self.draft.to_json()), self.recipients)
+
+    @work(thread=True, exit_on_error=False, group="create")
+    def _create(self, pace: Pace, draft: Draft, recipients: RecipientList) -> None:
+        """Write the campaign's files (each fsync'd) off the loop: a long list takes a while."""
         try:
             campaign = create_campaign(
                 # Filed under the gateway's identity, like drafts: the demo's survive a relaunch
                 # on another port.
                 gateway=self.gateway_app.gateway_identity or "",
                 instance=self.instance,
-                draft=self.draft,
-                recipients=self.recipients,
+                draft=draft,
+                recipients=recipients,
                 pace=pace,
                 now=datetime.now(),
             )
         except (JournalError, OSError) as exc:
-            self.notify(f"Cannot create the campaign: {exc}", severity="error", markup=False)
+            message = f"Cannot create the campaign: {exc}"
+            self.app.call_from_thread(self.notify, message, severity="error", markup=False)
             return
-        self._open_run(campaign.id, start=True)
+        self.app.call_from_thread(self._created, campaign.id)
+
+    def _created(self, campaign_id: str) -> None:
+        if self.app.screen is not self:  # left while the files were written: not started
+            self.notify(f"Campaign {campaign_id} created, not started.", markup=False)
+            return
+        self._open_run(campaign_id, start=True)
 
     def _open_run(self, campaign_id: str, *, start: bool = False) -> None:
         from gateway_tui.tui.screens.campaign_run import CampaignRunScreen

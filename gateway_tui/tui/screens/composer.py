@@ -1,6 +1,6 @@
 """`m` on an instance: compose a list message with a live preview, check it, send it.
 
-The form is a ``Draft`` (plain data, ``gateway_tui.core.files.drafts``): every keystroke updates
+The form is a ``Draft`` (plain data, ``gateway_tui.core.draft``): every keystroke updates
 it, the checks and the preview are redrawn from it, and it is autosaved within a second. Sending
 runs in a worker and is never repeated on its own: a send whose outcome is unknown asks before the
 next.
@@ -23,7 +23,8 @@ from textual.worker import Worker
 
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.models import InstanceStatus, SentMessage
-from gateway_tui.core.files.drafts import PRESENCES, ComposeStore, Draft
+from gateway_tui.core.draft import PRESENCES, Draft
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.state import Topic
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.composer_fields import (  # noqa: F401 - re-exported for callers
@@ -534,7 +535,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         self.copy(body, "JSON body")
 
     def action_copy_curl(self) -> None:
-        curl = self.actions.send_list_curl(self.instance, self.draft.request())
+        curl = self.actions.messages.send_list_curl(self.instance, self.draft.request())
         self.copy(curl, "curl (the key is read from $GATEWAY_API_KEY)")
 
     def action_send_to_many(self) -> None:

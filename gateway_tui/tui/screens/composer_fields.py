@@ -16,7 +16,7 @@ from gateway_tui.core.api.validation import (
     LIST_DESCRIPTION_LIMIT,
     LIST_TITLE_LIMIT,
 )
-from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.draft import Draft
 
 # key, label, Draft attribute, placeholder
 HEADER_FIELDS: tuple[tuple[str, str, str, str], ...] = (

@@ -6,10 +6,12 @@ A mixin of ``ComposerScreen``; the files are the screen's ``ComposeStore``.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import work
 from textual.widgets import Input, Select
 
 from gateway_tui.core.api.errors import Problem
-from gateway_tui.core.files.drafts import ComposeStore, Draft
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.composer_fields import HEADER_FIELDS
 from gateway_tui.tui.screens.composer_send import recipient_label
 from gateway_tui.tui.screens.confirm import ConfirmScreen
@@ -91,17 +93,23 @@ class DraftLibrary:
         names = list(self.store.templates())
 
         def chosen(name: str | None) -> None:
-            if not name or self.store is None:
-                return
-            try:
-                replaced = self.store.save_template(name, self.draft)
-            except (OSError, ValueError) as problem:
-                self.notify(f"Template not saved: {problem}", severity="error", markup=False)
-                return
-            verb = "replaced" if replaced else "saved"
-            self.notify(f"Template “{name}” {verb} (without the recipient)", markup=False)
+            if name and self.store is not None:  # a snapshot: typing goes on meanwhile
+                self._save_template(self.store, name, Draft.from_json(self.draft.to_json()))
 
         self.app.push_screen(TemplateNameScreen(names, self.draft.title), chosen)
+
+    @work(thread=True, exit_on_error=False, group="template")
+    def _save_template(self, store: ComposeStore, name: str, draft: Draft) -> None:
+        """Write templates.json (fsync'd) off the event loop; the outcome is said either way."""
+        try:
+            replaced = store.save_template(name, draft)
+        except (OSError, ValueError) as problem:
+            message = f"Template not saved: {problem}"
+            self.app.call_from_thread(self.notify, message, severity="error", markup=False)
+            return
+        verb = "replaced" if replaced else "saved"
+        message = f"Template “{name}” {verb} (without the recipient)"
+        self.app.call_from_thread(self.notify, message, markup=False)
 
     def action_templates(self) -> None:
         from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen

@@ -17,7 +17,8 @@ from textual.worker import Worker
 from gateway_tui.core.api.errors import GatewayError, Problem
 from gateway_tui.core.api.models import SendListRequest, SentMessage
 from gateway_tui.core.api.validation import normalise_number
-from gateway_tui.core.files.drafts import ComposeStore, Draft, HistoryEntry
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.core.text.formatting import format_number
 from gateway_tui.tui.screens.composer_fields import server_problems, target_of
 from gateway_tui.tui.screens.confirm import ConfirmScreen
@@ -145,7 +146,7 @@ class SendFlow:
 
     async def _send(self, request: SendListRequest) -> SentMessage:
         try:
-            return await self.actions.send_list(self.instance, request)
+            return await self.actions.messages.send_list(self.instance, request)
         finally:
             self.sending = False
             if self._countdown is not None:

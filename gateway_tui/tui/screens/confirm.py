@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -48,12 +49,11 @@ class ConfirmScreen(ModalScreen[bool]):
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        self.dismiss(event.button.id == "confirm-yes")
-
+    @on(Button.Pressed, "#confirm-yes")
     def action_confirm(self) -> None:
         self.dismiss(True)
 
+    @on(Button.Pressed, "#confirm-no")
     def action_cancel(self) -> None:
         self.dismiss(False)
 

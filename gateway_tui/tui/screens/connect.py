@@ -7,6 +7,7 @@ import re
 from functools import partial
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -126,11 +127,7 @@ class ConnectScreen(GatewayScreen):
     def _say(self, text: str, style: str = "") -> None:
         self.query_one("#connect-result", Static).update(Text(text, style=style))
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        {"test": self.action_test, "save": self.action_save, "connect": self.action_connect}[
-            event.button.id or "test"
-        ]()
-
+    @on(Button.Pressed, "#test")
     def action_test(self) -> None:
         form = self._read_form()
         if form is None:
@@ -147,6 +144,7 @@ class ConnectScreen(GatewayScreen):
             return
         self._say(f"✓ Connected: the gateway lists {count} instance(s).", "green")
 
+    @on(Button.Pressed, "#save")
     def action_save(self) -> None:
         form = self._read_form()
         if form is None:
@@ -208,6 +206,7 @@ class ConnectScreen(GatewayScreen):
             return len(self.app.screen_stack) > 2
         return True
 
+    @on(Button.Pressed, "#connect")
     def action_connect(self) -> None:
         form = self._read_form()
         if form is not None:

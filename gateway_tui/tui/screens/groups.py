@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -245,7 +246,7 @@ class GroupPickerScreen(TableScreen[GroupRow]):
 
     def action_refresh(self) -> None:
         self.call(
-            self.actions.load_groups(self.instance),
+            self.actions.groups.load_groups(self.instance),
             what="Listing the groups",
             on_error=lambda _error: True,  # shown in place (a 404 turns into the JID entry)
             group="groups",
@@ -286,14 +287,14 @@ class GroupPickerScreen(TableScreen[GroupRow]):
         if jid is not None:
             self._open(jid)
 
-    def on_input_changed(self, event: Input.Changed) -> None:
-        if event.input.id == "jid-input":
-            self._show_preview()
+    @on(Input.Changed, "#jid-input")
+    def _jid_changed(self) -> None:
+        self._show_preview()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
+    @on(Input.Submitted, "#jid-input")
+    def _jid_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        if event.input.id == "jid-input":
-            self._submit_jid()
+        self._submit_jid()
 
     def close_layer(self) -> bool:
         if super().close_layer():

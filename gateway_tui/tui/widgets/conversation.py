@@ -36,7 +36,7 @@ from gateway_tui.core.api.chat_models import (
 )
 from gateway_tui.core.api.models import MessageStatus
 from gateway_tui.core.chat_book import person_label, printable
-from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.draft import Draft
 from gateway_tui.tui.widgets.list_preview import BUBBLE_WIDTH, bubble, opened_list
 
 MAX_BUBBLE_WIDTH = 64
@@ -340,6 +340,9 @@ class ConversationView(Widget, can_focus=True):
 
     class Moved(Message):
         """The cursor is on another message."""
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, ConversationView.Moved)  # only the latest place matters
 
     def __init__(self, *, is_group: bool = False, id: str | None = None) -> None:  # noqa: A002
         super().__init__(id=id)

@@ -27,7 +27,7 @@ from gateway_tui.core.api.validation import (
     TITLE_LIMIT,
     TOTAL_ROWS_LIMIT,
 )
-from gateway_tui.core.files.drafts import Draft
+from gateway_tui.core.draft import Draft
 
 BUBBLE_WIDTH = 40
 ELLIPSIS = "…"

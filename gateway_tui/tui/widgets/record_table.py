@@ -229,6 +229,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         def control(self) -> RecordTable[Any]:
             return self.table
 
+        def can_replace(self, message: Message) -> bool:
+            # A held key moves the cursor faster than a screen redraws its details: only the
+            # latest row matters, so a move still queued is dropped for the newer one.
+            return isinstance(message, RecordTable.CursorMoved) and message.table is self.table
+
     # What an empty table says (with no filter typed).
     empty_text = "No rows"
 
@@ -351,6 +356,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._widths = self._fitted_widths()
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
+
+    def redraw_rows(self) -> None:
+        """Draw the rows again: something their cells show changed in place (a mark)."""
+        self._generation += 1
+        self.refresh()
 
     def set_filter(self, text: str) -> None:
         """Show only rows whose search text contains `text`, ignoring case; "" shows all."""

@@ -186,7 +186,7 @@ async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_f
 
     from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
     from gateway_tui.core.campaign.recipients import parse_recipients
-    from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+    from gateway_tui.core.draft import Draft, DraftRow, DraftSection
     from tests.navigation import open_composer
 
     app = app_for()

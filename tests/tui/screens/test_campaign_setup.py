@@ -191,7 +191,7 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
 
 async def test_the_campaign_setup_at_80_columns_gives_its_form_the_width(app_for):
     """Below 100 columns the preview steps aside (as in the composer), f3 shows it below."""
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
     from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
 
     app = app_for()

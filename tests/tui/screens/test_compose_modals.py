@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gateway_tui.core.files.drafts import ComposeStore, Draft
+from gateway_tui.core.draft import Draft
+from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.compose_modals import LibraryScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-import httpx
 import pytest
 from textual.widgets import Input, Static
 
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.list_preview import ListPreview
@@ -143,20 +142,6 @@ WARNINGS = {
     "more than 10 rows": (_many_rows, "err-sections", "12 rows: WhatsApp shows at most 10"),
     "rowId used twice": (_same_row_ids, _row(0, 1), "used twice"),
 }
-
-
-class RefusingTransport(httpx.AsyncBaseTransport):
-    """Answers sendList the way a real server refuses a body; everything else goes through."""
-
-    def __init__(self, message) -> None:
-        self.message = message
-        self.inner = httpx.AsyncHTTPTransport()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.path.startswith("/message/sendList/"):
-            body = {"status": 400, "error": "Bad Request", "response": {"message": self.message}}
-            return httpx.Response(400, json=body)
-        return await self.inner.handle_async_request(request)
 
 
 # --- the whole flow from the keyboard -------------------------------------------------------------

@@ -8,7 +8,7 @@ import pytest
 
 from gateway_tui.core.api.errors import error_for_response
 from gateway_tui.core.api.models import MessageKey, SentListContent, SentMessage, SentMessageContent
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.core.services.messages import MessageActions, chat_jid, record_jid
 from gateway_tui.core.state import AppState, SentRecord
 from gateway_tui.tui.screens.composer import server_problems, target_of
@@ -126,7 +126,7 @@ def test_restoring_history_builds_chats_without_duplicates():
         sent("A", jonas, "First", 1),
         sent("C", bakery, "Pão", 3),
     ]
-    added = actions.restore_sent(
+    added = actions.messages.restore_sent(
         "sales-eu", records, texts={"A": "First (edited)"}, archived={bakery: True, "x@g.us": True}
     )
     assert added == 3
@@ -138,7 +138,7 @@ def test_restoring_history_builds_chats_without_duplicates():
     assert [r.result.key.id for r in state.sent["sales-eu"]] == ["A", "C", "B"]
     # Again (the chat list opened twice): nothing doubles, and what this run did is kept.
     chats[bakery].archived = False
-    assert actions.restore_sent("sales-eu", records, archived={bakery: True}) == 0
+    assert actions.messages.restore_sent("sales-eu", records, archived={bakery: True}) == 0
     assert len(state.sent["sales-eu"]) == 3 and chats[bakery].archived is False
 
 

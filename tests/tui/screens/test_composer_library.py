@@ -12,8 +12,9 @@ from datetime import datetime
 import pytest
 from textual.widgets import Input
 
+from gateway_tui.core.draft import Draft
 from gateway_tui.core.files.config import load_config
-from gateway_tui.core.files.drafts import ComposeStore, Draft, HistoryEntry
+from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.main import demo_config
 from gateway_tui.tui.app import GatewayApp
@@ -171,9 +172,8 @@ async def test_templates_are_saved_loaded_and_deleted(app_for, demo_server):
         screen = await open_composer_with(app, pilot, demo_server, good_draft())
         await pilot.press("f6")
         await pilot.pause()
-        await pilot.press("ctrl+u", *"Lunch", "enter")
-        await pilot.pause()
-        assert list(store_for(demo_server).templates()) == ["Lunch"]
+        await pilot.press("ctrl+u", *"Lunch", "enter")  # written in a worker thread
+        await wait_for(pilot, lambda: list(store_for(demo_server).templates()) == ["Lunch"])
 
         await pilot.press("f9", "y")
         await pilot.pause()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 from typing import Any
 
 import pytest
@@ -9,9 +10,20 @@ from textual.widgets import Input, Static, TextArea
 
 from gateway_tui.core.api import GatewayClient, InvalidRequest
 from gateway_tui.core.api.errors import error_for_response
-from gateway_tui.tui.screens.group_modals import InviteScreen, SubjectScreen, explain_group_error
+from gateway_tui.core.api.models import Participant
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.group_modals import (
+    ExportScreen,
+    InviteScreen,
+    SubjectScreen,
+    explain_group_error,
+)
 from gateway_tui.tui.screens.groups import GroupPickerScreen
-from gateway_tui.tui.screens.participants import ParticipantsScreen
+from gateway_tui.tui.screens.participants import (
+    ParticipantsScreen,
+    write_participants_csv,
+)
+from gateway_tui.tui.widgets.record_table import RecordTable
 from tests.data import BIG, INSTANCE, INVITE_PREFIX, MEMBER_ONLY, demo_group, sent_writes
 from tests.navigation import open_invite, open_participants
 from tests.support import screen_text, wait_for
@@ -33,6 +45,29 @@ CLOSED = "onboarding"
 def _body(method: str, path: str, status: int, message: Any) -> Any:
     body = {"status": status, "error": "x", "response": {"message": message}}
     return error_for_response(status, body, method=method, path=path)
+
+
+def table(app) -> RecordTable[Participant]:
+    return app.screen.query_one("#participants-table", RecordTable)
+
+
+# --- CSV export -----------------------------------------------------------------------------
+
+
+def read_csv(path) -> list[list[str]]:
+    with open(path, newline="", encoding="utf-8") as handle:
+        return list(csv.reader(handle))
+
+
+async def _export_to(pilot, name: str) -> None:
+    """`e`, then a path typed relative to the working directory (the test's tmp_path)."""
+    await pilot.press("e")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, ExportScreen)
+    await pilot.press("ctrl+u", *name)
+    await pilot.pause()
+    await pilot.press("enter")
+    await pilot.pause()
 
 
 @pytest.mark.in_process
@@ -250,7 +285,7 @@ async def test_an_invite_without_description_is_refused_before_sending(
 ) -> None:
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
         with pytest.raises(InvalidRequest) as info:
-            await client.send_group_invite(OPEN, BIG, [JONAS], description)
+            await client.groups.send_invite(OPEN, BIG, [JONAS], description)
     assert [p.field for p in info.value.problems] == ["description"]
     assert not demo_server.state.writes
 
@@ -312,3 +347,133 @@ def test_validation_errors_of_a_closed_instance_keep_their_explanation() -> None
         error, operation="participants", instance="x", instance_status="close"
     )
     assert "not connected" not in title
+
+
+@pytest.mark.in_process
+async def test_csv_export_writes_every_participant(app_for, demo_server, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_for()
+    target = tmp_path / "all.csv"
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_participants(app, pilot)
+        await _export_to(pilot, "all.csv")
+        assert isinstance(app.screen, ParticipantsScreen)
+    rows = read_csv(target)
+    members = demo_group(demo_server).participants
+    assert rows[0] == ["number", "jid", "role", "name"]
+    assert len(rows) == 1 + len(members)
+    expected = [
+        [
+            p["id"].split("@")[0],
+            p["id"],
+            p["admin"] or "member",
+            p.get("name", ""),
+        ]
+        for p in members
+    ]
+    assert rows[1:] == expected
+
+
+@pytest.mark.in_process
+async def test_csv_export_of_a_filtered_view(app_for, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_for()
+    target = tmp_path / "admins.csv"
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_participants(app, pilot)
+        await pilot.press("slash", *"admin", "enter")
+        await pilot.pause()
+        shown = [p.id for p in table(app).visible_rows]
+        assert 1 < len(shown) < 1024
+        await _export_to(pilot, "admins.csv")
+    assert [row[1] for row in read_csv(target)[1:]] == shown
+
+
+@pytest.mark.in_process
+async def test_csv_export_never_overwrites_without_asking(app_for, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_for()
+    target = tmp_path / "kept.csv"
+    target.write_text("precious\n", encoding="utf-8")
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_participants(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("ctrl+u", *"kept.csv")
+        await pilot.pause()
+        assert "the file exists" in screen_text(app)  # said before enter is pressed
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "Replace the file?" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert target.read_text(encoding="utf-8") == "precious\n"
+        assert isinstance(app.screen, ExportScreen)  # still asking where
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("y")
+        await pilot.pause()
+        assert isinstance(app.screen, ParticipantsScreen)
+    assert target.read_text(encoding="utf-8").startswith("number,jid,role,name")
+
+
+@pytest.mark.in_process
+async def test_csv_export_refuses_a_folder_and_a_missing_folder(app_for, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_participants(app, pilot)
+        await _export_to(pilot, ".")
+        assert isinstance(app.screen, ExportScreen)
+        assert "folder" in screen_text(app)
+        await pilot.press("ctrl+u", *"no/x.csv", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        assert "does not exist" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ParticipantsScreen)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.in_process
+def test_csv_cells_that_a_spreadsheet_would_run_are_defused(tmp_path):
+    people = [
+        Participant(id="4915112340001@s.whatsapp.net", admin=None, name="=HYPERLINK(1)"),
+        Participant(id="4915112340002@s.whatsapp.net", admin="admin", name='Ana, "A"'),
+    ]
+    path = tmp_path / "p.csv"
+    assert write_participants_csv(path, people) == 2
+    rows = read_csv(path)
+    assert rows[1][3] == "'=HYPERLINK(1)"
+    assert rows[2] == ["4915112340002", "4915112340002@s.whatsapp.net", "admin", 'Ana, "A"']
+    # Without overwrite=True an existing file is never replaced, even if it appeared late.
+    with pytest.raises(FileExistsError):
+        write_participants_csv(path, people[:1])
+    assert len(read_csv(path)) == 3
+
+
+async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_working_one(
+    app_for, demo_server, tmp_path, monkeypatch
+):
+    from textual.widgets import Input
+
+    from gateway_tui.core.files.storage import data_dir
+    from gateway_tui.tui.screens.group_modals import ExportScreen
+    from tests.navigation import open_participants
+
+    monkeypatch.chdir(tmp_path)  # a git checkout, say
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_participants(app, pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, ExportScreen)
+        offered = app.screen.query_one("#export-path", Input).value
+        assert offered.startswith(str(data_dir() / "exports") + "/"), offered
+        await pilot.press("enter")
+        await pilot.pause()
+    assert list(tmp_path.iterdir()) == []
+    assert len(list((data_dir() / "exports").glob("*.csv"))) == 1

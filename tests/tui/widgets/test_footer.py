@@ -28,7 +28,7 @@ SCREENS = [
 
 
 def _openers(app) -> dict:
-    from gateway_tui.core.files.drafts import Draft
+    from gateway_tui.core.draft import Draft
     from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
     from gateway_tui.tui.screens.messages import MessagesScreen
     from gateway_tui.tui.screens.participants import ParticipantsScreen

@@ -9,8 +9,8 @@ import pytest
 from textual.widgets import Static
 
 from gateway_tui.core.api.events import CallEvent
+from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.core.files.config import mask_key
-from gateway_tui.core.files.drafts import Draft, DraftRow, DraftSection
 from gateway_tui.core.state import AppState, Health
 from gateway_tui.tui.screens.composer import ComposerScreen
 from gateway_tui.tui.screens.instances import InstancesScreen

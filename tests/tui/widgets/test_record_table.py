@@ -9,6 +9,7 @@ from textual.app import App, ComposeResult
 
 from gateway_tui.tui.widgets.record_table import WIDTH_SAMPLE_ROWS, Column, RecordTable, fit
 from tests.data import Item, make_columns, make_items
+from tests.support import wait_for
 
 SIZE = (80, 24)  # the table gets the whole screen: a header line and 23 body lines
 BODY_LINES = SIZE[1] - 1
@@ -144,6 +145,17 @@ async def test_cursor_moved_is_posted_when_the_row_changes() -> None:
         await pilot.pause()
         assert [event.key for event in pilot.app.moved][-1:] == ["item-00000"]
         assert len(pilot.app.moved) == 5
+
+
+async def test_cursor_moves_queued_in_a_burst_reach_the_screen_as_the_latest_one() -> None:
+    async with TableApp(make_items(10)).run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: len(pilot.app.moved) == 1)  # the first row, on mount
+        table = pilot.app.table
+        for key in ("item-00001", "item-00002", "item-00003"):  # queued before any is handled
+            table.move_cursor_to_key(key)
+        await wait_for(pilot, lambda: pilot.app.moved[-1].key == "item-00003")
+        await pilot.pause()
+        assert [event.key for event in pilot.app.moved] == ["item-00000", "item-00003"]
 
 
 async def test_set_rows_with_fresh_objects_keeps_the_cursor_key_and_screen_line() -> None:
