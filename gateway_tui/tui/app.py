@@ -142,8 +142,6 @@ class GatewayApp(App[int]):
     def _start(self, config: ResolvedConfig) -> None:
         """Everything that needs the config: the first gateway session."""
         self._open_session(config)
-        if self.config.theme:
-            self.theme = self.config.theme
 
     @property
     def started(self) -> bool:
@@ -330,6 +328,9 @@ class GatewayApp(App[int]):
         self.call_later(self.type_ahead.release, token)
 
     def _show_first_home(self) -> None:
+        from gateway_tui.tui.preferences import apply_preferences
+
+        apply_preferences(self)  # themes, the instance names kept for shell completion
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:
@@ -614,7 +615,7 @@ class GatewayApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
-        self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
+        self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
 
     def action_refresh_instances(self) -> None:
         self.run_worker(self._refresh_all(), group="instances", exit_on_error=False)
