@@ -32,6 +32,7 @@ from gateway_tui.core.api.validation import (
     normalise_number,
     parse_delay,
 )
+from gateway_tui.core.text.placeholders import unfilled_problem
 
 FORMAT_VERSION = 1
 SLUG_LIMIT = 40
@@ -211,9 +212,19 @@ class Draft:
         delay, _ = parse_delay(self.delay)
         return delay or 0
 
-    def check(self, line: Dialect | None = None) -> DraftCheck:
+    def texts(self) -> list[str]:
+        """Every text of the message a person reads (rowIds are not read: never filled)."""
+        texts = [self.title, self.description, self.button_text, self.footer]
+        for section in self.sections:
+            texts.append(section.title)
+            for row in section.rows:
+                texts += [row.title, row.description]
+        return texts
+
+    def check(self, line: Dialect | None = None, *, placeholders: bool = False) -> DraftCheck:
         """The rules of a gateway of ``line`` (errors; 1.7.1 if None) and WhatsApp's display
-        limits (warnings)."""
+        limits (warnings). ``placeholders``: whether ``{name}`` is filled later (a campaign);
+        else one left in the message is an error, named."""
         line = line or dialects.V1
         listed = check_list_message(
             self.list_message(),
@@ -228,6 +239,8 @@ class Draft:
             + check_delay(delay)
             + check_presence(self.presence or None)
         )
+        if not placeholders and (unfilled := unfilled_problem(self.texts())):
+            errors.append(Problem("placeholders", unfilled))
         return DraftCheck(errors, listed.warnings)
 
     # --- JSON --------------------------------------------------------------------------------
