@@ -212,14 +212,24 @@ class Draft:
         delay, _ = parse_delay(self.delay)
         return delay or 0
 
-    def texts(self) -> list[str]:
-        """Every text of the message a person reads (rowIds are not read: never filled)."""
-        texts = [self.title, self.description, self.button_text, self.footer]
-        for section in self.sections:
-            texts.append(section.title)
-            for row in section.rows:
-                texts += [row.title, row.description]
+    def named_texts(self) -> list[tuple[str, str]]:
+        """Every text of the message a person reads, by its field in the request (rowIds are
+        not read, and never filled)."""
+        texts = [
+            ("title", self.title),
+            ("description", self.description),
+            ("buttonText", self.button_text),
+            ("footerText", self.footer),
+        ]
+        for s_index, section in enumerate(self.sections):
+            texts.append((f"sections[{s_index}].title", section.title))
+            for r_index, row in enumerate(section.rows):
+                where = f"sections[{s_index}].rows[{r_index}]"
+                texts += [(f"{where}.title", row.title), (f"{where}.description", row.description)]
         return texts
+
+    def texts(self) -> list[str]:
+        return [text for _, text in self.named_texts()]
 
     def check(self, line: Dialect | None = None, *, placeholders: bool = False) -> DraftCheck:
         """The rules of a gateway of ``line`` (errors; 1.7.1 if None) and WhatsApp's display
@@ -239,8 +249,10 @@ class Draft:
             + check_delay(delay)
             + check_presence(self.presence or None)
         )
-        if not placeholders and (unfilled := unfilled_problem(self.texts())):
-            errors.append(Problem("placeholders", unfilled))
+        if not placeholders:
+            for name, text in self.named_texts():
+                if unfilled := unfilled_problem([text]):
+                    errors.append(Problem(name, unfilled))
         return DraftCheck(errors, listed.warnings)
 
     # --- JSON --------------------------------------------------------------------------------

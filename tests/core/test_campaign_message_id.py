@@ -75,9 +75,7 @@ def test_on_24_a_released_resend_of_an_unknown_outcome_reuses_the_fixed_id(isola
 
 
 @pytest.mark.parametrize("version", ["2.3.7", "1.7.1"])
-def test_older_lines_send_no_message_id_and_a_released_resend_sends_again(
-    version, isolated_home
-):
+def test_older_lines_send_no_message_id_and_a_released_resend_sends_again(version, isolated_home):
     with DemoServer(api_version=version) as server:
         server.faults.add("drop_after_read", method="POST", path_prefix="/message/", times=1)
         campaign = new_campaign(server, count=2)

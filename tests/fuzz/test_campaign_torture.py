@@ -133,9 +133,7 @@ class Torture:
 @pytest.mark.parametrize(
     ("version", "seed"), [("1.7.1", seed) for seed in range(4)] + [("2.4.0", 4), ("2.4.0", 5)]
 )
-def test_kills_and_two_and_three_concurrent_resumes_never_send_twice(
-    version, seed, isolated_home
-):
+def test_kills_and_two_and_three_concurrent_resumes_never_send_twice(version, seed, isolated_home):
     with DemoServer(seed=seed, drop_share=0.1, latency_ms=30, api_version=version) as server:
         torture = Torture(server, isolated_home, seed)
         for round_ in range(6):
