@@ -91,7 +91,10 @@ def test_a_location_shows_coordinates_name_and_a_map_link() -> None:
 
 
 def test_contact_cards_show_names_and_numbers() -> None:
-    vcard = "BEGIN:VCARD\nVERSION:3.0\nFN:Bob\nTEL;type=CELL;waid=5511977776666:+55 11 97777-6666\nEND:VCARD"
+    vcard = (
+        "BEGIN:VCARD\nVERSION:3.0\nFN:Bob\n"
+        "TEL;type=CELL;waid=5511977776666:+55 11 97777-6666\nEND:VCARD"
+    )
     one = stored("C1", {"contactMessage": {"displayName": "Bob", "vcard": vcard}})
     assert [(c.name, c.phones) for c in contact_cards(one)] == [("Bob", ("+55 11 97777-6666",))]
     many = stored(
