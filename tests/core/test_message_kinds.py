@@ -214,3 +214,18 @@ def test_what_needs_24_is_refused_on_older_versions_with_the_reason_and_the_vers
     assert why is not None and "2.4" in why and "2.3.7" in why
     assert unsupported("carousel", "2.4.0") is None
     assert "unknown" in (unsupported("played", None) or "")
+
+
+def test_a_document_is_sent_with_its_mimetype_on_both_lines(tmp_path) -> None:
+    from gateway_tui.core.files.media_files import read_for_upload
+
+    path = tmp_path / "notes.txt"
+    path.write_text("hello")
+    upload = read_for_upload(str(path))
+    assert (upload.mediatype, upload.mimetype) == ("document", "text/plain")
+    assert dialects.V2.send_media_body("5511", upload, None, None)["mimetype"] == "text/plain"
+    v1 = dialects.V1.send_media_body("5511", upload, None, None)
+    assert v1["mediaMessage"]["mimetype"] == "text/plain"
+    photo = tmp_path / "a.png"
+    photo.write_bytes(b"\x89PNG....")
+    assert read_for_upload(str(photo)).mimetype is None  # the gateway reads an image's own

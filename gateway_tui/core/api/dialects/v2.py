@@ -222,6 +222,8 @@ class V2Dialect(Dialect):
             body["caption"] = upload.caption
         if upload.file_name:
             body["fileName"] = upload.file_name
+        if upload.mimetype:
+            body["mimetype"] = upload.mimetype
         return self._send_options(body, options, quoted)
 
     def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
