@@ -27,6 +27,12 @@ from typing import Any
 from gateway_tui import __version__
 from gateway_tui.cli import commands, send_list
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
+from gateway_tui.cli.send_kinds import (
+    add_send_audio,
+    add_send_contact,
+    add_send_location,
+    add_send_poll,
+)
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
@@ -406,6 +412,10 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_config,
     add_demo_server,
     add_send_list,
+    add_send_audio,
+    add_send_poll,
+    add_send_location,
+    add_send_contact,
     add_campaigns,
     add_instances,
     add_participants,

@@ -29,6 +29,8 @@ POLL_MIN_OPTIONS = 2
 POLL_MAX_OPTIONS = 10
 CONTACT_PHONE_MIN = 10
 PRESENCES = ("available", "unavailable", "composing", "recording", "paused")
+# How long a "typing…" sent while composing lasts (the gateway holds the request that long).
+PRESENCE_DELAY_MS = 3000
 
 # Voice notes: the gateway converts what it is given to ogg/opus with ffmpeg (2.x; 1.7.1 the
 # same by default), so any common audio file works; these are the ones we let through.
