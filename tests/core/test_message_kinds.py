@@ -229,3 +229,29 @@ def test_a_document_is_sent_with_its_mimetype_on_both_lines(tmp_path) -> None:
     photo = tmp_path / "a.png"
     photo.write_bytes(b"\x89PNG....")
     assert read_for_upload(str(photo)).mimetype is None  # the gateway reads an image's own
+
+
+def test_interactive_messages_written_as_lines() -> None:
+    from gateway_tui.core.interactive_form import parse_buttons, parse_cards
+
+    buttons, problems = parse_buttons(
+        "reply: Yes, please = yes\nurl: Site = https://example.com\n\npix: Loja | email | a@b.c"
+    )
+    assert problems == []
+    assert [b.type for b in buttons] == ["reply", "url", "pix"]
+    assert buttons[0].id == "yes" and buttons[1].url == "https://example.com"
+    assert buttons[2].key_type == "email"
+    # The rule of 2.4, with the server's words:
+    assert "Reply buttons cannot be mixed" in _said(Buttons("Menu", buttons=buttons).problems())
+    _, bad = parse_buttons("link: x = y\npix: only a name")
+    assert [p.field for p in bad] == ["buttons, line 1", "buttons, line 2"]
+    cards, problems = parse_cards(
+        "Basic\nimage: https://x/b.png\nurl: See = https://x/b\n\nPro\nfooter: best\n"
+        "reply: Pick = pro"
+    )
+    assert problems == []
+    assert [(c.body, c.image_url, c.footer) for c in cards] == [
+        ("Basic", "https://x/b.png", ""),
+        ("Pro", "", "best"),
+    ]
+    assert Carousel("Plans", cards).problems() == []

@@ -121,9 +121,7 @@ class KindChats(_Calls):
         line = await self.line()
         body = line.presence_body(validation.normalise_number(number), presence, delay)
         timeout = self.timeout + delay / 1000
-        return await self._read(
-            "POST", path, json_object_or_none, body=body, call_timeout=timeout
-        )
+        return await self._read("POST", path, json_object_or_none, body=body, call_timeout=timeout)
 
     async def delete_for_everyone(self, instance: str, key: MessageKey) -> dict[str, Any] | None:
         """Delete one of this instance's own messages for everyone in the chat."""

@@ -17,8 +17,10 @@ _SHOWN = {
     "send_voice_note": lambda kind: "🎤 Voice message",
     "send_poll": lambda kind: f"📊 {kind.name}",
     "send_location": lambda kind: f"📍 {kind.name or 'Location'}",
-    "send_contacts": lambda kind: f"👤 {kind.cards[0].full_name}"
-    + (f" +{len(kind.cards) - 1}" if len(kind.cards) > 1 else ""),
+    "send_contacts": lambda kind: (
+        f"👤 {kind.cards[0].full_name}"
+        + (f" +{len(kind.cards) - 1}" if len(kind.cards) > 1 else "")
+    ),
     "send_buttons": lambda kind: f"▣ {kind.title}",
     "send_carousel": lambda kind: f"▤ {kind.body}",
 }

@@ -54,6 +54,10 @@ KIND_BINDINGS = [
             tooltip="Show 'typing…' to the chat while you write (off by default)"),
     Binding("Z", "mark_played", "Played", show=False, id="messages.mark_played",
             tooltip="Mark the chosen voice note played (Evolution API 2.4)"),
+    Binding("B", "interactive('buttons')", "Buttons", show=False, id="messages.buttons",
+            tooltip="Write a message with buttons (Evolution API 2.4)"),
+    Binding("K", "interactive('carousel')", "Carousel", show=False, id="messages.carousel",
+            tooltip="Write a carousel of cards (Evolution API 2.4)"),
 ]  # fmt: skip
 
 
@@ -216,6 +220,12 @@ class ConversationKinds(_Base):
             )
 
         self.app.push_screen(KindFormScreen(kind, self.chat_title), chosen)
+
+    def action_interactive(self, kind: str) -> None:
+        from gateway_tui.tui.screens.interactive_composer import InteractiveComposerScreen
+
+        to = self.jid if self.jid.endswith("@g.us") else self.jid.split("@", 1)[0]
+        self.app.push_screen(InteractiveComposerScreen(self.instance, kind, to))
 
     def action_delete_for_everyone(self) -> None:
         message = self._selected()
