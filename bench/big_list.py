@@ -119,7 +119,7 @@ def run(report: Report, runs: int) -> None:
                 async with GatewayClient(
                     url, "bench-key", timeout=600, max_response_bytes=1024 * 2**20
                 ) as client:
-                    items = await client.fetch_instances()
+                    items = await client.instances.fetch()
                     assert len(items) == COUNT
                     return items
 

@@ -5,8 +5,8 @@ Each run is a fresh process (``python -m bench.campaign MODE …``) so its peak 
 - campaign: the recipients read from a CSV file, the campaign created on disk, then
   ``CampaignRunner.run()`` at full speed (no pacing): one ``try`` and one ``done`` line per
   recipient, each fsync'd, the report written at the end;
-- bare loop (the floor): ``await client.send_list(...)`` for the same numbers and the same message,
-  one after the other, nothing written.
+- bare loop (the floor): ``await client.messages.send_list(...)`` for the same numbers and
+  the same message, one after the other, nothing written.
 
 Sends per second are timed from the first send to the last; peak RSS is the process's VmHWM
 (not ``ru_maxrss``: Linux carries that over from the parent across fork and exec, and the bench
@@ -107,7 +107,7 @@ async def _bare(url: str, key: str, numbers: list[str]) -> dict:
     async with GatewayClient(url, key) as client:
         started = time.perf_counter()
         for number in numbers:
-            await client.send_list(INSTANCE, request.model_copy(update={"number": number}))
+            await client.messages.send_list(INSTANCE, request.model_copy(update={"number": number}))
             sent += 1
         seconds = time.perf_counter() - started
     return {"seconds": seconds, "sent": sent, "failed": 0}

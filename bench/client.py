@@ -113,12 +113,12 @@ def run(report: Report, url: str, key: str) -> None:
         (
             "connectionState (small object)",
             "/instance/connectionState/sales-eu",
-            lambda client: client.connection_state("sales-eu"),
+            lambda client: client.instances.connection_state("sales-eu"),
         ),
         (
             "fetchInstances (100 instances)",
             "/instance/fetchInstances",
-            lambda client: client.fetch_instances(),
+            lambda client: client.instances.fetch(),
         ),
     ]
     section = f"4. Client overhead ({CALLS} calls each, loopback, kept-alive)"

@@ -134,7 +134,7 @@ class Call:
 CALLS = [
     Call(
         "send_list",
-        lambda c: c.send_list(INSTANCE, list_request()),
+        lambda c: c.messages.send_list(INSTANCE, list_request()),
         "POST",
         "/message/sendList/shop",
         201,
@@ -154,7 +154,7 @@ CALLS = [
     ),
     Call(
         "archive_chat",
-        lambda c: c.archive_chat(INSTANCE, MSG_KEY, archive=False),
+        lambda c: c.chats.archive(INSTANCE, MSG_KEY, archive=False),
         "PUT",
         "/chat/archiveChat/shop",
         201,
@@ -167,7 +167,7 @@ CALLS = [
     ),
     Call(
         "update_message",
-        lambda c: c.update_message(INSTANCE, MSG_KEY, "fixed text"),
+        lambda c: c.messages.update(INSTANCE, MSG_KEY, "fixed text"),
         "PUT",
         "/chat/updateMessage/shop",
         200,
@@ -183,7 +183,7 @@ CALLS = [
     ),
     Call(
         "send_group_invite",
-        lambda c: c.send_group_invite(INSTANCE, GROUP, ["4915123456701", "447700900123"], "Hi"),
+        lambda c: c.groups.send_invite(INSTANCE, GROUP, ["4915123456701", "447700900123"], "Hi"),
         "POST",
         "/group/sendInvite/shop",
         200,
@@ -197,7 +197,7 @@ CALLS = [
     ),
     Call(
         "fetch_profile",
-        lambda c: c.fetch_profile(INSTANCE, "+55 (11) 91234-5678"),
+        lambda c: c.contacts.fetch_profile(INSTANCE, "+55 (11) 91234-5678"),
         "POST",
         "/chat/fetchProfile/shop",
         200,
@@ -213,7 +213,7 @@ CALLS = [
     ),
     Call(
         "update_group_subject",
-        lambda c: c.update_group_subject(INSTANCE, GROUP, "New name"),
+        lambda c: c.groups.update_subject(INSTANCE, GROUP, "New name"),
         "PUT",
         "/group/updateGroupSubject/shop",
         201,
@@ -225,7 +225,7 @@ CALLS = [
     ),
     Call(
         "fetch_instances",
-        lambda c: c.fetch_instances(),
+        lambda c: c.instances.fetch(),
         "GET",
         "/instance/fetchInstances",
         200,
@@ -239,7 +239,7 @@ CALLS = [
     ),
     Call(
         "fetch_instances_by_name",
-        lambda c: c.fetch_instances("shop"),
+        lambda c: c.instances.fetch("shop"),
         "GET",
         "/instance/fetchInstances",
         200,
@@ -249,7 +249,7 @@ CALLS = [
     ),
     Call(
         "find_settings",
-        lambda c: c.find_settings(INSTANCE),
+        lambda c: c.settings.find(INSTANCE),
         "GET",
         "/settings/find/shop",
         200,
@@ -258,7 +258,7 @@ CALLS = [
     ),
     Call(
         "set_settings",
-        lambda c: c.set_settings(INSTANCE, InstanceSettings.model_validate(SETTINGS)),
+        lambda c: c.settings.set(INSTANCE, InstanceSettings.model_validate(SETTINGS)),
         "POST",
         "/settings/set/shop",
         201,
@@ -271,7 +271,7 @@ CALLS = [
     ),
     Call(
         "delete_instance",
-        lambda c: c.delete_instance(INSTANCE),
+        lambda c: c.instances.delete(INSTANCE),
         "DELETE",
         "/instance/delete/shop",
         200,
@@ -280,7 +280,7 @@ CALLS = [
     ),
     Call(
         "logout_instance",
-        lambda c: c.logout_instance(INSTANCE),
+        lambda c: c.instances.logout(INSTANCE),
         "DELETE",
         "/instance/logout/shop",
         200,
@@ -290,7 +290,7 @@ CALLS = [
     ),
     Call(
         "connection_state",
-        lambda c: c.connection_state(INSTANCE),
+        lambda c: c.instances.connection_state(INSTANCE),
         "GET",
         "/instance/connectionState/shop",
         200,
@@ -299,7 +299,7 @@ CALLS = [
     ),
     Call(
         "group_participants",
-        lambda c: c.group_participants(INSTANCE, GROUP),
+        lambda c: c.groups.participants(INSTANCE, GROUP),
         "GET",
         "/group/participants/shop",
         200,
@@ -312,7 +312,7 @@ CALLS = [
     ),
     Call(
         "group_invite_code",
-        lambda c: c.group_invite_code(INSTANCE, GROUP),
+        lambda c: c.groups.invite_code(INSTANCE, GROUP),
         "GET",
         "/group/inviteCode/shop",
         200,
@@ -322,7 +322,7 @@ CALLS = [
     ),
     Call(
         "revoke_group_invite_code",
-        lambda c: c.revoke_group_invite_code(INSTANCE, GROUP),
+        lambda c: c.groups.revoke_invite(INSTANCE, GROUP),
         "PUT",
         "/group/revokeInviteCode/shop",
         201,
@@ -333,7 +333,7 @@ CALLS = [
     ),
     Call(
         "fetch_all_groups",
-        lambda c: c.fetch_all_groups(INSTANCE),
+        lambda c: c.groups.fetch_all(INSTANCE),
         "GET",
         "/group/fetchAllGroups/shop",
         200,

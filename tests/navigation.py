@@ -88,7 +88,7 @@ async def open_conversation(
     screen = MessagesScreen(instance, jid)
     app.push_screen(screen)
     await pilot.pause()
-    loadable = app.actions.messages_of(instance, jid)
+    loadable = app.actions.chats.messages_of(instance, jid)
     await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
     await pilot.pause()
     return screen
@@ -109,14 +109,14 @@ async def open_chats(app: GatewayApp, pilot: Any, *sent: tuple[str, str]) -> Cha
 
     await instances_loaded(app, pilot)
     for number, title in sent:
-        await app.actions.send_list(INSTANCE, send_list_request(number, title))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(number, title))
     app.open_instance(INSTANCE)
     await pilot.pause()
     await pilot.press("t")
     await pilot.pause()
     screen = app.screen
     assert isinstance(screen, ChatsScreen)
-    book = app.actions.chat_book(INSTANCE)
+    book = app.actions.chats.chat_book(INSTANCE)
     await wait_for(pilot, lambda: not book.loading and (book.value or book.error) is not None)
     await pilot.pause()
     return screen
@@ -181,7 +181,7 @@ async def open_pairing(app: GatewayApp, pilot: Any, instance: str = "onboarding"
     await instances_loaded(app, pilot)
     app.open_pairing(instance)
     await pilot.pause()
-    await wait_for(pilot, lambda: app.actions.pairing_of(instance).value is not None)
+    await wait_for(pilot, lambda: app.actions.lifecycle.pairing_of(instance).value is not None)
     await pilot.pause()
 
 

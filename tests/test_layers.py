@@ -43,6 +43,7 @@ def test_every_contract_is_kept():
         ("gateway_tui.cli", "textual"),
         ("gateway_tui.cli", "gateway_tui.tui"),
         ("gateway_tui.demo", "gateway_tui.core"),
+        ("gateway_tui.tui", "gateway_tui.demo"),
     ],
 )
 def test_the_contracts_forbid_what_the_layout_promises(source: str, forbidden: str):

@@ -89,16 +89,23 @@ def _require_gateway(config: ResolvedConfig) -> None:
         raise CommandError("no API key: set GATEWAY_API_KEY or use a profile with a key")
 
 
-def _client(config: ResolvedConfig):
-    """The app's client, with every setting of the profile (the one client factory)."""
-    from gateway_tui.core.api.errors import GatewayError
-    from gateway_tui.core.client_factory import client_for
+def _session(config: ResolvedConfig):
+    """The gateway's session, without live events: its client has every setting of the
+    profile (the one client factory); ``async with`` closes it all."""
+    from gateway_tui.core.session import GatewaySession
 
     assert config.url and config.api_key
-    try:
-        return client_for(config)
-    except GatewayError as error:
-        raise CommandError(f"the API key cannot be used: {error.summary}") from None
+    session = GatewaySession.open(config, live=False)
+    added = session.config.problems[len(config.problems) :]
+    if added:  # the key cannot travel in a header
+        raise CommandError(added[0][0].lower() + added[0][1:])
+    return session
+
+
+def _client(config: ResolvedConfig):
+    """The client of a session without live events (closing the client ends that session:
+    it owns nothing else)."""
+    return _session(config).client
 
 
 async def _gateway_line(config: ResolvedConfig):
@@ -125,7 +132,7 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
     async with _client(config) as client:
         try:
-            instances = await client.fetch_instances()
+            instances = await client.instances.fetch()
         except GatewayError as error:
             raise _gateway_error(error) from None
     rows = [
@@ -147,7 +154,7 @@ async def participants(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
     async with _client(config) as client:
         try:
-            participants = await client.group_participants(args.instance, args.group)
+            participants = await client.groups.participants(args.instance, args.group)
         except GatewayError as error:
             raise _gateway_error(error) from None
     rows = [
@@ -163,19 +170,17 @@ async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> in
     from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.chat_book import chat_rows
     from gateway_tui.core.files.drafts import ComposeStore
-    from gateway_tui.core.services import Actions
-    from gateway_tui.core.state import AppState
 
     assert config.url
-    async with _client(config) as client:
-        actions = Actions(client, AppState())
+    async with _session(config) as session:
+        actions = session.actions
         stored = ComposeStore(config.url, args.instance).stored_chats()
-        actions.restore_sent(
+        actions.messages.restore_sent(
             args.instance, stored.records, texts=stored.texts, archived=stored.archived
         )
-        actions.restore_archived(args.instance, stored.archived)
+        actions.chats.restore_archived(args.instance, stored.archived)
         try:
-            book = await actions.load_chat_book(args.instance)
+            book = await actions.chats.load_chat_book(args.instance)
         except GatewayError as error:
             raise _gateway_error(error) from None
     rows = [

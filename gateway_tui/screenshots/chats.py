@@ -40,7 +40,7 @@ async def open_chats(pilot: Pilot):
 async def _chats(pilot: Pilot) -> None:
     app = pilot.app
     screen = await open_chats(pilot)
-    await app.actions.archive_chat(
+    await app.actions.chats.archive_chat(
         INSTANCE, BAKERY, screen.rows[[r.jid for r in screen.rows].index(BAKERY)].last_key, True
     )
     await wait_until(pilot, lambda: next(r for r in screen.rows if r.jid == BAKERY).archived)
@@ -54,7 +54,7 @@ async def open_conversation(pilot: Pilot, jid: str, title: str):
     screen = MessagesScreen(INSTANCE, jid, title=title, store=_store(app))
     app.push_screen(screen)
     await wait_until(pilot, lambda: app.screen is screen and screen.is_mounted)
-    loadable = app.actions.messages_of(INSTANCE, jid)
+    loadable = app.actions.chats.messages_of(INSTANCE, jid)
     await wait_until(pilot, lambda: loadable.value is not None and not loadable.loading)
     await wait_until(pilot, lambda: bool(screen.view.statuses))
     await pilot.pause()

@@ -32,7 +32,7 @@ async def _pairing(pilot: Pilot, number: str | None = None) -> None:
     await wait_until(pilot, shown(pilot, PairingScreen))
 
     def drawn() -> bool:
-        result = app.actions.pairing_of("onboarding").value  # type: ignore[attr-defined]
+        result = app.actions.lifecycle.pairing_of("onboarding").value  # type: ignore[attr-defined]
         if result is None or app.screen.query_one(QRCode).drawing is None:
             return False
         if number and not result.pairing_code:

@@ -1,4 +1,4 @@
-"""The application shell: one client, one state, the screens, the palette and the keys.
+"""The application shell: the current gateway session, the screens, the palette and the keys.
 
 Start-up draws first and imports after: from the command line the app is given a config
 *loader*; its first frame (``screens/starting.py``) needs Textual alone, and the config, the
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import gc
 import sys
 from collections.abc import Callable, Iterable
@@ -41,8 +40,8 @@ if TYPE_CHECKING:
     from gateway_tui.core.api.dialects import Dialect
     from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.files.config import ResolvedConfig
-    from gateway_tui.core.live import LiveLink
     from gateway_tui.core.services import Actions
+    from gateway_tui.core.session import GatewaySession
     from gateway_tui.core.state import AppState, Topic
 
 DARK_THEME = "textual-dark"
@@ -95,12 +94,15 @@ class GatewayApp(App[int]):
         self,
         config: ResolvedConfig | Callable[[], ResolvedConfig],
         *,
-        transport: httpx.AsyncBaseTransport | None = None,
+        transport: httpx.AsyncBaseTransport
+        | Callable[[ResolvedConfig], httpx.AsyncBaseTransport]
+        | None = None,
         clock: Callable[[], datetime] = datetime.now,
         starting_url: str | None = None,
     ) -> None:
         """``config``, or a function that loads it after the first frame (see the module doc);
-        ``starting_url`` is shown in that first frame when known."""
+        ``starting_url`` is shown in that first frame when known. ``transport``: a stand-in
+        for the network (tests), or a function of the config giving each session its own."""
         super().__init__()
         self._transport = transport
         self._clock = clock
@@ -108,8 +110,8 @@ class GatewayApp(App[int]):
         self.state_changed: Signal[Topic] = Signal(self, "state-changed")
         self.type_ahead = TypeAhead(self, self._deliver_key)
         self._storage_problems_off: Callable[[], None] = lambda: None
-        self._live: LiveLink | None = None
-        self._live_task: asyncio.Task[None] | None = None
+        self.session: GatewaySession | None = None
+        self._sessions_closing: set[asyncio.Task[None]] = set()  # sessions left, closing
         self._live_told: set[str] = set()
         self._live_missing: dict[str, set[str]] = {}  # what a websocket's settings lack
         self._config_loader: Callable[[], ResolvedConfig] | None = None
@@ -119,17 +121,10 @@ class GatewayApp(App[int]):
             self._start(config)
 
     def _start(self, config: ResolvedConfig) -> None:
-        """Everything that needs the config: the state, the client, the actions."""
-        from gateway_tui.core.services import Actions
-        from gateway_tui.core.state import AppState
-
-        self.config = config
-        self.state: AppState = AppState(self._clock)
-        self.state.subscribe(self.state_changed.publish)
-        self.client = self._new_client()
-        self.actions: Actions = Actions(self.client, self.state)
-        if config.theme:
-            self.theme = config.theme
+        """Everything that needs the config: the first gateway session."""
+        self._open_session(config)
+        if self.config.theme:
+            self.theme = self.config.theme
 
     @property
     def started(self) -> bool:
@@ -138,39 +133,51 @@ class GatewayApp(App[int]):
 
     # --- gateway ----------------------------------------------------------------------------------
 
-    def _new_client(self) -> GatewayClient:
-        import httpx
+    def _open_session(self, config: ResolvedConfig) -> GatewaySession:
+        """Open ``config``'s session and make it the current one (the screens reach its
+        config, client, state and actions through the app)."""
+        from gateway_tui.core.session import GatewaySession
 
-        from gateway_tui.core.api.errors import GatewayError
-        from gateway_tui.core.client_factory import client_for
+        transport = self._transport
+        if transport is not None and not hasattr(transport, "handle_async_request"):
+            transport = transport(config)  # a factory: each session its own transport
+        session = GatewaySession.open(
+            config, transport=transport, clock=self._clock, live_url=self.live_url
+        )
+        session.live_allowed = self._transport is None or self.live_beside_transport
+        session.state.subscribe(self.state_changed.publish)
+        session.client.on_server_info = partial(self._server_info_known, session)
+        session.on_live_arrival = self._live_arrival
+        session.on_live_status = self._live_status
+        session.on_live_error = partial(self.report_unexpected, what="Live events")
+        self.session = session
+        self._live_missing = {}
+        return session
 
-        url = self.config.url or "http://127.0.0.1"
-        try:
-            httpx.URL(url)
-        except (httpx.InvalidURL, ValueError):
-            # Validation agrees with httpx, but a URL must never end the app: ask for another.
-            problem = "The gateway URL cannot be used: its host name is not valid"
-            self.config = dataclasses.replace(
-                self.config, url=None, problems=[*self.config.problems, problem]
-            )
-            url = "http://127.0.0.1"
-        try:
-            client = client_for(self.config, url=url, transport=self._transport)
-        except GatewayError as error:
-            # A key that cannot travel in a header (a newline in it, say): ask for another.
-            problem = f"The API key cannot be used: {error.summary}"
-            self.config = dataclasses.replace(
-                self.config, api_key=None, problems=[*self.config.problems, problem]
-            )
-            client = client_for(self.config, url=url, api_key="", transport=self._transport)
-        client.subscribe(self.state.record_call)
-        client.on_server_info = self._server_info_known
-        return client
+    @property
+    def config(self) -> ResolvedConfig:
+        assert self.session is not None, "no session before the config is loaded"
+        return self.session.config
 
-    def _server_info_known(self) -> None:
+    @property
+    def state(self) -> AppState:
+        assert self.session is not None, "no session before the config is loaded"
+        return self.session.state
+
+    @property
+    def client(self) -> GatewayClient:
+        assert self.session is not None, "no session before the config is loaded"
+        return self.session.client
+
+    @property
+    def actions(self) -> Actions:
+        assert self.session is not None, "no session before the config is loaded"
+        return self.session.actions
+
+    def _server_info_known(self, session: GatewaySession) -> None:
         from gateway_tui.core.state import Topic
 
-        self.state.notify(Topic.CALLS)  # the gateway bar shows the version
+        session.state.notify(Topic.CALLS)  # the gateway bar shows the version
 
     @property
     def gateway_url(self) -> str | None:
@@ -223,13 +230,18 @@ class GatewayApp(App[int]):
         self._switch(self.config.switch_profile(name))
 
     def _switch(self, config: ResolvedConfig) -> None:
-        old = self.client
-        self.config = config
-        self.client = self._new_client()
-        self.actions.client = self.client
-        self.state.reset()
-        self.run_worker(old.aclose(), exit_on_error=False)
+        """Open the new gateway's session, then close the old one (client, socket, tasks)."""
+        old = self.session
+        self._open_session(config)
+        if old is not None:
+            self._close_later(old)
         self._show_home()
+
+    def _close_later(self, session: GatewaySession) -> None:
+        # A task, not a worker: the screens' workers are cancelled by the switch, this is not.
+        task = asyncio.get_running_loop().create_task(session.aclose())
+        self._sessions_closing.add(task)
+        task.add_done_callback(self._sessions_closing.discard)
 
     def _show_home(self) -> None:
         from gateway_tui.tui.screens.connect import ConnectScreen
@@ -306,14 +318,10 @@ class GatewayApp(App[int]):
 
     async def on_unmount(self) -> None:
         self._storage_problems_off()
-        if self._live is not None:
-            self._live.stop()
-        if self._live_task is not None:
-            self._live_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._live_task
-        if self.started:
-            await self.client.aclose()
+        if self.session is not None:
+            await self.session.aclose()
+        if self._sessions_closing:
+            await asyncio.gather(*self._sessions_closing, return_exceptions=True)
 
     def _display(self, screen: Screen, renderable) -> None:  # type: ignore[override]
         # Textual's one place where a frame goes to the terminal: the starting screen learns
@@ -365,27 +373,12 @@ class GatewayApp(App[int]):
     def follow_live(self, instance: str) -> None:
         """Receive ``instance``'s events over the gateway's socket.io (made on first use, after
         the first frame); where none can be had, the screens poll as before."""
-        stand_in = self._transport is not None and not self.live_beside_transport
-        if stand_in or not self.config.is_complete or not self.config.url:
-            return  # a test's stand-in transport, or no gateway: nothing to connect to
-        if self._live is None:
-            from gateway_tui.core.live import LiveLink
-
-            key = self.config.api_key.get_secret_value() if self.config.api_key else ""
-            client = self.client
-            self._live = LiveLink(
-                self.live_url or self.config.url,
-                key,
-                self._live_arrival,
-                self._live_status,
-                is_v2=lambda: client.line_known and client.dialect.line == "2",
-            )
-            # A task of its own, not a worker: it lasts as long as the app, and waiting for
-            # the workers to finish (tests, quitting) must not wait for it.
-            self._live_task = asyncio.get_running_loop().create_task(self._run_live(self._live))
-        if instance not in self._live.instances:
+        session = self.session
+        if session is None:
+            return
+        new = not session.follows(instance)
+        if session.follow_live(instance) and new:
             self._check_live_settings(instance)
-        self._live.follow(instance)
 
     def _check_live_settings(self, instance: str) -> None:
         """Read (never write) the instance's websocket settings: where they keep live updates
@@ -395,7 +388,7 @@ class GatewayApp(App[int]):
 
         async def check() -> None:
             try:
-                missing = await self.actions.live_events_missing(instance)
+                missing = await self.actions.lifecycle.live_events_missing(instance)
             except GatewayError:
                 return  # the stream itself tells what it can
             self._live_missing[instance] = set(missing)
@@ -432,7 +425,7 @@ class GatewayApp(App[int]):
 
     def live_for(self, instance: str) -> bool:
         """Whether ``instance``'s events come over the socket now (no need to poll them)."""
-        return self._live is not None and self._live.live_for(instance)
+        return self.session is not None and self.session.live_for(instance)
 
     def live_marks_for(self, instance: str) -> bool:
         """Whether ``instance``'s delivery marks come over the socket now."""
@@ -440,34 +433,29 @@ class GatewayApp(App[int]):
             self._live_missing.get(instance, set()) & {"ENABLED", "MESSAGES_UPDATE"}
         )
 
-    async def _run_live(self, link: LiveLink) -> None:
-        try:
-            await link.run()
-        except asyncio.CancelledError:
-            raise
-        except Exception as error:  # noqa: BLE001 - a bug of ours: reported, polling goes on
-            self.report_unexpected(error, "Live events")
-
-    def _live_arrival(self) -> None:
+    def _live_arrival(self, session: GatewaySession) -> None:
         # Coalesced: whatever arrives until the next frame is applied in one go.
-        self.call_after_refresh(self._apply_live)
+        self.call_after_refresh(self._apply_live, session)
 
-    def _apply_live(self) -> None:
-        if self._live is not None:
-            events = self._live.take()
-            if events:
-                for name in self.actions.apply_live(events):
-                    self.run_worker(self._opened(name), group="live-opened", exit_on_error=False)
+    def _apply_live(self, session: GatewaySession) -> None:
+        if session is not self.session:
+            return  # a gateway switched away from: its events go nowhere
+        events = session.take_live()
+        if events:
+            for name in session.actions.chats.apply_live(events):
+                self.run_worker(self._opened(name), group="live-opened", exit_on_error=False)
 
     async def _opened(self, name: str) -> None:
         from gateway_tui.core.api.errors import GatewayError
 
         with contextlib.suppress(GatewayError):  # the row keeps its state: the next read tells
-            await self.actions.opened(name)
+            await self.actions.lifecycle.opened(name)
 
-    def _live_status(self, live: bool, why: str | None) -> None:
+    def _live_status(self, session: GatewaySession, live: bool, why: str | None) -> None:
         from gateway_tui.core.state import Topic
 
+        if session is not self.session:
+            return
         self.state.live, self.state.live_why = live, why
         self.state.notify(Topic.LIVE)
         if not live and why and why not in self._live_told:
@@ -483,7 +471,7 @@ class GatewayApp(App[int]):
     def open_instance(self, name: str) -> None:
         from gateway_tui.tui.screens.instance import InstanceScreen
 
-        self.actions.select(name)
+        self.actions.instances.select(name)
         self.push_screen(InstanceScreen(name))
 
     def open_groups(self, instance: str) -> None:
@@ -533,7 +521,7 @@ class GatewayApp(App[int]):
         from gateway_tui.core.api.errors import GatewayError
 
         try:
-            await self.actions.refresh_instances()
+            await self.actions.instances.refresh_instances()
         except GatewayError as error:
             self.report_error(error, "Refreshing instances")
 

@@ -37,7 +37,7 @@ def test_the_client_reads_who_is_on_whatsapp(demo_server):
     demo_server.state.not_on_whatsapp.add("4917400000002")
     answers = call(
         demo_server,
-        lambda c: c.whatsapp_numbers("sales-eu", ["+49 174 0000 0001", "4917400000002"]),
+        lambda c: c.contacts.whatsapp_numbers("sales-eu", ["+49 174 0000 0001", "4917400000002"]),
     )
     assert [(a.number, a.exists) for a in answers] == [
         ("4917400000001", True),
@@ -65,7 +65,7 @@ def test_the_demo_refuses_like_a_real_server(demo_server, body, status, text):
 def test_a_disconnected_instance_cannot_check(demo_server):
     demo_server.state.instances["sales-eu"].status = "close"
     with pytest.raises(ServerError) as refused:
-        call(demo_server, lambda c: c.whatsapp_numbers("sales-eu", ["4917400000001"]))
+        call(demo_server, lambda c: c.contacts.whatsapp_numbers("sales-eu", ["4917400000001"]))
     assert refused.value.instance_not_connected
     assert refused.value.messages == ["Cannot read properties of undefined (reading 'onWhatsApp')"]
 
@@ -73,7 +73,10 @@ def test_a_disconnected_instance_cannot_check(demo_server):
 def test_the_client_refuses_no_numbers_or_the_same_number_twice(demo_server):
     for numbers in ([], ["4917400000001", "+49 174 0000 0001"]):
         with pytest.raises(InvalidRequest):
-            call(demo_server, lambda c, numbers=numbers: c.whatsapp_numbers("sales-eu", numbers))
+            call(
+                demo_server,
+                lambda c, numbers=numbers: c.contacts.whatsapp_numbers("sales-eu", numbers),
+            )
     assert not demo_server.state.writes
 
 

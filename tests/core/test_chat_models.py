@@ -263,11 +263,11 @@ async def test_the_client_reads_odd_store_answers_without_failing_on_one_item():
         return httpx.Response(200, content=answers[request.url.path])
 
     async with GatewayClient("http://gw", "k", transport=httpx.MockTransport(answer)) as client:
-        chats = await client.find_chats("a")
+        chats = await client.chats.find("a")
         assert [c.id for c in chats] == ["1@s.whatsapp.net"] and chats.skipped == 2
         for instance in ("b", "c"):
             with pytest.raises(InvalidResponse):
-                await client.find_chats(instance)
+                await client.chats.find(instance)
 
 
 def test_a_batch_of_live_items_is_one_copy_that_replaces_known_ids_and_keeps_time_order():

@@ -80,6 +80,7 @@ class Server:
 
 def client_for(server: Server, **kwargs: Any) -> GatewayClient:
     kwargs.setdefault("retry_delays", (0, 0))
+    kwargs.setdefault("api_version", "1")  # the line these answers are of: no GET / beside
     return GatewayClient(BASE, KEY, transport=httpx.MockTransport(server), **kwargs)
 
 
@@ -166,16 +167,18 @@ async def test_key_header_and_a_fresh_request_id_per_call(call: Call) -> None:
 
 async def test_an_empty_key_sends_no_apikey_header() -> None:
     server = Server(json_reply(200, []))
-    async with GatewayClient(BASE, "", transport=httpx.MockTransport(server)) as client:
-        await client.fetch_instances()
+    async with GatewayClient(
+        BASE, "", transport=httpx.MockTransport(server), api_version="1"
+    ) as client:
+        await client.instances.fetch()
     assert "apikey" not in server.requests[0].headers
 
 
 async def test_a_pasted_key_loses_its_newline() -> None:
     server = Server(json_reply(200, []))
     transport = httpx.MockTransport(server)
-    async with GatewayClient(BASE, f" {KEY}\n", transport=transport) as client:
-        await client.fetch_instances()
+    async with GatewayClient(BASE, f" {KEY}\n", transport=transport, api_version="1") as client:
+        await client.instances.fetch()
     assert server.requests[0].headers["apikey"] == KEY
 
 
@@ -190,16 +193,20 @@ def test_a_key_that_cannot_be_a_header_is_refused_without_showing_it(bad_key: st
 @pytest.mark.parametrize("base", ["http://gateway.test", "http://gateway.test/"])
 async def test_base_url_with_or_without_slash(base: str) -> None:
     server = Server(json_reply(200, SETTINGS))
-    async with GatewayClient(base, KEY, transport=httpx.MockTransport(server)) as client:
-        await client.find_settings("shop")
+    async with GatewayClient(
+        base, KEY, transport=httpx.MockTransport(server), api_version="1"
+    ) as client:
+        await client.settings.find("shop")
     assert str(server.requests[0].url) == "http://gateway.test/settings/find/shop"
 
 
 async def test_base_url_with_a_path_prefix_is_kept() -> None:
     server = Server(json_reply(200, SETTINGS))
     transport = httpx.MockTransport(server)
-    async with GatewayClient("http://gateway.test/gw", KEY, transport=transport) as client:
-        await client.find_settings("shop")
+    async with GatewayClient(
+        "http://gateway.test/gw", KEY, transport=transport, api_version="1"
+    ) as client:
+        await client.settings.find("shop")
     assert server.requests[0].url.path == "/gw/settings/find/shop"
 
 
@@ -218,11 +225,11 @@ async def test_base_url_with_a_path_prefix_is_kept() -> None:
 @pytest.mark.parametrize(
     ("call", "prefix"),
     [
-        (lambda c, n: c.find_settings(n), b"/settings/find/"),
-        (lambda c, n: c.delete_instance(n), b"/instance/delete/"),
-        (lambda c, n: c.group_invite_code(n, GROUP), b"/group/inviteCode/"),
-        (lambda c, n: c.send_list(n, list_request()), b"/message/sendList/"),
-        (lambda c, n: c.update_message(n, MSG_KEY, "x"), b"/chat/updateMessage/"),
+        (lambda c, n: c.settings.find(n), b"/settings/find/"),
+        (lambda c, n: c.instances.delete(n), b"/instance/delete/"),
+        (lambda c, n: c.groups.invite_code(n, GROUP), b"/group/inviteCode/"),
+        (lambda c, n: c.messages.send_list(n, list_request()), b"/message/sendList/"),
+        (lambda c, n: c.messages.update(n, MSG_KEY, "x"), b"/chat/updateMessage/"),
     ],
     ids=["settings", "delete", "inviteCode", "sendList", "updateMessage"],
 )
@@ -238,11 +245,11 @@ async def test_instance_name_is_one_quoted_path_segment(
 @pytest.mark.parametrize(
     ("invoke", "where"),
     [
-        (lambda c: c.group_participants(INSTANCE, GROUP_ID), "query"),
-        (lambda c: c.group_invite_code(INSTANCE, f" {GROUP_ID} "), "query"),
-        (lambda c: c.revoke_group_invite_code(INSTANCE, GROUP_ID), "query"),
-        (lambda c: c.update_group_subject(INSTANCE, GROUP_ID, "S"), "query"),
-        (lambda c: c.send_group_invite(INSTANCE, GROUP_ID, ["4915123456701"], "Hi"), "body"),
+        (lambda c: c.groups.participants(INSTANCE, GROUP_ID), "query"),
+        (lambda c: c.groups.invite_code(INSTANCE, f" {GROUP_ID} "), "query"),
+        (lambda c: c.groups.revoke_invite(INSTANCE, GROUP_ID), "query"),
+        (lambda c: c.groups.update_subject(INSTANCE, GROUP_ID, "S"), "query"),
+        (lambda c: c.groups.send_invite(INSTANCE, GROUP_ID, ["4915123456701"], "Hi"), "body"),
     ],
     ids=["participants", "inviteCode", "revoke", "subject", "sendInvite"],
 )
@@ -265,7 +272,7 @@ async def test_a_bare_group_id_gets_the_group_domain(invoke: Any, where: str) ->
 async def test_group_jids_with_a_creation_suffix_pass(group: str) -> None:
     server = Server(json_reply(200, {"participants": []}))
     async with client_for(server) as client:
-        await client.group_participants(INSTANCE, group)
+        await client.groups.participants(INSTANCE, group)
     assert server.requests[0].url.params["groupJid"] == group.removesuffix("@g.us") + "@g.us"
 
 
@@ -276,7 +283,7 @@ async def test_group_jids_with_a_creation_suffix_pass(group: str) -> None:
 async def test_update_message_number_is_sent_as_a_string(number: str | None, sent: str) -> None:
     server = Server(json_reply(200, {}))
     async with client_for(server) as client:
-        await client.update_message(INSTANCE, MSG_KEY, "t", number=number)
+        await client.messages.update(INSTANCE, MSG_KEY, "t", number=number)
     body = json.loads(server.requests[0].content)
     assert body["number"] == sent and isinstance(body["number"], str)
 
@@ -284,7 +291,7 @@ async def test_update_message_number_is_sent_as_a_string(number: str | None, sen
 async def test_send_invite_numbers_are_sent_as_the_server_reads_them() -> None:
     server = Server(json_reply(200, {"send": True}))
     async with client_for(server) as client:
-        await client.send_group_invite(
+        await client.groups.send_invite(
             INSTANCE, GROUP, ["+49 151 2345-6701", "(44) 7700900123"], "Hi"
         )
     assert json.loads(server.requests[0].content)["numbers"] == ["4915123456701", "447700900123"]
@@ -302,7 +309,7 @@ async def test_send_invite_numbers_are_sent_as_the_server_reads_them() -> None:
 async def test_fetch_instances_name_goes_in_the_query(name: str | None, query: dict) -> None:
     server = Server(json_reply(200, [INSTANCE_ITEM]))
     async with client_for(server) as client:
-        await client.fetch_instances(name)
+        await client.instances.fetch(name)
     assert dict(server.requests[0].url.params) == query
 
 
@@ -318,7 +325,7 @@ async def test_fetch_instances_name_goes_in_the_query(name: str | None, query: d
 )
 async def test_fetch_instances_by_name_always_returns_a_list(answer: Any) -> None:
     async with client_for(Server(json_reply(200, answer))) as client:
-        result = await client.fetch_instances("shop")
+        result = await client.instances.fetch("shop")
     assert isinstance(result, list) and [i.instance_name for i in result] == ["shop"]
 
 
@@ -337,8 +344,8 @@ async def test_send_list_timeout_is_normal_timeout_plus_delay(
 
     request = list_request(delay=delay, presence=None)
     async with client_for(Server(handler), timeout=7.0) as client:
-        await client.send_list(INSTANCE, request)
-        await client.find_settings(INSTANCE)  # other calls keep the normal timeout
+        await client.messages.send_list(INSTANCE, request)
+        await client.settings.find(INSTANCE)  # other calls keep the normal timeout
     send_timeout, other_timeout = seen
     assert send_timeout["read"] == pytest.approx(expected)
     assert send_timeout["write"] == pytest.approx(expected)
@@ -430,7 +437,7 @@ async def test_extra_fields_are_kept_and_absent_optional_fields_are_none() -> No
         },
     ]
     async with client_for(Server(json_reply(200, answer))) as client:
-        bare, full = await client.fetch_instances()
+        bare, full = await client.instances.fetch()
     assert bare.owner is None and bare.profile_name is None and bare.integration is None
     assert bare.owner_number == "" and bare.wa_business_callback_url is None
     assert full.instance_name == INSTANCE_ITEM["instance"]["instanceName"]
@@ -451,7 +458,7 @@ async def test_extra_fields_are_kept_and_absent_optional_fields_are_none() -> No
 async def test_instance_status_is_kept_even_when_unknown(status: Any, kind: InstanceStatus) -> None:
     item = {"instance": {"instanceName": "x", "status": status}}
     async with client_for(Server(json_reply(200, [item]))) as client:
-        (instance,) = await client.fetch_instances()
+        (instance,) = await client.instances.fetch()
     assert instance.status_kind is kind
     if isinstance(status, str):
         assert instance.status == status
@@ -459,7 +466,7 @@ async def test_instance_status_is_kept_even_when_unknown(status: Any, kind: Inst
 
 async def test_an_absent_instance_status_reads_unknown() -> None:
     async with client_for(Server(json_reply(200, [{"instance": {"instanceName": "x"}}]))) as c:
-        (instance,) = await c.fetch_instances()
+        (instance,) = await c.instances.fetch()
     assert instance.status_kind is InstanceStatus.UNKNOWN
 
 
@@ -480,7 +487,7 @@ async def test_unknown_message_status_and_list_type_are_kept(
         "messageTimestamp": 1717171717,
     }
     async with client_for(Server(json_reply(201, answer))) as client:
-        sent = await client.send_list(INSTANCE, list_request())
+        sent = await client.messages.send_list(INSTANCE, list_request())
     assert sent.status == str(status) and sent.status_kind is kind
     assert sent.message.list_message.list_type == str(list_type)
     assert sent.message_timestamp == "1717171717"
@@ -489,7 +496,7 @@ async def test_unknown_message_status_and_list_type_are_kept(
 
 async def test_a_sent_message_without_key_or_status_is_accepted() -> None:
     async with client_for(Server(json_reply(201, {"message": {}}))) as client:
-        sent = await client.send_list(INSTANCE, list_request())
+        sent = await client.messages.send_list(INSTANCE, list_request())
     assert sent.key is None and sent.status is None and sent.message.list_message is None
 
 
@@ -506,7 +513,7 @@ async def test_a_sent_message_without_key_or_status_is_accepted() -> None:
 async def test_participant_roles_keep_unknown_values(admin: Any, role: ParticipantRole) -> None:
     answer = {"participants": [{"id": JID, "admin": admin, "lid": "123@lid"}]}
     async with client_for(Server(json_reply(200, answer))) as client:
-        (participant,) = await client.group_participants(INSTANCE, GROUP)
+        (participant,) = await client.groups.participants(INSTANCE, GROUP)
     assert participant.role is role and participant.admin == admin
     assert participant.lid == "123@lid" and not participant.is_lid
 
@@ -519,13 +526,13 @@ async def test_group_sizes_that_are_not_numbers_read_as_unknown() -> None:
     ]
     content = json.dumps(answer).encode()  # 1e400 is written as Infinity
     async with client_for(Server(raw_reply(200, content))) as client:
-        groups = await client.fetch_all_groups(INSTANCE)
+        groups = await client.groups.fetch_all(INSTANCE)
     assert [g.size for g in groups] == [None, None, None]
 
 
 async def test_instance_secrets_are_not_held_at_all() -> None:
     async with client_for(Server(json_reply(200, [INSTANCE_ITEM]))) as client:
-        (instance,) = await client.fetch_instances()
+        (instance,) = await client.instances.fetch()
     assert instance.instance_name == INSTANCE_ITEM["instance"]["instanceName"]
     for text in (repr(instance), str(instance.model_dump()), instance.model_dump_json()):
         assert "instance-token-123" not in text
@@ -792,30 +799,32 @@ _BAD_DELAY = [
 @pytest.mark.parametrize(
     ("invoke", "fields"),
     [
-        (lambda c: c.send_list(INSTANCE, _sections()), ["sections"]),
+        (lambda c: c.messages.send_list(INSTANCE, _sections()), ["sections"]),
         (
-            lambda c: c.send_list(INSTANCE, _sections(ListSection(title="S", rows=[]))),
+            lambda c: c.messages.send_list(INSTANCE, _sections(ListSection(title="S", rows=[]))),
             ["sections[0].rows"],
         ),
         (
-            lambda c: c.send_list(
+            lambda c: c.messages.send_list(
                 INSTANCE, _sections(ListSection(title="S", rows=[ListRow(title=" ", row_id="a")]))
             ),
             ["sections[0].rows[0].title"],
         ),
         (
-            lambda c: c.send_list(INSTANCE, _sections(ListSection(title="S", rows=[_ROW, _ROW]))),
+            lambda c: c.messages.send_list(
+                INSTANCE, _sections(ListSection(title="S", rows=[_ROW, _ROW]))
+            ),
             ["sections[0].rows[1]"],
         ),
         (
-            lambda c: c.send_list(
+            lambda c: c.messages.send_list(
                 INSTANCE,
                 _sections(ListSection(title="S", rows=[_ROW]), ListSection(title="S", rows=[_ROW])),
             ),
             ["sections[1]"],
         ),
         (
-            lambda c: c.send_list(
+            lambda c: c.messages.send_list(
                 INSTANCE,
                 SendListRequest(
                     number="12ab",
@@ -824,9 +833,12 @@ _BAD_DELAY = [
             ),
             ["number", "title"],
         ),
-        *[(lambda c, r=request: c.send_list(INSTANCE, r), ["delay"]) for request in _BAD_DELAY],
+        *[
+            (lambda c, r=request: c.messages.send_list(INSTANCE, r), ["delay"])
+            for request in _BAD_DELAY
+        ],
         (
-            lambda c: c.send_list(
+            lambda c: c.messages.send_list(
                 INSTANCE,
                 SendListRequest.model_construct(
                     number=NUMBER,
@@ -836,32 +848,32 @@ _BAD_DELAY = [
             ),
             ["presence"],
         ),
-        (lambda c: c.send_list("", list_request()), ["instance"]),
-        (lambda c: c.send_group_invite(INSTANCE, GROUP, [], "Hi"), ["numbers"]),
-        (lambda c: c.send_group_invite(INSTANCE, GROUP, ["123456789"], "Hi"), ["numbers[0]"]),
+        (lambda c: c.messages.send_list("", list_request()), ["instance"]),
+        (lambda c: c.groups.send_invite(INSTANCE, GROUP, [], "Hi"), ["numbers"]),
+        (lambda c: c.groups.send_invite(INSTANCE, GROUP, ["123456789"], "Hi"), ["numbers[0]"]),
         (
-            lambda c: c.send_group_invite(
+            lambda c: c.groups.send_invite(
                 INSTANCE, GROUP, ["4915123456701", "+49 151 23456701"], "Hi"
             ),
             ["numbers[1]"],
         ),
-        (lambda c: c.send_group_invite(INSTANCE, "team", ["4915123456701"], "Hi"), ["groupJid"]),
-        (lambda c: c.update_group_subject(INSTANCE, GROUP, "  "), ["subject"]),
-        (lambda c: c.update_group_subject(INSTANCE, "x@g.us", ""), ["groupJid", "subject"]),
-        (lambda c: c.group_participants(INSTANCE, "4915123456701@s.whatsapp.net"), ["groupJid"]),
-        (lambda c: c.group_invite_code(INSTANCE, ""), ["groupJid"]),
-        (lambda c: c.revoke_group_invite_code(INSTANCE, "12-ab@g.us"), ["groupJid"]),
-        (lambda c: c.update_message(INSTANCE, MSG_KEY, "   "), ["text"]),
+        (lambda c: c.groups.send_invite(INSTANCE, "team", ["4915123456701"], "Hi"), ["groupJid"]),
+        (lambda c: c.groups.update_subject(INSTANCE, GROUP, "  "), ["subject"]),
+        (lambda c: c.groups.update_subject(INSTANCE, "x@g.us", ""), ["groupJid", "subject"]),
+        (lambda c: c.groups.participants(INSTANCE, "4915123456701@s.whatsapp.net"), ["groupJid"]),
+        (lambda c: c.groups.invite_code(INSTANCE, ""), ["groupJid"]),
+        (lambda c: c.groups.revoke_invite(INSTANCE, "12-ab@g.us"), ["groupJid"]),
+        (lambda c: c.messages.update(INSTANCE, MSG_KEY, "   "), ["text"]),
         (
-            lambda c: c.update_message(INSTANCE, MessageKey(remote_jid="", id=""), "t"),
+            lambda c: c.messages.update(INSTANCE, MessageKey(remote_jid="", id=""), "t"),
             ["key.remoteJid", "key.id", "number"],
         ),
-        (lambda c: c.archive_chat(INSTANCE, MessageKey(remote_jid=JID, id=""), True), ["key.id"]),
-        (lambda c: c.fetch_profile(INSTANCE, "call me"), ["number"]),
-        (lambda c: c.fetch_profile(INSTANCE, "١٢٣٤٥٦٧٨٩٠"), ["number"]),
-        (lambda c: c.find_settings(" "), ["instance"]),
-        (lambda c: c.delete_instance(""), ["instance"]),
-        (lambda c: c.fetch_all_groups(""), ["instance"]),
+        (lambda c: c.chats.archive(INSTANCE, MessageKey(remote_jid=JID, id=""), True), ["key.id"]),
+        (lambda c: c.contacts.fetch_profile(INSTANCE, "call me"), ["number"]),
+        (lambda c: c.contacts.fetch_profile(INSTANCE, "١٢٣٤٥٦٧٨٩٠"), ["number"]),
+        (lambda c: c.settings.find(" "), ["instance"]),
+        (lambda c: c.instances.delete(""), ["instance"]),
+        (lambda c: c.groups.fetch_all(""), ["instance"]),
     ],
 )
 async def test_an_invalid_request_is_refused_before_sending(invoke: Any, fields: list[str]) -> None:
@@ -886,7 +898,7 @@ async def test_list_display_warnings_do_not_stop_the_send() -> None:
     request = _sections(ListSection(title="S", rows=rows))
     server = Server(json_reply(201, SENT_MESSAGE))
     async with client_for(server) as client:
-        await client.send_list(INSTANCE, request)
+        await client.messages.send_list(INSTANCE, request)
     assert len(server.requests) == 1
 
 
@@ -938,7 +950,7 @@ async def test_a_broken_listener_does_not_break_the_call() -> None:
     async with client_for(Server(json_reply(200, SETTINGS))) as client:
         client.subscribe(broken_listener)
         client.subscribe(seen.append)
-        settings = await client.find_settings(INSTANCE)
+        settings = await client.settings.find(INSTANCE)
     assert settings.reject_call and len(seen) == 1
 
 
@@ -946,10 +958,10 @@ async def test_unsubscribe_stops_the_events() -> None:
     seen: list[CallEvent] = []
     async with client_for(Server(json_reply(200, SETTINGS))) as client:
         unsubscribe = client.subscribe(seen.append)
-        await client.find_settings(INSTANCE)
+        await client.settings.find(INSTANCE)
         unsubscribe()
         unsubscribe()  # twice is harmless
-        await client.find_settings(INSTANCE)
+        await client.settings.find(INSTANCE)
     assert len(seen) == 1
 
 
@@ -989,8 +1001,8 @@ async def test_async_with_closes_the_shared_http_client() -> None:
     client = client_for(server)
     async with client as entered:
         assert entered is client
-        await client.find_settings(INSTANCE)
-        await client.find_settings(INSTANCE)
+        await client.settings.find(INSTANCE)
+        await client.settings.find(INSTANCE)
     with pytest.raises(RuntimeError):  # httpx refuses to send on a closed client
         await client._http.get("/settings/find/shop")
     assert repr(client) == "GatewayClient('http://gateway.test')"

@@ -31,10 +31,10 @@ from gateway_tui.core.api import (
     dialects,
     lists,
 )
-from gateway_tui.core.api import client as client_module
 from gateway_tui.core.api.errors import LicenseRequired
 from gateway_tui.core.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
 from gateway_tui.core.api.models import InstanceSettings, Participant
+from gateway_tui.core.api.resources import chats as chats_resource
 from tests.support import RECORDINGS
 
 pytestmark = pytest.mark.skipif(
@@ -131,7 +131,7 @@ async def test_fetch_instances_tells_the_line_and_reads_the_version_beside() -> 
     async with v2_client(replay, api_version="auto") as client:
         events: list[Any] = []
         client.subscribe(events.append)
-        rows = await client.fetch_instances()
+        rows = await client.instances.fetch()
         assert client.dialect is dialects.V2
         assert client._root_task is not None
         await client._root_task
@@ -146,7 +146,7 @@ async def test_fetch_instances_tells_the_line_and_reads_the_version_beside() -> 
 async def test_an_empty_list_leaves_the_line_to_get_slash() -> None:
     replay = Replay("v2.3.6/068", "v2.3.6/001")
     async with v2_client(replay, api_version="auto") as client:
-        assert await client.fetch_instances() == []
+        assert await client.instances.fetch() == []
         assert not client.line_known or client.dialect is dialects.V2
         assert client._root_task is not None
         await client._root_task
@@ -157,14 +157,16 @@ async def test_an_empty_list_leaves_the_line_to_get_slash() -> None:
 async def test_a_call_before_any_list_asks_get_slash_first() -> None:
     # The command line sends without listing: the body must still be the 2.x one.
     replay = Replay("v2.3.6/001", "v2.3.6/026")
-    error = await fails(replay, lambda c: c.send_list("evo-a", LIST_REQUEST), api_version="auto")
+    error = await fails(
+        replay, lambda c: c.messages.send_list("evo-a", LIST_REQUEST), api_version="auto"
+    )
     assert isinstance(error, ServerError)
     assert [r.url.path for r in replay.requests] == ["/", "/message/sendList/evo-a"]
 
 
 async def test_a_pinned_line_asks_nothing_more() -> None:
     replay = Replay("v2.3.6/011")
-    rows = await run(replay, lambda c: c.fetch_instances(), api_version="2")
+    rows = await run(replay, lambda c: c.instances.fetch(), api_version="2")
     assert len(rows) == 3 and [r.url.path for r in replay.requests] == ["/instance/fetchInstances"]
 
 
@@ -181,7 +183,7 @@ def test_line_names() -> None:
 
 
 async def test_fetch_instances_reads_flat_rows() -> None:
-    (row, *_) = await run(Replay("v2.3.6/011"), lambda c: c.fetch_instances())
+    (row, *_) = await run(Replay("v2.3.6/011"), lambda c: c.instances.fetch())
     assert row.instance_name == "evo-a"
     assert row.instance_id == "c15e1ac6-1d59-4042-ab0f-d98571e0be36"
     assert row.status == "close" and row.integration_name == "WHATSAPP-BAILEYS"
@@ -202,7 +204,7 @@ async def test_fetch_instances_reads_disconnection_fields() -> None:
     )
     replay = Replay()
     replay.pending = [rec]
-    (row, *_) = await run(replay, lambda c: c.fetch_instances())
+    (row, *_) = await run(replay, lambda c: c.instances.fetch())
     assert row.disconnection_reason_code == "401"
     assert row.disconnection_at == "2026-11-24T16:10:00.000Z"
     assert row.owner_number == "5511999999999" and row.number == "5511999999999"
@@ -241,35 +243,35 @@ async def test_ten_thousand_flat_rows_are_read_in_one_piece_as_on_1_7_1(monkeypa
 
 
 async def test_fetch_instances_by_name_is_a_list_of_one() -> None:
-    rows = await run(Replay("v2.3.6/012"), lambda c: c.fetch_instances("evo-a"))
+    rows = await run(Replay("v2.3.6/012"), lambda c: c.instances.fetch("evo-a"))
     assert [r.instance_name for r in rows] == ["evo-a"]
 
 
 async def test_fetch_instances_unknown_name_is_not_found() -> None:
-    error = await fails(Replay("v2.3.6/013"), lambda c: c.fetch_instances("nope"))
+    error = await fails(Replay("v2.3.6/013"), lambda c: c.instances.fetch("nope"))
     assert isinstance(error, NotFound) and error.messages == ['Instance "nope" not found']
 
 
 async def test_fetch_instances_with_an_instance_token_lists_that_instance() -> None:
     replay = Replay("v2.3.6/017")
-    rows = await run(replay, lambda c: c.fetch_instances(), api_version="auto")
+    rows = await run(replay, lambda c: c.instances.fetch(), api_version="auto")
     assert [r.instance_name for r in rows] == ["evo-b"]
 
 
 @pytest.mark.parametrize("seq", ["015", "016"])
 async def test_fetch_instances_refused_key(seq: str) -> None:
-    error = await fails(Replay(f"v2.3.6/{seq}"), lambda c: c.fetch_instances())
+    error = await fails(Replay(f"v2.3.6/{seq}"), lambda c: c.instances.fetch())
     assert isinstance(error, Unauthorized)
 
 
 async def test_connection_state() -> None:
-    state = await run(Replay("v2.3.6/010"), lambda c: c.connection_state("evo-a"))
+    state = await run(Replay("v2.3.6/010"), lambda c: c.instances.connection_state("evo-a"))
     assert state.state == "close"
 
 
 async def test_create_sends_the_integration() -> None:
     request = CreateInstanceRequest(instanceName="evo-b", token="EVO-B-INSTANCE-KEY-0001")
-    created = await run(Replay("v2.3.6/004"), lambda c: c.create_instance(request))
+    created = await run(Replay("v2.3.6/004"), lambda c: c.instances.create(request))
     assert created.name == "evo-b" and created.integration == "WHATSAPP-BAILEYS"
     assert created.token == "EVO-B-INSTANCE-KEY-0001"  # hash is the token string on 2.x
 
@@ -280,37 +282,37 @@ async def test_create_duplicate_is_forbidden() -> None:
     replay = Replay()
     replay.pending = [rec]
     request = CreateInstanceRequest(instanceName="evo-a", token="T-1")
-    error = await fails(replay, lambda c: c.create_instance(request))
+    error = await fails(replay, lambda c: c.instances.create(request))
     assert isinstance(error, Forbidden) and "already in use" in error.messages[0]
 
 
 async def test_connect_without_internet_counts_zero() -> None:
-    result = await run(Replay("v2.3.6-more/008"), lambda c: c.connect("lc-1"))
+    result = await run(Replay("v2.3.6-more/008"), lambda c: c.instances.connect("lc-1"))
     assert result.count == 0 and not result.has_code
 
 
 async def test_connect_unknown_instance() -> None:
-    error = await fails(Replay("v2.3.6-more/013"), lambda c: c.connect("nope"))
+    error = await fails(Replay("v2.3.6-more/013"), lambda c: c.instances.connect("nope"))
     assert isinstance(error, NotFound)
 
 
 async def test_restart_is_a_post() -> None:
-    result = await run(Replay("v2.3.6-more/014"), lambda c: c.restart_instance("lc-1"))
+    result = await run(Replay("v2.3.6-more/014"), lambda c: c.instances.restart("lc-1"))
     assert result.state is None
 
 
 async def test_logout_of_a_closed_instance() -> None:
-    error = await fails(Replay("v2.3.6/060"), lambda c: c.logout_instance("evo-a"))
+    error = await fails(Replay("v2.3.6/060"), lambda c: c.instances.logout("evo-a"))
     assert isinstance(error, BadRequest) and error.instance_not_connected
 
 
 async def test_delete() -> None:
-    result = await run(Replay("v2.3.6/063"), lambda c: c.delete_instance("evo-c"))
+    result = await run(Replay("v2.3.6/063"), lambda c: c.instances.delete("evo-c"))
     assert result.status == "SUCCESS" and result.message == "Instance deleted"
 
 
 async def test_delete_unknown() -> None:
-    error = await fails(Replay("v2.3.6/061"), lambda c: c.delete_instance("nope"))
+    error = await fails(Replay("v2.3.6/061"), lambda c: c.instances.delete("nope"))
     assert isinstance(error, NotFound)
 
 
@@ -318,7 +320,7 @@ async def test_delete_unknown() -> None:
 
 
 async def test_settings_find_reads_camel_case() -> None:
-    found = await run(Replay("v2.3.6/023"), lambda c: c.find_settings("evo-a"))
+    found = await run(Replay("v2.3.6/023"), lambda c: c.settings.find("evo-a"))
     assert found.reject_call and found.groups_ignore and found.msg_call == "busy"
     assert not found.always_online
 
@@ -328,7 +330,7 @@ async def test_settings_find_keeps_the_wavoip_token_secret() -> None:
     rec["response_body"]["wavoipToken"] = "WAVOIP-SECRET-42"
     replay = Replay()
     replay.pending = [rec]
-    found = await run(replay, lambda c: c.find_settings("evo-a"))
+    found = await run(replay, lambda c: c.settings.find("evo-a"))
     assert found.wavoip_token == "WAVOIP-SECRET-42"
     assert "WAVOIP-SECRET-42" not in repr(found) and "WAVOIP-SECRET-42" not in str(
         found.model_dump()
@@ -337,7 +339,7 @@ async def test_settings_find_keeps_the_wavoip_token_secret() -> None:
 
 async def test_settings_set_sends_camel_case_with_msg_call() -> None:
     wanted = InstanceSettings(reject_call=True, groups_ignore=True, msg_call="busy")
-    result = await run(Replay("v2.3.6/022"), lambda c: c.set_settings("evo-a", wanted))
+    result = await run(Replay("v2.3.6/022"), lambda c: c.settings.set("evo-a", wanted))
     assert result.applied == wanted
 
 
@@ -354,17 +356,17 @@ async def test_settings_set_sends_camel_case_with_msg_call() -> None:
 )
 async def test_each_setting_is_written_alone(seq: str, field: str) -> None:
     wanted = InstanceSettings(**{field: True}, msg_call="")
-    result = await run(Replay(f"v2.3.6-more/{seq}"), lambda c: c.set_settings("evo-a", wanted))
+    result = await run(Replay(f"v2.3.6-more/{seq}"), lambda c: c.settings.set("evo-a", wanted))
     assert result.applied == wanted
 
 
 async def test_settings_unknown_instance() -> None:
-    error = await fails(Replay("v2.3.6/019"), lambda c: c.find_settings("nope"))
+    error = await fails(Replay("v2.3.6/019"), lambda c: c.settings.find("nope"))
     assert isinstance(error, NotFound)
 
 
 async def test_settings_with_another_instances_key() -> None:
-    error = await fails(Replay("v2.3.6/021"), lambda c: c.find_settings("evo-a"))
+    error = await fails(Replay("v2.3.6/021"), lambda c: c.settings.find("evo-a"))
     assert isinstance(error, Unauthorized)
 
 
@@ -384,7 +386,7 @@ LIST_REQUEST = SendListRequest(
 
 async def test_send_list_is_flat() -> None:
     request = SendListRequest(number="5511999999999", listMessage=LIST)
-    error = await fails(Replay("v2.3.6/025"), lambda c: c.send_list("evo-a", request))
+    error = await fails(Replay("v2.3.6/025"), lambda c: c.messages.send_list("evo-a", request))
     assert isinstance(error, ServerError) and error.instance_not_connected
 
 
@@ -394,7 +396,7 @@ async def test_send_list_delay_is_top_level_and_presence_not_sent() -> None:
         listMessage=LIST,
         options=SendListOptions(delay=1200, presence="composing"),
     )
-    error = await fails(Replay("v2.3.6/026"), lambda c: c.send_list("evo-a", request))
+    error = await fails(Replay("v2.3.6/026"), lambda c: c.messages.send_list("evo-a", request))
     assert isinstance(error, ServerError)
 
 
@@ -411,7 +413,7 @@ async def test_send_list_without_description_is_sent() -> None:
     replay = Replay()
     replay.pending = [rec]
     request = SendListRequest(number="5511999999999", listMessage=message)
-    error = await fails(replay, lambda c: c.send_list("evo-c", request))
+    error = await fails(replay, lambda c: c.messages.send_list("evo-c", request))
     assert isinstance(error, ServerError) and error.instance_not_connected  # Connection Closed
 
 
@@ -419,7 +421,7 @@ async def test_send_list_without_footer_is_refused_before_sending() -> None:
     replay = Replay()
     message = LIST.model_copy(update={"footer_text": None})
     request = SendListRequest(number="5511999999999", listMessage=message)
-    error = await fails(replay, lambda c: c.send_list("evo-a", request))
+    error = await fails(replay, lambda c: c.messages.send_list("evo-a", request))
     assert isinstance(error, InvalidRequest)
     assert [p.field for p in error.problems] == ["footerText"]
     assert replay.requests == []
@@ -427,7 +429,7 @@ async def test_send_list_without_footer_is_refused_before_sending() -> None:
 
 async def test_send_list_unknown_instance() -> None:
     request = SendListRequest(number="5511999999999", listMessage=LIST)
-    error = await fails(Replay("v2.3.6/030"), lambda c: c.send_list("nope", request))
+    error = await fails(Replay("v2.3.6/030"), lambda c: c.messages.send_list("nope", request))
     assert isinstance(error, NotFound)
 
 
@@ -435,7 +437,7 @@ async def test_send_list_with_own_key() -> None:
     request = SendListRequest(number="5511999999999", listMessage=LIST)
     error = await fails(
         Replay("v2.3.6/031"),
-        lambda c: c.send_list("evo-b", request),
+        lambda c: c.messages.send_list("evo-b", request),
         key="EVO-B-INSTANCE-KEY-0001",
     )
     assert isinstance(error, ServerError)
@@ -443,7 +445,7 @@ async def test_send_list_with_own_key() -> None:
 
 def test_send_list_curl_shows_the_flat_body() -> None:
     client = v2_client(Replay())
-    command = client.send_list_curl("evo-a", LIST_REQUEST)
+    command = client.messages.send_list_curl("evo-a", LIST_REQUEST)
     assert '"footerText"' in command and "listMessage" not in command and '"delay"' in command
 
 
@@ -451,32 +453,32 @@ def test_send_list_curl_shows_the_flat_body() -> None:
 
 
 async def test_participants_disconnected() -> None:
-    error = await fails(Replay("v2.3.6/036"), lambda c: c.group_participants("evo-a", GROUP))
+    error = await fails(Replay("v2.3.6/036"), lambda c: c.groups.participants("evo-a", GROUP))
     assert isinstance(error, NotFound) and error.instance_not_connected
 
 
 async def test_invite_code_disconnected() -> None:
-    error = await fails(Replay("v2.3.6/039"), lambda c: c.group_invite_code("evo-a", GROUP))
+    error = await fails(Replay("v2.3.6/039"), lambda c: c.groups.invite_code("evo-a", GROUP))
     assert isinstance(error, NotFound) and error.instance_not_connected
 
 
 async def test_revoke_is_a_post() -> None:
     replay = Replay("v2.3.6/040")
-    error = await fails(replay, lambda c: c.revoke_group_invite_code("evo-a", GROUP))
+    error = await fails(replay, lambda c: c.groups.revoke_invite("evo-a", GROUP))
     assert isinstance(error, NotFound) and error.instance_not_connected
     assert replay.requests[0].method == "POST"
 
 
 async def test_update_subject_is_a_post() -> None:
     replay = Replay("v2.3.6/042")
-    error = await fails(replay, lambda c: c.update_group_subject("evo-a", GROUP, "New subject"))
+    error = await fails(replay, lambda c: c.groups.update_subject("evo-a", GROUP, "New subject"))
     assert isinstance(error, ServerError) and error.instance_not_connected
 
 
 async def test_send_invite() -> None:
     error = await fails(
         Replay("v2.3.6/044"),
-        lambda c: c.send_group_invite("evo-a", GROUP, ["5511999999999"], "join"),
+        lambda c: c.groups.send_invite("evo-a", GROUP, ["5511999999999"], "join"),
     )
     assert isinstance(error, NotFound) and error.messages == ["No send invite"]
 
@@ -497,39 +499,41 @@ KEY_X = MessageKey(remoteJid="5511999999999@s.whatsapp.net", fromMe=False, id="X
 
 async def test_archive_is_a_post_with_the_last_message() -> None:
     replay = Replay("v2.3.6/047")
-    error = await fails(replay, lambda c: c.archive_chat("evo-a", KEY_X, True))
+    error = await fails(replay, lambda c: c.chats.archive("evo-a", KEY_X, True))
     assert isinstance(error, ServerError) and error.instance_not_connected
 
 
 async def test_update_message_is_a_post() -> None:
     key = MessageKey(remoteJid="5511999999999@s.whatsapp.net", fromMe=True, id="3EB0ABCDEF")
-    error = await fails(Replay("v2.3.6/048"), lambda c: c.update_message("evo-a", key, "edited"))
+    error = await fails(Replay("v2.3.6/048"), lambda c: c.messages.update("evo-a", key, "edited"))
     assert isinstance(error, BadRequest) and error.messages == ["Message not compatible"]
 
 
 async def test_update_message_of_a_stored_message() -> None:
     key = MessageKey(remoteJid="5511999999999@s.whatsapp.net", fromMe=True, id="3EB0PLANTED0002")
-    error = await fails(Replay("v2.3.6/058"), lambda c: c.update_message("evo-a", key, "edited"))
+    error = await fails(Replay("v2.3.6/058"), lambda c: c.messages.update("evo-a", key, "edited"))
     assert isinstance(error, ServerError) and error.instance_not_connected
 
 
 async def test_fetch_profile_disconnected() -> None:
-    error = await fails(Replay("v2.3.6/050"), lambda c: c.fetch_profile("evo-a", "5511999999999"))
+    error = await fails(
+        Replay("v2.3.6/050"), lambda c: c.contacts.fetch_profile("evo-a", "5511999999999")
+    )
     assert isinstance(error, ServerError) and error.instance_not_connected
 
 
 async def test_find_chats_is_a_post_and_reads_remote_jid() -> None:
-    (chat,) = await run(Replay("v2.3.6/053"), lambda c: c.find_chats("evo-a"))
+    (chat,) = await run(Replay("v2.3.6/053"), lambda c: c.chats.find("evo-a"))
     assert chat.id == "5511999999999@s.whatsapp.net" and chat.last_timestamp == 1764000060
 
 
 async def test_find_chats_empty() -> None:
-    assert await run(Replay("v2.3.6/052"), lambda c: c.find_chats("evo-a")) == []
+    assert await run(Replay("v2.3.6/052"), lambda c: c.chats.find("evo-a")) == []
 
 
 async def test_find_chats_with_another_key() -> None:
     error = await fails(
-        Replay("v2.3.6-more/133"), lambda c: c.find_chats("evo-a"), key="EVO-B-INSTANCE-KEY-0001"
+        Replay("v2.3.6-more/133"), lambda c: c.chats.find("evo-a"), key="EVO-B-INSTANCE-KEY-0001"
     )
     assert isinstance(error, Unauthorized)
 
@@ -540,7 +544,7 @@ PAGING = frozenset({"page", "offset"})
 async def test_find_messages_reads_the_page() -> None:
     replay = Replay("v2.3.6/054", ignore_body_keys=PAGING)
     found = await run(
-        replay, lambda c: c.find_messages("evo-a", remote_jid="5511999999999@s.whatsapp.net")
+        replay, lambda c: c.chats.find_messages("evo-a", remote_jid="5511999999999@s.whatsapp.net")
     )
     assert [m.id for m in found] == ["3EB0PLANTED0001", "3EB0PLANTED0002"]  # oldest first
     assert json.loads(replay.requests[0].content)["page"] == 1
@@ -548,15 +552,17 @@ async def test_find_messages_reads_the_page() -> None:
 
 async def test_find_messages_by_id() -> None:
     replay = Replay("v2.3.6/056", ignore_body_keys=PAGING)
-    found = await run(replay, lambda c: c.find_messages("evo-a", message_id="3EB0PLANTED0002"))
+    found = await run(
+        replay, lambda c: c.chats.find_messages("evo-a", message_id="3EB0PLANTED0002")
+    )
     assert [m.text for m in found] == ["hi Alice"]
 
 
 async def test_find_messages_fetches_every_page(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(client_module, "MESSAGES_PAGE", 2)
+    monkeypatch.setattr(chats_resource, "MESSAGES_PAGE", 2)
     replay = Replay("v2.3.6-more/098", "v2.3.6-more/099")
     messages = await run(
-        replay, lambda c: c.find_chat_messages("evo-a", "5511999999999@s.whatsapp.net")
+        replay, lambda c: c.chats.chat_messages("evo-a", "5511999999999@s.whatsapp.net")
     )
     assert len(messages) == 3
     assert [json.loads(r.content)["page"] for r in replay.requests] == [1, 2]
@@ -564,13 +570,13 @@ async def test_find_messages_fetches_every_page(monkeypatch: pytest.MonkeyPatch)
 
 async def test_a_chat_is_read_a_page_at_a_time_newest_first(monkeypatch: pytest.MonkeyPatch):
     """The conversation's reads on 2.x: page 1 (the newest) at open, page 2 when scrolled to."""
-    monkeypatch.setattr(client_module, "MESSAGES_PAGE", 2)
+    monkeypatch.setattr(chats_resource, "MESSAGES_PAGE", 2)
     jid = "5511999999999@s.whatsapp.net"
     replay = Replay("v2.3.6-more/098", "v2.3.6-more/099")
 
     async def both(client: GatewayClient) -> tuple[Any, Any]:
-        newest = await client.find_chat_page("evo-a", jid)
-        return newest, await client.find_chat_page("evo-a", jid, newest.older_page)
+        newest = await client.chats.chat_page("evo-a", jid)
+        return newest, await client.chats.chat_page("evo-a", jid, newest.older_page)
 
     newest, older = await run(replay, both)
     assert [m.id for m in newest] == ["3EB0PLANTED0002", "3EB0A1B2C3D4E5F6A7B8C9"]
@@ -588,38 +594,38 @@ async def test_a_chat_is_read_a_page_at_a_time_newest_first(monkeypatch: pytest.
 
 async def test_find_last_messages() -> None:
     replay = Replay("v2.3.6-more/096", ignore_body_keys=PAGING)
-    found = await run(replay, lambda c: c.find_last_messages("evo-a"))
+    found = await run(replay, lambda c: c.chats.last_messages("evo-a"))
     assert [m.remote_jid for m in found] == ["5511999999999@s.whatsapp.net"]
 
 
 async def test_find_message_json() -> None:
     replay = Replay("v2.3.6/056", ignore_body_keys=PAGING)
-    found = await run(replay, lambda c: c.find_message_json("evo-a", "3EB0PLANTED0002"))
+    found = await run(replay, lambda c: c.chats.message_json("evo-a", "3EB0PLANTED0002"))
     assert found is not None and found["message"] == {"conversation": "hi Alice"}
 
 
 async def test_find_contacts_reads_remote_jid() -> None:
-    (contact,) = await run(Replay("v2.3.6/057"), lambda c: c.find_contacts("evo-a"))
+    (contact,) = await run(Replay("v2.3.6/057"), lambda c: c.contacts.find("evo-a"))
     assert contact.id == "5511999999999@s.whatsapp.net" and contact.name == "Alice"
 
 
 async def test_find_contacts_where_remote_jid() -> None:
     found = await run(
         Replay("v2.3.6-more/104"),
-        lambda c: c.find_contacts("evo-a", "5511999999999@s.whatsapp.net"),
+        lambda c: c.contacts.find("evo-a", "5511999999999@s.whatsapp.net"),
     )
     assert [c.id for c in found] == ["5511999999999@s.whatsapp.net"]
 
 
 async def test_find_status_messages() -> None:
-    assert await run(Replay("v2.3.6-more/106"), lambda c: c.find_status_messages("evo-a")) == []
+    assert await run(Replay("v2.3.6-more/106"), lambda c: c.chats.statuses("evo-a")) == []
 
 
 # --- webhook and websocket ----------------------------------------------------------------------
 
 
 async def test_webhook_find_before_set_is_not_configured() -> None:
-    found = await run(Replay("v2.3.6-more/032"), lambda c: c.find_webhook("evo-a"))
+    found = await run(Replay("v2.3.6-more/032"), lambda c: c.hooks.find_webhook("evo-a"))
     assert not found.configured
 
 
@@ -631,12 +637,12 @@ async def test_webhook_set_is_nested() -> None:
         webhook_by_events=False,
         webhook_base64=False,
     )
-    result = await run(Replay("v2.3.6-more/033"), lambda c: c.set_webhook("evo-a", settings))
+    result = await run(Replay("v2.3.6-more/033"), lambda c: c.hooks.set_webhook("evo-a", settings))
     assert result.applied == settings
 
 
 async def test_webhook_find_after_set() -> None:
-    found = await run(Replay("v2.3.6-more/034"), lambda c: c.find_webhook("evo-a"))
+    found = await run(Replay("v2.3.6-more/034"), lambda c: c.hooks.find_webhook("evo-a"))
     assert found.configured and found.url == "http://127.0.0.1:9/hook" and found.enabled
     assert found.webhook_by_events is False
 
@@ -644,7 +650,7 @@ async def test_webhook_find_after_set() -> None:
 async def test_webhook_unknown_event_is_refused_before_sending() -> None:
     replay = Replay()
     settings = WebhookSettings(url="http://127.0.0.1:9/hook", enabled=True, events=["NOPE"])
-    error = await fails(replay, lambda c: c.set_webhook("evo-a", settings))
+    error = await fails(replay, lambda c: c.hooks.set_webhook("evo-a", settings))
     assert isinstance(error, InvalidRequest) and replay.requests == []
 
 
@@ -654,35 +660,37 @@ async def test_webhook_takes_the_2x_events() -> None:
 
 
 async def test_websocket_find_before_set() -> None:
-    found = await run(Replay("v2.3.6-more/140"), lambda c: c.find_websocket("ws-h"))
+    found = await run(Replay("v2.3.6-more/140"), lambda c: c.hooks.find_websocket("ws-h"))
     assert not found.configured
 
 
 async def test_websocket_set_is_nested() -> None:
     settings = WebsocketSettings(enabled=True, events=["CONNECTION_UPDATE", "MESSAGES_UPSERT"])
-    result = await run(Replay("v2.3.6-more/141"), lambda c: c.set_websocket("ws-h", settings))
+    result = await run(Replay("v2.3.6-more/141"), lambda c: c.hooks.set_websocket("ws-h", settings))
     assert result.applied == settings
 
 
 async def test_websocket_disable() -> None:
     settings = WebsocketSettings(enabled=False)
-    result = await run(Replay("v2.3.6-more/148"), lambda c: c.set_websocket("ws-h", settings))
+    result = await run(Replay("v2.3.6-more/148"), lambda c: c.hooks.set_websocket("ws-h", settings))
     assert result.applied is not None and not result.applied.enabled
 
 
 async def test_websocket_find_after_set() -> None:
-    found = await run(Replay("v2.3.6-more/142"), lambda c: c.find_websocket("ws-h"))
+    found = await run(Replay("v2.3.6-more/142"), lambda c: c.hooks.find_websocket("ws-h"))
     assert found.enabled and found.events == ["CONNECTION_UPDATE", "MESSAGES_UPSERT"]
 
 
 async def test_websocket_off_on_the_server_answers_nothing() -> None:
-    found = await run(Replay("v2.3.6-more/043"), lambda c: c.find_websocket("evo-a"))
+    found = await run(Replay("v2.3.6-more/043"), lambda c: c.hooks.find_websocket("evo-a"))
     assert not found.configured
 
 
 async def test_websocket_set_on_a_server_with_websockets_off_stores_nothing() -> None:
     settings = WebsocketSettings(enabled=True, events=["MESSAGES_UPSERT", "CONNECTION_UPDATE"])
-    result = await run(Replay("v2.3.6-more/044"), lambda c: c.set_websocket("evo-a", settings))
+    result = await run(
+        Replay("v2.3.6-more/044"), lambda c: c.hooks.set_websocket("evo-a", settings)
+    )
     assert result.applied is None
 
 
@@ -698,7 +706,7 @@ async def test_license_required_is_its_own_error() -> None:
         BASE, GLOBAL_KEY, transport=httpx.MockTransport(answer), api_version="2"
     ) as client:
         with pytest.raises(LicenseRequired) as info:
-            await client.find_settings("evo-a")
+            await client.settings.find("evo-a")
     assert "activation" in info.value.title and info.value.status == 503
 
 

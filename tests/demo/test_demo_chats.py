@@ -95,15 +95,15 @@ async def test_statuses_advance_from_pending_to_read(demo_server, monkeypatch):
     seen = [demo_chats.status_of(message, message.sent_clock + t)[0] for t in (0, 0.3, 0.5, 9)]
     assert seen == ["PENDING", "SERVER_ACK", "DELIVERY_ACK", "READ"]
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
-        [row] = await client.find_status_messages(OPEN, message_id=message.key["id"])
+        [row] = await client.chats.statuses(OPEN, message_id=message.key["id"])
     assert row.remote_jid == JONAS and row.from_me and row.at_ms is not None
 
 
 async def test_contacts_and_chats_read_like_the_real_ones(demo_server):
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
-        chats = await client.find_chats(OPEN)
-        [jonas] = await client.find_contacts(OPEN, "4915112340001")
-        everyone = await client.find_contacts(OPEN)
+        chats = await client.chats.find(OPEN)
+        [jonas] = await client.contacts.find(OPEN, "4915112340001")
+        everyone = await client.contacts.find(OPEN)
     groups = [c for c in chats if c.is_group]
     assert groups and all(c.last_timestamp is None for c in groups)  # group rows carry no time
     assert jonas.name == "Jonas Weber"
@@ -112,9 +112,9 @@ async def test_contacts_and_chats_read_like_the_real_ones(demo_server):
 
 async def test_whatsapp_numbers(demo_server):
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
-        found = await client.whatsapp_numbers(OPEN, ["4915112340001", "4915100000000"])
+        found = await client.contacts.whatsapp_numbers(OPEN, ["4915112340001", "4915100000000"])
         with pytest.raises(ServerError) as caught:
-            await client.whatsapp_numbers(CLOSED, ["4915112340001"])
+            await client.contacts.whatsapp_numbers(CLOSED, ["4915112340001"])
     assert [(n.number, n.exists, n.name) for n in found] == [
         ("4915112340001", True, "Jonas Weber"),
         ("4915100000000", False, None),

@@ -33,7 +33,7 @@ async def test_text_and_a_quoted_reply_are_stored_as_a_real_server_stores_them(d
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
         seen: list = []
         client.subscribe(seen.append)
-        sent = await client.send_text(OPEN, JONAS, "On its way")
+        sent = await client.messages.send_text(OPEN, JONAS, "On its way")
         assert sent.key.remote_jid == JONAS_JID and sent.key.from_me
         assert stored(demo_server, sent.key.id).text == "On its way"
         body = json.loads(seen[-1].response_body)
@@ -42,7 +42,7 @@ async def test_text_and_a_quoted_reply_are_stored_as_a_real_server_stores_them(d
         assert seen[-1].request_body == {"number": JONAS, "textMessage": {"text": "On its way"}}
 
         quote = Quote(MessageKey(remoteJid=JONAS_JID, fromMe=True, id=JONAS_LAST_ID), "Tracking")
-        reply = await client.send_text(OPEN, JONAS, "That one", quoted=quote)
+        reply = await client.messages.send_text(OPEN, JONAS, "That one", quoted=quote)
         request = seen[-1].request_body
         assert request["options"]["quoted"]["key"]["id"] == JONAS_LAST_ID
         context = stored(demo_server, reply.key.id).content["extendedTextMessage"]["contextInfo"]
@@ -53,10 +53,10 @@ async def test_text_and_a_quoted_reply_are_stored_as_a_real_server_stores_them(d
 async def test_a_reaction_and_read_receipts(demo_server):
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
         key = MessageKey(remoteJid=JONAS_JID, fromMe=False, id="3EB0C0FFEE0000000001")
-        answer = await client.send_reaction(OPEN, key, "👍")
+        answer = await client.messages.send_reaction(OPEN, key, "👍")
         reaction = stored(demo_server, answer.key.id).content["reactionMessage"]
         assert reaction == {"key": key.to_json(), "text": "👍"}
-        result = await client.mark_read(OPEN, [key])
+        result = await client.chats.mark_read(OPEN, [key])
         assert result == {"message": "Read messages", "read": "success"}
         assert demo_server.state.read_receipts == [key.id]
 
@@ -67,8 +67,8 @@ async def test_a_sent_file_comes_back_byte_identical(demo_server, tmp_path: Path
         upload = MediaUpload(
             "document", base64.b64encode(content).decode(), "report.bin", "the report"
         )
-        sent = await client.send_media(OPEN, JONAS, upload)
-        media = await client.media_of(OPEN, sent.key.id)
+        sent = await client.messages.send_media(OPEN, JONAS, upload)
+        media = await client.chats.media_of(OPEN, sent.key.id)
         assert media.content == content and media.file_name == "report.bin"
 
 
@@ -78,7 +78,7 @@ async def test_history_media_is_served_as_the_demo_holds_it(demo_server):
         m for chat in instance.chats.values() for m in chat.messages if demo_chats.media_kind(m)
     )
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
-        media = await client.media_of(OPEN, message.key["id"])
+        media = await client.chats.media_of(OPEN, message.key["id"])
     assert media.content == demo_chats.media_bytes(message)
 
 
@@ -88,6 +88,6 @@ async def test_too_big_a_file_is_refused_before_sending(demo_server):
         client.subscribe(seen.append)
         big = "A" * (22 * 1024 * 1024)  # 16.5 MB once decoded: over the 16 MB for a photo
         with pytest.raises(InvalidRequest) as refused:
-            await client.send_media(OPEN, JONAS, MediaUpload("image", big))
+            await client.messages.send_media(OPEN, JONAS, MediaUpload("image", big))
         assert "16 MB" in str(refused.value.messages)
         assert seen == []  # nothing reached the gateway

@@ -19,7 +19,7 @@ async def _outcome(demo: DemoServer, kind: str, **rule) -> tuple[type, int]:
     )
     async with client:
         with pytest.raises(Exception) as caught:
-            await client.fetch_instances()
+            await client.instances.fetch()
     return type(caught.value), len(demo.requests)
 
 

@@ -632,7 +632,7 @@ class Walk:
         await self.press("e")  # the conversation, its newest own text message chosen
         if isinstance(self.app.screen, MessagesScreen):
             screen = self.app.screen
-            loadable = self.app.actions.messages_of(screen.instance, screen.jid)
+            loadable = self.app.actions.chats.messages_of(screen.instance, screen.jid)
             for _ in range(4):  # as a user would: `r` again while the read fails
                 await wait_for(
                     self.pilot,
@@ -664,7 +664,7 @@ class Walk:
         await self.press("t")
         screen = self.app.screen
         assert isinstance(screen, ChatsScreen)
-        book = self.app.actions.chat_book(INSTANCE)
+        book = self.app.actions.chats.chat_book(INSTANCE)
         for _ in range(4):  # the gateway's chats: `r` again while the read fails
             await wait_for(
                 self.pilot,

@@ -210,7 +210,7 @@ async def test_connect_form_takes_anything(monkeypatch, capsys):
         async with client_for(
             settings.get("config"), url=url, api_key=key, retry_delays=(), transport=transport
         ) as client:
-            return len(await client.fetch_instances())
+            return len(await client.instances.fetch())
 
     monkeypatch.setattr("gateway_tui.tui.screens.connect.probe_gateway", probe)
     app = GatewayApp(load_config())

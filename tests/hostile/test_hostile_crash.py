@@ -163,8 +163,8 @@ async def test_an_exception_in_every_screen_action_never_shows_the_key(
     visited = []
     async with app.run_test(size=SIZE, headless=False) as pilot:
         await until(pilot, lambda: bool(app.state.instances.value))
-        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "First"))
-        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Second"))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(JONAS, "First"))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(JONAS, "Second"))
 
         async def visit(key: str | None, screen_type: type[Screen], pop: int = 0) -> None:
             if key:

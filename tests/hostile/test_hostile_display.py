@@ -192,7 +192,7 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         await until(pilot, lambda: isinstance(app.screen, MessagesScreen))
         conversation = app.screen
         await until(
-            pilot, lambda: app.actions.messages_of(sales, conversation.jid).value is not None
+            pilot, lambda: app.actions.chats.messages_of(sales, conversation.jid).value is not None
         )
         await pilot.press("e")
         await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))

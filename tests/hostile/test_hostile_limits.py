@@ -52,7 +52,7 @@ async def test_an_endless_body_stops_at_the_size_limit():
     client = GatewayClient("http://gw.test", "key1234", transport=transport, max_response_bytes=MB)
     async with asyncio.timeout(GENEROUS), client:
         with pytest.raises(InvalidResponse) as caught:
-            await client.fetch_instances()
+            await client.instances.fetch()
     assert "larger than 1 MB" in " ".join(caught.value.messages)
     assert body.sent <= MB + 2 * CHUNK  # it stopped reading, instead of growing without end
 
@@ -70,7 +70,7 @@ async def test_a_gzip_bomb_is_counted_decompressed():
     )
     async with client:
         with pytest.raises(InvalidResponse) as caught:
-            await client.fetch_instances()
+            await client.instances.fetch()
     assert "larger than 10 MB" in " ".join(caught.value.messages)
 
 
@@ -97,9 +97,9 @@ async def test_request_timeout_is_a_deadline_for_the_whole_call(write):
         async with asyncio.timeout(GENEROUS), client:
             with pytest.raises(GatewayTimeout) as caught:
                 if write:
-                    await client.delete_instance("sales-eu")
+                    await client.instances.delete("sales-eu")
                 else:
-                    await client.fetch_instances()
+                    await client.instances.fetch()
     finally:
         server.close()
     assert caught.value.outcome_unknown is write  # a write may have happened: it says so
@@ -206,7 +206,7 @@ async def test_one_unreadable_group_is_skipped_and_counted():
     ]
     transport = httpx.MockTransport(lambda request: httpx.Response(200, json=groups))
     async with GatewayClient("http://gw.test", "key1234", transport=transport) as client:
-        found = await client.fetch_all_groups("sales-eu")
+        found = await client.groups.fetch_all("sales-eu")
     assert [g.subject for g in found] == ["Good", "Also good"]
     assert unreadable_of(found)[0].startswith("item 2: subject")
 
@@ -222,11 +222,11 @@ async def test_one_unreadable_participant_is_skipped_and_counted():
     body = json.dumps(answer).encode()  # the lone surrogate as a JSON escape
     transport = httpx.MockTransport(lambda request: httpx.Response(200, content=body))
     async with GatewayClient("http://gw.test", "key1234", transport=transport) as client:
-        found = await client.group_participants("sales-eu", "120363000000000001@g.us")
+        found = await client.groups.participants("sales-eu", "120363000000000001@g.us")
     assert [p.id for p in found] == ["4915112340001@s.whatsapp.net", "4915112340003@s.whatsapp.net"]
     assert "lone UTF-16 surrogate" in unreadable_of(found)[0]
     with pytest.raises(InvalidResponse):  # none readable: the answer as a whole is wrong
         bad = json.dumps({"participants": [{"admin": "admin"}]}).encode()
         only_bad = httpx.MockTransport(lambda request: httpx.Response(200, content=bad))
         async with GatewayClient("http://gw.test", "key1234", transport=only_bad) as client:
-            await client.group_participants("sales-eu", "120363000000000001@g.us")
+            await client.groups.participants("sales-eu", "120363000000000001@g.us")

@@ -46,6 +46,6 @@ async def scratch_instance(live_gateway: LiveGateway, client: GatewayClient) -> 
         qrcode=False,
         integration="WHATSAPP-BAILEYS",
     )
-    created = await client.create_instance(request)
+    created = await client.instances.create(request)
     assert created.name == name
     return name

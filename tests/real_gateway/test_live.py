@@ -38,20 +38,20 @@ async def failure(call) -> GatewayError:
 
 
 async def test_the_new_instance_is_listed_and_not_open(client, scratch_instance) -> None:
-    listed = {i.instance_name: i for i in await client.fetch_instances()}
+    listed = {i.instance_name: i for i in await client.instances.fetch()}
     assert scratch_instance in listed
     assert listed[scratch_instance].status_kind is not InstanceStatus.OPEN
-    state = await client.connection_state(scratch_instance)
+    state = await client.instances.connection_state(scratch_instance)
     assert str(state.state) in ("close", "connecting")
 
 
 async def test_settings_are_written_and_read_back(client, scratch_instance) -> None:
-    before = await client.find_settings(scratch_instance)
+    before = await client.settings.find(scratch_instance)
     wanted = InstanceSettings.model_validate(
         before.model_dump() | {"reject_call": True, "msg_call": "Busy (gtui conformance)"}
     )
-    await client.set_settings(scratch_instance, wanted)
-    after = await client.find_settings(scratch_instance)
+    await client.settings.set(scratch_instance, wanted)
+    after = await client.settings.find(scratch_instance)
     assert after.reject_call is True and after.msg_call == "Busy (gtui conformance)"
     # Nothing else moved: the other flags read back as they were.
     for name in ("groups_ignore", "always_online", "read_messages", "read_status"):
@@ -62,12 +62,12 @@ async def test_a_webhook_and_the_websocket_are_written_and_read_back(
     client, scratch_instance
 ) -> None:
     hook = WebhookSettings(url="http://127.0.0.1:9/gtui", enabled=True, events=["MESSAGES_UPSERT"])
-    await client.set_webhook(scratch_instance, hook)
-    found = await client.find_webhook(scratch_instance)
+    await client.hooks.set_webhook(scratch_instance, hook)
+    found = await client.hooks.find_webhook(scratch_instance)
     assert found.enabled and found.url == hook.url and "MESSAGES_UPSERT" in found.events
     sockets = WebsocketSettings(enabled=True, events=["CONNECTION_UPDATE"])
-    await client.set_websocket(scratch_instance, sockets)
-    assert (await client.find_websocket(scratch_instance)).enabled
+    await client.hooks.set_websocket(scratch_instance, sockets)
+    assert (await client.hooks.find_websocket(scratch_instance)).enabled
 
 
 async def test_a_list_message_gets_not_connected(client, scratch_instance) -> None:
@@ -80,18 +80,20 @@ async def test_a_list_message_gets_not_connected(client, scratch_instance) -> No
         sections=[ListSection(title="Section", rows=rows)],
     )
     error = await failure(
-        client.send_list(scratch_instance, SendListRequest(number=NUMBER, list_message=message))
+        client.messages.send_list(
+            scratch_instance, SendListRequest(number=NUMBER, list_message=message)
+        )
     )
     assert error.instance_not_connected, error.messages
 
 
 async def test_group_calls_get_not_connected(client, scratch_instance) -> None:
-    error = await failure(client.group_participants(scratch_instance, GROUP))
+    error = await failure(client.groups.participants(scratch_instance, GROUP))
     assert isinstance(error, NotFound) and error.instance_not_connected, error.messages
 
 
 async def test_logout_of_a_never_connected_instance(client, scratch_instance) -> None:
-    error = await failure(client.logout_instance(scratch_instance))
+    error = await failure(client.instances.logout(scratch_instance))
     assert isinstance(error, BadRequest) and error.instance_not_connected, error.messages
 
 
@@ -99,15 +101,15 @@ async def test_a_wrong_key_and_an_unknown_instance(live_gateway: LiveGateway) ->
     async with GatewayClient(
         live_gateway.url, "gtui-conformance-wrong-key", api_version="auto"
     ) as wrong:
-        error = await failure(wrong.fetch_instances())
+        error = await failure(wrong.instances.fetch())
     assert isinstance(error, Unauthorized | Forbidden)
     async with GatewayClient(live_gateway.url, live_gateway.api_key, api_version="auto") as client:
-        error = await failure(client.find_settings(f"{PREFIX}no-such-instance"))
+        error = await failure(client.settings.find(f"{PREFIX}no-such-instance"))
     assert isinstance(error, NotFound)
 
 
 async def test_delete_removes_the_instance(client, scratch_instance, live_gateway) -> None:
-    await client.delete_instance(scratch_instance)
+    await client.instances.delete(scratch_instance)
     wait_until(lambda: scratch_instance not in live_gateway.names(), "the instance gone")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from gateway_tui.core.api import (
@@ -207,14 +208,14 @@ def b_fetch_instances(rec: Recording, m: re.Match[str]) -> Call:
     name = rec.query.get("instanceName")
     if name == "":
         raise NotExpressible("an empty instanceName: the client then sends no instanceName")
-    return Call(lambda c: c.fetch_instances(name), _check_instances)
+    return Call(lambda c: c.instances.fetch(name), _check_instances)
 
 
 def _simple(method_name: str, check: Check = _no_check, query: set[str] = frozenset()):
     def build(rec: Recording, m: re.Match[str]) -> Call:
         _no_query(rec, query)
         _no_body(rec)
-        return Call(lambda c: getattr(c, method_name)(_instance(m)), check)
+        return Call(lambda c: attrgetter(method_name)(c)(_instance(m)), check)
 
     return build
 
@@ -223,7 +224,7 @@ def b_connect(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec, {"number"})
     _no_body(rec)
     number = rec.query.get("number")
-    return Call(lambda c: c.connect(_instance(m), number), _no_check)
+    return Call(lambda c: c.instances.connect(_instance(m), number), _no_check)
 
 
 def b_create(rec: Recording, m: re.Match[str]) -> Call:
@@ -238,7 +239,7 @@ def b_create(rec: Recording, m: re.Match[str]) -> Call:
     always = {"token", "qrcode"} | ({"integration"} if rec.line == "2" else set())
     added = frozenset(always - set(body))
     request = CreateInstanceRequest.model_validate({"token": "gtui-recorded-token"} | body)
-    return Call(lambda c: c.create_instance(request), _check_created, added)
+    return Call(lambda c: c.instances.create(request), _check_created, added)
 
 
 def _settings_of(body: dict[str, Any]) -> InstanceSettings:
@@ -277,7 +278,7 @@ def b_set_settings(rec: Recording, m: re.Match[str]) -> Call:
             raise NotExpressible(f"the client always sends every setting ({sorted(missing)})")
         body = {_CAMEL[key]: value for key, value in body.items()}
     settings = _settings_of(body)
-    return Call(lambda c: c.set_settings(_instance(m), settings), _no_check)
+    return Call(lambda c: c.settings.set(_instance(m), settings), _no_check)
 
 
 def _inner(rec: Recording, body: dict[str, Any], name: str) -> dict[str, Any]:
@@ -300,7 +301,7 @@ def b_set_webhook(rec: Recording, m: re.Match[str]) -> Call:
     _only_keys(body, {"url", "enabled", "events", "webhook_by_events", "webhook_base64"})
     _require(body, "url", "enabled", "events")
     settings = WebhookSettings.model_validate(body)
-    return Call(lambda c: c.set_webhook(_instance(m), settings), _no_check)
+    return Call(lambda c: c.hooks.set_webhook(_instance(m), settings), _no_check)
 
 
 def b_set_websocket(rec: Recording, m: re.Match[str]) -> Call:
@@ -311,14 +312,14 @@ def b_set_websocket(rec: Recording, m: re.Match[str]) -> Call:
     if rec.line != "2" or body["enabled"]:
         _require(body, "events")  # 2.x: the client leaves events out of a disabled websocket
     settings = WebsocketSettings.model_validate(body)
-    return Call(lambda c: c.set_websocket(_instance(m), settings), _no_check)
+    return Call(lambda c: c.hooks.set_websocket(_instance(m), settings), _no_check)
 
 
 def b_fetch_all_groups(rec: Recording, m: re.Match[str]) -> Call:
     _no_body(rec)
     if rec.query != {"getParticipants": "false"}:
         raise NotExpressible("the client always asks with getParticipants=false")
-    return Call(lambda c: c.fetch_all_groups(_instance(m)), _check_length)
+    return Call(lambda c: c.groups.fetch_all(_instance(m)), _check_length)
 
 
 def _group(method_name: str, check: Check = _no_check):
@@ -328,7 +329,7 @@ def _group(method_name: str, check: Check = _no_check):
         if "groupJid" not in rec.query:
             raise NotExpressible("no groupJid: the client always names the group")
         jid = rec.query["groupJid"]
-        return Call(lambda c: getattr(c, method_name)(_instance(m), jid), check)
+        return Call(lambda c: attrgetter(method_name)(c)(_instance(m), jid), check)
 
     return build
 
@@ -342,7 +343,7 @@ def b_subject(rec: Recording, m: re.Match[str]) -> Call:
     _require(body, "subject")
     subject = _typed(body["subject"], str, "subject")
     jid = rec.query["groupJid"]
-    return Call(lambda c: c.update_group_subject(_instance(m), jid, subject), _no_check)
+    return Call(lambda c: c.groups.update_subject(_instance(m), jid, subject), _no_check)
 
 
 def b_invite(rec: Recording, m: re.Match[str]) -> Call:
@@ -352,7 +353,9 @@ def b_invite(rec: Recording, m: re.Match[str]) -> Call:
     _require(body, "groupJid", "numbers", "description")
     numbers = _typed(body["numbers"], list, "numbers")
     return Call(
-        lambda c: c.send_group_invite(_instance(m), body["groupJid"], numbers, body["description"]),
+        lambda c: c.groups.send_invite(
+            _instance(m), body["groupJid"], numbers, body["description"]
+        ),
         _no_check,
     )
 
@@ -397,7 +400,7 @@ def b_send_list(rec: Recording, m: re.Match[str]) -> Call:
         request = _list_request_v1(body)
     else:
         request = _list_request_v2(body)
-    return Call(lambda c: c.send_list(_instance(m), request), _no_check)
+    return Call(lambda c: c.messages.send_list(_instance(m), request), _no_check)
 
 
 def _key(value: Any, what: str) -> MessageKey:
@@ -419,7 +422,7 @@ def b_archive(rec: Recording, m: re.Match[str]) -> Call:
     _require(last, "key", what="lastMessage")
     key = _key(last["key"], "lastMessage.key")
     archive = _typed(body["archive"], bool, "archive")
-    return Call(lambda c: c.archive_chat(_instance(m), key, archive), _no_check)
+    return Call(lambda c: c.chats.archive(_instance(m), key, archive), _no_check)
 
 
 def b_update_message(rec: Recording, m: re.Match[str]) -> Call:
@@ -430,7 +433,7 @@ def b_update_message(rec: Recording, m: re.Match[str]) -> Call:
     key = _key(body["key"], "key")
     number = _typed(body["number"], str, "number")
     text = _typed(body["text"], str, "text")
-    return Call(lambda c: c.update_message(_instance(m), key, text, number), _no_check)
+    return Call(lambda c: c.messages.update(_instance(m), key, text, number), _no_check)
 
 
 def b_fetch_profile(rec: Recording, m: re.Match[str]) -> Call:
@@ -439,7 +442,7 @@ def b_fetch_profile(rec: Recording, m: re.Match[str]) -> Call:
     _only_keys(body, {"number"})
     _require(body, "number")
     number = _typed(body["number"], str, "number")
-    return Call(lambda c: c.fetch_profile(_instance(m), number), _no_check)
+    return Call(lambda c: c.contacts.fetch_profile(_instance(m), number), _no_check)
 
 
 def b_whatsapp_numbers(rec: Recording, m: re.Match[str]) -> Call:
@@ -448,14 +451,14 @@ def b_whatsapp_numbers(rec: Recording, m: re.Match[str]) -> Call:
     _only_keys(body, {"numbers"})
     _require(body, "numbers")
     numbers = _typed(body["numbers"], list, "numbers")
-    return Call(lambda c: c.whatsapp_numbers(_instance(m), numbers), _check_numbers)
+    return Call(lambda c: c.contacts.whatsapp_numbers(_instance(m), numbers), _check_numbers)
 
 
 def b_find_chats(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     if rec.request_body not in (None, {}):
         raise NotExpressible("a filter: the client asks for every chat")
-    return Call(lambda c: c.find_chats(_instance(m)), _check_length)
+    return Call(lambda c: c.chats.find(_instance(m)), _check_length)
 
 
 def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
@@ -464,7 +467,7 @@ def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
     # 2.x pages its answer: the client asks for each page (page, offset) itself.
     paging = frozenset({"page", "offset"} - set(body)) if rec.line == "2" else frozenset()
     if not body:
-        return Call(lambda c: c.find_messages(_instance(m)), _check_length, paging)
+        return Call(lambda c: c.chats.find_messages(_instance(m)), _check_length, paging)
     _only_keys(body, {"where"})
     where = _typed(body["where"], dict, "where")
     _only_keys(where, {"key"}, "where")
@@ -477,7 +480,7 @@ def b_find_messages(rec: Recording, m: re.Match[str]) -> Call:
     if jid == "" or message_id == "":
         raise NotExpressible("an empty filter value: the client leaves the filter out instead")
     return Call(
-        lambda c: c.find_messages(_instance(m), remote_jid=jid, message_id=message_id),
+        lambda c: c.chats.find_messages(_instance(m), remote_jid=jid, message_id=message_id),
         _check_length,
         paging,
     )
@@ -487,27 +490,25 @@ def b_find_contacts(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
     if not body:
-        return Call(lambda c: c.find_contacts(_instance(m)), _check_length)
+        return Call(lambda c: c.contacts.find(_instance(m)), _check_length)
     _only_keys(body, {"where"})
     where = _typed(body["where"], dict, "where")
     field = "remoteJid" if rec.line == "2" else "id"
     _only_keys(where, {field}, "where")
     jid = _typed(where.get(field), str, f"where.{field}")
-    return Call(lambda c: c.find_contacts(_instance(m), jid), _check_length)
+    return Call(lambda c: c.contacts.find(_instance(m), jid), _check_length)
 
 
 def b_find_status(rec: Recording, m: re.Match[str]) -> Call:
     _no_query(rec)
     body = _body(rec)
     if not body:
-        return Call(lambda c: c.find_status_messages(_instance(m)), _check_length)
+        return Call(lambda c: c.chats.statuses(_instance(m)), _check_length)
     _only_keys(body, {"where"})
     where = _typed(body["where"], dict, "where")
     _only_keys(where, {"id"}, "where")
     message_id = _typed(where.get("id"), str, "where.id")
-    return Call(
-        lambda c: c.find_status_messages(_instance(m), message_id=message_id), _check_length
-    )
+    return Call(lambda c: c.chats.statuses(_instance(m), message_id=message_id), _check_length)
 
 
 def _options(
@@ -559,7 +560,7 @@ def b_send_text(rec: Recording, m: re.Match[str]) -> Call:
         raise NotExpressible("an empty text: the client refuses it before sending")
     options, quoted = _options(body, {"delay", "presence"})
     return Call(
-        lambda c: c.send_text(_instance(m), number, text, options=options, quoted=quoted),
+        lambda c: c.messages.send_text(_instance(m), number, text, options=options, quoted=quoted),
         _no_check,
     )
 
@@ -582,7 +583,9 @@ def b_send_media(rec: Recording, m: re.Match[str]) -> Call:
     number = _typed(body["number"], str, "number")
     options, quoted = _options(body, {"delay", "presence"})
     return Call(
-        lambda c: c.send_media(_instance(m), number, upload, options=options, quoted=quoted),
+        lambda c: c.messages.send_media(
+            _instance(m), number, upload, options=options, quoted=quoted
+        ),
         _no_check,
     )
 
@@ -600,7 +603,7 @@ def b_send_reaction(rec: Recording, m: re.Match[str]) -> Call:
     _require(reaction, "key", "reaction", what="reactionMessage")
     key = _key(reaction["key"], "reactionMessage.key")
     emoji = _typed(reaction["reaction"], str, "reaction")
-    return Call(lambda c: c.send_reaction(_instance(m), key, emoji), _no_check)
+    return Call(lambda c: c.messages.send_reaction(_instance(m), key, emoji), _no_check)
 
 
 def b_mark_read(rec: Recording, m: re.Match[str]) -> Call:
@@ -613,7 +616,7 @@ def b_mark_read(rec: Recording, m: re.Match[str]) -> Call:
     _require(body, "read_messages")
     items = _typed(body["read_messages"], list, "read_messages")
     keys = [_key(item, "read_messages[]") for item in items]
-    return Call(lambda c: c.mark_read(_instance(m), keys), _no_check)
+    return Call(lambda c: c.chats.mark_read(_instance(m), keys), _no_check)
 
 
 def b_media_of(rec: Recording, m: re.Match[str]) -> Call:
@@ -628,7 +631,7 @@ def b_media_of(rec: Recording, m: re.Match[str]) -> Call:
     key = _typed(message.get("key"), dict, "message.key")
     _only_keys(key, {"id"}, "message.key")
     message_id = _typed(key.get("id"), str, "message.key.id")
-    return Call(lambda c: c.media_of(_instance(m), message_id), _no_check)
+    return Call(lambda c: c.chats.media_of(_instance(m), message_id), _no_check)
 
 
 from tests.recorded.kind_operations import KIND_ROUTES  # noqa: E402 - uses the helpers above
@@ -646,27 +649,28 @@ OPERATIONS: tuple[Operation, ...] = (
         "connectionState",
         "GET",
         "/instance/connectionState/{i}",
-        _simple("connection_state", _check_state),
+        _simple("instances.connection_state", _check_state),
     ),
     _op("create", "POST", "/instance/create", b_create),
     _op("connect", "GET", "/instance/connect/{i}", b_connect),
-    _op("restart", "PUT", "/instance/restart/{i}", _simple("restart_instance")),
-    _op("logout", "DELETE", "/instance/logout/{i}", _simple("logout_instance")),
-    _op("delete", "DELETE", "/instance/delete/{i}", _simple("delete_instance")),
-    _op("settings/find", "GET", "/settings/find/{i}", _simple("find_settings", _check_settings)),
+    _op("restart", "PUT", "/instance/restart/{i}", _simple("instances.restart")),
+    _op("logout", "DELETE", "/instance/logout/{i}", _simple("instances.logout")),
+    _op("delete", "DELETE", "/instance/delete/{i}", _simple("instances.delete")),
+    _op("settings/find", "GET", "/settings/find/{i}", _simple("settings.find", _check_settings)),
     _op("settings/set", "POST", "/settings/set/{i}", b_set_settings),
-    _op("webhook/find", "GET", "/webhook/find/{i}", _simple("find_webhook", _check_webhook)),
+    _op("webhook/find", "GET", "/webhook/find/{i}", _simple("hooks.find_webhook", _check_webhook)),
     _op("webhook/set", "POST", "/webhook/set/{i}", b_set_webhook),
     _op(
-        "websocket/find", "GET", "/websocket/find/{i}", _simple("find_websocket", _check_websocket)
+        "websocket/find",
+        "GET",
+        "/websocket/find/{i}",
+        _simple("hooks.find_websocket", _check_websocket),
     ),
     _op("websocket/set", "POST", "/websocket/set/{i}", b_set_websocket),
     _op("fetchAllGroups", "GET", "/group/fetchAllGroups/{i}", b_fetch_all_groups),
-    _op("participants", "GET", "/group/participants/{i}", _group("group_participants")),
-    _op("inviteCode", "GET", "/group/inviteCode/{i}", _group("group_invite_code")),
-    _op(
-        "revokeInviteCode", "PUT", "/group/revokeInviteCode/{i}", _group("revoke_group_invite_code")
-    ),
+    _op("participants", "GET", "/group/participants/{i}", _group("groups.participants")),
+    _op("inviteCode", "GET", "/group/inviteCode/{i}", _group("groups.invite_code")),
+    _op("revokeInviteCode", "PUT", "/group/revokeInviteCode/{i}", _group("groups.revoke_invite")),
     _op("updateGroupSubject", "PUT", "/group/updateGroupSubject/{i}", b_subject),
     _op("sendInvite", "POST", "/group/sendInvite/{i}", b_invite),
     _op("sendList", "POST", "/message/sendList/{i}", b_send_list),

@@ -98,7 +98,7 @@ async def test_the_log_says_which_shape_reached_which_server(version: str) -> No
         api_version="1",  # a client that speaks 1.7.1 only, as before the 2.x issue
     ) as client:
         with pytest.raises(GatewayError) as info:
-            await client.send_list("evo-a", _list_request())
+            await client.messages.send_list("evo-a", _list_request())
     (answered,) = gateway.log
     assert answered.recording is not None
     if version.startswith("2."):

@@ -56,9 +56,9 @@ async def _two_calls_apart(transport_for_url: bool) -> tuple[ClosingServer, list
     try:
         async with GatewayClient(url, "key1234", timeout=60.0, transport=transport) as client:
             client.subscribe(events.append)
-            await client.connection_state("a")
+            await client.instances.connection_state("a")
             await asyncio.sleep(SERVER_IDLE_LIMIT + 0.2)  # idle past the server's limit
-            await client.connection_state("a")
+            await client.instances.connection_state("a")
     finally:
         server.close()
     return closing, events

@@ -181,7 +181,7 @@ async def test_remapped_keys_leave_no_hint_naming_an_old_key(demo_server) -> Non
         await look("subject")
         app.pop_screen()
         app.push_screen(ChatsScreen(INSTANCE))
-        await wait_for(pilot, lambda: app.actions.chat_book(INSTANCE).value is not None)
+        await wait_for(pilot, lambda: app.actions.chats.chat_book(INSTANCE).value is not None)
         await look("chats")
         app.push_screen(ProfileScreen(INSTANCE, ""))
         await wait_for(pilot, lambda: isinstance(app.screen, ProfileScreen))

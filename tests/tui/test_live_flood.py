@@ -24,19 +24,19 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
             screen = await open_conversation(app, pilot, BIG_CHAT_JID, INSTANCE)
-            loadable = app.actions.messages_of(INSTANCE, BIG_CHAT_JID)
+            loadable = app.actions.chats.messages_of(INSTANCE, BIG_CHAT_JID)
             await wait_for(pilot, lambda: app.state.live is True)
             before = len(loadable.value)
-            statuses = app.actions.statuses_of(INSTANCE)
+            statuses = app.actions.chats.statuses_of(INSTANCE)
             marks_before = len(statuses)
             batches: list[int] = []
-            apply = app.actions.apply_live
+            apply = app.actions.chats.apply_live
 
             def counted(events):
                 batches.append(len(events))
                 return apply(events)
 
-            app.actions.apply_live = counted
+            app.actions.chats.apply_live = counted
             flood = server.flood(INSTANCE, BIG_CHAT_JID, RATE, EVENTS)
             keys = answered_during_flood = 0
             while not flood.done():
@@ -52,7 +52,7 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
             # Every event came, in far fewer batches than events: one per frame.
             await wait_for(pilot, lambda: sum(batches) == EVENTS, within=60)
             assert len(batches) < EVENTS / 5, batches
-            assert not app._live.take()  # nothing left waiting
+            assert not app.session.link.take()  # nothing left waiting
             # What is kept is bounded by what the events say, not by how many came: the
             # messages sent again replaced themselves, the new ones were added once each.
             assert len(loadable.value) == before + len(written)

@@ -61,7 +61,7 @@ async def test_one_global_connection_carries_every_instance_on_a_2x_with_global_
             await wait_for(pilot, lambda: bool(app.state.instances.value))
             first, first_jid = await _open(app, pilot, server, FIRST)
             await wait_for(pilot, lambda: app.live_for(FIRST))
-            link = app._live
+            link = app.session.link
             # The first event on "/" shows it carries everything: the instance's own stream ends.
             one = server.write(FIRST, first_jid, "over the global stream")
             await wait_for(pilot, lambda: first.view.find(one) is not None)
@@ -85,5 +85,5 @@ async def test_a_2x_without_global_events_keeps_one_connection_per_instance():
             await wait_for(pilot, lambda: app.live_for(FIRST))
             sent = server.write(FIRST, jid, "on the instance's namespace")
             await wait_for(pilot, lambda: screen.view.find(sent) is not None)
-            link = app._live
+            link = app.session.link
             assert not link.global_stream and f"/{FIRST}" in link._streams

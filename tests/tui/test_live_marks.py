@@ -48,7 +48,7 @@ async def test_delivery_marks_come_over_the_socket_and_move_the_bubbles_mark():
                     json={"number": jid.split("@")[0], "textMessage": {"text": "tracking 4711"}},
                 )
             sent = answer.json()["key"]["id"]
-            statuses = app.actions.statuses_of(INSTANCE)
+            statuses = app.actions.chats.statuses_of(INSTANCE)
             await wait_for(pilot, lambda: screen.view.find(sent) is not None)
             await wait_for(pilot, lambda: sent in statuses, within=60)
             await wait_for(pilot, lambda: statuses[sent].status == "DELIVERY_ACK", within=60)
@@ -82,7 +82,7 @@ async def test_connection_updates_of_both_recorded_lines_move_the_instance_row()
                     payload["data"] = {**payload["data"], "instance": INSTANCE}
                     event = _event_from(f"/{INSTANCE}", payload)
                     assert isinstance(event, LiveEvent) and "apikey" not in payload
-                    app.actions.apply_live([event])
+                    app.actions.chats.apply_live([event])
                     await pilot.pause()
                     row = app.state.instance(INSTANCE)
                     assert row is not None and row.status == payload["data"]["state"], line
@@ -97,7 +97,7 @@ async def test_a_new_qr_code_pushed_over_the_socket_shows_on_the_connect_screen(
             screen = PairingScreen(name)
             app.push_screen(screen)
             await wait_for(pilot, lambda: screen.is_mounted)
-            pairing = app.actions.pairing_of(name)  # the screen's, once mounted
+            pairing = app.actions.lifecycle.pairing_of(name)  # the screen's, once mounted
             await wait_for(pilot, lambda: pairing.value is not None and bool(pairing.value.code))
             await wait_for(pilot, lambda: app.live_for(name))
             first = pairing.value.code

@@ -92,9 +92,9 @@ async def test_the_request_log_and_the_crash_report_never_hold_a_known_secret(ec
     events = []
     async with client_for(load_config()) as client:
         client.subscribe(events.append)
-        await client.create_instance(CreateInstanceRequest(instanceName="echo-me", token=TOKEN))
+        await client.instances.create(CreateInstanceRequest(instanceName="echo-me", token=TOKEN))
         echoing.state.instances["echo-me"].profile_name = f"token {TOKEN}"
-        await client.fetch_instances()
+        await client.instances.fetch()
     logged = [
         " ".join([e.url, e.response_body or "", e.error or "", *e.error_lines]) for e in events
     ]

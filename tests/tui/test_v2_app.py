@@ -121,9 +121,9 @@ async def test_a_deleted_instance_stays_gone_while_2x_finishes_the_delete() -> N
         async with app.run_test(size=(140, 40)) as pilot:
             await wait_for(pilot, lambda: bool(app.state.instances.value))
             name = "onboarding"  # closed: it may be deleted
-            await app.actions.delete_instance(name)
+            await app.actions.instances.delete_instance(name)
             # The gateway still lists it (rec 067); the list must not bring it back.
-            rows = await app.actions.refresh_instances()
+            rows = await app.actions.instances.refresh_instances()
             assert name in server.state.instances
             assert name not in [row.instance_name for row in rows]
             assert name not in [row.instance_name for row in app.state.instances.value]
@@ -169,7 +169,7 @@ async def big_2x_chat(messages: int) -> AsyncIterator[tuple[Any, Any, Any, Any]]
             screen = MessagesScreen("sales-eu", BIG_CHAT_JID)
             app.push_screen(screen)
             await pilot.pause()
-            loadable = app.actions.messages_of("sales-eu", BIG_CHAT_JID)
+            loadable = app.actions.chats.messages_of("sales-eu", BIG_CHAT_JID)
             await wait_for(pilot, lambda: loadable.value is not None and not loadable.loading)
             await pilot.pause()
             yield server, app, pilot, screen
@@ -180,7 +180,7 @@ async def test_a_long_2x_chat_opens_on_its_newest_page_and_reads_older_ones_at_t
     from tests.support import screen_text, wait_for
 
     async with big_2x_chat(2_500) as (_server, app, pilot, screen):
-        loadable = app.actions.messages_of("sales-eu", BIG_CHAT_JID)
+        loadable = app.actions.chats.messages_of("sales-eu", BIG_CHAT_JID)
         # Opening reads the newest page only, and says what is left.
         assert _message_pages(app, BIG_CHAT_JID) == [1]
         assert len(screen.view.messages) == 1_000

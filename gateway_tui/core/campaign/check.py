@@ -26,7 +26,7 @@ async def numbers_not_on_whatsapp(
     missing: set[str] = set()
     for start in range(0, len(numbers), CHECK_BATCH):
         batch = numbers[start : start + CHECK_BATCH]
-        answers = await client.whatsapp_numbers(instance, batch)
+        answers = await client.contacts.whatsapp_numbers(instance, batch)
         answered = {answer.number or answer.jid.split("@", 1)[0]: answer for answer in answers}
         missing.update(
             number for number in batch if not getattr(answered.get(number), "exists", True)

@@ -23,7 +23,7 @@ class InstanceNotReady(Exception):
 async def check_instance(client: GatewayClient, instance: str) -> None:
     """Raise InstanceNotReady unless ``instance`` exists and is open (GatewayError when the
     gateway cannot be asked)."""
-    instances = await client.fetch_instances()
+    instances = await client.instances.fetch()
     found = next((item for item in instances if item.instance_name == instance), None)
     if found is None:
         names = sorted(item.instance_name for item in instances)

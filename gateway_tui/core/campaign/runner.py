@@ -438,7 +438,7 @@ class CampaignRunner:
         self._notify()
         t0 = time.perf_counter()
         try:
-            result = await self.client.send_list(campaign.instance, request)
+            result = await self.client.messages.send_list(campaign.instance, request)
         except asyncio.CancelledError:
             campaign.record_done(
                 index, Status.UNKNOWN, at=self.clock(), error="interrupted while sending"

@@ -4,21 +4,33 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.state import AppState, Loadable, Topic
+
+if TYPE_CHECKING:
+    from gateway_tui.core.api.client import GatewayClient
+    from gateway_tui.core.services import Actions
 
 T = TypeVar("T")
 
 
 class ActionsBase:
-    """Calls the gateway and records the outcome in the state. Errors are re-raised typed."""
+    """One area of the actions (``actions.<area>``): calls the gateway and records the
+    outcome in the state. Errors are re-raised typed. Reaches the other areas through
+    ``self.actions``."""
 
-    def __init__(self, client: GatewayClient, state: AppState) -> None:
-        self.client = client
-        self.state = state
+    def __init__(self, actions: Actions) -> None:
+        self.actions = actions
+
+    @property
+    def client(self) -> GatewayClient:
+        return self.actions.client
+
+    @property
+    def state(self) -> AppState:
+        return self.actions.state
 
     async def _load(self, loadable: Loadable[T], topic: Topic, call: Awaitable[T]) -> T:
         """Run a read: mark loading, then store the value, or keep the old one marked stale."""

@@ -38,9 +38,9 @@ class ChatStoreActions(ActionsBase):
 
     async def _read_book(self, instance: str) -> ChatBook:
         # One after the other: a failure stops the read, and is the one error to tell.
-        chats = await self.client.find_chats(instance)
-        contacts = await self.client.find_contacts(instance)
-        last = await self.client.find_last_messages(instance)
+        chats = await self.client.chats.find(instance)
+        contacts = await self.client.contacts.find(instance)
+        last = await self.client.chats.last_messages(instance)
         skipped = chats.skipped + contacts.skipped + last.skipped
         book = ChatBook.build(chats, contacts, last, skipped)
         has_groups = any(jid.endswith(GROUP_SUFFIX) for jid in (*book.last, *(c.id for c in chats)))
@@ -49,7 +49,7 @@ class ChatStoreActions(ActionsBase):
             book.groups_note = "group names need a connected instance"
         elif has_groups:
             try:
-                await self.load_groups(instance)  # type: ignore[attr-defined]
+                await self.actions.groups.load_groups(instance)
             except GatewayError as error:
                 book.groups_note = f"⚠ group names unavailable: {error.title}"
                 book.groups_error = error  # the screen tells it once
@@ -64,7 +64,7 @@ class ChatStoreActions(ActionsBase):
     async def _read_chat(self, instance: str, jid: str) -> ChatMessages:
         # A paged store (2.x): the newest page; older pages come as the user scrolls up
         # (load_older_messages). Read again, the newest page joins what was read before.
-        messages = await self.client.find_chat_page(instance, jid)
+        messages = await self.client.chats.chat_page(instance, jid)
         known = self.messages_of(instance, jid).value
         if messages.total is not None and isinstance(known, ChatMessages) and len(known):
             older_page = known.older_page
@@ -85,7 +85,7 @@ class ChatStoreActions(ActionsBase):
         known = loadable.value
         if not isinstance(known, ChatMessages) or known.older_page is None:
             return None
-        older = await self.client.find_chat_page(instance, jid, known.older_page)
+        older = await self.client.chats.chat_page(instance, jid, known.older_page)
         latest = loadable.value  # live events may have come meanwhile
         base = latest if isinstance(latest, ChatMessages) else known
         loadable.value = base.joined(older)
@@ -93,7 +93,7 @@ class ChatStoreActions(ActionsBase):
         return loadable.value
 
     async def load_statuses(self, instance: str, jid: str | None = None) -> dict[str, StatusRow]:
-        rows = await self.client.find_status_messages(instance, remote_jid=jid)
+        rows = await self.client.chats.statuses(instance, remote_jid=jid)
         latest = latest_statuses(rows)
         self.statuses_of(instance).update(latest)
         self.state.notify(Topic.MESSAGES)
@@ -112,7 +112,8 @@ class ChatStoreActions(ActionsBase):
             if event.event in ("messages.upsert", "send.message"):
                 self._live_message(event.instance, event.data, arrived, changed)
             elif event.event == "messages.update":
-                self._live_mark(event.instance, event.data, changed)
+                marks = self.client.dialect.read_event(event.event, event.data)
+                self._live_mark(event.instance, marks, changed)
             elif event.event == "connection.update" and isinstance(event.data, dict):
                 state = event.data.get("state")
                 if isinstance(state, str) and state:
@@ -166,13 +167,11 @@ class ChatStoreActions(ActionsBase):
                 unread[jid] = unread.get(jid, 0) + 1
 
     def _live_mark(self, instance: str, data: object, changed: set[Topic]) -> None:
-        """A delivery mark: 1.7.1 sends the store's row ``{id, remoteJid, fromMe, status,
-        datetime}``, 2.x names the message's id ``keyId``."""
+        """Delivery marks, as the store's rows ``{id, remoteJid, fromMe, status, datetime}``
+        (the dialect reads each line's own shape)."""
         for one in data if isinstance(data, list) else [data]:
             if not isinstance(one, dict):
                 continue
-            if isinstance(one.get("keyId"), str):
-                one = {**one, "id": one["keyId"]}
             row = StatusRow.read(one)
             if row is None or not row.status:
                 continue
@@ -226,14 +225,14 @@ class ChatStoreActions(ActionsBase):
 
     async def message_json(self, instance: str, message_id: str) -> dict | None:
         """One message as the gateway stores it (for copying)."""
-        return await self.client.find_message_json(instance, message_id)
+        return await self.client.chats.message_json(instance, message_id)
 
     async def archive_chat(
         self, instance: str, jid: str, key: MessageKey, archive: bool
     ) -> ArchiveResult:
         """Archive or unarchive a chat by its real last message. The flag is the one asked
         for: a real gateway says ``archived: true`` either way, and its store keeps no flag."""
-        result = await self.client.archive_chat(instance, key, archive)
+        result = await self.client.chats.archive(instance, key, archive)
         chat = self.state.chats_of(instance).setdefault(jid, ChatRecord(jid))
         chat.archived = archive
         if chat.last_key is None:

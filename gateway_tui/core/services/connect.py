@@ -27,4 +27,4 @@ async def probe_gateway(
         retry_delays=(),
         api_version="auto",
     ) as client:
-        return len(await client.fetch_instances())
+        return len(await client.instances.fetch())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from typing import TypeVar
 
-from gateway_tui.core.api.errors import GatewayError, InvalidResponse
+from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.models import (
     GroupInviteResult,
     GroupSummary,
@@ -24,7 +24,7 @@ class GroupActions(ActionsBase):
     async def load_groups(self, instance: str) -> list[GroupSummary]:
         """fetchAllGroups (an optional endpoint: a server without it raises NotFound)."""
         return await self._load(
-            self.state.groups_of(instance), Topic.GROUPS, self.client.fetch_all_groups(instance)
+            self.state.groups_of(instance), Topic.GROUPS, self.client.groups.fetch_all(instance)
         )
 
     async def load_participants(self, instance: str, group_jid: str) -> list[Participant]:
@@ -32,7 +32,7 @@ class GroupActions(ActionsBase):
         return await self._load(
             self.state.participants_of(instance, jid),
             Topic.PARTICIPANTS,
-            self.client.group_participants(instance, jid),
+            self.client.groups.participants(instance, jid),
         )
 
     # --- invite code -------------------------------------------------------------------------
@@ -41,7 +41,7 @@ class GroupActions(ActionsBase):
         """Read the current code. A successful read is a refresh: revoked codes are dropped."""
         jid = group_jid_from(group_jid)
         invite = self.state.invite_of(instance, jid)
-        code = await self._invite_call(invite, self.client.group_invite_code(instance, jid))
+        code = await self._invite_call(invite, self.client.groups.invite_code(instance, jid))
         invite.current, invite.revoked, invite.error = code, [], None
         invite.updated_at = self.state.now()
         self.state.notify(Topic.INVITE)
@@ -54,19 +54,7 @@ class GroupActions(ActionsBase):
         """
         jid = group_jid_from(group_jid)
         invite = self.state.invite_of(instance, jid)
-        result = await self._invite_call(
-            invite, self.client.revoke_group_invite_code(instance, jid)
-        )
-        if result.revoked is False:
-            error = GatewayError(
-                "The gateway says the code was not revoked",
-                method="PUT",
-                path=f"/group/revokeInviteCode/{instance}",
-                messages=["revoked: false"],
-            )
-            invite.error = error
-            self.state.notify(Topic.INVITE)
-            raise error
+        result = await self._invite_call(invite, self.client.groups.revoke_invite(instance, jid))
         if result.invite_code:
             new = InviteCode(
                 inviteCode=result.invite_code, inviteUrl=INVITE_URL_PREFIX + result.invite_code
@@ -74,7 +62,7 @@ class GroupActions(ActionsBase):
         else:
             # Liberal: a server that revokes without naming the new code; read it.
             try:
-                new = await self.client.group_invite_code(instance, jid)
+                new = await self.client.groups.invite_code(instance, jid)
             except GatewayError as error:
                 # Revoked all the same: the old code no longer works.
                 self._replace_code(invite, None)
@@ -109,7 +97,7 @@ class GroupActions(ActionsBase):
     async def update_group_subject(self, instance: str, group_jid: str, subject: str) -> str:
         """Change the subject; the group list (and the app's own record) show it at once."""
         jid = group_jid_from(group_jid)
-        await self.client.update_group_subject(instance, jid, subject)
+        await self.client.groups.update_subject(instance, jid, subject)
         self.state.group_subjects[(instance, jid)] = subject
         groups = self.state.groups_of(instance)
         if groups.value is not None:
@@ -125,15 +113,7 @@ class GroupActions(ActionsBase):
     ) -> GroupInviteResult:
         """Send the group's invite link to ``numbers``; the result names the URL sent."""
         jid = group_jid_from(group_jid)
-        path = f"/group/sendInvite/{instance}"
-        result = await self.client.send_group_invite(instance, jid, numbers, description)
-        if result.send is False:
-            raise InvalidResponse(
-                "The gateway says the invite was not sent",
-                method="POST",
-                path=path,
-                messages=["send: false"],
-            )
+        result = await self.client.groups.send_invite(instance, jid, numbers, description)
         invite = self.state.invite_of(instance, jid)
         invite.last_sent = SentInvite(list(numbers), description, result, self.state.now())
         self.state.notify(Topic.INVITE)

@@ -20,7 +20,7 @@ class InstanceActions(ActionsBase):
         return await self._load(self.state.instances, Topic.INSTANCES, self._listed())
 
     async def _listed(self) -> list[Instance]:
-        found = await self.client.fetch_instances()
+        found = await self.client.instances.fetch()
         now = time.monotonic()
         deleted = self.state.deleted
         for name, at in list(deleted.items()):
@@ -32,7 +32,7 @@ class InstanceActions(ActionsBase):
 
     async def refresh_instance(self, name: str) -> Instance | None:
         """Re-read one instance by name and put it in place in the list."""
-        found = await self.client.fetch_instances(name)
+        found = await self.client.instances.fetch(name)
         fresh = found[0] if found else None
         current = self.state.instances.value
         if fresh is not None and current is not None:
@@ -54,7 +54,7 @@ class InstanceActions(ActionsBase):
         the state too; the NotFound is re-raised so the screen can say so.
         """
         try:
-            result = await self.client.delete_instance(name)
+            result = await self.client.instances.delete(name)
         except NotFound as error:
             if not error.route_missing:
                 self._drop_instance(name)
@@ -78,7 +78,7 @@ class InstanceActions(ActionsBase):
     async def logout_instance(self, name: str) -> GatewayError | None:
         """Disconnect (an optional endpoint), then show the instance's new status. Returns
         why that status could not be re-read (it is then assumed closed), for the screen to say."""
-        await self.client.logout_instance(name)
+        await self.client.instances.logout(name)
         try:
             await self.refresh_instance(name)
         except GatewayError as error:
@@ -101,11 +101,11 @@ class InstanceActions(ActionsBase):
 
     async def load_settings(self, name: str) -> InstanceSettings:
         loadable = self.state.settings_of(name)
-        return await self._load(loadable, Topic.SETTINGS, self.client.find_settings(name))
+        return await self._load(loadable, Topic.SETTINGS, self.client.settings.find(name))
 
     async def save_settings(self, name: str, settings: InstanceSettings) -> InstanceSettings:
         """Write through the optional settings/set, then re-read what the server holds."""
-        await self.client.set_settings(name, settings)
+        await self.client.settings.set(name, settings)
         return await self.load_settings(name)
 
 

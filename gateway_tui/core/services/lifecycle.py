@@ -30,7 +30,7 @@ class LifecycleActions(ActionsBase):
 
     async def create_instance(self, request: CreateInstanceRequest) -> CreatedInstance:
         """Create; the new instance joins the list at once, without a refetch."""
-        created = await self.client.create_instance(request)
+        created = await self.client.instances.create(request)
         name = created.name or request.instance_name
         self.state.deleted.pop(name, None)  # made again: listed again
         # A Business API instance has no socket to open: a real server lists it open at once.
@@ -64,7 +64,7 @@ class LifecycleActions(ActionsBase):
     async def connect(self, name: str, number: str | None = None) -> ConnectResult:
         """Ask for a QR / pairing code (a closed instance makes the server wait ~5 s)."""
         result = await self._load(
-            self.pairing_of(name), Topic.LIFECYCLE, self.client.connect(name, number)
+            self.pairing_of(name), Topic.LIFECYCLE, self.client.instances.connect(name, number)
         )
         if result.state:
             await self._state_seen(name, result.state)
@@ -74,7 +74,7 @@ class LifecycleActions(ActionsBase):
 
     async def check_state(self, name: str) -> str | None:
         """Ask the connection state; the list shows it, with the time it was asked."""
-        answer: ConnectionState = await self.client.connection_state(name)
+        answer: ConnectionState = await self.client.instances.connection_state(name)
         self.state.lifecycle.checked_at[name] = self.state.now()
         if answer.state:
             await self._state_seen(name, answer.state)
@@ -109,7 +109,7 @@ class LifecycleActions(ActionsBase):
         if raw == InstanceStatus.OPEN.value and before.status != raw:
             # Newly open: show it with the profile name and number it now has, in one change.
             try:
-                fresh = await self.refresh_instance(name)  # type: ignore[attr-defined]
+                fresh = await self.actions.instances.refresh_instance(name)
             except GatewayError:
                 fresh = None
             if fresh is not None and fresh.status == raw:
@@ -123,7 +123,7 @@ class LifecycleActions(ActionsBase):
         self.state.notify(Topic.INSTANCES)
 
     async def restart_instance(self, name: str) -> ConnectionState:
-        answer = await self.client.restart_instance(name)
+        answer = await self.client.instances.restart(name)
         if answer.state:
             await self._state_seen(name, answer.state)
         return answer
@@ -138,7 +138,7 @@ class LifecycleActions(ActionsBase):
 
     async def load_webhook(self, name: str) -> WebhookSettings:
         return await self._load(
-            self.webhook_of(name), Topic.LIFECYCLE, self.client.find_webhook(name)
+            self.webhook_of(name), Topic.LIFECYCLE, self.client.hooks.find_webhook(name)
         )
 
     async def live_events_missing(self, name: str) -> list[str]:
@@ -146,15 +146,15 @@ class LifecycleActions(ActionsBase):
         only: nothing is changed."""
         from gateway_tui.core.live import live_events_missing
 
-        found = await self.client.find_websocket(name)
+        found = await self.client.hooks.find_websocket(name)
         return live_events_missing(found.configured, found.enabled, found.events)
 
     async def load_websocket(self, name: str) -> WebsocketSettings:
         found = await self._load(
-            self.websocket_of(name), Topic.LIFECYCLE, self.client.find_websocket(name)
+            self.websocket_of(name), Topic.LIFECYCLE, self.client.hooks.find_websocket(name)
         )
         try:
-            served = await self.client.websocket_channel_served()
+            served = await self.client.hooks.websocket_channel_served()
         except GatewayError:
             served = None  # unknown: the screen claims nothing either way
         if served != self.state.lifecycle.websocket_channel:
@@ -164,12 +164,12 @@ class LifecycleActions(ActionsBase):
 
     async def save_webhook(self, name: str, settings: WebhookSettings) -> list[str]:
         """Set, then read back with find; returns what the gateway keeps differently."""
-        await self.client.set_webhook(name, settings)
+        await self.client.hooks.set_webhook(name, settings)
         found = await self.load_webhook(name)
         return self._written(name, "webhook", webhook_differences(settings, found))
 
     async def save_websocket(self, name: str, settings: WebsocketSettings) -> list[str]:
-        await self.client.set_websocket(name, settings)
+        await self.client.hooks.set_websocket(name, settings)
         found = await self.load_websocket(name)
         return self._written(name, "websocket", websocket_differences(settings, found))
 

@@ -59,11 +59,11 @@ class MessageActions(ActionsBase):
 
     def send_list_curl(self, instance: str, request: SendListRequest) -> str:
         """The curl command that would send ``request`` (nothing is sent)."""
-        return self.client.send_list_curl(instance, request)
+        return self.client.messages.send_list_curl(instance, request)
 
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
         """Send once (never retried); record the message and its chat in the state."""
-        result = await self.client.send_list(instance, request)
+        result = await self.client.messages.send_list(instance, request)
         record = SentRecord(
             instance=instance,
             recipient=request.number,
@@ -144,25 +144,27 @@ class MessageActions(ActionsBase):
         self, instance: str, jid: str, text: str, quoted: Quote | None = None
     ) -> SentMessage:
         """Send once (never retried); the chat's messages are read again to show it."""
-        result = await self.client.send_text(instance, recipient_of(jid), text, quoted=quoted)
+        result = await self.client.messages.send_text(
+            instance, recipient_of(jid), text, quoted=quoted
+        )
         self._after_send(instance, jid, result, {"textMessage": {"text": text}})
         return result
 
     async def send_media(self, instance: str, jid: str, upload: MediaUpload) -> SentMessage:
-        result = await self.client.send_media(instance, recipient_of(jid), upload)
+        result = await self.client.messages.send_media(instance, recipient_of(jid), upload)
         self._after_send(instance, jid, result, {"mediaMessage": {"mediatype": upload.mediatype}})
         return result
 
     async def send_reaction(self, instance: str, key: MessageKey, emoji: str) -> SentMessage:
-        result = await self.client.send_reaction(instance, key, emoji)
+        result = await self.client.messages.send_reaction(instance, key, emoji)
         self.state.notify(Topic.MESSAGES)
         return result
 
     async def mark_read(self, instance: str, keys: list[MessageKey]) -> dict | None:
-        return await self.client.mark_read(instance, keys)
+        return await self.client.chats.mark_read(instance, keys)
 
     async def media_of(self, instance: str, message_id: str) -> MediaFile:
-        return await self.client.media_of(instance, message_id)
+        return await self.client.chats.media_of(instance, message_id)
 
     def _after_send(self, instance: str, jid: str, result: SentMessage, body: dict) -> None:
         record = SentRecord(
@@ -176,7 +178,7 @@ class MessageActions(ActionsBase):
 
     async def edit_message(self, instance: str, key: MessageKey, text: str) -> dict | None:
         """Edit a sent message (updateMessage); its new text goes in the state."""
-        answer = await self.client.update_message(instance, key, text)
+        answer = await self.client.messages.update(instance, key, text)
         chat = self.state.chats_of(instance).setdefault(key.remote_jid, ChatRecord(key.remote_jid))
         chat.texts[key.id] = text
         chat.edited.add(key.id)
@@ -196,5 +198,5 @@ class MessageActions(ActionsBase):
         """Read a profile; a number not on WhatsApp is in the error's ``not_on_whatsapp``."""
         loadable = self.profile_of(instance, number)
         return await self._load(
-            loadable, Topic.PROFILES, self.client.fetch_profile(instance, number)
+            loadable, Topic.PROFILES, self.client.contacts.fetch_profile(instance, number)
         )

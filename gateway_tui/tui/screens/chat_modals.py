@@ -103,7 +103,7 @@ class EditMessageScreen(ChatModal[str | None]):
             self.say(Text("That is the text already: nothing to change.", style="yellow"))
             return
         self.submit_call(
-            self.actions.edit_message(self.instance, self.key, text),
+            self.actions.messages.edit_message(self.instance, self.key, text),
             what="Editing the message",
             working="Saving…",
             on_done=lambda _answer: self.dismiss(text),
@@ -217,7 +217,7 @@ class ProfileScreen(ChatModal[None]):
             return True  # the card says it
 
         self.call(
-            self.actions.fetch_profile(self.instance, number),
+            self.actions.messages.fetch_profile(self.instance, number),
             what="Fetching the profile",
             on_done=finished,
             on_error=failed,

@@ -144,18 +144,18 @@ class ChatsScreen(TableScreen[ChatRow]):
                 f"Could not read the sent history: {problem}", severity="warning", markup=False
             )
         else:
-            self.actions.restore_sent(
+            self.actions.messages.restore_sent(
                 self.instance, stored.records, texts=stored.texts, archived=stored.archived
             )
             # The gateway's store keeps no archived flag: the ones set from here are ours.
-            self.actions.restore_archived(self.instance, stored.archived)
+            self.actions.chats.restore_archived(self.instance, stored.archived)
         self.action_refresh()
 
     def action_refresh(self) -> None:
-        if self.actions.chat_book(self.instance).loading:
+        if self.actions.chats.chat_book(self.instance).loading:
             return  # a read is under way: its answer is the fresh one
         self.call(
-            self.actions.load_chat_book(self.instance),
+            self.actions.chats.load_chat_book(self.instance),
             what="Reading the gateway's chats",
             on_done=self._loaded,
             on_error=self._failed,
@@ -166,7 +166,7 @@ class ChatsScreen(TableScreen[ChatRow]):
         self.action_refresh()  # quiet: a failure is drawn in the panel or summary (_failed)
 
     def data_error(self) -> GatewayError | None:
-        return self.actions.chat_book(self.instance).error
+        return self.actions.chats.chat_book(self.instance).error
 
     def _loaded(self, book: ChatBook) -> None:
         if book.groups_error is not None:  # the chats are there; their group names are not
@@ -179,7 +179,7 @@ class ChatsScreen(TableScreen[ChatRow]):
     # --- drawing ---------------------------------------------------------------------------------
 
     def refresh_from_state(self) -> None:
-        loadable = self.actions.chat_book(self.instance)
+        loadable = self.actions.chats.chat_book(self.instance)
         book = loadable.value
         sent = self.state.chats_of(self.instance)
         self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
@@ -211,7 +211,7 @@ class ChatsScreen(TableScreen[ChatRow]):
 
     def update_summary(self) -> None:
         # The loadable's error and loading, also after a filter or a sort (they were dropped).
-        loadable = self.actions.chat_book(self.instance)
+        loadable = self.actions.chats.chat_book(self.instance)
         book, error, loading = loadable.value, loadable.error, loadable.loading
         table = self.table
         rows = self.rows
@@ -317,7 +317,7 @@ class ChatsScreen(TableScreen[ChatRow]):
             edit_own_message(self, own, self.store)
 
         self.call(
-            self.actions.load_messages(self.instance, jid),
+            self.actions.chats.load_messages(self.instance, jid),
             what="Reading the chat's messages",
             on_done=edit,
             group="edit-last",
@@ -367,7 +367,7 @@ def archive_chat(screen: GatewayScreen, jid: str, key, archive: bool) -> None:  
             screen.notify(f"Could not store the flag: {problem}", severity="warning", markup=False)
 
     screen.call(
-        screen.actions.archive_chat(instance, jid, key, archive),
+        screen.actions.chats.archive_chat(instance, jid, key, archive),
         what="Archiving the chat" if archive else "Unarchiving the chat",
         done="Chat archived" if archive else "Chat unarchived",
         on_done=done,

@@ -535,7 +535,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         self.copy(body, "JSON body")
 
     def action_copy_curl(self) -> None:
-        curl = self.actions.send_list_curl(self.instance, self.draft.request())
+        curl = self.actions.messages.send_list_curl(self.instance, self.draft.request())
         self.copy(curl, "curl (the key is read from $GATEWAY_API_KEY)")
 
     def action_send_to_many(self) -> None:

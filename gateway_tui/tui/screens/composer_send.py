@@ -146,7 +146,7 @@ class SendFlow:
 
     async def _send(self, request: SendListRequest) -> SentMessage:
         try:
-            return await self.actions.send_list(self.instance, request)
+            return await self.actions.messages.send_list(self.instance, request)
         finally:
             self.sending = False
             if self._countdown is not None:

@@ -74,7 +74,7 @@ class ConversationCompose(_Base):
 
         async def send() -> object:
             try:
-                return await self.actions.send_text(self.instance, self.jid, text, quoted)
+                return await self.actions.messages.send_text(self.instance, self.jid, text, quoted)
             finally:
                 self._sending = False  # a failure leaves the text in the line, to try again
 
@@ -89,12 +89,12 @@ class ConversationCompose(_Base):
     def _reload_messages(self) -> None:
         """Read the chat again after a send. A read already under way may have left before
         the send: then one more read follows it (refresh_from_state sees it end)."""
-        if self.actions.messages_of(self.instance, self.jid).loading:
+        if self.actions.chats.messages_of(self.instance, self.jid).loading:
             self._reload_pending = True
         else:
             self._reload_pending = False
             self.call(
-                self.actions.load_messages(self.instance, self.jid),
+                self.actions.chats.load_messages(self.instance, self.jid),
                 what="Reading the conversation",
                 on_done=lambda _m: self.view.action_last(),
                 on_error=self._failed,
@@ -102,7 +102,10 @@ class ConversationCompose(_Base):
             )
 
     def _follow_pending_reload(self) -> None:
-        if self._reload_pending and not self.actions.messages_of(self.instance, self.jid).loading:
+        if (
+            self._reload_pending
+            and not self.actions.chats.messages_of(self.instance, self.jid).loading
+        ):
             self._reload_messages()
 
     # --- a quoted reply -------------------------------------------------------------------------
@@ -138,7 +141,7 @@ class ConversationCompose(_Base):
             if emoji is None:
                 return
             self.call(
-                self.actions.send_reaction(self.instance, key, emoji),
+                self.actions.messages.send_reaction(self.instance, key, emoji),
                 what="Sending the reaction",
                 done=f"Reacted {emoji}" if emoji else "Reaction taken away",
                 on_done=lambda _r: self._reload_messages(),
@@ -167,7 +170,7 @@ class ConversationCompose(_Base):
         if not received:
             return
         self.call(
-            self.actions.mark_read(self.instance, [m.key for m in received]),
+            self.actions.messages.mark_read(self.instance, [m.key for m in received]),
             what="Sending read receipts",
             group="mark-read",
         )
@@ -199,7 +202,7 @@ class ConversationCompose(_Base):
             self.notify(f"Saved {file_size(len(media.content))} to {path}", markup=False)
 
         self.call(
-            self.actions.media_of(self.instance, message.id),
+            self.actions.messages.media_of(self.instance, message.id),
             what="Downloading the media",
             on_done=save,
             group="save-media",
@@ -211,7 +214,7 @@ class ConversationCompose(_Base):
             if choice is None:
                 return
             self.call(
-                self.actions.send_media(self.instance, self.jid, choice.upload),
+                self.actions.messages.send_media(self.instance, self.jid, choice.upload),
                 what=f"Sending {choice.upload.file_name} ({file_size(choice.size)})",
                 done="File sent",
                 on_done=lambda _r: self._reload_messages(),

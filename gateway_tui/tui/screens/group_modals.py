@@ -262,7 +262,7 @@ class SubjectScreen(GroupModal[str | None]):
             self.say(Text("That is the current subject already: nothing to change.", "yellow"))
             return
         self.submit_call(
-            self.actions.update_group_subject(self.instance, self.group_jid, subject),
+            self.actions.groups.update_group_subject(self.instance, self.group_jid, subject),
             what="Changing the subject",
             working="Saving…",
             on_done=lambda _result: self.dismiss(subject),
@@ -415,7 +415,7 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
             self.say(text)
 
         self.submit_call(
-            self.actions.send_group_invite(
+            self.actions.groups.send_group_invite(
                 self.instance, self.group_jid, parsed.numbers, description
             ),
             what="Sending the invite",

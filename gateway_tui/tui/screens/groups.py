@@ -246,7 +246,7 @@ class GroupPickerScreen(TableScreen[GroupRow]):
 
     def action_refresh(self) -> None:
         self.call(
-            self.actions.load_groups(self.instance),
+            self.actions.groups.load_groups(self.instance),
             what="Listing the groups",
             on_error=lambda _error: True,  # shown in place (a 404 turns into the JID entry)
             group="groups",

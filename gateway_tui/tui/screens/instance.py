@@ -133,7 +133,7 @@ class InstanceScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.query_one("#settings-list", OptionList).focus()
-        self.actions.select(self.instance_name)
+        self.actions.instances.select(self.instance_name)
         self._load_settings()
         self._follow = InstanceFollower(self)
 
@@ -217,7 +217,7 @@ class InstanceScreen(GatewayScreen):
 
     def _load_settings(self) -> None:
         self.call(
-            self.actions.load_settings(self.instance_name),
+            self.actions.instances.load_settings(self.instance_name),
             what=f"Reading settings of {self.instance_name}",
             group="settings",
             exclusive=True,
@@ -225,7 +225,7 @@ class InstanceScreen(GatewayScreen):
 
     def action_refresh(self) -> None:
         self.call(
-            self.actions.refresh_instance(self.instance_name),
+            self.actions.instances.refresh_instance(self.instance_name),
             what=f"Refreshing {self.instance_name}",
             group="instance",
             exclusive=True,
@@ -297,7 +297,7 @@ class InstanceScreen(GatewayScreen):
             return True
 
         self.call(
-            self.actions.save_settings(self.instance_name, settings),
+            self.actions.instances.save_settings(self.instance_name, settings),
             what="Writing settings",
             done="Settings written and read back",
             on_error=unsupported,

@@ -136,7 +136,7 @@ class InstancesScreen(TableScreen[Instance]):
 
     def on_screen_resume(self) -> None:
         # (GatewayScreen's on_screen_resume runs too, after this one: it redraws.)
-        self.actions.select(None)  # back on the list: the header names no instance
+        self.actions.instances.select(None)  # back on the list: the header names no instance
         loadable, interval = self.state.instances, self.gateway_app.config.refresh_interval
         # A list older than the refresh interval (the user was away): read it now, not at
         # the timer's next tick, so "updated" is never older than the interval says.
@@ -187,7 +187,7 @@ class InstancesScreen(TableScreen[Instance]):
 
     def action_refresh(self) -> None:
         self.call(
-            self.actions.refresh_instances(),
+            self.actions.instances.refresh_instances(),
             what="Refreshing instances",
             group="instances",
             exclusive=True,
@@ -203,7 +203,7 @@ class InstancesScreen(TableScreen[Instance]):
 
     async def _quiet_refresh(self) -> None:
         try:
-            await self.actions.refresh_instances()
+            await self.actions.instances.refresh_instances()
         except GatewayError:
             pass
 
@@ -287,7 +287,7 @@ class InstancesScreen(TableScreen[Instance]):
             return False
 
         self.call(
-            self.actions.delete_instance(name),
+            self.actions.instances.delete_instance(name),
             what=f"Deleting {name}",
             done=f"Deleted {name}",
             on_error=refused,
@@ -322,7 +322,7 @@ class InstancesScreen(TableScreen[Instance]):
                 self.gateway_app.report_error(error, f"Re-reading {name} after the logout")
 
         self.call(
-            self.actions.logout_instance(name),
+            self.actions.instances.logout_instance(name),
             what=f"Logging out {name}",
             done=f"Logged out {name}; {self.key_for('instances.delete')} deletes it now",
             on_done=reread,
@@ -347,7 +347,7 @@ class InstancesScreen(TableScreen[Instance]):
 
     async def _check_states(self, names: list[str]) -> None:
         # Failures are counted in the summary line: a toast every few seconds would not help.
-        self._failed_state_checks = await self.actions.check_states(names)
+        self._failed_state_checks = await self.actions.lifecycle.check_states(names)
         self.update_summary()
 
     def action_new_instance(self) -> None:

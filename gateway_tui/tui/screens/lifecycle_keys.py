@@ -65,7 +65,7 @@ class InstanceFollower:
             return False
 
         self.screen.call(
-            self.screen.actions.check_state(self.name),
+            self.screen.actions.lifecycle.check_state(self.name),
             what=f"Following the state of {self.name}",
             on_done=self._seen,
             on_error=failed,
@@ -99,7 +99,7 @@ class InstanceFollower:
             self.follow()
 
         self.screen.call(
-            self.screen.actions.restart_instance(self.name),
+            self.screen.actions.lifecycle.restart_instance(self.name),
             what=f"Restarting {self.name}",
             on_done=done,
         )
@@ -127,7 +127,7 @@ class InstanceFollower:
             return False
 
         self.screen.call(
-            self.screen.actions.logout_instance(self.name),
+            self.screen.actions.instances.logout_instance(self.name),
             what=f"Logging out {self.name}",
             # The gateway answers at once and logs out in the background: the follow-up says
             # whether the session really ended.

@@ -248,7 +248,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             return self.chat_title
         if self.is_group:
             return self.state.subject_of(self.instance, self.jid) or self.jid
-        book = self.actions.chat_book(self.instance).value
+        book = self.actions.chats.chat_book(self.instance).value
         return (book.names.get(self.jid) if book else None) or person_label(self.jid)
 
     def compose(self) -> ComposeResult:
@@ -294,9 +294,9 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
     # --- loading ---------------------------------------------------------------------------------
 
     def action_refresh(self) -> None:
-        if not self.actions.messages_of(self.instance, self.jid).loading:
+        if not self.actions.chats.messages_of(self.instance, self.jid).loading:
             self.call(
-                self.actions.load_messages(self.instance, self.jid),
+                self.actions.chats.load_messages(self.instance, self.jid),
                 what="Reading the conversation",
                 on_done=lambda _m: self._mark_read_once(),
                 on_error=self._failed,
@@ -308,7 +308,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         self.action_refresh()  # shown, or back from the composer or an edit: read it again
 
     def _older_page(self) -> int | None:
-        value = self.actions.messages_of(self.instance, self.jid).value
+        value = self.actions.chats.messages_of(self.instance, self.jid).value
         return getattr(value, "older_page", None)
 
     def action_load_older(self) -> None:
@@ -319,7 +319,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         self._said_in_place(
             "older_loading",
             "older_error",
-            self.actions.load_older_messages(self.instance, self.jid),
+            self.actions.chats.load_older_messages(self.instance, self.jid),
             what="Reading older messages",
         )
         self._draw_summary()
@@ -353,7 +353,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         self._said_in_place(  # no notification every few seconds
             "_polling",
             "status_error",
-            self.actions.load_statuses(self.instance, self.jid),
+            self.actions.chats.load_statuses(self.instance, self.jid),
             what="Reading delivery statuses",
         )
 
@@ -363,7 +363,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         if self.app.screen is not self or self.gateway_app.live_marks_for(self.instance):
             return  # the socket brings the delivery marks (messages.update)
         recent = self.all_messages[-POLL_LOOKBACK:]
-        if waiting_for_read(recent, self.actions.statuses_of(self.instance)):
+        if waiting_for_read(recent, self.actions.chats.statuses_of(self.instance)):
             self._read_statuses()
 
     # --- drawing ---------------------------------------------------------------------------------
@@ -371,11 +371,11 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
     def _merged(self) -> Sequence[StoredMessage]:
         """The store's messages (kept lazy: a chat may hold 100,000) plus any sent from here
         that the store does not hold (a gateway without store)."""
-        loadable = self.actions.messages_of(self.instance, self.jid)
+        loadable = self.actions.chats.messages_of(self.instance, self.jid)
         messages: Sequence[StoredMessage] = loadable.value if loadable.value is not None else []
         record = self.state.chats_of(self.instance).get(self.jid)
         extra = []
-        for sent in self.actions.sent_in_chat(self.instance, self.jid):
+        for sent in self.actions.messages.sent_in_chat(self.instance, self.jid):
             key = sent.result.key
             if key is None or index_of_message(messages, key.id) >= 0:
                 continue
@@ -392,7 +392,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
     def refresh_from_state(self) -> None:
         self.all_messages = self._merged()
         if self.app.screen is self:
-            self.actions.mark_seen(self.instance, self.jid)
+            self.actions.chats.mark_seen(self.instance, self.jid)
         self._follow_pending_reload()
         self._search_texts = None
         view = self.view
@@ -401,7 +401,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         view.edits = (
             {i: record.texts[i] for i in record.edited if i in record.texts} if record else {}
         )
-        view.set_messages(self.all_messages, self.actions.statuses_of(self.instance))
+        view.set_messages(self.all_messages, self.actions.chats.statuses_of(self.instance))
         if self.query_text:
             self._find_hits()
         self._draw_summary()
@@ -418,7 +418,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         self.hits = [i for i, text in enumerate(self._search_texts) if needle in text]
 
     def _draw_summary(self) -> None:
-        loadable = self.actions.messages_of(self.instance, self.jid)
+        loadable = self.actions.chats.messages_of(self.instance, self.jid)
         total = len(self.all_messages)
         text = Text(f"{total:,} message(s)")
         if self.query_text:
@@ -455,7 +455,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
                 f"\n⚠ older messages could not be read: {self.older_error.title}", style="yellow"
             )
         if waiting_for_read(
-            self.all_messages[-POLL_LOOKBACK:], self.actions.statuses_of(self.instance)
+            self.all_messages[-POLL_LOOKBACK:], self.actions.chats.statuses_of(self.instance)
         ):
             text.append(" · following delivery", style="dim")
         if self.status_error is not None:
@@ -495,7 +495,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             style="dim",
         )
         text.append(printable(message.id), style="dim")
-        status = self.actions.statuses_of(self.instance).get(message.id)
+        status = self.actions.chats.statuses_of(self.instance).get(message.id)
         if status is not None:
             text.append(" · ", style="dim")
             text.append_text(delivery_mark(status))
@@ -581,7 +581,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             self.notify("Copied the message as JSON", markup=False)
 
         self.call(
-            self.actions.message_json(self.instance, message.id),
+            self.actions.chats.message_json(self.instance, message.id),
             what="Reading the message's JSON",
             on_done=copy,
             group="copy-json",

@@ -121,7 +121,7 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
             return False
 
         self.call(
-            self.actions.create_instance(request),
+            self.actions.lifecycle.create_instance(request),
             what=f"Creating {request.instance_name}",
             on_done=self._done,
             on_error=failed,

@@ -110,7 +110,7 @@ class PairingScreen(GatewayScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.actions.forget_pairing(self.instance_name)
+        self.actions.lifecycle.forget_pairing(self.instance_name)
         self.query_one("#pairing-title", Static).update(
             Text(f"Connect {self.instance_name}", style="bold")
         )
@@ -141,7 +141,7 @@ class PairingScreen(GatewayScreen):
             return False
 
         self.call(
-            self.actions.connect(self.instance_name, self.number),
+            self.actions.lifecycle.connect(self.instance_name, self.number),
             what=what,
             on_done=finished,
             on_error=failed,
@@ -163,7 +163,7 @@ class PairingScreen(GatewayScreen):
             return True
 
         self.call(
-            self.actions.check_state(self.instance_name),
+            self.actions.lifecycle.check_state(self.instance_name),
             what=f"Checking the state of {self.instance_name}",
             on_done=checked,
             on_error=failed,
@@ -182,7 +182,7 @@ class PairingScreen(GatewayScreen):
         self._draw_countdown()
 
     def _lifetime(self) -> float:
-        result = self.actions.pairing_of(self.instance_name).value
+        result = self.actions.lifecycle.pairing_of(self.instance_name).value
         count = result.count if result is not None and result.count else 1
         return FIRST_CODE_SECONDS if count <= 1 else NEXT_CODE_SECONDS
 
@@ -193,7 +193,7 @@ class PairingScreen(GatewayScreen):
 
     def refresh_from_state(self) -> None:
         instance = self.state.instance(self.instance_name)
-        loadable = self.actions.pairing_of(self.instance_name)
+        loadable = self.actions.lifecycle.pairing_of(self.instance_name)
         result = loadable.value
         qr = self.query_one(QRCode)
         note = self.query_one("#pairing-note", Static)
@@ -271,7 +271,7 @@ class PairingScreen(GatewayScreen):
 
     def _draw_countdown(self) -> None:
         widget = self.query_one("#pairing-countdown", Static)
-        result = self.actions.pairing_of(self.instance_name).value
+        result = self.actions.lifecycle.pairing_of(self.instance_name).value
         if self._connected_at is not None:
             widget.update(Text())
         elif self._asking:
@@ -310,7 +310,7 @@ class PairingScreen(GatewayScreen):
         self.app.push_screen(PairingNumberScreen(), chosen)
 
     def action_copy_code(self) -> None:
-        result = self.actions.pairing_of(self.instance_name).value
+        result = self.actions.lifecycle.pairing_of(self.instance_name).value
         if result is None or not result.pairing_code:
             self.notify("No pairing code to copy: p asks for one.", markup=False)
             return

@@ -333,7 +333,7 @@ class ParticipantsScreen(TableScreen[Participant]):
 
     def _load_participants(self) -> None:
         self.call(
-            self.actions.load_participants(self.instance, self.group_jid),
+            self.actions.groups.load_participants(self.instance, self.group_jid),
             what="Reading the participants",
             on_error=lambda _error: True,  # shown in place
             group="participants",
@@ -389,7 +389,7 @@ class ParticipantsScreen(TableScreen[Participant]):
 
     def _load_invite_code(self) -> None:
         self.call(
-            self.actions.load_invite_code(self.instance, self.group_jid),
+            self.actions.groups.load_invite_code(self.instance, self.group_jid),
             what="Fetching the invite code",
             on_error=lambda _error: True,  # the invite panel says why
             group="invite",
@@ -425,7 +425,7 @@ class ParticipantsScreen(TableScreen[Participant]):
 
     def _revoke(self) -> None:
         self.call(
-            self.actions.revoke_invite_code(self.instance, self.group_jid),
+            self.actions.groups.revoke_invite_code(self.instance, self.group_jid),
             what="Revoking the invite code",
             done="Invite code revoked: the old link no longer works",
             on_error=lambda _error: True,  # the invite panel says why

@@ -19,7 +19,6 @@ from textual.widgets import Checkbox, Footer, Input, Label, SelectionList, Stati
 from gateway_tui.core.api.dialects import Dialect
 from gateway_tui.core.api.errors import GatewayError, InvalidRequest
 from gateway_tui.core.api.lifecycle import (
-    NEVER_DELIVERED,
     WebhookSettings,
     WebsocketSettings,
 )
@@ -33,8 +32,8 @@ Kind = Literal["webhook", "websocket"]
 
 def _event_label(name: str, line: Dialect) -> Text:
     label = Text(name)
-    if line.line == "1" and name in NEVER_DELIVERED:
-        label.append("  (accepted, never sent by 1.7.1)", style="dim")
+    if name in line.events_never_sent:
+        label.append(f"  (accepted, never sent by {line.label})", style="dim")
     return label
 
 
@@ -108,8 +107,8 @@ class HookSettingsScreen(GatewayScreen):
 
     def _loadable(self):
         if self.kind == "webhook":
-            return self.actions.webhook_of(self.instance_name)
-        return self.actions.websocket_of(self.instance_name)
+            return self.actions.lifecycle.webhook_of(self.instance_name)
+        return self.actions.lifecycle.websocket_of(self.instance_name)
 
     def refresh_from_state(self) -> None:
         loadable = self._loadable()
@@ -199,9 +198,9 @@ class HookSettingsScreen(GatewayScreen):
     def action_reload(self) -> None:
         self._filled = False
         load = (
-            self.actions.load_webhook(self.instance_name)
+            self.actions.lifecycle.load_webhook(self.instance_name)
             if self.kind == "webhook"
-            else self.actions.load_websocket(self.instance_name)
+            else self.actions.lifecycle.load_websocket(self.instance_name)
         )
         self.call(load, what=f"Reading the {self.kind}", group="hooks-read", exclusive=True)
 
@@ -225,9 +224,9 @@ class HookSettingsScreen(GatewayScreen):
             self.refresh_from_state()
 
         work = (
-            self.actions.save_webhook(self.instance_name, settings)
+            self.actions.lifecycle.save_webhook(self.instance_name, settings)
             if isinstance(settings, WebhookSettings)
-            else self.actions.save_websocket(self.instance_name, settings)
+            else self.actions.lifecycle.save_websocket(self.instance_name, settings)
         )
         self.call(
             work,

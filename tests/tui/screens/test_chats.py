@@ -145,7 +145,7 @@ async def test_an_empty_store_falls_back_to_the_sent_history_and_says_so(app_for
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
         workspace = demo_instance(demo_server).workspace
         workspace.chats.clear()  # the gateway keeps no store
         workspace.contacts.clear()
@@ -265,7 +265,7 @@ async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
             )
             for n in range(25)
         ]
-        app.actions.restore_sent(INSTANCE, old)
+        app.actions.messages.restore_sent(INSTANCE, old)
         screen = await open_chats(app, pilot)
         table = screen.table
         await wait_for(pilot, lambda: len(table.visible_rows) > 40)
@@ -396,7 +396,7 @@ async def test_archiving_on_a_disconnected_instance_shows_the_hint(app_for) -> N
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         key = MessageKey(remote_jid=f"{JONAS}@s.whatsapp.net", from_me=True, id="3EB0AA")
         record = SentRecord(CLOSED, JONAS, SentMessage(key=key, status="PENDING"), {})
-        app.actions.restore_sent(CLOSED, [record])
+        app.actions.messages.restore_sent(CLOSED, [record])
         app.push_screen(ChatsScreen(CLOSED))
         await pilot.pause()
         await pilot.press("a")
@@ -422,7 +422,7 @@ async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         app.open_chats("sales-eu")
         await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
-        book = lambda: app.actions.chat_book("sales-eu")  # noqa: E731
+        book = lambda: app.actions.chats.chat_book("sales-eu")  # noqa: E731
         await wait_for(pilot, lambda: book().value is not None)
         first.stop()
         await pilot.press("r")

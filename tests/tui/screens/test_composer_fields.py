@@ -126,7 +126,7 @@ def test_restoring_history_builds_chats_without_duplicates():
         sent("A", jonas, "First", 1),
         sent("C", bakery, "Pão", 3),
     ]
-    added = actions.restore_sent(
+    added = actions.messages.restore_sent(
         "sales-eu", records, texts={"A": "First (edited)"}, archived={bakery: True, "x@g.us": True}
     )
     assert added == 3
@@ -138,7 +138,7 @@ def test_restoring_history_builds_chats_without_duplicates():
     assert [r.result.key.id for r in state.sent["sales-eu"]] == ["A", "C", "B"]
     # Again (the chat list opened twice): nothing doubles, and what this run did is kept.
     chats[bakery].archived = False
-    assert actions.restore_sent("sales-eu", records, archived={bakery: True}) == 0
+    assert actions.messages.restore_sent("sales-eu", records, archived={bakery: True}) == 0
     assert len(state.sent["sales-eu"]) == 3 and chats[bakery].archived is False
 
 

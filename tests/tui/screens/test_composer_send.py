@@ -219,7 +219,9 @@ async def test_a_row_without_description_is_sent_without_the_field(demo_server) 
             ListRow(title="Road bike", description="", row_id="road"),
             ListRow(title="Cargo bike", description="Carries 80 kg", row_id="cargo"),
         )
-        sent = await client.send_list(OPEN, request)  # the demo, like a real 1.7.1, refuses ""
+        sent = await client.messages.send_list(
+            OPEN, request
+        )  # the demo, like a real 1.7.1, refuses ""
     assert sent.key is not None
     rows = events[-1].request_body["listMessage"]["sections"][0]["rows"]
     assert rows == [

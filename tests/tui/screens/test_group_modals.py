@@ -285,7 +285,7 @@ async def test_an_invite_without_description_is_refused_before_sending(
 ) -> None:
     async with GatewayClient(demo_server.url, demo_server.api_key) as client:
         with pytest.raises(InvalidRequest) as info:
-            await client.send_group_invite(OPEN, BIG, [JONAS], description)
+            await client.groups.send_invite(OPEN, BIG, [JONAS], description)
     assert [p.field for p in info.value.problems] == ["description"]
     assert not demo_server.state.writes
 

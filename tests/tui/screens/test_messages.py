@@ -84,7 +84,9 @@ async def test_delivery_marks_advance_without_a_key(app_for, demo_server, monkey
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        sent = await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
+        sent = await app.actions.messages.send_list(
+            INSTANCE, send_list_request(JONAS, "Lunch menu")
+        )
         [message] = [
             m
             for m in demo_instance(demo_server).chats[JONAS_JID].messages
@@ -116,7 +118,9 @@ async def test_e_edits_own_text_only_and_says_why_not_otherwise(app_for, demo_se
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        sent = await app.actions.send_list(INSTANCE, send_list_request(JONAS, "Lunch menu"))
+        sent = await app.actions.messages.send_list(
+            INSTANCE, send_list_request(JONAS, "Lunch menu")
+        )
         screen = await open_conversation(app, pilot, JONAS_JID)
         received = next(m for m in screen.view.messages if not m.from_me)
         await select_message(pilot, screen, received.id)
@@ -158,7 +162,7 @@ async def test_the_edit_adds_to_the_old_text_and_the_bubble_shows_the_result(app
         await wait_for(pilot, lambda: new in screen_text(app))
         assert "edited" in screen_text(app)
         await pilot.press("r")  # read again: still the new text, still marked
-        loadable = app.actions.messages_of(INSTANCE, JONAS_JID)
+        loadable = app.actions.chats.messages_of(INSTANCE, JONAS_JID)
         await wait_for(pilot, lambda: not loadable.loading)
         await pilot.pause()
         text = screen_text(app)

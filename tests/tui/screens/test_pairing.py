@@ -18,7 +18,7 @@ from tests.support import notices, screen_text, wait_for
 
 def _answer(app, name: str = "onboarding"):
     """The last connect answer the app holds for ``name`` (None before it arrives)."""
-    return app.actions.pairing_of(name).value
+    return app.actions.lifecycle.pairing_of(name).value
 
 
 async def _instances(pilot):
@@ -192,7 +192,7 @@ async def test_create_connect_open_webhook_restart_logout_keys_only(app_for, man
         await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
         await pilot.pause()
         await wait_for(pilot, lambda: app.screen.query_one(QRCode).drawing is not None)
-        assert decode_drawn_qr(app) == [app.actions.pairing_of("day-one").value.code]
+        assert decode_drawn_qr(app) == [app.actions.lifecycle.pairing_of("day-one").value.code]
         assert demo_lifecycle.scan(manual_scan.state, "day-one")
         # Scanned: open, then back on the list, where the row says so.
         await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
@@ -235,7 +235,7 @@ async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         app.open_pairing("onboarding", "4915123450000")
         await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
-        answer = app.actions.pairing_of("onboarding")
+        answer = app.actions.lifecycle.pairing_of("onboarding")
         await wait_for(pilot, lambda: answer.value is not None and bool(answer.value.pairing_code))
         await pilot.pause()
         shown = app.screen.query_one("#pairing-code").render().plain

@@ -31,8 +31,8 @@ def loaded(app) -> bool:
 async def test_enter_shows_headers_and_bodies_without_the_key(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        app.actions.select(INSTANCE)
-        await app.actions.load_settings(INSTANCE)
+        app.actions.instances.select(INSTANCE)
+        await app.actions.instances.load_settings(INSTANCE)
         screen = await open_request_log(app, pilot)
         assert screen.table.move_cursor_to_key(screen.table.visible_rows[0].request_id + ":1")
         await pilot.press("enter")
@@ -55,8 +55,8 @@ async def test_enter_shows_headers_and_bodies_without_the_key(app_for, demo_serv
 async def test_slash_filters_by_path_or_status_and_c_clears(app_for):
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
-        app.actions.select(INSTANCE)
-        await app.actions.load_settings(INSTANCE)
+        app.actions.instances.select(INSTANCE)
+        await app.actions.instances.load_settings(INSTANCE)
         screen = await open_request_log(app, pilot)
         total = screen.table.visible_count
         assert total >= 2

@@ -78,7 +78,7 @@ async def test_escape_closes_the_filter_before_going_back_on_every_table_screen(
             ),
             (
                 lambda: ChatsScreen(INSTANCE),
-                lambda: app.actions.chat_book(INSTANCE).value is not None,
+                lambda: app.actions.chats.chat_book(INSTANCE).value is not None,
             ),
             (RequestLogScreen, lambda: bool(app.state.calls)),
         ):

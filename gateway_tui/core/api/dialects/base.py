@@ -55,6 +55,15 @@ class Dialect:
     instances: ListReader[Any]
     # Instance fields (of api.models.Instance) this line's gateways never give.
     instance_fields_missing: frozenset[str]
+    # Whether a server of this line may emit every instance's live events on "/" as well.
+    global_live_events: bool
+    # Events a hook may subscribe to that this line's gateways accept but never send.
+    events_never_sent: frozenset[str]
+
+    def read_event(self, event: str, data: Any) -> Any:
+        """A live event's ``data`` in the shape the store answers (a delivery mark as a
+        findStatusMessage row): 1.7.1 sends that shape already."""
+        return data
 
     def verb(self, operation: str) -> str:
         return self.verbs[operation]

@@ -11,6 +11,7 @@ from gateway_tui.core.api.dialects.base import Dialect
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.lifecycle import (
     EVENT_NAMES,
+    NEVER_DELIVERED,
     CreateInstanceRequest,
     WebhookSetResult,
     WebhookSettings,
@@ -32,6 +33,8 @@ from gateway_tui.core.api.models import (
 
 class V1Dialect(Dialect):
     line = "1"
+    global_live_events = False
+    events_never_sent: frozenset[str] = NEVER_DELIVERED
     label = "1.7.1"
     verbs = {
         "restart": "PUT",

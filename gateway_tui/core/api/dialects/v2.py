@@ -152,6 +152,21 @@ def _settings(data: Any) -> InstanceSettings:
 
 class V2Dialect(Dialect):
     line = "2"
+    global_live_events = True
+    events_never_sent: frozenset[str] = frozenset()
+
+    def read_event(self, event: str, data: Any) -> Any:
+        """A delivery mark (messages.update) names its message's id ``keyId``."""
+        if event == "messages.update":
+            marks = data if isinstance(data, list) else [data]
+            return [
+                {**one, "id": one["keyId"]}
+                if isinstance(one, dict) and isinstance(one.get("keyId"), str)
+                else one
+                for one in marks
+            ]
+        return data
+
     label = "2.x"
     verbs = {
         "restart": "POST",
