@@ -116,9 +116,8 @@ async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, k
     from gateway_tui.core.api.errors import GatewayError
 
     async with _client(config) as client:
-        resource = getattr(client, "messages", client)
         try:
-            result = await getattr(resource, method)(args.instance, args.to, kind, delay=args.delay)
+            result = await getattr(client.messages, method)(args.instance, args.to, kind, delay=args.delay)
         except GatewayError as error:
             raise _gateway_error(error) from None
     if args.json:

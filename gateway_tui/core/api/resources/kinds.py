@@ -2,7 +2,8 @@
 notes, polls, locations, contact cards, 2.4's buttons and carousels; and on chats: presence,
 delete for everyone, mark unread, and 2.4's "played".
 
-Two mixins of the client's resources: ``KindMessages`` (sends) and ``KindChats``. Each call is
+Two mixins of the client's resources: ``KindMessages`` of ``client.messages`` (sends) and
+``KindChats`` of ``client.chats``. Each call is
 checked as the real server checks it before anything is sent (``InvalidRequest``), and what a
 gateway's version cannot do is refused with the reason and the version
 (``message_kinds.unsupported``).
