@@ -117,7 +117,9 @@ async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, k
 
     async with _client(config) as client:
         try:
-            result = await getattr(client.messages, method)(args.instance, args.to, kind, delay=args.delay)
+            result = await getattr(client.messages, method)(
+                args.instance, args.to, kind, delay=args.delay
+            )
         except GatewayError as error:
             raise _gateway_error(error) from None
     if args.json:
