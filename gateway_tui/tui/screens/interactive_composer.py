@@ -78,7 +78,7 @@ class InteractiveComposerScreen(GatewayScreen):
                 else:
                     yield Label("Text above the cards")
                     yield Input(placeholder="Our plans", id="i-body")
-                yield Label(HELP[self.kind])
+                yield Static(Text(HELP[self.kind], style="dim"))
                 example = BUTTONS_EXAMPLE if self.kind == "buttons" else CARDS_EXAMPLE
                 yield TextArea(example, id="i-lines", soft_wrap=False)
             with VerticalScroll(id="interactive-preview"):
