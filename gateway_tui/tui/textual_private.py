@@ -104,6 +104,16 @@ def exit_with(app: App, renderable: RenderableType) -> None:
     app._close_messages_no_wait()
 
 
+def write_to_terminal(app: App, sequence: str) -> bool:
+    """Write an escape sequence to the terminal (a desktop notification, OSC 9 / 777), as
+    Textual's own copy_to_clipboard writes OSC 52; False when there is no terminal (tests)."""
+    driver = app._driver
+    if driver is None or driver.is_headless:
+        return False
+    driver.write(sequence)
+    return True
+
+
 def parent_of(node: MessagePump) -> MessagePump | None:
     """The node's parent, also after it was removed (``parent`` then answers None)."""
     return node._parent

@@ -137,6 +137,16 @@ class CampaignRunScreen(GatewayScreen):
             runner.stop_reason = f"Stopped: the journal cannot be written ({exc})."
             self._latest = runner.progress()
         self._redraw()
+        ended = self._latest.state if self._latest is not None else None
+        if ended in (RunState.FINISHED, RunState.STOPPED, RunState.CANCELLED):
+            # An alert, as the fleet's: a notice and the bell, and in the alert log.
+            detail = self._latest.stop_reason if ended is not RunState.FINISHED else ""
+            self.gateway_app.campaign_ended(
+                self.campaign.instance,
+                self.campaign.id,
+                stopped=ended is not RunState.FINISHED,
+                detail=detail,
+            )
 
     def _progressed(self, progress: Progress) -> None:
         self._latest = progress
