@@ -2,7 +2,7 @@
 
 One object, ``Actions``, composed of one part per area, as the client is of resources:
 ``actions.instances``, ``actions.lifecycle``, ``actions.groups``, ``actions.messages``,
-``actions.chats``, ``actions.people`` (contacts and labels).
+``actions.chats``, ``actions.kinds``, ``actions.people`` (contacts and labels).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from gateway_tui.core.services.chats import ChatStoreActions
 from gateway_tui.core.services.groups import GroupActions
 from gateway_tui.core.services.instances import InstanceActions
+from gateway_tui.core.services.kinds import KindActions
 from gateway_tui.core.services.lifecycle import LifecycleActions
 from gateway_tui.core.services.messages import MessageActions
 from gateway_tui.core.services.people import PeopleActions
@@ -32,6 +33,7 @@ class Actions:
         self.groups = GroupActions(self)
         self.messages = MessageActions(self)
         self.chats = ChatStoreActions(self)
+        self.kinds = KindActions(self)
         self.people = PeopleActions(self)
 
 

@@ -31,6 +31,7 @@ from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
 from gateway_tui.tui.screens.conversation_compose import ConversationCompose
+from gateway_tui.tui.screens.conversation_kinds import KIND_BINDINGS, ConversationKinds
 from gateway_tui.tui.widgets.conversation import (
     MEDIA_KINDS,
     ConversationView,
@@ -110,7 +111,7 @@ def edit_own_message(
     screen.app.push_screen(EditMessageScreen(instance, key, old_text), edited)
 
 
-class MessagesScreen(ConversationCompose, GatewayScreen):
+class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
     HELP_TITLE = "Conversation"
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
@@ -212,6 +213,7 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             tooltip="Open the chosen message whole, in a pager",
             id="messages.view_whole",
         ),
+        *KIND_BINDINGS,
         Binding("escape", "back", "Back", id="messages.back"),
     ]
 
@@ -271,6 +273,10 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
                 placeholder="Write a message · enter sends · ctrl+j new line", id="message-line"
             )
         yield Footer()
+
+    @on(MessageLine.Changed, "#message-line")
+    def _line_changed(self) -> None:
+        self.typing_in_line()
 
     @property
     def view(self) -> ConversationView:
