@@ -166,22 +166,6 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
     return EXIT_OK
 
 
-async def participants(args: argparse.Namespace, config: ResolvedConfig) -> int:
-    from gateway_tui.core.api.errors import GatewayError
-
-    async with _client(config) as client:
-        try:
-            participants = await client.groups.participants(args.instance, args.group)
-        except GatewayError as error:
-            raise _gateway_error(error, config.url) from None
-    rows = [
-        {"number": p.number, "jid": p.id, "role": p.role.value, "name": p.name}
-        for p in participants
-    ]
-    _emit(rows, ("number", "jid", "role", "name"), args)
-    return EXIT_OK
-
-
 async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> int:
     """The gateway's chats merged with this app's sent history, as the chats screen shows them."""
     from gateway_tui.core.api.errors import GatewayError

@@ -32,6 +32,7 @@ from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds,
 from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
 from gateway_tui.cli.events import add_events
 from gateway_tui.cli.output import COLOR_CHOICES
+from gateway_tui.cli.parser_nouns import NOUNS
 from gateway_tui.cli.send_kinds import (
     add_send_audio,
     add_send_contact,
@@ -433,23 +434,6 @@ def add_instances(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     instances.set_defaults(run=commands.instances)
 
 
-def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    participants = subcommands.add_parser(
-        "participants",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="list the participants of a group",
-        epilog=(
-            "examples:\n  gateway-tui participants sales-eu 120363012345678901@g.us\n"
-            "  gateway-tui participants sales-eu 120363012345678901 --csv > members.csv"
-        ),
-    )
-    complete_with(participants.add_argument("instance", metavar="INSTANCE"), instance_names)
-    participants.add_argument("group", metavar="GROUP_JID")
-    output_options(participants)
-    participants.set_defaults(run=commands.participants)
-
-
 def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     chats = subcommands.add_parser(
         "chats",
@@ -574,7 +558,7 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_send_contact,
     add_campaigns,
     add_instances,
-    add_participants,
+    *NOUNS,  # instance, settings, groups, group, labels, contacts, chat, send-text, …
     add_chats,
     add_events,  # cli/events.py: events and webhook-listen
     add_completion,

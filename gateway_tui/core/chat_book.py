@@ -13,6 +13,7 @@ from typing import Any
 
 from gateway_tui.core.api.chat_models import Contact, StatusRow, StoredChat, StoredMessage
 from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.label_models import labels_of_chat
 from gateway_tui.core.api.models import MessageKey, MessageStatus, jid_number
 from gateway_tui.core.text import sanitize
 from gateway_tui.core.text.formatting import format_number
@@ -85,6 +86,7 @@ class ChatRow:
     sent_here: int  # messages this app sent to the chat
     sent_key: MessageKey | None = None  # the sent history's last key, when it is newer
     unread: int = 0  # new messages live events brought since the chat was last open
+    labels: tuple[str, ...] = ()  # label ids on the chat (1.7.1's findChats; set from here)
 
     @property
     def is_group(self) -> bool:
@@ -152,6 +154,7 @@ def chat_rows(
                 archived=bool(record and record.archived),
                 in_store=True,
                 sent_here=len(record.texts) if record else 0,
+                labels=labels_of_chat(stored.raw) if stored is not None else (),
             )
     for jid, record in sent.items():
         row = rows.get(jid)

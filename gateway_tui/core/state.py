@@ -17,6 +17,8 @@ from typing import Generic, TypeVar
 from gateway_tui.core.api.chat_models import ChatMessages, StatusRow
 from gateway_tui.core.api.errors import GATEWAY_WIDE_PATHS, GatewayError, says_route_missing
 from gateway_tui.core.api.events import CallEvent
+from gateway_tui.core.api.group_models import GroupMetadata
+from gateway_tui.core.api.label_models import Label
 from gateway_tui.core.api.models import (
     BusinessProfile,
     GroupInviteResult,
@@ -29,6 +31,7 @@ from gateway_tui.core.api.models import (
     SentMessage,
 )
 from gateway_tui.core.chat_book import ChatBook
+from gateway_tui.core.identity import Identities, Identity
 from gateway_tui.core.lifecycle_state import LifecycleState
 
 T = TypeVar("T")
@@ -53,6 +56,8 @@ class Topic(StrEnum):
     LIFECYCLE = "lifecycle"
     MESSAGES = "messages"  # a chat's stored messages and their delivery statuses
     LIVE = "live"  # live events: up, or why not
+    CONTACTS = "contacts"  # an instance's contacts (who is who: core/identity.py)
+    LABELS = "labels"  # an instance's labels and the labels on its chats
 
 
 class Health(StrEnum):
@@ -175,6 +180,14 @@ class AppState:
         self.chat_books: dict[str, Loadable[ChatBook]] = {}
         self.messages: dict[tuple[str, str], Loadable[ChatMessages]] = {}
         self.statuses: dict[str, dict[str, StatusRow]] = {}
+        # Group administration, contacts and labels (services/groups.py, services/people.py):
+        # a group's settings (findGroupInfos) per (instance, JID); per instance its contacts,
+        # who is who (LID and number), its labels, and label ids by chat JID as known.
+        self.group_infos: dict[tuple[str, str], Loadable[GroupMetadata]] = {}
+        self.contacts: dict[str, Loadable[list[Identity]]] = {}
+        self.identities: dict[str, Identities] = {}
+        self.labels: dict[str, Loadable[list[Label]]] = {}
+        self.chat_labels: dict[str, dict[str, set[str]]] = {}
 
     # --- observers -----------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ from gateway_tui.screenshots.base import Scenario
 
 
 def all_scenarios() -> list[Scenario]:
-    from gateway_tui.screenshots import campaign, chats, compose, groups, lifecycle, shell
+    from gateway_tui.screenshots import admin, campaign, chats, compose, groups, lifecycle, shell
 
     return [
         *shell.SCENARIOS,
@@ -15,4 +15,5 @@ def all_scenarios() -> list[Scenario]:
         *lifecycle.SCENARIOS,
         *campaign.SCENARIOS,
         *chats.SCENARIOS,
+        *admin.SCENARIOS,
     ]

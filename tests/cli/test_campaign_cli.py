@@ -140,7 +140,7 @@ def test_participants_as_json_with_the_key_from_a_flag(demo_server, capsys):
     assert main(argv) == 0
     rows = json.loads(capsys.readouterr().out)
     assert len(rows) == len(instance.groups[jid].participants)
-    assert {"number", "jid", "role", "name"} == set(rows[0])
+    assert {"number", "jid", "lid", "role", "name"} == set(rows[0])
 
 
 def test_a_gateway_error_is_one_plain_line(gateway, capsys):

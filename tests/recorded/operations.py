@@ -21,6 +21,8 @@ from gateway_tui.core.api import (
     MessageKey,
     SendListRequest,
 )
+from gateway_tui.core.api.group_models import GroupSetting, ParticipantAction
+from gateway_tui.core.api.label_models import LabelAction
 from gateway_tui.core.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
 from gateway_tui.core.api.message_bodies import MediaUpload, Quote
 from gateway_tui.core.api.models import SendListOptions
@@ -360,6 +362,82 @@ def b_invite(rec: Recording, m: re.Match[str]) -> Call:
     )
 
 
+def _enum(kind: Any, value: Any, what: str) -> Any:
+    try:
+        return kind(_typed(value, str, what))
+    except ValueError:
+        choices = ", ".join(item.value for item in kind)
+        raise NotExpressible(f"{what} {value!r}: the client's are {choices}") from None
+
+
+def _group_query(rec: Recording) -> str:
+    _no_query(rec, {"groupJid"})
+    if "groupJid" not in rec.query:
+        raise NotExpressible("no groupJid: the client always names the group")
+    return rec.query["groupJid"]
+
+
+def b_update_participants(rec: Recording, m: re.Match[str]) -> Call:
+    jid = _group_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"action", "participants"})
+    _require(body, "action", "participants")
+    action = _enum(ParticipantAction, body["action"], "action")
+    members = _typed(body["participants"], list, "participants")
+    return Call(
+        lambda c: c.groups.update_participants(_instance(m), jid, action, members), _no_check
+    )
+
+
+def b_update_setting(rec: Recording, m: re.Match[str]) -> Call:
+    jid = _group_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"action"})
+    _require(body, "action")
+    setting = _enum(GroupSetting, body["action"], "action")
+    return Call(lambda c: c.groups.update_setting(_instance(m), jid, setting), _no_check)
+
+
+def b_toggle_ephemeral(rec: Recording, m: re.Match[str]) -> Call:
+    jid = _group_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"expiration"})
+    _require(body, "expiration")
+    seconds = _typed(body["expiration"], int, "expiration")
+    return Call(lambda c: c.groups.set_disappearing(_instance(m), jid, seconds), _no_check)
+
+
+def b_create_group(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"subject", "participants", "description"})
+    _require(body, "subject", "participants")
+    subject = _typed(body["subject"], str, "subject")
+    members = _typed(body["participants"], list, "participants")
+    description = _typed(body.get("description", ""), str, "description")
+    return Call(
+        lambda c: c.groups.create(_instance(m), subject, members, description=description),
+        _no_check,
+    )
+
+
+def b_handle_label(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    body = _body(rec)
+    _only_keys(body, {"number", "labelId", "action"})
+    _require(body, "number", "labelId", "action")
+    action = _enum(LabelAction, body["action"], "action")
+    number = _typed(body["number"], str, "number")
+    label_id = _typed(body["labelId"], str, "labelId")
+    return Call(lambda c: c.labels.handle(_instance(m), number, label_id, action), _no_check)
+
+
+def b_find_labels(rec: Recording, m: re.Match[str]) -> Call:
+    _no_query(rec)
+    _no_body(rec)
+    return Call(lambda c: c.labels.find(_instance(m)), _check_length)
+
+
 def _list_request_v1(body: dict[str, Any]) -> SendListRequest:
     _only_keys(body, {"number", "options", "listMessage"})
     _require(body, "number", "listMessage")
@@ -673,6 +751,14 @@ OPERATIONS: tuple[Operation, ...] = (
     _op("revokeInviteCode", "PUT", "/group/revokeInviteCode/{i}", _group("groups.revoke_invite")),
     _op("updateGroupSubject", "PUT", "/group/updateGroupSubject/{i}", b_subject),
     _op("sendInvite", "POST", "/group/sendInvite/{i}", b_invite),
+    _op("findGroupInfos", "GET", "/group/findGroupInfos/{i}", _group("groups.info")),
+    _op("updateParticipant", "PUT", "/group/updateParticipant/{i}", b_update_participants),
+    _op("updateSetting", "PUT", "/group/updateSetting/{i}", b_update_setting),
+    _op("toggleEphemeral", "PUT", "/group/toggleEphemeral/{i}", b_toggle_ephemeral),
+    _op("leaveGroup", "DELETE", "/group/leaveGroup/{i}", _group("groups.leave")),
+    _op("group/create", "POST", "/group/create/{i}", b_create_group),
+    _op("findLabels", "GET", "/label/findLabels/{i}", b_find_labels),
+    _op("handleLabel", "PUT", "/label/handleLabel/{i}", b_handle_label),
     _op("sendList", "POST", "/message/sendList/{i}", b_send_list),
     _op("sendText", "POST", "/message/sendText/{i}", b_send_text),
     _op("sendMedia", "POST", "/message/sendMedia/{i}", b_send_media),

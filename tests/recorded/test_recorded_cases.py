@@ -53,15 +53,8 @@ NO_METHOD = {
     "gateway's own 404 is tested against it in test_recorded_gateway.py)",
     "GET /nope/route": "as GET /nope",
     "GET /store/auth": "a static file of the server's store, not an interface route",
-    "GET /group/findGroupInfos": "not used: participants come from /group/participants",
-    "POST /group/create": "the app does not create groups",
     "PUT /group/updateGroupPicture": "the app does not change group pictures",
     "POST /group/updateGroupPicture": "as PUT /group/updateGroupPicture",
-    "PUT /group/updateSetting": "the app does not change group settings",
-    "POST /group/updateSetting": "as PUT /group/updateSetting",
-    "PUT /group/toggleEphemeral": "the app does not change disappearing messages",
-    "POST /group/toggleEphemeral": "as PUT /group/toggleEphemeral",
-    "DELETE /group/leaveGroup": "the app does not leave groups",
     "POST /chat/fetchProfilePictureUrl": "the profile view does not show the picture",
     "POST /chat/fetchBusinessProfile": "the profile view uses fetchProfile",
     # Recorded on 2.3.7 (900-964) and 2.4.0-rc2; the client has no method for them yet.
@@ -69,9 +62,6 @@ NO_METHOD = {
     "GET /license/status": "no client method yet: the fleet view reads a 2.4's licence (issue 30)",
     "GET /license/activate": "activation happens in the server's manager, not in the client",
     "GET /health": "not a route of the server (its own 404)",
-    "POST /group/updateParticipant": "no client method yet (issue 33 item 2: group admin)",
-    "GET /label/findLabels": "no client method yet (issue 33: labels)",
-    "POST /label/handleLabel": "no client method yet (issue 33: labels)",
 }
 
 _V1_SHAPE = "the 1.7.1 body on 2.x (what a 1.7.1-only client sends): on 2.x the client sends 2.x's"
@@ -164,6 +154,9 @@ CANNOT_SEND = {
     "client names the message by its id (recording 104)",
     "1.x/106-getBase64FromMediaMessage-unknown-id": "no convertToMp4: the client "
     "always says false (it saves the file as it was sent)",
+    "1.x/110-findGroupInfos-missing-groupJid": "no groupJid: the client always names the group",
+    "1.x/112-group-create-missing-participants": "the client always sends participants",
+    "1.x/116-updateSetting-bad-action": "an action outside the client's enum (the server's)",
     "1.x/138-wsserver-websocket-set-missing-enabled": "the client always sends enabled and events",
     "1.x/139-wsserver-websocket-set-disabled": "no events: the client always sends them",
     # --- line 2 (2.3.6, 2.3.7, 2.4) -------------------------------------------------------
@@ -212,6 +205,16 @@ CANNOT_SEND = {
     "by chat itself",
     "2.x/116-fetchAllGroups-missing-getParticipants": "the client always asks with "
     "getParticipants=false",
+    "2.x/118-findGroupInfos-missing-groupJid": "no groupJid: the client always names the group",
+    "2.x/120-group-create-missing-participants": "the client always sends participants",
+    "2.x/124-updateSetting-bad-action": "an action outside the client's enum (the server's)",
+    "2.x/914-x-updateParticipant-bad-action": "an action outside the client's enum",
+    "2.x/915-x-updateParticipant-missing-groupJid": "no groupJid: the client always names "
+    "the group",
+    "2.x/917-x-updateSetting-missing-action": "the client always sends an action",
+    "2.x/919-x-toggleEphemeral-string-expiration": "a string expiration: the client's is a "
+    "number of seconds",
+    "2.x/927-x-handleLabel-bad-action": "an action outside the client's enum (add, remove)",
     "2.x/146-wsserver-websocket-set-missing-enabled": "the client always sends enabled",
     "2.x/147-wsserver-websocket-set-1.7.1-flat-shape": _V1_SHAPE,
     "2.x/068-sendText-missing-text": "the client always sends text",

@@ -340,6 +340,9 @@ class StoredMessage:
     full_text: str  # the whole text of a text message; else the same as ``text``
     content: dict[str, Any] | None  # the ``message`` object, unwrapped (None for plain text)
     context: dict[str, Any] | None  # the top-level contextInfo, when the store has one
+    # The phone JID 2.x writes beside an ``@lid`` sender (remoteJidAlt, participantAlt,
+    # senderPn): core/identity.py reads it.
+    alt: str | None = None
 
     @classmethod
     def read(cls, data: dict[str, Any]) -> StoredMessage | None:
@@ -371,6 +374,7 @@ class StoredMessage:
             full_text=full_text if full_text != text else text,
             content=content,
             context=context or None,
+            alt=_alt_of(key),
         )
 
     @property
@@ -416,6 +420,15 @@ class StoredMessage:
     def quoted_content(self) -> dict[str, Any] | None:
         info = _dict(self.body.get("contextInfo")) or self.context
         return _dict(info.get("quotedMessage")) if info else None
+
+
+def _alt_of(key: dict[str, Any]) -> str | None:
+    """The phone JID beside an ``@lid`` in a message key (None when there is none)."""
+    for field in ("remoteJidAlt", "participantAlt", "senderPn"):
+        value = _str(key.get(field))
+        if value:
+            return value
+    return None
 
 
 # --- client-side filter, sort and bound (the file store ignores them) ---

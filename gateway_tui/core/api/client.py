@@ -23,6 +23,7 @@ from gateway_tui.core.api.resources.contacts import Contacts
 from gateway_tui.core.api.resources.groups import Groups
 from gateway_tui.core.api.resources.hooks import Hooks
 from gateway_tui.core.api.resources.instances import Instances
+from gateway_tui.core.api.resources.labels import Labels
 from gateway_tui.core.api.resources.messages import Messages
 from gateway_tui.core.api.resources.settings import Settings
 from gateway_tui.core.api.transport import (
@@ -75,6 +76,7 @@ class GatewayClient(Transport):
         self.messages = Messages(self)
         self.chats = Chats(self)
         self.contacts = Contacts(self)
+        self.labels = Labels(self)
 
     async def __aenter__(self) -> GatewayClient:
         return self

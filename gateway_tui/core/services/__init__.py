@@ -2,7 +2,7 @@
 
 One object, ``Actions``, composed of one part per area, as the client is of resources:
 ``actions.instances``, ``actions.lifecycle``, ``actions.groups``, ``actions.messages``,
-``actions.chats``, ``actions.kinds``.
+``actions.chats``, ``actions.kinds``, ``actions.people`` (contacts and labels).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from gateway_tui.core.services.instances import InstanceActions
 from gateway_tui.core.services.kinds import KindActions
 from gateway_tui.core.services.lifecycle import LifecycleActions
 from gateway_tui.core.services.messages import MessageActions
+from gateway_tui.core.services.people import PeopleActions
 
 if TYPE_CHECKING:
     from gateway_tui.core.api.client import GatewayClient
@@ -33,6 +34,7 @@ class Actions:
         self.messages = MessageActions(self)
         self.chats = ChatStoreActions(self)
         self.kinds = KindActions(self)
+        self.people = PeopleActions(self)
 
 
 __all__ = ["Actions"]

@@ -65,6 +65,7 @@ class ChatStoreActions(ActionsBase):
         # A paged store (2.x): the newest page; older pages come as the user scrolls up
         # (load_older_messages). Read again, the newest page joins what was read before.
         messages = await self.client.chats.chat_page(instance, jid)
+        self.actions.people.learn_chat(instance, jid, messages)
         known = self.messages_of(instance, jid).value
         if messages.total is not None and isinstance(known, ChatMessages) and len(known):
             older_page = known.older_page

@@ -6,6 +6,13 @@ from collections.abc import Awaitable
 from typing import TypeVar
 
 from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.group_models import (
+    GroupMetadata,
+    GroupSetting,
+    LeaveResult,
+    MemberAddMode,
+    ParticipantAction,
+)
 from gateway_tui.core.api.models import (
     GroupInviteResult,
     GroupSummary,
@@ -13,8 +20,9 @@ from gateway_tui.core.api.models import (
     Participant,
 )
 from gateway_tui.core.api.validation import group_jid_from
+from gateway_tui.core.group_admin import Outcome, outcomes
 from gateway_tui.core.services.base import ActionsBase
-from gateway_tui.core.state import InviteState, SentInvite, Topic
+from gateway_tui.core.state import InviteState, Loadable, SentInvite, Topic
 
 INVITE_URL_PREFIX = "https://chat.whatsapp.com/"
 T = TypeVar("T")
@@ -118,3 +126,80 @@ class GroupActions(ActionsBase):
         invite.last_sent = SentInvite(list(numbers), description, result, self.state.now())
         self.state.notify(Topic.INVITE)
         return result
+
+    # --- administration ------------------------------------------------------------------------
+
+    def info_of(self, instance: str, group_jid: str) -> Loadable[GroupMetadata]:
+        return self.state.group_infos.setdefault((instance, group_jid_from(group_jid)), Loadable())
+
+    async def load_group_info(self, instance: str, group_jid: str) -> GroupMetadata:
+        """findGroupInfos: the group's settings, description and disappearing messages."""
+        jid = group_jid_from(group_jid)
+        return await self._load(
+            self.info_of(instance, jid), Topic.PARTICIPANTS, self.client.groups.info(instance, jid)
+        )
+
+    async def change_participants(
+        self, instance: str, group_jid: str, action: ParticipantAction, members: list[str]
+    ) -> list[Outcome]:
+        """Add, remove, promote or demote: each number's outcome. The list is read again
+        when something changed (a read: the change is never sent twice)."""
+        jid = group_jid_from(group_jid)
+        answer = await self.client.groups.update_participants(instance, jid, action, members)
+        said = outcomes(members, answer)
+        if any(outcome.ok for outcome in said):
+            try:
+                await self.load_participants(instance, jid)
+            except GatewayError:
+                pass  # the participants panel says why; the outcomes stand
+        return said
+
+    async def update_group_setting(
+        self, instance: str, group_jid: str, setting: GroupSetting
+    ) -> None:
+        await self.client.groups.update_setting(instance, group_jid, setting)
+        await self._reread_info(instance, group_jid)
+
+    async def set_disappearing(self, instance: str, group_jid: str, seconds: int) -> None:
+        await self.client.groups.set_disappearing(instance, group_jid, seconds)
+        await self._reread_info(instance, group_jid)
+
+    async def set_member_add_mode(self, instance: str, group_jid: str, mode: MemberAddMode) -> None:
+        await self.client.groups.set_member_add_mode(instance, group_jid, mode)
+        await self._reread_info(instance, group_jid)
+
+    async def update_description(self, instance: str, group_jid: str, text: str) -> None:
+        await self.client.groups.update_description(instance, group_jid, text)
+        await self._reread_info(instance, group_jid)
+
+    async def _reread_info(self, instance: str, group_jid: str) -> None:
+        try:
+            await self.load_group_info(instance, group_jid)
+        except GatewayError:
+            pass  # the write went through; the settings panel says why it cannot read them
+
+    async def leave_group(self, instance: str, group_jid: str) -> LeaveResult:
+        """Leave; the group goes from the instance's list."""
+        jid = group_jid_from(group_jid)
+        result = await self.client.groups.leave(instance, jid)
+        listed = self.state.groups_of(instance)
+        if listed.value is not None:
+            listed.value = [g for g in listed.value if g.id != jid]
+        self.state.notify(Topic.GROUPS)
+        return result
+
+    async def create_group(
+        self, instance: str, subject: str, members: list[str], description: str = ""
+    ) -> GroupMetadata:
+        """A new group; it joins the instance's list at once."""
+        created = await self.client.groups.create(
+            instance, subject, members, description=description
+        )
+        listed = self.state.groups_of(instance)
+        summary = GroupSummary(
+            id=created.id, subject=created.subject, size=len(created.participants)
+        )
+        listed.value = [*(listed.value or []), summary]
+        self.info_of(instance, created.id).succeed(created, self.state.now())
+        self.state.notify(Topic.GROUPS)
+        return created

@@ -45,8 +45,9 @@ def sent_text(record: SentRecord) -> str:
 
 
 def recipient_of(jid: str) -> str:
-    """What a send to chat ``jid`` names: a group by its JID, a person by the number."""
-    return jid if jid.endswith("@g.us") else jid.split("@", 1)[0]
+    """What a send to chat ``jid`` names: a group or an ``@lid`` by its JID, a person by the
+    number (its digits would name another person: services/people.send_jid chooses first)."""
+    return jid if jid.endswith(("@g.us", "@lid")) else jid.split("@", 1)[0]
 
 
 def profile_key(instance: str, number: str) -> tuple[str, str]:
@@ -144,14 +145,16 @@ class MessageActions(ActionsBase):
         self, instance: str, jid: str, text: str, quoted: Quote | None = None
     ) -> SentMessage:
         """Send once (never retried); the chat's messages are read again to show it."""
+        target = self.actions.people.send_jid(instance, jid, f"/message/sendText/{instance}")
         result = await self.client.messages.send_text(
-            instance, recipient_of(jid), text, quoted=quoted
+            instance, recipient_of(target), text, quoted=quoted
         )
         self._after_send(instance, jid, result, {"textMessage": {"text": text}})
         return result
 
     async def send_media(self, instance: str, jid: str, upload: MediaUpload) -> SentMessage:
-        result = await self.client.messages.send_media(instance, recipient_of(jid), upload)
+        target = self.actions.people.send_jid(instance, jid, f"/message/sendMedia/{instance}")
+        result = await self.client.messages.send_media(instance, recipient_of(target), upload)
         self._after_send(instance, jid, result, {"mediaMessage": {"mediatype": upload.mediatype}})
         return result
 

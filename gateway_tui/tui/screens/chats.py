@@ -17,11 +17,13 @@ from textual.widgets import Static
 
 from gateway_tui.core.api.chat_models import StoredMessage
 from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.label_models import Label
 from gateway_tui.core.api.models import jid_number
 from gateway_tui.core.chat_book import ChatBook, ChatRow, chat_rows, printable
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.state import Topic
 from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.chat_labels import ChatLabels, labels_column
 from gateway_tui.tui.screens.chat_modals import ProfileScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -78,14 +80,14 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
 ]
 
 
-class ChatsScreen(TableScreen[ChatRow]):
+class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
     HELP_TITLE = "Chats"
     ID_PREFIX = "chats"
     COLUMNS = CHAT_COLUMNS
     FILTER_PLACEHOLDER = "filter by name, number or last message"
     REFRESH_BINDING = "chats.refresh"
     STALE_BANNER = False  # a failed refresh over kept chats is said in the summary
-    TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS})
+    TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS, Topic.LABELS})
 
     BINDINGS = [
         # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
@@ -107,6 +109,11 @@ class ChatsScreen(TableScreen[ChatRow]):
         Binding("s", "sort", "Sort", id="chats.sort"),
         Binding("slash", "filter", "Filter", id="chats.filter"),
         Binding("escape", "back", "Back", id="chats.back"),
+        # Labels (screens/chat_labels.py).
+        Binding(
+            "l", "label_filter", "Label", tooltip="Show one label's chats", id="chats.label_filter"
+        ),
+        Binding("b", "labels", "Labels", tooltip="Put a label on / take it off", id="chats.labels"),
     ]
 
     def __init__(self, instance: str, *, store: ComposeStore | None = None) -> None:
@@ -118,6 +125,9 @@ class ChatsScreen(TableScreen[ChatRow]):
         # The gateway's chats arrive after the sent history: the cursor goes to the newest row
         # once they are in (the row it was on may now be far down the list).
         self._placed = False
+        self.label_filter: str | None = None
+        self._labels: dict[str, Label] = {}  # by id, as last read (the labels column's)
+        self.COLUMNS = [CHAT_COLUMNS[0], labels_column(self._labels), *CHAT_COLUMNS[1:]]
 
     def row_key(self, row: ChatRow) -> str:
         return row.jid
@@ -150,6 +160,7 @@ class ChatsScreen(TableScreen[ChatRow]):
             # The gateway's store keeps no archived flag: the ones set from here are ours.
             self.actions.chats.restore_archived(self.instance, stored.archived)
         self.action_refresh()
+        self.load_labels()
 
     def action_refresh(self) -> None:
         if self.actions.chats.chat_book(self.instance).loading:
@@ -183,6 +194,9 @@ class ChatsScreen(TableScreen[ChatRow]):
         book = loadable.value
         sent = self.state.chats_of(self.instance)
         self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
+        self._labels.clear()
+        self._labels.update(self.labels_by_id())
+        self.apply_labels(self.rows)
         unread = self.state.unread.get(self.instance, {})
         for row in self.rows if unread else ():
             row.unread = unread.get(row.jid, 0)
@@ -220,6 +234,8 @@ class ChatsScreen(TableScreen[ChatRow]):
         if groups:
             parts.append(f"{groups} group(s)")
         parts += table.view_summary()
+        if label := self.label_summary():
+            parts.append(label)
         if table.filter_text:
             parts.append(f"{table.visible_count:,} shown")
         text = Text(" · ".join(parts))

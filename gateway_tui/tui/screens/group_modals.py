@@ -50,6 +50,10 @@ OPERATIONS = {
     "revoke": "Revoking the invite code",
     "subject": "Changing the subject",
     "send_invite": "Sending the invite",
+    "add": "Adding participants",
+    "settings": "Saving the group's settings",
+    "leave": "Leaving the group",
+    "create": "Creating the group",
 }
 GROUP_JID_ADVICE = (
     "A group JID is digits, optionally -digits, then @g.us (e.g. 120363012345678901@g.us)."

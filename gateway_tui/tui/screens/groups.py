@@ -113,6 +113,7 @@ class GroupPickerScreen(TableScreen[GroupRow]):
         Binding("o", "sort", "Sort", id="groups.sort"),
         Binding("y", "copy_jid", "Copy JID", id="groups.copy_jid", show=False),
         Binding("d", "toggle_lines", "Gateway's lines", id="groups.lines", show=False),
+        Binding("N", "create", "New group", id="groups.create"),
     ]
 
     def __init__(self, instance: str) -> None:
@@ -279,6 +280,16 @@ class GroupPickerScreen(TableScreen[GroupRow]):
 
     def action_enter_jid(self) -> None:
         self._open_entry()
+
+    def action_create(self) -> None:
+        from gateway_tui.tui.screens.group_admin_modals import CreateGroupScreen
+
+        def made(group: object) -> None:
+            if group is not None:
+                self.notify(f"Group created: {getattr(group, 'subject', '')}", markup=False)
+                self.table.move_cursor_to_key(getattr(group, "id", ""))
+
+        self.app.push_screen(CreateGroupScreen(self.instance), made)
 
     def _show_preview(self) -> None:
         _jid, text = jid_preview(self.query_one("#jid-input", Input).value)

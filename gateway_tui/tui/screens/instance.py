@@ -101,6 +101,7 @@ class InstanceScreen(GatewayScreen):
         Binding("g", "groups", "Groups", id="instance.groups"),
         Binding("m", "compose", "Compose", id="instance.compose"),
         Binding("t", "chats", "Chats", id="instance.chats"),
+        Binding("k", "contacts", "Contacts", id="instance.contacts"),
         Binding("C", "connect", "Connect", id="instance.connect"),
         # Named in the line under the settings, in help and the palette: the footer stays
         # within 120 columns.
@@ -249,6 +250,11 @@ class InstanceScreen(GatewayScreen):
 
     def action_chats(self) -> None:
         self.gateway_app.open_chats(self.instance_name)
+
+    def action_contacts(self) -> None:
+        from gateway_tui.tui.screens.contacts import ContactsScreen
+
+        self.app.push_screen(ContactsScreen(self.instance_name))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from rich.text import Text
@@ -19,6 +20,7 @@ from gateway_tui.core.files.storage import data_dir, ensure_private_dir
 from gateway_tui.core.state import InviteState, Topic
 from gateway_tui.core.text.formatting import Phrases, clock, format_number
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.group_admin import GroupAdmin
 from gateway_tui.tui.screens.group_modals import (
     ExportScreen,
     InviteScreen,
@@ -131,7 +133,20 @@ def default_export_name(group_jid: str, subject: str | None) -> str:
     return f"participants-{slug or group_jid.split('@', 1)[0]}.csv"
 
 
-class ParticipantsScreen(TableScreen[Participant]):
+def marked_columns(marked: set[str]) -> list[Column[Participant]]:
+    """The participants' columns, a marked one's number shown "✓ +49 …" in bold."""
+    number, *rest = PARTICIPANT_COLUMNS
+    return [
+        replace(
+            number,
+            value=lambda p: f"✓ {number_cell(p)}" if p.id in marked else number_cell(p),
+            style=lambda p: "bold reverse" if p.id in marked else "",
+        ),
+        *rest,
+    ]
+
+
+class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
     HELP_TITLE = "Participants"
     ID_PREFIX = "participants"
     COLUMNS = PARTICIPANT_COLUMNS
@@ -152,6 +167,14 @@ class ParticipantsScreen(TableScreen[Participant]):
         Binding("s", "subject", "Subject", id="participants.subject"),
         Binding("n", "send_invite", "Send invite", id="participants.send_invite"),
         Binding("d", "toggle_lines", "Gateway's lines", id="participants.lines", show=False),
+        # Group administration (screens/group_admin.py).
+        Binding("space", "mark", "Mark", id="participants.mark", show=False),
+        Binding("a", "add_participants", "Add", id="participants.add"),
+        Binding("x", "remove", "Remove", id="participants.remove"),
+        Binding("p", "promote", "Promote", id="participants.promote", show=False),
+        Binding("D", "demote", "Demote", id="participants.demote", show=False),
+        Binding("S", "group_settings", "Settings", id="participants.settings"),
+        Binding("L", "leave", "Leave group", id="participants.leave", show=False),
     ]
 
     def __init__(self, instance: str, group_jid: str) -> None:
@@ -160,6 +183,8 @@ class ParticipantsScreen(TableScreen[Participant]):
         self.group_jid = group_jid
         self._show_lines = False
         self._remembered_subject: str | None = None
+        self.marked: set[str] = set()  # JIDs marked for remove / promote / demote
+        self.COLUMNS = marked_columns(self.marked)
 
     def row_key(self, row: Participant) -> str:
         return row.id
@@ -314,6 +339,8 @@ class ParticipantsScreen(TableScreen[Participant]):
             parts.append(f"{skipped} could not be read (skipped)")
         if rows and self.table.visible_count != len(rows):
             parts.append(f"showing {self.table.visible_count:,}")
+        if self.marked:
+            parts.append(f"{len(self.marked)} marked")
         parts += self.table.view_summary()
         if participants.loading:
             parts.append("loading…")
@@ -325,6 +352,9 @@ class ParticipantsScreen(TableScreen[Participant]):
                 ("participants.copy_number", "copy number"),
                 ("participants.export", "export CSV"),
                 ("participants.refresh", "refresh"),
+                ("participants.mark", "mark"),
+                ("participants.promote", "promote"),
+                ("participants.demote", "demote"),
             )
         )
         self.query_one("#participants-summary", Static).update(Phrases(parts))

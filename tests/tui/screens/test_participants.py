@@ -367,7 +367,7 @@ async def test_a_group_error_of_a_closed_instance_names_the_apps_connect_key(app
 def test_a_read_refused_before_asking_does_not_say_not_sent(demo_server, capsys):
     from gateway_tui.main import main
 
-    argv = ["participants", "sales-eu", "notajid", "--url", demo_server.url]
+    argv = ["participants", "sales-eu", "notajid@g.us", "--url", demo_server.url]
     argv += ["--api-key", demo_server.api_key]
     assert main(argv) == 1
     err = capsys.readouterr().err

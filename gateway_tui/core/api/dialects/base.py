@@ -33,6 +33,13 @@ VERB_OPERATIONS = (
     "update_message",
     "find_chats",
     "mark_read",
+    # Group administration and labels: 1.7.1 PUT, 2.x POST (recordings v1.7.1-more 115-118,
+    # v2.3.6-more 123-126, v2.3.7 913-919, 926).
+    "update_participants",
+    "update_setting",
+    "toggle_ephemeral",
+    "update_description",
+    "handle_label",
 )
 
 

@@ -44,6 +44,11 @@ class V1Dialect(Dialect):
         "update_message": "PUT",
         "find_chats": "GET",
         "mark_read": "PUT",
+        "update_participants": "PUT",
+        "update_setting": "PUT",
+        "toggle_ephemeral": "PUT",
+        "update_description": "PUT",
+        "handle_label": "PUT",
     }
     paged_messages = False
     footer_required = False

@@ -176,6 +176,11 @@ class V2Dialect(Dialect):
         "update_message": "POST",
         "find_chats": "POST",
         "mark_read": "POST",
+        "update_participants": "POST",
+        "update_setting": "POST",
+        "toggle_ephemeral": "POST",
+        "update_description": "POST",
+        "handle_label": "POST",
     }
     paged_messages = True
     footer_required = True

@@ -1,0 +1,48 @@
+"""Labels (WhatsApp Business): an instance's labels, and putting one on a chat or taking it off."""
+
+from __future__ import annotations
+
+import httpx
+
+from gateway_tui.core.api import validation
+from gateway_tui.core.api.errors import InvalidResponse, Problem
+from gateway_tui.core.api.label_models import LABEL_LIST, Label, LabelAction, LabelResult
+from gateway_tui.core.api.paths import instance_path, require, seg_path
+from gateway_tui.core.api.resources.base import Resource
+from gateway_tui.core.api.transport import parse_answer
+
+
+class Labels(Resource):
+    async def find(self, instance: str) -> list[Label]:
+        """The instance's labels (read from the store: a closed instance answers too)."""
+        path = instance_path("/label/findLabels/", instance, "GET")
+
+        def parse(response: httpx.Response) -> list[Label]:
+            return parse_answer(response, "GET", path, LABEL_LIST.validate_json)
+
+        return await self._call("GET", path, parse)
+
+    async def handle(
+        self, instance: str, number: str, label_id: str, action: LabelAction
+    ) -> LabelResult:
+        """Put a label on the chat of ``number`` (or take it off). 1.7.1: PUT, 2.x: POST."""
+        verb = (await self.line()).verb("handle_label")
+        path = seg_path("/label/handleLabel/", instance)
+        problems = validation.check_instance_name(instance) + validation.check_recipient(number)
+        if not str(label_id).strip():
+            problems.append(Problem("labelId", "choose a label"))
+        require(problems, verb, path)
+        body = {
+            "number": validation.normalise_number(number),
+            "labelId": str(label_id),
+            "action": LabelAction(action).value,
+        }
+        result = await self._model(LabelResult, verb, path, body=body)
+        if not result.done:
+            raise InvalidResponse(
+                f"The gateway says the label was not {'added' if action == 'add' else 'removed'}",
+                method=verb,
+                path=path,
+                messages=[f"{action}: false"],
+            )
+        return result

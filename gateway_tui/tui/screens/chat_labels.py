@@ -1,0 +1,158 @@
+"""Labels in the chats list (WhatsApp Business): a marker per label on each chat, in the
+label's colour; ``l`` shows only the chats of one label (again: the next, then all); ``b``
+puts a label on the chat or takes it off. Mixed into ChatsScreen (the bindings are its own).
+
+1.7.1 lists a chat's labels with the chats; 2.x does not (its findChats has none), so there a
+chat shows the labels put on it from here, and the summary says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from gateway_tui.core.api.label_models import Label, LabelAction
+from gateway_tui.core.chat_book import ChatRow
+from gateway_tui.tui.screens.base import key_for
+from gateway_tui.tui.widgets.record_table import Column
+
+if TYPE_CHECKING:
+    from gateway_tui.tui.screens.chats import ChatsScreen
+
+    _Base = ChatsScreen
+else:
+    _Base = object
+
+MARK = "●"
+
+
+def labels_column(labels: dict[str, Label]) -> Column[ChatRow]:
+    """The markers, and the names for search and sort ("" when the chat has none)."""
+    return Column(
+        "labels",
+        "Labels",
+        lambda r: " ".join(f"{MARK} {labels[i].name if i in labels else i}" for i in r.labels),
+        style=lambda r: _first_colour(r, labels),
+        max_width=16,
+        only_when=lambda r: bool(r.labels),
+    )
+
+
+def _first_colour(row: ChatRow, labels: dict[str, Label]) -> str:
+    for label_id in row.labels:
+        label = labels.get(label_id)
+        if label is not None and label.colour:
+            return label.colour
+    return ""
+
+
+class LabelPickerScreen(ModalScreen[tuple[str, LabelAction] | None]):
+    """The instance's labels, ✓ on the chat's own: enter puts one on or takes it off."""
+
+    BINDINGS = [Binding("escape", "cancel", "Close", id="label_picker.cancel")]
+
+    def __init__(self, title: str, labels: list[Label], on_chat: tuple[str, ...]) -> None:
+        super().__init__()
+        self._title = title
+        self._labels = labels
+        self._on_chat = set(on_chat)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="label-dialog", classes="dialog"):
+            yield Static(Text(f"Labels of {self._title}", style="bold"), classes="dialog-title")
+            options = []
+            for label in self._labels:
+                prompt = Text("✓ " if label.id in self._on_chat else "  ")
+                prompt.append(MARK + " ", style=label.colour or "")
+                prompt.append(label.name or label.id)
+                options.append(Option(prompt, id=label.id))
+            yield OptionList(*options, id="label-options")
+            cancel = key_for(self, "label_picker.cancel")
+            yield Static(Text(f"enter puts it on or takes it off · {cancel} closes", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one("#label-options", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        label_id = event.option.id or ""
+        action = LabelAction.REMOVE if label_id in self._on_chat else LabelAction.ADD
+        self.dismiss((label_id, action))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ChatLabels(_Base):
+    """What ChatsScreen does with labels (``label_filter``: the label id shown, or None)."""
+
+    label_filter: str | None
+
+    def labels_by_id(self) -> dict[str, Label]:
+        return {x.id: x for x in self.actions.people.labels_of(self.instance).value or []}
+
+    def load_labels(self) -> None:
+        self.call(
+            self.actions.people.load_labels(self.instance),
+            what="Reading the labels",
+            on_error=lambda _error: True,  # a gateway without labels: no markers, said in l/b
+            group="labels",
+            exclusive=True,
+        )
+
+    def apply_labels(self, rows: list[ChatRow]) -> None:
+        """The labels set from here replace what the list said for those chats."""
+        known = self.actions.people.chat_labels(self.instance)
+        for row in rows:
+            if row.jid in known:
+                row.labels = tuple(sorted(known[row.jid]))
+
+    def label_summary(self) -> str | None:
+        if self.label_filter is None:
+            return None
+        label = self.labels_by_id().get(self.label_filter)
+        return f"label: {label.name if label else self.label_filter}"
+
+    def action_label_filter(self) -> None:
+        """Only the chats of one label; again: the next label; after the last: all chats."""
+        labels = list(self.labels_by_id())
+        if not labels:
+            self.notify("This instance has no labels (WhatsApp Business)", markup=False)
+            return
+        position = labels.index(self.label_filter) + 1 if self.label_filter in labels else 0
+        self.label_filter = labels[position] if position < len(labels) else None
+        wanted = self.label_filter
+        self.table.set_predicate(None if wanted is None else lambda r: wanted in r.labels)
+        self.update_summary()
+
+    def action_labels(self) -> None:
+        row = self._current()
+        labels = list(self.labels_by_id().values())
+        if row is None:
+            return
+        if not labels:
+            self.notify("This instance has no labels (WhatsApp Business)", markup=False)
+            return
+
+        def chosen(choice: tuple[str, LabelAction] | None) -> None:
+            if choice is None:
+                return
+            label_id, action = choice
+            name = self.labels_by_id()[label_id].name
+            done = "put on" if action == LabelAction.ADD else "taken off"
+            self.call(
+                self.actions.people.set_label(self.instance, row.jid, label_id, action, row.labels),
+                what=f"Label {name}",
+                done=f"Label “{name}” {done} {row.title}",
+                group="labels-write",
+                exclusive=True,
+            )
+
+        self.app.push_screen(LabelPickerScreen(row.title, labels, row.labels), chosen)
