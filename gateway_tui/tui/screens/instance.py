@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +23,9 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.status_panel import StatusPanel
+
+if TYPE_CHECKING:
+    from gateway_tui.core.services.instances import SettingsWritten
 
 
 def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> Table:
@@ -114,6 +119,8 @@ class InstanceScreen(GatewayScreen):
         super().__init__()
         self.instance_name = name
         self._settings_unsupported = False
+        # The settings another client changed between this screen's read and its last write.
+        self._changed_elsewhere: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -208,6 +215,12 @@ class InstanceScreen(GatewayScreen):
         else:
             parts.append(f"{self.key_for('instance.toggle_setting')} toggles a setting")
         text = Text(" · ".join(parts))
+        if self._changed_elsewhere:
+            text.append(
+                "\n⚠ changed elsewhere before your write (kept as they were): "
+                + ", ".join(self._changed_elsewhere),
+                style="yellow",
+            )
         if loadable.stale and loadable.error is not None:
             text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
         note.display = True
@@ -258,10 +271,9 @@ class InstanceScreen(GatewayScreen):
         body = Text(f"Set “{SETTING_LABELS[field]}” to {'on' if new_value else 'off'} for ")
         body.append(self.instance_name, style="bold")
         body.append("?")
-        changed = settings.model_copy(update={field: new_value})
         self.app.push_screen(
             ConfirmScreen("Change setting", body, confirm_label="Write"),
-            lambda yes: self._write_settings(changed) if yes else None,
+            lambda yes: self._write_settings({field: new_value}, settings) if yes else None,
         )
 
     def action_edit_call_reply(self) -> None:
@@ -276,7 +288,7 @@ class InstanceScreen(GatewayScreen):
         def entered(text: str | None) -> None:
             if text is None or text == (settings.msg_call or ""):
                 return
-            self._write_settings(settings.model_copy(update={"msg_call": text}))
+            self._write_settings({"msg_call": text}, settings)
 
         body = Text(
             "Sent to a caller whose call is rejected (with “Reject incoming calls” on); "
@@ -287,7 +299,7 @@ class InstanceScreen(GatewayScreen):
             entered,
         )
 
-    def _write_settings(self, settings: InstanceSettings) -> None:
+    def _write_settings(self, changes: dict[str, object], read: InstanceSettings) -> None:
         def unsupported(error: GatewayError) -> bool:
             if not (isinstance(error, NotFound) and error.route_missing or error.status == 405):
                 return False
@@ -296,10 +308,27 @@ class InstanceScreen(GatewayScreen):
             self.notify("Not supported here: this gateway cannot write settings.", markup=False)
             return True
 
+        def written(result: SettingsWritten | None) -> None:
+            if result is None:
+                return
+            self._changed_elsewhere = [
+                SETTING_LABELS.get(field, CALL_REPLY_LABEL) for field in result.changed_elsewhere
+            ]
+            self._draw_settings()
+            if self._changed_elsewhere:
+                self.notify(
+                    "Written. Changed elsewhere since your read, and kept: "
+                    + ", ".join(self._changed_elsewhere),
+                    severity="warning",
+                    markup=False,
+                )
+            else:
+                self.notify("Settings written and read back", markup=False)
+
         self.call(
-            self.actions.instances.save_settings(self.instance_name, settings),
+            self.actions.instances.save_settings(self.instance_name, changes, read),
             what="Writing settings",
-            done="Settings written and read back",
+            on_done=written,
             on_error=unsupported,
         )
 
