@@ -297,8 +297,9 @@ async def test_connect_unknown_instance() -> None:
 
 
 async def test_restart_is_a_post() -> None:
-    result = await run(Replay("v2.3.6-more/014"), lambda c: c.instances.restart("lc-1"))
-    assert result.state is None
+    # Recorded: 200 {"error": true, "message": "[object Object]"} for an instance not open.
+    error = await fails(Replay("v2.3.6-more/014"), lambda c: c.instances.restart("lc-1"))
+    assert error.method == "POST" and error.path == "/instance/restart/lc-1"
 
 
 async def test_logout_of_a_closed_instance() -> None:

@@ -261,6 +261,26 @@ class GatewayTimeout(GatewayError):
         super().__init__(title, outcome_unknown=write, **kwargs)
 
 
+class RefusedIn200(BadRequest):
+    """A refusal a 2.x gateway answers with 200 ``{"error": true, "message": …}`` (a restart of
+    an instance that is not connected: its own error swallowed into "[object Object]")."""
+
+    default_title = "The gateway refused it (in a 200 answer)"
+
+
+def error_in_body(
+    body: dict[str, Any], *, method: str, path: str, lost_message: str, title: str | None = None
+) -> RefusedIn200 | None:
+    """The refusal a 200 answer's body carries (``"error": true``), else None. A message the
+    server lost ("[object Object]") is replaced by ``lost_message``: what it means there."""
+    if body.get("error") is not True:
+        return None
+    message = body.get("message")
+    if not isinstance(message, str) or not message.strip() or message == "[object Object]":
+        message = lost_message
+    return RefusedIn200(title, method=method, path=path, status=200, messages=[message])
+
+
 class InvalidResponse(GatewayError):
     default_title = "The gateway sent an answer that could not be read"
 
