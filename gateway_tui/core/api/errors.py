@@ -199,6 +199,17 @@ class Forbidden(GatewayError):
     default_title = "The API key is missing or not allowed here — check your API key"
 
 
+class NameTaken(GatewayError):
+    """A create refused because the instance name is taken: a real gateway answers it 403
+    ``This name "x" is already in use.`` (recorded on 1.7.1 and 2.3.6) — nothing to do with
+    the API key."""
+
+    default_title = "That instance name is already in use on this gateway — choose another name"
+
+
+_NAME_TAKEN = re.compile(r"\bname\b.*\balready in use\b", re.IGNORECASE)
+
+
 class NotFound(GatewayError):
     default_title = "Not found"
 
@@ -329,6 +340,8 @@ def error_for_response(
     title = None
     if status == 503 and _mentions(body if body is not None else raw_text, "LICENSE_REQUIRED"):
         cls = LicenseRequired
+    if cls is Forbidden and any(_NAME_TAKEN.search(line) for line in normalise_messages(message)):
+        cls = NameTaken
     if cls is GatewayError:
         title = f"The gateway answered {status}" + (f" {reason}" if reason else "")
     return cls(
