@@ -7,12 +7,12 @@ from typing import Any
 import httpx
 
 from gateway_tui.core.api import dialects, lifecycle
+from gateway_tui.core.api.errors import error_in_body
 from gateway_tui.core.api.lifecycle import (
     ConnectResult,
     CreatedInstance,
     CreateInstanceRequest,
 )
-from gateway_tui.core.api.errors import error_in_body
 from gateway_tui.core.api.models import (
     ConnectionState,
     DeleteResult,
