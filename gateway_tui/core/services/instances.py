@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,9 +49,18 @@ class InstanceActions(ActionsBase):
         return _same_skips(found, [i for i in found if i.instance_name not in deleted])
 
     async def refresh_instance(self, name: str) -> Instance | None:
-        """Re-read one instance by name and put it in place in the list."""
-        found = await self.client.instances.fetch(name)
+        """Re-read one instance by name and put it in place in the list; one the gateway says
+        does not exist (404, or an empty answer) leaves the list (None is returned)."""
+        try:
+            found = await self.client.instances.fetch(name)
+        except NotFound as error:
+            if error.route_missing:
+                raise
+            found = []
         fresh = found[0] if found else None
+        if fresh is None:
+            self._drop_instance(name)
+            return None
         current = self.state.instances.value
         if fresh is not None and current is not None:
             self.state.instances.value = _same_skips(
@@ -118,7 +128,13 @@ class InstanceActions(ActionsBase):
 
     async def load_settings(self, name: str) -> InstanceSettings:
         loadable = self.state.settings_of(name)
-        return await self._load(loadable, Topic.SETTINGS, self.client.settings.find(name))
+        try:
+            return await self._load(loadable, Topic.SETTINGS, self.client.settings.find(name))
+        except NotFound as error:
+            if not error.route_missing:  # the gateway may say there is no such instance
+                with contextlib.suppress(GatewayError):
+                    await self.refresh_instance(name)
+            raise
 
     async def save_settings(
         self, name: str, changes: dict[str, Any], read: InstanceSettings

@@ -146,13 +146,41 @@ class InstanceScreen(GatewayScreen):
 
     # --- drawing -----------------------------------------------------------------------------
 
+    @property
+    def gone(self) -> bool:
+        """The gateway's list (read) no longer holds this instance: it does not exist there."""
+        return (
+            self.state.instances.value is not None
+            and self.state.instance(self.instance_name) is None
+        )
+
+    def refuse_if_gone(self) -> bool:
+        """Say the instance is gone instead of offering what needs it; True when it is."""
+        if self.gone:
+            self.notify(self._gone_words(), severity="warning", markup=False)
+        return self.gone
+
+    def _gone_words(self) -> str:
+        return (
+            f"{self.instance_name} does not exist on the gateway (deleted elsewhere, or renamed)"
+            f": nothing here can be done with it. {self.key_for('instance.back')} goes back."
+        )
+
     def refresh_from_state(self) -> None:
         instance = self.state.instance(self.instance_name)
         details = self.query_one("#instance-details", Static)
-        if instance is None:
-            details.update(
-                Text("This instance is no longer listed by the gateway.", style="yellow")
+        gone = self.gone
+        for selector in ("#settings-note", "#settings-panel", "#settings-list", ".section-title"):
+            for widget in self.query(selector):
+                widget.display = not gone
+        if gone:
+            details.update(Text("✕ " + self._gone_words(), style="bold red"))
+            self.query_one("#instance-sections", Static).update(
+                Text(self.key_hints(("instance.refresh", "asks again"), ("app.help", "keys")))
             )
+            return
+        if instance is None:
+            details.update(Text("Reading the instance…", style="dim"))
         else:
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
@@ -246,12 +274,18 @@ class InstanceScreen(GatewayScreen):
         self._load_settings()
 
     def action_groups(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_groups(self.instance_name)
 
     def action_compose(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_composer(self.instance_name)
 
     def action_chats(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_chats(self.instance_name)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
@@ -259,6 +293,8 @@ class InstanceScreen(GatewayScreen):
         self.action_toggle_setting()
 
     def action_toggle_setting(self) -> None:
+        if self.refuse_if_gone():
+            return
         settings = self.state.settings_of(self.instance_name).value
         options = self.query_one("#settings-list", OptionList)
         if settings is None or options.highlighted is None:
@@ -277,6 +313,8 @@ class InstanceScreen(GatewayScreen):
         )
 
     def action_edit_call_reply(self) -> None:
+        if self.refuse_if_gone():
+            return
         settings = self.state.settings_of(self.instance_name).value
         if settings is None:
             self.notify("The settings have not been read yet.", markup=False)
@@ -335,16 +373,26 @@ class InstanceScreen(GatewayScreen):
     # --- lifecycle (issue 13): screens/lifecycle_keys.py does the work ----------------------
 
     def action_connect(self) -> None:
+        if self.refuse_if_gone():
+            return
         self._follow.connect()
 
     def action_restart(self) -> None:
+        if self.refuse_if_gone():
+            return
         self._follow.restart()
 
     def action_logout(self) -> None:
+        if self.refuse_if_gone():
+            return
         self._follow.logout()
 
     def action_webhook(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_hooks(self.instance_name, "webhook")
 
     def action_websocket(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_hooks(self.instance_name, "websocket")
