@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 from collections.abc import Awaitable, Callable
@@ -154,13 +155,23 @@ class GatewayScreen(Screen):
         self.gateway_app.state_changed.subscribe(self, self._state_changed)
         self.refresh_from_state()
         interval = self.gateway_app.config.refresh_interval
-        if interval and interval > 0 and type(self).recover is not GatewayScreen.recover:
+        if interval and interval > 0:
             self.set_interval(min(interval, RECOVERY_SECONDS), self._recover_if_down)
 
     def recover(self) -> None:
         """Read the screen's data again, quietly, once the gateway may be back. Screens that
         show server data override this (and ``data_error``); the base calls it while the
-        gateway is unreachable or the screen's data could not be read for want of it."""
+        gateway is unreachable or the screen's data could not be read for want of it. A
+        screen with no data of its own asks for the instance list: the bar then tells the
+        truth about the gateway (it was back, and nothing asked)."""
+        if self.state.instances.loading:
+            return
+
+        async def probe() -> None:
+            with contextlib.suppress(GatewayError):
+                await self.actions.instances.refresh_instances()
+
+        self.run_worker(probe(), group="recover", exclusive=True, exit_on_error=False)
 
     def data_error(self) -> GatewayError | None:
         """Why the screen's data could not be read last time (None: it was read)."""

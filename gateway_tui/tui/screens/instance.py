@@ -273,6 +273,26 @@ class InstanceScreen(GatewayScreen):
         )
         self._load_settings()
 
+    def recover(self) -> None:
+        quiet = {"on_error": lambda _error: True}  # the panel and the bar say it
+        self.call(
+            self.actions.instances.refresh_instance(self.instance_name),
+            what=f"Refreshing {self.instance_name}",
+            group="instance",
+            exclusive=True,
+            **quiet,
+        )
+        self.call(
+            self.actions.instances.load_settings(self.instance_name),
+            what=f"Reading settings of {self.instance_name}",
+            group="settings",
+            exclusive=True,
+            **quiet,
+        )
+
+    def data_error(self) -> GatewayError | None:
+        return self.state.settings_of(self.instance_name).error
+
     def action_groups(self) -> None:
         if self.refuse_if_gone():
             return
