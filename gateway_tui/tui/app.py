@@ -456,8 +456,15 @@ class GatewayApp(App[int]):
 
         if session is not self.session:
             return
+        was = self.state.live
         self.state.live, self.state.live_why = live, why
         self.state.notify(Topic.LIVE)
+        if was is not None and was != live:
+            # Dropped: ask the gateway how it is (the dot follows at once). Back: what came
+            # while it was down was missed, so the screen reads again.
+            recover = getattr(self.screen, "recover", None)
+            if callable(recover):
+                recover()
         if not live and why and why not in self._live_told:
             self._live_told.add(why)  # said once, plainly
             self.notify(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import lru_cache
@@ -177,13 +178,29 @@ class GatewayScreen(Screen):
         """Why the screen's data could not be read last time (None: it was read)."""
         return None
 
+    def live_instance(self) -> str | None:
+        """The instance whose live events keep this screen current (None: none do); while
+        they do not come, the screen reads again at the refresh interval (polls)."""
+        return None
+
     def _recover_if_down(self) -> None:
         # Only on top: Textual's is_current also holds for the screen just under this one.
         if self.app.screen is not self:
             return
         down = isinstance(self.data_error(), GatewayUnreachable | GatewayTimeout)
         if down or self.state.health is Health.UNREACHABLE:
+            self._polled_at = time.monotonic()
             self.recover()
+            return
+        instance = self.live_instance()
+        if instance is None or self.gateway_app.live_for(instance):
+            return
+        now = time.monotonic()
+        if now - getattr(self, "_polled_at", now) >= self.gateway_app.config.refresh_interval:
+            self._polled_at = now
+            self.recover()  # not live: poll, as the screens did before live events
+        elif not hasattr(self, "_polled_at"):
+            self._polled_at = now
 
     def on_screen_resume(self) -> None:
         self.refresh_from_state()

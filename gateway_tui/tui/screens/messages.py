@@ -337,6 +337,15 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             group=busy,
         )
 
+    def recover(self) -> None:
+        self.action_refresh()  # quiet: the summary says a failure
+
+    def data_error(self) -> GatewayError | None:
+        return self.actions.chats.messages_of(self.instance, self.jid).error
+
+    def live_instance(self) -> str | None:
+        return self.instance
+
     def _failed(self, _error: GatewayError) -> bool:
         self._draw_summary()  # the loadable holds the error: the summary says it
         return True
