@@ -12,9 +12,10 @@ instance's key) is dropped the moment the event arrives.
 A namespace exists only once the server has emitted to it ("Invalid namespace" until then):
 tried again with backoff (1 s doubling to 30 s, jittered) until it connects. A stream that
 ends — the server disconnected it, or its pings stopped — is opened again the same way (the
-link's own loop: python-socketio would not reconnect after a server-side disconnect). When the socket cannot be had at
-all — the server's websocket is off (``/socket.io/`` answers 404), or the key is refused
-(403) — ``on_status`` says so once, in plain words, and the app keeps polling as before.
+link's own loop: python-socketio would not reconnect after a server-side disconnect). When
+the socket cannot be had at all — the server's websocket is off (``/socket.io/`` answers
+404), or the key is refused (403) — ``on_status`` says so once, in plain words, and the app
+keeps polling as before.
 
 Events are handed over in batches: the first waiting event calls ``on_arrival``; the app then
 takes all that arrived until its next frame and applies them in one go.
