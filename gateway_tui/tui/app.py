@@ -124,7 +124,13 @@ class GatewayApp(App[int]):
         """Everything that needs the config: the first gateway session."""
         self._open_session(config)
         if self.config.theme:
-            self.theme = self.config.theme
+            if self.config.theme in self.available_themes:
+                self.theme = self.config.theme
+            else:  # said with the config's other warnings once the first screen is up
+                self.config.warnings.append(
+                    f"theme = {self.config.theme!r} in the config is not a theme here; the "
+                    "default is used (the palette's “Change theme” lists them)."
+                )
 
     @property
     def started(self) -> bool:
@@ -259,6 +265,10 @@ class GatewayApp(App[int]):
         warning = insecure_url_warning(self.config.url) if self.config.url else None
         if warning:
             self.notify(warning, title="Insecure URL", severity="warning", timeout=10, markup=False)
+        # The config's own warnings (a key file others can read, an interval raised): said.
+        for other in self.config.warnings:
+            if other != warning:
+                self.notify(other, title="Config", severity="warning", timeout=10, markup=False)
 
     # --- lifecycle --------------------------------------------------------------------------------
 
