@@ -22,6 +22,8 @@
    HTTP requests per minute while the socket is up beside the same app on its instances list
    (which polls); RSS after 10,000 events (and after a minute of 1,000 a second) beside before;
    key → frame during the flood beside the bare app's page key.
+10. Fleet (bench/fleet.py): 20 demo gateways × 500 instances on the fleet screen: launch → first
+   frame with every row beside the bare app; HTTP requests per minute at rest; peak RSS.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -35,7 +37,7 @@ import argparse
 import sys
 import time
 
-from bench import big_list, campaign, chats, client, live, start, tables
+from bench import big_list, campaign, chats, client, fleet, live, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
@@ -50,6 +52,7 @@ SECTIONS = (
     "chats",
     "conversation",
     "live",
+    "fleet",
 )
 
 
@@ -94,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
         chats.run_conversation(report, args.runs)
     if "live" in sections:
         live.run(report, args.runs)
+    if "fleet" in sections:
+        fleet.run(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was; its rows as markdown:)\n")

@@ -74,6 +74,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
             return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))
         if args.demo:
+            if args.fleet:
+                return _run_demo_fleet(load())
             return _run_demo(load(), instances=args.demo_instances, api_version=args.demo_version)
         # From here to the home screen, Python builds only what lives as long as the process
         # (Textual, the libraries, the first screens): collections among it are wasted time.
@@ -83,7 +85,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
             from gateway_tui.tui.app import run_app
 
             # The config is loaded once the first frame is drawn.
-            return run_app(load, starting_url=args.url)
+            fleet = {"fleet": True} if args.fleet else {}
+            return run_app(load, starting_url=args.url, **fleet)
         finally:
             gc.enable()
     except KeyboardInterrupt:
@@ -139,6 +142,48 @@ def _run_demo(
         except OSError as exc:
             return _fail(f"cannot start the demo gateway: {exc.strerror or exc}")
         return run_app(demo_config(config, server))
+
+
+DEMO_FLEET_REFRESH = 5.0
+
+
+def _run_demo_fleet(config: ResolvedConfig) -> int:
+    """The app on the fleet screen over several demo gateways (demo/fleet.py), each a profile
+    of this run only (nothing is saved)."""
+    from gateway_tui.demo.fleet import start_fleet
+    from gateway_tui.tui.app import run_app
+
+    try:
+        fleet = start_fleet()
+    except OSError as exc:
+        return _fail(f"cannot start the demo gateways: {exc.strerror or exc}")
+    with fleet:
+        return run_app(demo_fleet_config(config, fleet), fleet=True)
+
+
+def demo_fleet_config(config: ResolvedConfig, fleet) -> ResolvedConfig:
+    """``config`` with one profile per demo gateway, the first running one in use."""
+    import dataclasses
+
+    from pydantic import SecretStr
+
+    from gateway_tui.core.files.config import Profile
+
+    profiles = {}
+    for gateway in fleet.gateways:
+        user, password = gateway.metrics_auth or (None, None)
+        profiles[gateway.name] = Profile(
+            url=gateway.url,
+            api_key=SecretStr(gateway.api_key) if gateway.api_key else None,
+            api_version="auto",
+            metrics_user=user,
+            metrics_password=SecretStr(password) if password else None,
+        )
+    first = next(g.name for g in fleet.gateways if g.server is not None)
+    # Read every few seconds: the demo's flapping instances change every few seconds too.
+    every = min(config.refresh_interval or DEMO_FLEET_REFRESH, DEMO_FLEET_REFRESH)
+    with_profiles = dataclasses.replace(config, profiles=profiles, refresh_interval=every)
+    return with_profiles.switch_profile(first)
 
 
 # The demo's drafts, history and templates are filed under this, whatever port it runs on.

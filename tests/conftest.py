@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from gateway_tui.tui.app import GatewayApp
-from tests.support import make_app, make_config
+from tests.support import make_app, make_config, record_notices
 
 # No per-example deadline and no "too slow" check: a busy machine must not fail a property
 # test by being slow (a test given its own settings keeps them).
@@ -26,6 +26,13 @@ def no_secret_known_from_another_test() -> Iterator[None]:
     forget_secrets()
     yield
     forget_secrets()
+
+
+@pytest.fixture(autouse=True)
+def lasting_notices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every notice an app posts is recorded (support.notices): tests wait on the record,
+    never on a toast that expires."""
+    record_notices(monkeypatch)
 
 
 @pytest.fixture(autouse=True)

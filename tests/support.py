@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import io
 import os
+import weakref
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from textual.app import App
 from textual.drivers.headless_driver import HeadlessDriver
 
 from gateway_tui.core.files.config import ResolvedConfig, load_config
 from gateway_tui.screenshots.base import wait_until as wait_for
 from gateway_tui.tui.app import GatewayApp
-from gateway_tui.tui.textual_private import notifications_of, rendered_screen
+from gateway_tui.tui.textual_private import rendered_screen
 
 # Exchanges recorded from real gateways (outside the repo: ../shared/recordings).
 RECORDINGS = Path(
@@ -49,9 +51,39 @@ def screen_text(app: GatewayApp) -> str:
     return console.export_text()
 
 
+# Every notice an app posted (title, message, as shown: sanitized, masked), kept until the app's
+# clear_notifications(). A toast expires on screen after a few seconds, and a busy machine is
+# slower than that: a test waits on this record, never on the toast (tests/conftest.py records).
+NOTICES: weakref.WeakKeyDictionary[App, list[tuple[str, str]]] = weakref.WeakKeyDictionary()
+
+
+def record_notices(monkeypatch: Any) -> None:
+    """Record every app's notices in NOTICES (Textual's App.notify, which GatewayApp.notify
+    ends in, and clear_notifications)."""
+    notify, clear = App.notify, App.clear_notifications
+
+    def recording_notify(self: App, message: Any, *, title: str = "", **kwargs: Any) -> None:
+        NOTICES.setdefault(self, []).append((str(title), str(message)))
+        notify(self, message, title=title, **kwargs)
+
+    def recording_clear(self: App) -> None:
+        NOTICES.pop(self, None)
+        clear(self)
+
+    monkeypatch.setattr(App, "notify", recording_notify)
+    monkeypatch.setattr(App, "clear_notifications", recording_clear)
+
+
+def posted_notices(app: App) -> list[tuple[str, str]]:
+    """(title, message) of every notice ``app`` posted since its last clear_notifications,
+    whether or not it is still shown."""
+    return list(NOTICES.get(app, ()))
+
+
 def notices(app: GatewayApp) -> list[str]:
-    """Every notification still shown, as "title: message" lines."""
-    return [f"{n.title}: {n.message}" for n in notifications_of(app)]
+    """Every notice the app posted since its last clear_notifications, as "title: message"
+    lines (shown or already expired: see NOTICES)."""
+    return [f"{title}: {message}" for title, message in posted_notices(app)]
 
 
 __all__ = ["make_app", "make_config", "notices", "screen_text", "wait_for"]
@@ -135,14 +167,19 @@ class FakeTime:
 
     def __init__(self) -> None:
         self.now = 1_800_000_000.0
+        self.mono = 1_000.0  # the pacing's clock: moves with ``now``, from another origin
 
     def clock(self) -> float:
         return self.now
+
+    def monotonic(self) -> float:
+        return self.mono
 
     async def sleep(self, seconds: float) -> None:
         import asyncio
 
         self.now += seconds
+        self.mono += seconds
         await asyncio.sleep(0)
 
 
@@ -181,7 +218,9 @@ def run_campaign(server: Any, campaign: Any, *, api_key=None, url=None, fake=Non
 
     async def go():
         async with GatewayClient(url or server.url, api_key or server.api_key) as client:
-            runner = CampaignRunner(campaign, client, clock=fake.clock, sleep=fake.sleep, **kw)
+            runner = CampaignRunner(
+                campaign, client, clock=fake.clock, sleep=fake.sleep, monotonic=fake.monotonic, **kw
+            )
             return runner, await runner.run()
 
     return asyncio.run(go())

@@ -114,8 +114,14 @@ async def _gateway_line(config: ResolvedConfig):
         return await client.line()
 
 
-def _gateway_error(error: Any) -> CommandError:
-    return CommandError(_plain(error))
+def _gateway_error(error: Any, url: str | None = None) -> CommandError:
+    from gateway_tui.core.api.errors import NotFound
+    from gateway_tui.core.text.urls import without_path
+
+    said = _plain(error)
+    if isinstance(error, NotFound) and error.no_gateway_api and (hint := without_path(url)):
+        said += f" (no gateway API at this URL{hint})"
+    return CommandError(said)
 
 
 def _emit(rows: list[dict[str, Any]], columns: Sequence[str], args: argparse.Namespace) -> None:
@@ -134,18 +140,27 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             instances = await client.instances.fetch()
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
+    from gateway_tui.core.api.lists import unreadable_of
+
     rows = [
         {
             "name": i.instance_name,
             "status": i.status,
             "owner": i.owner_number,
+            # 2.x lists the number an instance was created with (None on 1.7.1).
+            "number": i.number,
             "profile_name": i.profile_name,
+            "integration": i.integration_name,
             "id": i.instance_id,
         }
         for i in instances
     ]
-    _emit(rows, ("name", "status", "owner", "profile_name", "id"), args)
+    _emit(rows, ("name", "status", "owner", "number", "profile_name", "integration", "id"), args)
+    # Rows the gateway listed that could not be read are said, never dropped in silence.
+    if skipped := unreadable_of(instances):
+        shown = "; ".join(skipped[:3]) + ("; …" if len(skipped) > 3 else "")
+        _warn(f"{len(skipped):,} instance(s) listed by the gateway could not be read ({shown})")
     return EXIT_OK
 
 
@@ -156,7 +171,7 @@ async def participants(args: argparse.Namespace, config: ResolvedConfig) -> int:
         try:
             participants = await client.groups.participants(args.instance, args.group)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     rows = [
         {"number": p.number, "jid": p.id, "role": p.role.value, "name": p.name}
         for p in participants
@@ -182,7 +197,7 @@ async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> in
         try:
             book = await actions.chats.load_chat_book(args.instance)
         except GatewayError as error:
-            raise _gateway_error(error) from None
+            raise _gateway_error(error, config.url) from None
     rows = [
         {
             "jid": row.jid,

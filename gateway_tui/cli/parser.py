@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from gateway_tui import __version__
-from gateway_tui.cli import commands, send_list
+from gateway_tui.cli import commands, health, send_list
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
@@ -87,6 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         type=whole_number(0),
         help="number of instances in the demo gateway (with --demo)",
+    )
+    parser.add_argument(
+        "--fleet",
+        action="store_true",
+        help="open on the fleet: every instance of every profile's gateway, judged "
+        "(with --demo: several demo gateways with a zombie, a flapping instance, a licence-gated "
+        "and a stopped one)",
     )
 
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -401,6 +408,38 @@ def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     chats.set_defaults(run=commands.chats)
 
 
+def add_health(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "health",
+        formatter_class=RAW,
+        help="judge every instance of every profile's gateway (exit 2 when any is not ok)",
+        description=(
+            "Every instance of every profile's gateway, judged: ok, connecting, closed, zombie,\n"
+            "licence, unreachable or unauthorized, with the reason and its evidence. Gateways\n"
+            "are read at once: a slow or dead one delays nobody."
+        ),
+        epilog=(
+            "examples:\n  gateway-tui health\n"
+            "  gateway-tui health --profile prod --profile staging --json\n"
+            "  gateway-tui health --watch 60\n\n"
+            "exit status: 0 all ok; 1 bad input; 2 any gateway or instance not ok."
+        ),
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="NAME",
+        action="append",
+        dest="health_profiles",
+        help="only this profile (repeat for more; default: every profile, else --url)",
+    )
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    # Read as text and checked by the runner: bad input exits 1, as the command promises.
+    parser.add_argument(
+        "--watch", metavar="SECONDS", help="read again every SECONDS until interrupted"
+    )
+    parser.set_defaults(run=health.run)
+
+
 # Every subcommand, in the order --help lists them.
 SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_config,
@@ -410,4 +449,5 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_instances,
     add_participants,
     add_chats,
+    add_health,
 )

@@ -81,7 +81,13 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
     ]
     if missing:
         raise CommandError(f"a new campaign needs {', '.join(missing)} (or --resume ID)")
-    draft = _load_draft(args.draft, config, args.instance)
+    try:
+        draft = _load_draft(args.draft, config, args.instance)
+    except CommandError:
+        # "no saved draft" of an instance that does not exist says the wrong thing: a typo in
+        # --instance is said first.
+        await _check_instance(args.instance, config)
+        raise
     try:
         recipients = read_recipients_file(args.to)
     except RecipientFileError as exc:
@@ -148,16 +154,19 @@ async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig
 
 def _hold_the_lock(campaign: Any) -> None:
     """Become the campaign's only runner (until this process ends), or say who is."""
-    from gateway_tui.core.campaign.journal import CampaignBusy
+    from gateway_tui.core.campaign.journal import CampaignBusy, JournalError
 
     try:
         campaign.lock()  # and read the journal again, under the lock
     except CampaignBusy as exc:
         raise CommandError(str(exc), EXIT_BUSY) from None
+    except JournalError as exc:  # the lock cannot be taken at all (a folder in its place)
+        raise CommandError(str(exc)) from None
     for problem in campaign.problems[:20]:
         _warn(f"{problem}; held")
-    if len(campaign.problems) > 20:
-        _warn(f"and {len(campaign.problems) - 20} more")
+    more = len(campaign.problems) - 20 + campaign.problems_left_out
+    if more > 0:
+        _warn(f"and {more} more")
     if campaign.refusal:
         raise CommandError(campaign.refusal)
 

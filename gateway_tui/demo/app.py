@@ -31,7 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle, versions
+from gateway_tui.demo import lifecycle, more_routes, versions
 from gateway_tui.demo import validation as schemas
 from gateway_tui.demo.conditions import CONNECTION_CLOSED
 from gateway_tui.demo.data import (
@@ -727,6 +727,9 @@ instance_route("GET", "/websocket/find/{instance}")(lifecycle.find_websocket)
 
 # The chat store: findChats, findMessages, findContacts, findStatusMessage.
 for _method, _path, _handler in chat_store.ROUTES:
+    instance_route(_method, _path)(_handler)
+# Group administration, labels, more kinds of message (demo/more_routes.py).
+for _method, _path, _handler in more_routes.ROUTES_1:
     instance_route(_method, _path)(_handler)
 
 

@@ -30,6 +30,7 @@ from gateway_tui.demo.data import (
     person_jid,
 )
 from gateway_tui.demo.errors import GatewayError
+from gateway_tui.demo.labels import chat_labels
 from gateway_tui.demo.validation import create_jid
 
 if TYPE_CHECKING:
@@ -383,7 +384,7 @@ async def find_chats(call: Call, instance: Instance) -> Reply:
         item: dict[str, Any] = {"id": jid, "owner": instance.name}
         if received:
             item["lastMsgTimestamp"] = max(received)
-        chats.append(item)
+        chats.append(item | chat_labels(chat))
     return 200, chats
 
 

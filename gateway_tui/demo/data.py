@@ -162,6 +162,9 @@ class Chat:
     jid: str
     messages: list[Message] = field(default_factory=list)
     archived: bool = False
+    # Label ids applied to the chat (demo/labels.py), and "mark as unread" (demo/message_kinds.py).
+    labels: list[str] = field(default_factory=list)
+    marked_unread: bool = False
 
     def find(self, message_id: str) -> Message | None:
         return next((m for m in self.messages if m.key["id"] == message_id), None)
@@ -180,6 +183,9 @@ class Group:
     announce: bool = False
     subject_owner: str = ""
     subject_time: int = 0
+    # Disappearing messages (seconds, 0: off) and who may add members (demo/group_admin.py).
+    ephemeral: int = 0
+    member_add_mode: str = "admin_add"
 
     def role_of(self, jid: str) -> str | None:
         return next((p["admin"] for p in self.participants if p["id"] == jid), None)
@@ -213,6 +219,10 @@ class Workspace:
     chats: dict[str, Chat] = field(default_factory=dict)
     # pushName by JID, as findContacts answers ("" for a contact that set no name).
     contacts: dict[str, str] = field(default_factory=dict)
+    # The instance's labels ({"id", "name", "color", "predefinedId"}: demo/labels.py) and, for
+    # contacts WhatsApp shows as "…@lid", the phone JID when it is known (demo/contacts.py).
+    labels: list[dict[str, Any]] = field(default_factory=list)
+    lids: dict[str, str | None] = field(default_factory=dict)
 
 
 _WORKSPACE_LOCK = threading.Lock()
@@ -362,6 +372,8 @@ class DemoState:
     auto_scan_seconds: float | None = 6.0
     # fetchProfile answers for these numbers are merged over the usual ones (the hostile set).
     profile_overrides: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # What the newer routes keep per server (demo/message_kinds.py Extras).
+    extras: Any = field(default=None, repr=False)
 
     def record_write(self, method: str, path: str, request_id: str | None) -> None:
         self.writes.append(Write(method, path, request_id))
@@ -501,6 +513,7 @@ def build_state(
 
 def build_workspace(instance: Instance) -> Workspace:
     from gateway_tui.demo.chats import add_history  # it builds on this module's types
+    from gateway_tui.demo.contacts import add_people
 
     rng = random.Random(instance.workspace_seed)
     if instance.name == "sales-eu":
@@ -509,6 +522,7 @@ def build_workspace(instance: Instance) -> Workspace:
         workspace = _generated_workspace(instance, rng)
     if instance.status == "open":
         add_history(instance, workspace)
+    add_people(instance, workspace)  # labels and @lid contacts
     return workspace
 
 

@@ -18,8 +18,9 @@ from starlette.routing import Route
 
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo import lifecycle, message_ids, versions
-from gateway_tui.demo.data import GROUP_DOMAIN, SETTING_FLAGS, DemoState, Instance
+from gateway_tui.demo import contacts as contact_book
+from gateway_tui.demo import lifecycle, message_ids, more_routes, versions
+from gateway_tui.demo.data import SETTING_FLAGS, DemoState, Instance
 from gateway_tui.demo.errors import GatewayError, not_connected_text
 from gateway_tui.demo.lifecycle import EVENTS
 from gateway_tui.demo.validation import create_jid, list_sections
@@ -399,25 +400,13 @@ route("POST", "/group/revokeInviteCode/{instance}")(v1.revoke_invite_code)
 # ---------------------------------------------------------------- the chat store
 
 
-def _contact_row(instance: Instance, jid: str, name: str | None) -> dict[str, Any]:
-    return {
-        "id": "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12],
-        "remoteJid": jid,
-        "pushName": name,
-        "profilePicUrl": None,
-        "instanceId": instance.instance_id,
-        "isGroup": jid.endswith(GROUP_DOMAIN),
-        "isSaved": True,
-        "type": "contact",
-    }
-
-
 def message_row(instance: Instance, message: Any) -> dict[str, Any]:
     data = chat_store.message_json(instance, message)
     data.pop("owner", None)
     stamp = data.get("messageTimestamp")
     if isinstance(stamp, dict):  # 1.7.1's Long object; 2.x stores a number
         data["messageTimestamp"] = message.timestamp
+    data["key"] = contact_book.v2_key(instance, data["key"])  # @lid: the phone JID beside it
     return {"id": "m-" + message.key["id"], **data, "instanceId": instance.instance_id}
 
 
@@ -442,7 +431,7 @@ async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
         at = _moment(last.timestamp if last else 0)
         rows.append(
             {
-                "id": "ct-" + hashlib.sha256(jid.encode()).hexdigest()[:12],
+                "id": contact_book.contact_id(jid),
                 "remoteJid": jid,
                 "pushName": contacts.get(jid),
                 "profilePicUrl": None,
@@ -451,7 +440,7 @@ async def find_chats(call: v1.Call, instance: Instance) -> v1.Reply:
                 "windowExpires": _moment((last.timestamp if last else 0) + 86400),
                 "windowActive": False,
                 "lastMessage": message_row(instance, last) if last else None,
-                "unreadCount": 0,
+                "unreadCount": 1 if chat.marked_unread else 0,
                 "isSaved": True,
             }
         )
@@ -488,23 +477,6 @@ async def find_messages(call: v1.Call, instance: Instance) -> v1.Reply:
             "records": [message_row(instance, m) for m in chosen],
         }
     }
-
-
-@route("POST", "/chat/findContacts/{instance}")
-async def find_contacts(call: v1.Call, instance: Instance) -> v1.Reply:
-    where = _where(call)
-    wanted = where.get("remoteJid")
-    rows = [
-        _contact_row(instance, jid, name)
-        for jid, name in instance.workspace.contacts.items()
-        if not isinstance(wanted, str) or create_jid(wanted) == jid
-    ]
-    if versions.at_least(call.state, "2.3.7"):
-        # 2.3.7 also filters on the row's id and on the name (v2.3.7-vs-2.3.6.md row 3).
-        for name in ("id", "pushName"):
-            if isinstance(where.get(name), str):
-                rows = [row for row in rows if row[name] == where[name]]
-    return 200, rows
 
 
 # ---------------------------------------------------------------- closed instances, as 2.x says it
@@ -624,6 +596,10 @@ async def mark_read(call: v1.Call, instance: Instance) -> v1.Reply:
     return await v1.mark_read(v1.Call(call.request, call.state, nested), instance)
 
 
+# Group administration, labels, contacts, more kinds of message (demo/more_routes.py).
+for _method, _path, _handler in more_routes.ROUTES_2:
+    route(_method, _path)(_handler)
+
 # ---------------------------------------------------------------- what did not change
 
 _SAME = {
@@ -631,7 +607,6 @@ _SAME = {
     ("GET", "/instance/connectionState/{instance}"),
     ("POST", "/chat/fetchProfile/{instance}"),
     ("POST", "/group/sendInvite/{instance}"),
-    ("GET", "/group/participants/{instance}"),
     ("GET", "/group/inviteCode/{instance}"),
     ("POST", "/chat/findStatusMessage/{instance}"),
     ("POST", "/chat/getBase64FromMediaMessage/{instance}"),

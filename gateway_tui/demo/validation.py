@@ -30,6 +30,7 @@ _TYPE_CHECKS = {
         (isinstance(v, int) and not isinstance(v, bool))
         or (isinstance(v, float) and v.is_integer())
     ),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
 }
@@ -60,12 +61,23 @@ def schema_errors(value: Any, schema: dict[str, Any], path: str = _ROOT) -> list
             errors += fail(f"is not one of enum values: {_enum_text(schema['enum'])}")
         if len(value) < schema.get("minLength", 0):
             errors += fail(f"does not meet minimum length of {schema['minLength']}")
+        if len(value) > schema.get("maxLength", len(value)):
+            errors += fail(f"does not meet maximum length of {schema['maxLength']}")
         if "pattern" in schema and not re.search(schema["pattern"], value):
             # The validator writes the pattern with JSON.stringify.
             errors += fail(f"does not match pattern {json.dumps(schema['pattern'])}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if "enum" in schema and value not in schema["enum"]:
+            errors += fail(f"is not one of enum values: {_enum_text(schema['enum'])}")
+        if value < schema.get("minimum", value):
+            errors += fail(f"must be greater than or equal to {schema['minimum']}")
+        if value > schema.get("maximum", value):
+            errors += fail(f"must be less than or equal to {schema['maximum']}")
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
             errors += fail(f"does not meet minimum length of {schema['minItems']}")
+        if len(value) > schema.get("maxItems", len(value)):
+            errors += fail(f"does not meet maximum length of {schema['maxItems']}")
         if schema.get("uniqueItems") and _has_duplicates(value):
             errors += fail("contains duplicate item")
         if "items" in schema:

@@ -108,6 +108,7 @@ async def _running(pilot: Pilot) -> None:
         )
     campaign.unlock()  # the screen's runner takes the lock
     screen = CampaignRunScreen(campaign, start=True)
+    screen.monotonic = lambda: 0.0  # the pacing's clock stands still: the wait is always drawn
     app.push_screen(screen)
     await wait_until(pilot, lambda: screen.runner is not None and screen.runner.next_at is not None)
     # Drawn: the next recipient and the wait before it (the screen redraws on a timer).

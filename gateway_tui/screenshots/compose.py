@@ -16,7 +16,6 @@ from textual.pilot import Pilot
 from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.screenshots.base import Scenario, shown, wait_until
-from gateway_tui.tui.textual_private import notifications_of
 
 INSTANCE = "sales-eu"
 SIZE = (140, 46)
@@ -97,12 +96,14 @@ async def open_composer(pilot: Pilot):
     store.save_draft(menu_draft())
     screen = ComposerScreen(INSTANCE, store=store)
     app.push_screen(screen)
-    # Mounted, and its "Draft restored" posted: cleared only then, or a busy machine mounts
-    # the composer after the clear and the notice covers the preview.
+    # Mounted (its on_mount posted "Draft restored" to the app), then the app's queue worked
+    # through to a marker posted after it: the notice has been taken in, so the clear below
+    # removes it. Waiting for the notice itself would wait for what expires (5 s, and a busy
+    # machine is slower than that).
     await wait_until(pilot, lambda: app.screen is screen and screen.is_mounted)
-    await wait_until(
-        pilot, lambda: any("Draft restored" in str(n.message) for n in notifications_of(app))
-    )
+    taken_in: list[bool] = []
+    app.call_later(taken_in.append, True)
+    await wait_until(pilot, lambda: bool(taken_in))
     last = screen.draft.sections[-1].rows[-1]
     field = screen.query_one(f"#row-{last.uid}-title")
     field.focus()

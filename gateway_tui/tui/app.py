@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from gateway_tui.core.api.dialects import Dialect
     from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.files.config import ResolvedConfig
+    from gateway_tui.core.fleet.alerts import Alert
+    from gateway_tui.core.fleet.monitor import FleetMonitor
     from gateway_tui.core.services import Actions
     from gateway_tui.core.session import GatewaySession
     from gateway_tui.core.state import AppState, Topic
@@ -83,6 +85,8 @@ class GatewayApp(App[int]):
         # One word: the app's keys stay in every footer, at 80 columns too (widgets/footer.py).
         Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
+        # Every instance of every profile's gateway (screens/fleet.py), from any screen.
+        Binding("ctrl+g", "fleet", "Fleet", id="app.fleet", show=False),
     ]
 
     # A transport given to the app is a test's stand-in, with no socket.io behind it; the
@@ -99,11 +103,18 @@ class GatewayApp(App[int]):
         | None = None,
         clock: Callable[[], datetime] = datetime.now,
         starting_url: str | None = None,
+        fleet: bool = False,
+        fleet_transport: Callable[[ResolvedConfig], httpx.AsyncBaseTransport | None] | None = None,
     ) -> None:
         """``config``, or a function that loads it after the first frame (see the module doc);
         ``starting_url`` is shown in that first frame when known. ``transport``: a stand-in
-        for the network (tests), or a function of the config giving each session its own."""
+        for the network (tests), or a function of the config giving each session its own.
+        ``fleet``: open on the fleet screen; ``fleet_transport``: each fleet gateway's
+        transport (tests)."""
         super().__init__()
+        self._open_on_fleet = fleet
+        self._fleet_transport = fleet_transport
+        self._fleet: FleetMonitor | None = None
         self._transport = transport
         self._clock = clock
         self._starting_url = starting_url
@@ -239,6 +250,7 @@ class GatewayApp(App[int]):
         """Open the new gateway's session, then close the old one (client, socket, tasks)."""
         old = self.session
         self._open_session(config)
+        self._fleet_hears(self.client)
         if old is not None:
             self._close_later(old)
         self._show_home()
@@ -325,9 +337,13 @@ class GatewayApp(App[int]):
         for problem in self.config.problems:
             self.notify(problem, title="Configuration", severity="warning", markup=False)
         self._show_home()
+        if self._open_on_fleet and self.config.is_complete:
+            self.call_later(self.call_later, self.action_fleet)
 
     async def on_unmount(self) -> None:
         self._storage_problems_off()
+        if self._fleet is not None:
+            await self._fleet.aclose()
         if self.session is not None:
             await self.session.aclose()
         if self._sessions_closing:
@@ -490,6 +506,78 @@ class GatewayApp(App[int]):
 
         self.actions.instances.select(name)
         self.push_screen(InstanceScreen(name))
+
+    def open_fleet_instance(self, gateway: str, instance: str) -> None:
+        """Open ``instance`` on its own gateway: the gateway in use, or the profile named
+        ``gateway`` (switched to first, as the palette's "Switch profile" does)."""
+        if gateway == self._fleet_name_in_use():
+            self.open_instance(instance)
+            return
+        if gateway not in self.config.profiles:
+            self.notify(f"{gateway} is not a profile any more.", severity="warning", markup=False)
+            return
+        self.switch_profile(gateway)
+        # After the new gateway's home screen (queued by the switch) is on.
+        self.call_later(self.call_later, self.open_instance, instance)
+
+    def _fleet_name_in_use(self) -> str | None:
+        from gateway_tui.core.fleet.monitor import gateways_of
+
+        if self.config.profile is not None:
+            return self.config.profile
+        names = [name for name, _, _ in gateways_of(self.config)]
+        return names[0] if len(names) == 1 and not self.config.profiles else None
+
+    @property
+    def fleet(self) -> FleetMonitor:
+        """Every profile's gateway, read at once every refresh interval (made on first use;
+        it runs on while other screens are shown, so alerts reach them)."""
+        if self._fleet is None:
+            from gateway_tui.core.fleet.monitor import FleetMonitor, cache_path
+
+            self._fleet = FleetMonitor.for_profiles(
+                self.config, transport=self._fleet_transport, cache=cache_path()
+            )
+            self._fleet.on_alert(self._fleet_alert)
+            self._fleet_hears(self.client)
+        return self._fleet
+
+    def _fleet_hears(self, client: GatewayClient) -> None:
+        """The fleet hears of the sends made through ``client`` (a send that fails "Connection
+        Closed" while the instance is listed open makes it a zombie)."""
+        fleet, gateway = self._fleet, self._fleet_name_in_use()
+        if fleet is not None:
+            client.subscribe(lambda event: fleet.note_call(gateway, event))
+
+    def _fleet_alert(self, alert: Alert) -> None:
+        """A notice, the bell, and (opt-in) the terminal's desktop notification."""
+        from gateway_tui.core.text.sanitize import line
+        from gateway_tui.tui.textual_private import write_to_terminal
+
+        text = alert.summary()
+        self.notify(text, title=f"Fleet: {alert.kind.value}", severity="warning", markup=False)
+        self.bell()
+        if self.config.desktop_notifications:
+            # No control character, no separator of the sequences, no secret in it.
+            body = line(text).replace(";", ",")[:200]
+            title = f"gateway-tui: {alert.kind.value}"
+            write_to_terminal(self, f"\x1b]9;{title}: {body}\x07")
+            write_to_terminal(self, f"\x1b]777;notify;{title};{body}\x07")
+
+    def campaign_ended(
+        self, instance: str, campaign: str, *, stopped: bool, detail: str = ""
+    ) -> None:
+        """A campaign of this gateway finished or stopped: an alert, as the fleet's."""
+        gateway = self._fleet_name_in_use() or self.config.url or "gateway"
+        self.fleet.campaign_ended(gateway, instance, campaign, stopped=stopped, detail=detail)
+
+    def action_fleet(self) -> None:
+        from gateway_tui.tui.screens.fleet import FleetScreen
+
+        if not self.started:
+            return
+        if not isinstance(self.screen, FleetScreen):
+            self.push_screen(FleetScreen())
 
     def open_groups(self, instance: str) -> None:
         from gateway_tui.tui.screens.groups import GroupPickerScreen
@@ -685,7 +773,10 @@ def _freeze_startup_heap() -> None:
 
 
 def run_app(
-    config: ResolvedConfig | Callable[[], ResolvedConfig], *, starting_url: str | None = None
+    config: ResolvedConfig | Callable[[], ResolvedConfig],
+    *,
+    starting_url: str | None = None,
+    fleet: bool = False,
 ) -> int:
-    GatewayApp(config, starting_url=starting_url).run()
+    GatewayApp(config, starting_url=starting_url, fleet=fleet).run()
     return 0

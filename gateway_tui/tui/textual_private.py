@@ -71,6 +71,8 @@ OVERRIDDEN: tuple[PrivateName, ...] = (
     PrivateName("textual.app:App", "_fatal_error", "method", "no locals (the key) shown"),
     PrivateName("textual.widgets:TextArea", "_on_key", "method", "enter sends the message"),
     PrivateName("textual.widget:Widget", "_on_click", "method", "a click on the table"),
+    PrivateName("textual.widgets:Input", "_on_focus", "method", "a field keeps its text"),
+    PrivateName("textual.widgets:Input", "_watch_value", "method", "undo: a new value"),
 )
 
 
@@ -102,6 +104,16 @@ def exit_with(app: App, renderable: RenderableType) -> None:
     """Print ``renderable`` after the app's exit and close it at once (after a crash)."""
     app._exit_renderables.append(renderable)
     app._close_messages_no_wait()
+
+
+def write_to_terminal(app: App, sequence: str) -> bool:
+    """Write an escape sequence to the terminal (a desktop notification, OSC 9 / 777), as
+    Textual's own copy_to_clipboard writes OSC 52; False when there is no terminal (tests)."""
+    driver = app._driver
+    if driver is None or driver.is_headless:
+        return False
+    driver.write(sequence)
+    return True
 
 
 def parent_of(node: MessagePump) -> MessagePump | None:

@@ -106,7 +106,7 @@ def test_instances_csv_through_a_pipe_puts_no_control_on_the_terminal(hostile_se
     rows = list(csv.reader(io.StringIO(text)))
     # One line a row: nothing in a field splits one.
     assert len(text.splitlines()) == len(rows) > 2
-    assert {len(row) for row in rows} == {5}
+    assert {len(row) for row in rows} == {7}  # name … number, integration, id
 
 
 def test_instances_json_passes_no_c1_raw_and_keeps_the_data(hostile_server, tmp_path):

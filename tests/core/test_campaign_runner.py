@@ -200,6 +200,7 @@ def test_pause_resume_and_cancel(demo_server):
                 client,
                 clock=fake.clock,
                 sleep=fake.sleep,
+                monotonic=fake.monotonic,
                 on_attempt=on_attempt,
                 on_progress=on_progress,
             )

@@ -46,7 +46,7 @@ def test_a_draft_survives_sigkill(demo_server, tmp_path):
     try:
         open_composer_in_terminal(again)
         again.wait_for_text("Kartoffelsalat mit Senf")
-        again.wait_for_text("Draft restored")
+        again.wait_for_text("draft restored")  # the status line: it lasts
         assert "4915112340001" in again.text()
     finally:
         again.close()

@@ -30,9 +30,15 @@ from gateway_tui.tui.screens.instances import InstancesScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from gateway_tui.tui.screens.request_log import RequestLogScreen
-from gateway_tui.tui.textual_private import notifications_of
 from tests.data import send_list_request
-from tests.support import CapturingDriver, make_app, make_config, notices, wait_for
+from tests.support import (
+    CapturingDriver,
+    make_app,
+    make_config,
+    notices,
+    posted_notices,
+    wait_for,
+)
 
 SIZE = (120, 36)
 
@@ -139,16 +145,16 @@ def inject_into_actions(screen: Screen) -> list[str]:
 async def break_every_action(app: GatewayApp, pilot: Any, screen_type: type[Screen]) -> str:
     await until(pilot, lambda: isinstance(app.screen, screen_type))
     screen = app.screen
-    before = len(notifications_of(app))
+    before = len(posted_notices(app))
     names = inject_into_actions(screen)
     for name in names:
         assert await app.run_action(name, screen)
         await pilot.pause()
     assert app.screen is screen  # nothing ended the screen, let alone the app
-    reports = [n for n in notifications_of(app)[before:] if "Unexpected error" in n.title]
-    assert len(reports) == len(names), [n.title for n in reports]
-    for name, report in zip(names, reports, strict=True):
-        assert name in report.message and "••••" in report.message
+    reports = [(t, m) for t, m in posted_notices(app)[before:] if "Unexpected error" in t]
+    assert len(reports) == len(names), [title for title, _ in reports]
+    for name, (_, message) in zip(names, reports, strict=True):
+        assert name in message and "••••" in message
     for name in names:
         delattr(screen, f"action_{name}")
     del screen.check_action

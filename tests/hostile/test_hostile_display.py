@@ -34,8 +34,14 @@ from gateway_tui.tui.screens.help import HelpScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
-from gateway_tui.tui.textual_private import notifications_of
-from tests.support import CapturingDriver, make_app, make_config, screen_text, wait_for
+from tests.support import (
+    CapturingDriver,
+    make_app,
+    make_config,
+    posted_notices,
+    screen_text,
+    wait_for,
+)
 
 SIZE = (120, 36)
 
@@ -228,8 +234,9 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         await pilot.pause()
         # A gateway error quoting a hostile name, as a notification.
         missing = hostile("gone")
+        told = len(posted_notices(app))
         app.open_instance(missing)
-        await until(pilot, lambda: bool(notifications_of(app)))
+        await until(pilot, lambda: len(posted_notices(app)) > told)
         await pilot.pause()
         shown_screens = {type(s).__name__ for s in app.screen_stack}
     output = "".join(captured)

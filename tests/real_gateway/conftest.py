@@ -13,9 +13,26 @@ from collections.abc import Iterator
 
 import pytest
 
-from gateway_tui.core.api import GatewayClient
+from gateway_tui.core.api import GatewayClient, GatewayError
 from gateway_tui.core.api.lifecycle import CreateInstanceRequest
 from tests.real_gateway.live import LiveGateway
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo) -> Iterator[None]:
+    """No report of this suite holds the key: a failing assertion's values (`assert key not in
+    text` shows both), a repr in a traceback, locals under ``-l``, captured output. Whatever
+    shows it, the report is masked before pytest prints it."""
+    outcome = yield
+    gateway = getattr(item.config, "_live_gateway", None)
+    if gateway is None:
+        return
+    report = outcome.get_result()
+    if report.longrepr is not None:
+        text = str(report.longrepr)
+        if gateway.api_key in text:
+            report.longrepr = gateway.mask(text)
+    report.sections = [(title, gateway.mask(body)) for title, body in report.sections]
 
 
 @pytest.fixture(scope="session")
@@ -46,6 +63,12 @@ async def scratch_instance(live_gateway: LiveGateway, client: GatewayClient) -> 
         qrcode=False,
         integration="WHATSAPP-BAILEYS",
     )
-    created = await client.instances.create(request)
+    try:
+        created = await client.instances.create(request)
+    except GatewayError as error:
+        if error.status in (400, 403) and any("already in use" in m for m in error.messages):
+            live_gateway.was_taken(name)  # someone else's: the clean-up leaves it alone
+        raise
+    live_gateway.was_created(name)
     assert created.name == name
     return name

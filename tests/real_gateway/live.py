@@ -18,6 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from gateway_tui.core.text.sanitize import mask_secrets
+
 PREFIX = "gtui-conformance-"
 # Generous: a loaded production server may take its time; conditions end the waits early.
 WAIT_LIMIT = 120.0
@@ -37,19 +39,35 @@ def needs() -> str | None:
 @dataclass
 class LiveGateway:
     url: str
-    api_key: str
+    # Never in a repr: a failing assertion on this object (`live_gateway.names()`) prints it.
+    api_key: str = field(repr=False)
     run: str = field(default_factory=lambda: secrets.token_hex(4))
-    created: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)  # names this run's creates made
+    # Names of this run the server said were taken when asked to create them: someone else's
+    # instance (never changed, never deleted, whatever its name says).
+    taken: set[str] = field(default_factory=set)
+    issued: int = 0
+
+    def mask(self, text: str) -> str:
+        """``text`` without the key (a test's failure output, captured output)."""
+        return mask_secrets(text, [self.api_key])
 
     @classmethod
     def from_env(cls) -> LiveGateway:
         return cls(os.environ["GATEWAY_URL"].rstrip("/"), os.environ["GATEWAY_API_KEY"].strip())
 
     def new_name(self) -> str:
-        """A name of this run: ``gtui-conformance-<run>-<n>``, recorded for the clean-up."""
-        name = f"{PREFIX}{self.run}-{len(self.created) + 1}"
+        """A name of this run: ``gtui-conformance-<run>-<n>`` (not yet created)."""
+        self.issued += 1
+        return f"{PREFIX}{self.run}-{self.issued}"
+
+    def was_created(self, name: str) -> None:
+        """The server created ``name`` for this run: the clean-up deletes it."""
         self.created.append(name)
-        return name
+
+    def was_taken(self, name: str) -> None:
+        """The server refused to create ``name``: it is someone else's, left alone."""
+        self.taken.add(name)
 
     def request(self, method: str, path: str, body: Any = None, *, key: str | None = None):
         return http_call(self.url, method, path, body, key=self.api_key if key is None else key)
@@ -68,13 +86,16 @@ class LiveGateway:
         return found
 
     def ours(self) -> set[str]:
-        return {name for name in self.names() if name.startswith(f"{PREFIX}{self.run}-")}
+        """This run's instances on the server: the ones it created, and any its name says it
+        made whose create gave no clear answer; never a name the server said was taken."""
+        mine = {name for name in self.names() if name.startswith(f"{PREFIX}{self.run}-")}
+        return mine - self.taken
 
     def clean_up(self) -> set[str]:
         """Delete every instance of this run (logging out any that connected), wait until the
         server no longer lists them (a 2.x finishes a delete after its 200), and return what
         is left (nothing, when all went well)."""
-        for name in sorted(self.ours() | set(self.created)):
+        for name in sorted((self.ours() | set(self.created)) - self.taken):
             self.request("DELETE", f"/instance/logout/{name}")
             self.request("DELETE", f"/instance/delete/{name}")
         wait_until(lambda: not self.ours(), "this run's instances deleted", raise_=False)

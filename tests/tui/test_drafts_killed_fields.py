@@ -126,7 +126,7 @@ def test_drafts_survive_sigkill_at_random_moments(demo_server, tmp_path, capsys)
                     terminal.wait_for("the recipient on disk", lambda: recipient_saved(store))
                     before = read_draft(store)
                 else:
-                    terminal.wait_for_text("Draft restored")
+                    terminal.wait_for_text("draft restored")  # the status line: it lasts
                 focus_field(terminal, hint_key)
                 start = getattr(before, attr)
                 text = (" " if start else "") + sentence(rng)

@@ -64,7 +64,10 @@ def _bindings() -> list[Binding]:
 def _new_keys() -> list[str]:
     """Keys no binding uses by default, each shown by Textual under its own name."""
     pool = [f"f{n}" for n in range(13, 25)]
-    modifiers = ("ctrl", "shift", "alt", "ctrl+shift", "ctrl+alt", "shift+alt", "ctrl+shift+alt")
+    modifiers = (
+        *("ctrl", "shift", "alt", "ctrl+shift", "ctrl+alt", "shift+alt", "ctrl+shift+alt"),
+        *("super", "meta"),  # more room: the fleet screen's bindings passed 180
+    )
     pool += [f"{mod}+f{n}" for mod in modifiers for n in range(1, 25)]
     return pool
 

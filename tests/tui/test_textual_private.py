@@ -59,9 +59,11 @@ def test_the_overridden_methods_are_still_called_by_that_name() -> None:
     from gateway_tui.tui.app import GatewayApp
     from gateway_tui.tui.widgets.message_line import MessageLine
     from gateway_tui.tui.widgets.record_table import RecordTable
+    from gateway_tui.tui.widgets.text_input import TextInput
 
     ours = {"_display": GatewayApp, "_handle_exception": GatewayApp, "_fatal_error": GatewayApp}
     ours |= {"_on_key": MessageLine, "_on_click": RecordTable}
+    ours |= {"_on_focus": TextInput, "_watch_value": TextInput}
     assert set(ours) == {entry.name for entry in OVERRIDDEN}
     for entry in OVERRIDDEN:
         assert entry.name in vars(ours[entry.name]), f"{entry.name} is no longer overridden"

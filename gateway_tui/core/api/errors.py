@@ -244,6 +244,8 @@ class LicenseRequired(ServerError):
         "The gateway needs activation: Evolution API 2.4 refuses calls (503 LICENSE_REQUIRED) "
         "until its server is activated with a license — ask whoever runs it"
     )
+    # Where it is activated: the 503's own ``register_url`` (v2.4.0-rc2/004), when it gave one.
+    register_url: str | None = None
 
 
 class GatewayUnreachable(GatewayError):
@@ -344,7 +346,7 @@ def error_for_response(
         cls = NameTaken
     if cls is GatewayError:
         title = f"The gateway answered {status}" + (f" {reason}" if reason else "")
-    return cls(
+    error = cls(
         title,
         method=method,
         path=path,
@@ -354,6 +356,10 @@ def error_for_response(
         problems=field_problems(message),
         not_on_whatsapp=numbers_not_on_whatsapp(message),
     )
+    if isinstance(error, LicenseRequired) and isinstance(body, dict):
+        url = body.get("register_url")
+        error.register_url = url if isinstance(url, str) and url.startswith("http") else None
+    return error
 
 
 def _mentions(value: Any, word: str, depth: int = 0) -> bool:

@@ -84,6 +84,21 @@ def _scalar_as_text(value: Any) -> Any:
 Text = Annotated[str, BeforeValidator(_scalar_as_text)]
 
 
+def _json_string(value: Any) -> Any:
+    """A value stored as JSON text on one server and as an object on another: kept as text;
+    anything else (a number, say) is dropped rather than refusing the whole row."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, dict | list):
+        import json
+
+        try:
+            return json.dumps(value)[:4096]
+        except (TypeError, ValueError, RecursionError):
+            return None
+    return None
+
+
 def jid_number(jid: str | None) -> str:
     """The digits of a ``<number>@domain`` JID ("" when there are none)."""
     match = _JID_USER.match(jid or "")
@@ -148,6 +163,10 @@ class Instance(_Listed):
     number: str | None = None
     disconnection_reason_code: Text | None = Field(default=None, alias="disconnectionReasonCode")
     disconnection_at: str | None = Field(default=None, alias="disconnectionAt")
+    # The WhatsApp library's error, as a JSON string on 2.3.x (core/fleet/reasons.py reads it).
+    disconnection_object: Annotated[str | None, BeforeValidator(_json_string)] = Field(
+        default=None, alias="disconnectionObject"
+    )
     message_count: int | None = None
     contact_count: int | None = None
     chat_count: int | None = None

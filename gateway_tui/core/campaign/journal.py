@@ -41,7 +41,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from gateway_tui.core.campaign.lock import CampaignLock, Holder, holder
+from gateway_tui.core.campaign.lock import LOCK_NAME, CampaignLock, Holder, holder
 from gateway_tui.core.campaign.recipients import Recipient, RecipientList
 from gateway_tui.core.draft import Draft
 from gateway_tui.core.files.export import CsvWriter
@@ -201,7 +201,8 @@ class Campaign:
     version: int = FORMAT_VERSION
     # Lines of the journal that could not be read, as "path, line N: why" (their recipients,
     # when known, are held), and why the campaign will not send at all ("" when it can).
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # the first MAX_PROBLEMS
+    problems_left_out: int = 0  # unreadable lines beyond those
     refusal: str = ""
     _file: Any = field(default=None, repr=False)
     _lock: CampaignLock | None = field(default=None, repr=False)
@@ -230,7 +231,15 @@ class Campaign:
             return
         if self._lock is None:
             self._lock = CampaignLock(self.dir)
-        found = self._lock.acquire()
+        try:
+            found = self._lock.acquire()
+        except OSError as problem:  # a folder where the lock file goes, no permission, …
+            path = self.dir / LOCK_NAME
+            raise JournalError(
+                f"the campaign's lock file {path} cannot be used "
+                f"({problem.strerror or problem}); nothing was sent. It should be a small "
+                "file the app makes: move it away, then try again."
+            ) from None
         if found is not None:
             raise CampaignBusy(self.id, found)
         torn = _cut_torn_line(self.journal_path)
@@ -442,6 +451,7 @@ class Campaign:
         self.codes = bytearray(count)
         self.unknown = {}
         self.problems = []
+        self.problems_left_out = 0
         self.refusal = ""
         self.last_try_at = None
         path = self.journal_path
@@ -477,7 +487,10 @@ class Campaign:
                     return
                 continue
             if event is None:
-                self.problems.append(f"{path}, line {number}: unreadable ({problem})")
+                if len(self.problems) < MAX_PROBLEMS:
+                    self.problems.append(f"{path}, line {number}: unreadable ({problem})")
+                else:  # a journal of millions of bad lines: counted, not kept
+                    self.problems_left_out += 1
                 if index is None:
                     self.refusal = (
                         f"{path}, line {number}: unreadable ({problem}) and it does not say "
@@ -618,6 +631,11 @@ def _index_named(raw: bytes, event: Any, count: int) -> int | None:
     return None
 
 
+# No line of ours comes near this (an error text is cut far shorter): a longer one is damage.
+MAX_LINE = 1 << 20
+MAX_PROBLEMS = 1000  # unreadable lines told one by one; the rest are counted
+
+
 def _lines(path: Path, count: int) -> Iterator[tuple[int, dict[str, Any] | None, str, int | None]]:
     """(line number, event or None, why not, recipient named) of every line of the journal.
 
@@ -626,9 +644,13 @@ def _lines(path: Path, count: int) -> Iterator[tuple[int, dict[str, Any] | None,
     OSError when the journal cannot be opened (FileNotFoundError when there is none).
     """
     with path.open("rb") as file:
-        for number, raw in enumerate(file, start=1):
+        for number, (raw, whole) in enumerate(_raw_lines(file), start=1):
             if not raw.endswith(b"\n"):
                 return
+            if not whole:  # never one of ours: its start may still name a recipient
+                problem = f"longer than {MAX_LINE // 1024} kB"
+                yield number, None, problem, _index_named(raw, None, count)
+                continue
             if not raw.strip():
                 continue
             try:
@@ -641,6 +663,24 @@ def _lines(path: Path, count: int) -> Iterator[tuple[int, dict[str, Any] | None,
                 yield number, None, problem, _index_named(raw, event, count)
             else:
                 yield number, event, "", None
+
+
+def _raw_lines(file: Any) -> Iterator[tuple[bytes, bool]]:
+    """(line, whole) of every line, each read at most MAX_LINE bytes at a time: a journal of
+    gigabytes without a newline (damage, or a file put there) never sits in memory. A longer
+    line is skipped to its end and given as its first MAX_LINE bytes (``whole`` False) with
+    its newline; a last line without one as it is."""
+    while raw := file.readline(MAX_LINE):
+        if raw.endswith(b"\n") or len(raw) < MAX_LINE:
+            yield raw, True
+            continue
+        while rest := file.readline(MAX_LINE):
+            if rest.endswith(b"\n"):
+                yield raw + b"\n", False
+                break
+        else:
+            yield raw, False  # no newline to its end: a torn last line
+            return
 
 
 def _cut_torn_line(path: Path) -> bytes:

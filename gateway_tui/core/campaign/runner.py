@@ -156,8 +156,12 @@ class CampaignRunner:
     client: GatewayClient
     on_progress: Callable[[Progress], None] | None = None
     on_attempt: Callable[[Attempt], None] | None = None
+    # The wall clock: the journal's times and what is shown. Never the pacing: a wall clock
+    # that goes back (or a journal written ahead of it) would hold the next send for as long.
     clock: Callable[[], float] = time.time
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
+    # The pacing's clock: it never goes back. `next_at` and the rate are on it.
+    monotonic: Callable[[], float] = time.monotonic
     check_instance: bool = True  # ask first whether the instance exists and is open
     state: RunState = RunState.READY
     last_error: str = ""
@@ -175,6 +179,9 @@ class CampaignRunner:
         self._resume.set()
         self.template = MessageTemplate(self.campaign.draft)
         self._planned = self._gap = 0.0
+        # When this runner last sent (on `monotonic`); None: nothing sent by it yet.
+        self._last_sent: float | None = None
+        self._pace_from: float | None = None  # a resumed campaign's first gap counts from here
         self._systemic_reason = ""
         self._in_flight = False  # between a `try` line and its outcome
 
@@ -187,6 +194,10 @@ class CampaignRunner:
             self._notify()
 
     def resume(self) -> None:
+        if self.paused:
+            # The rate is measured again from the sends after the pause: the pause is no
+            # slowness of the sending.
+            self._recent.clear()
         self._resume.set()
         self._wake.set()
 
@@ -207,7 +218,7 @@ class CampaignRunner:
     def progress(self) -> Progress:
         campaign = self.campaign
         left = campaign.count(Status.PENDING)
-        now = self.clock()
+        now = self.monotonic()
         recent = [at for at in self._recent if now - at <= RATE_WINDOW]
         span = (now - recent[0]) if len(recent) >= RATE_MIN_SENDS else 0.0
         rate = (len(recent) - 1) * 60.0 / span if span > 0 else 0.0
@@ -216,7 +227,7 @@ class CampaignRunner:
         eta = left * max(per_call, pace_gap) if left and max(per_call, pace_gap) else None
         if left == 0:
             eta = 0.0
-        if self.state in (RunState.STOPPED, RunState.CANCELLED):
+        if self.state in (RunState.STOPPED, RunState.CANCELLED) or self.paused:
             rate, eta = 0.0, None  # nothing is being sent: no rate, no time left
         in_flight = 1 if self._in_flight else 0
         return Progress(
@@ -270,8 +281,7 @@ class CampaignRunner:
         self._systemic: deque[str] = deque(maxlen=STOP_AFTER)
         self._same_failure: deque[str] = deque(maxlen=STOP_AFTER_SAME_FAILURE)
         self._unknown_in_row = 0
-        # The rate of a resumed campaign starts from its recent sends, not from zero.
-        self._recent.extend(event["at"] for event in campaign.tries())
+        self._start_pacing()
         if self.check_instance and not campaign.finished:
             problem = await instance_problem(self.client, campaign.instance)
             if problem:
@@ -318,6 +328,23 @@ class CampaignRunner:
                 "for everyone). Resume to try them again."
             )
             campaign.record_stop(self.stop_reason, at=self.clock())
+
+    def _start_pacing(self) -> None:
+        """Pacing and rate on the monotonic clock. The journal's (wall) times only tell the
+        rate of a resumed campaign, and only those of the last minute by this wall clock: a
+        journal written ahead of it, or long ago, holds nothing up."""
+        campaign = self.campaign
+        now, wall = self.monotonic(), self.clock()
+        tried_before = False
+        for event in campaign.tries():
+            tried_before = True
+            age = wall - event["at"]
+            if 0 <= age <= RATE_WINDOW:
+                self._recent.append(now - age)
+        if tried_before and self._last_sent is None:
+            # Resumed: the first send waits its gap from now (never faster than the pace,
+            # whatever the journal's times say).
+            self._pace_from = now
 
     async def _passes(self) -> None:
         campaign = self.campaign
@@ -384,9 +411,9 @@ class CampaignRunner:
                 self._notify()
                 await self._resume.wait()
                 continue
-            last = campaign.last_try_at
-            planned = last + gap if last is not None else self.clock()
-            now = self.clock()
+            now = self.monotonic()
+            last = self._last_sent if self._last_sent is not None else self._pace_from
+            planned = last + gap if last is not None else now
             if now >= planned:
                 self._planned, self._gap = planned, gap
                 return True
@@ -410,9 +437,12 @@ class CampaignRunner:
         self.current = recipient
         self.next_at = None
         started = self.clock()
-        campaign.record_try(index, at=started, planned=self._planned, gap=self._gap)
+        # `planned`: when it was due, as a wall time (the journal's times are for reading).
+        planned = started - max(0.0, self.monotonic() - self._planned)
+        campaign.record_try(index, at=started, planned=planned, gap=self._gap)
         self._in_flight = True
-        self._recent.append(started)
+        self._last_sent = self.monotonic()
+        self._recent.append(self._last_sent)
         self._notify()
         t0 = time.perf_counter()
         try:

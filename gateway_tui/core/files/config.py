@@ -97,6 +97,11 @@ class Profile(BaseModel):
     # Which line of Evolution API the gateway speaks: "1" (1.7.1), "2" (2.x), or "auto" (told
     # by its answers).
     api_version: str = "auto"
+    # The gateway's Prometheus /metrics behind basic auth (METRICS_USER / METRICS_PASSWORD):
+    # the fleet reads every instance's state from it in one call. The password is a secret.
+    metrics_user: str | None = None
+    metrics_password: SecretStr | None = None
+    metrics_password_env: str | None = None
 
     @field_validator("api_version", mode="before")
     @classmethod
@@ -113,6 +118,16 @@ class Profile(BaseModel):
     @classmethod
     def _valid_url(cls, url: str) -> str:
         return validate_gateway_url(url)
+
+    def resolve_metrics_password(
+        self, environ: Mapping[str, str] | None = None
+    ) -> SecretStr | None:
+        """/metrics' password: from ``metrics_password_env`` when set, else the file's."""
+        if self.metrics_password_env:
+            value = (os.environ if environ is None else environ).get(self.metrics_password_env)
+            if value:
+                return SecretStr(value)
+        return self.metrics_password
 
     def resolve_key(self, environ: Mapping[str, str] | None = None) -> SecretStr | None:
         """The key to use: from ``api_key_env`` when that variable is set, else ``api_key``."""
@@ -139,6 +154,8 @@ class ConfigFile(BaseModel):
     # Send read receipts for the messages of a conversation when it is opened. The contacts
     # see them (blue ticks): off unless asked for.
     mark_read_on_open: bool = False
+    # The fleet's alerts also as the terminal's desktop notifications (OSC 9 and OSC 777).
+    desktop_notifications: bool = False
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
 
@@ -189,6 +206,7 @@ class ResolvedConfig:
     theme: str | None = None
     api_version: str = "auto"  # the profile's pin, or "auto"
     mark_read_on_open: bool = False
+    desktop_notifications: bool = False
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
     path: Path = field(default_factory=config_path)
@@ -365,7 +383,9 @@ def _dotted(loc: tuple[Any, ...]) -> str:
 
 
 def _insecure_file_warning(path: Path, config_file: ConfigFile) -> str | None:
-    if os.name != "posix" or not any(p.api_key for p in config_file.profiles.values()):
+    if os.name != "posix" or not any(
+        p.api_key or p.metrics_password for p in config_file.profiles.values()
+    ):
         return None
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
@@ -461,6 +481,7 @@ def load_config(
         max_response_mb=config_file.max_response_mb,
         theme=config_file.theme,
         mark_read_on_open=config_file.mark_read_on_open,
+        desktop_notifications=config_file.desktop_notifications,
         keys=keys,
         profiles=dict(config_file.profiles),
         path=path,

@@ -15,6 +15,8 @@ from gateway_tui.core.api.message_bodies import MEDIA_LIMITS, MediaType, MediaUp
 from gateway_tui.core.files import storage
 
 _UNSAFE = re.compile(r"[^\w.\- ()+,=@]+")
+_LEADING = " ._-"  # a name never starts with these: hidden (.), or read as an option (-)
+FILE_MODE = 0o600  # a saved file is the user's alone, as the folder it is made in
 _MAX_NAME = 120
 _EXTENSIONS = {"image": ".jpg", "video": ".mp4", "audio": ".ogg", "document": ".bin"}
 
@@ -30,12 +32,13 @@ def media_dir() -> Path:
 
 def safe_name(name: str | None, fallback: str) -> str:
     """A file name from outside made harmless: no directories, no control or odd characters,
-    no leading dot, not too long; ``fallback`` when nothing is left."""
+    no leading dot or dash (`-rf.jpg` would read as an option to a shell command), not too
+    long; ``fallback`` when nothing is left."""
     name = unicodedata.normalize("NFKC", name or "")
     name = name.replace("\\", "/").rsplit("/", 1)[-1]
-    name = _UNSAFE.sub("_", name).strip(" ._")
+    name = _UNSAFE.sub("_", name).lstrip(_LEADING).rstrip(" ._")
     if not name:
-        name = _UNSAFE.sub("_", fallback).strip(" ._") or "media"
+        name = _UNSAFE.sub("_", fallback).lstrip(_LEADING).rstrip(" ._") or "media"
     stem, dot, suffix = name.rpartition(".")
     if dot and len(suffix) <= 10:
         return stem[: _MAX_NAME - len(suffix) - 1] + "." + suffix
@@ -49,23 +52,35 @@ def extension_for(mimetype: str | None, kind: str | None) -> str:
     return guessed or _EXTENSIONS.get(kind or "", ".bin")
 
 
+def _media_folder(directory: Path) -> None:
+    """The folder exists, private when it is ours. One the user linked elsewhere (media →
+    ~/Pictures) is theirs: its target's mode is left as it is."""
+    if directory.is_symlink():
+        if not directory.is_dir():
+            raise MediaFileProblem(f"{directory} links to {os.readlink(directory)}: no folder")
+        return
+    storage.ensure_private_dir(directory)
+
+
 def save_new_file(directory: Path, name: str, content: bytes) -> Path:
     """Write ``content`` to ``directory/name``, or ``name (2)``… when taken: never over a file
-    (created exclusively, so not even one that appears meanwhile)."""
-    storage.ensure_private_dir(directory)
+    (created exclusively, so not even one that appears meanwhile, nor through a link), 0600."""
+    _media_folder(directory)
     stem, dot, suffix = name.rpartition(".")
     if not dot:
         stem, suffix = name, ""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
     for number in range(1, 10_000):
         candidate = name if number == 1 else f"{stem} ({number}){dot}{suffix}"
         path = directory / candidate
         try:
-            with open(path, "xb") as file:
-                file.write(content)
-                file.flush()
-                os.fsync(file.fileno())
+            fd = os.open(path, flags, FILE_MODE)
         except FileExistsError:
             continue
+        with os.fdopen(fd, "wb") as file:
+            file.write(content)
+            file.flush()
+            os.fsync(file.fileno())
         return path
     raise MediaFileProblem(f"Too many files named {name} in {directory}")
 

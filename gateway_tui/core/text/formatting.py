@@ -66,26 +66,12 @@ def clock(moment: datetime | None) -> str:
     return moment.strftime("%H:%M:%S") if moment else "never"
 
 
-# Why WhatsApp ended a session (Baileys' DisconnectReason), as 2.x stores it per instance.
-DISCONNECT_REASONS = {
-    "401": "logged out",
-    "403": "banned or forbidden",
-    "408": "connection lost",
-    "411": "multi-device mismatch",
-    "428": "connection closed",
-    "440": "replaced by another session",
-    "500": "bad session",
-    "503": "WhatsApp unavailable",
-    "515": "restart required",
-}
-
-
 def disconnect_reason(code: str | None) -> str:
-    """ "401 logged out"; the bare code when unknown; "" when there is none."""
-    if not code:
-        return ""
-    words = DISCONNECT_REASONS.get(code)
-    return f"{code} {words}" if words else code
+    """ "401 logged out" (Baileys' reason codes: core/fleet/reasons.py); the bare code when
+    unknown; "" when there is none."""
+    from gateway_tui.core.fleet.reasons import reason_words
+
+    return reason_words(code)
 
 
 def moment_text(iso: str | None) -> str:

@@ -110,3 +110,13 @@ def insecure_url_warning(url: str | None) -> str | None:
         "and anyone on the network path can read it. Use https:// unless you trust every "
         "network in between."
     )
+
+
+def without_path(url: str | None) -> str:
+    """ ": try http://host:port without /api" when the URL has a path, else nothing (the
+    gateway's API is at its root: a path is the usual mistake behind "no gateway API")."""
+    parts = urlsplit(url or "")
+    path = parts.path.rstrip("/")
+    if not (parts.scheme and parts.netloc and path):
+        return ""
+    return f": try {parts.scheme}://{parts.netloc} without {path}"

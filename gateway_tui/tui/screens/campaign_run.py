@@ -7,6 +7,8 @@ listed; only the user resends them (u, after a confirmation) or sets them aside 
 
 from __future__ import annotations
 
+import time
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -20,6 +22,7 @@ from gateway_tui.core.campaign.journal import (
     Status,
     open_campaign,
 )
+from gateway_tui.core.campaign.lock import Holder, holder
 from gateway_tui.core.campaign.runner import CampaignRunner, Progress, RunState, duration_text
 from gateway_tui.core.text.formatting import format_number
 from gateway_tui.tui.screens.base import GatewayScreen
@@ -27,6 +30,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 
 REDRAW_SECONDS = 0.25
+FOLLOW_SECONDS = 2.0  # how often a campaign another process sends is read again
 _ACTIVE = (RunState.READY, RunState.WAITING, RunState.SENDING, RunState.PAUSED)
 
 
@@ -47,6 +51,9 @@ class CampaignRunScreen(GatewayScreen):
         Binding("escape", "back", "Back", id="campaign_run.back"),
         Binding("q", "quit_app", "Quit", id="campaign_run.quit"),
     ]
+
+    # The pacing's clock (the runner's `monotonic`): a screenshot fixes it.
+    monotonic = staticmethod(time.monotonic)
 
     def __init__(self, campaign: Campaign, *, start: bool = False) -> None:
         super().__init__()
@@ -78,6 +85,7 @@ class CampaignRunScreen(GatewayScreen):
         table = self.query_one("#run-held", DataTable)
         table.add_columns("line", "number", "name", "what happened")
         self.set_interval(REDRAW_SECONDS, self._redraw)
+        self.set_interval(FOLLOW_SECONDS, self._follow_elsewhere)
         self._latest = self._idle_progress()
         self._redraw()
         if self._start_now:
@@ -92,6 +100,23 @@ class CampaignRunScreen(GatewayScreen):
     @property
     def running(self) -> bool:
         return self.runner is not None and self.runner.state in _ACTIVE
+
+    def sender_elsewhere(self) -> Holder | None:
+        """Who else sends this campaign now (another process), or None."""
+        if self.running:
+            return None
+        return holder(self.campaign.dir)
+
+    def _follow_elsewhere(self) -> None:
+        """While another process sends it, its journal is read again: the counts are its."""
+        if self.sender_elsewhere() is None:
+            return
+        try:
+            self.campaign = open_campaign(self.campaign.id, root=self.campaign.dir.parent)
+        except JournalError:
+            return
+        self._latest = self._idle_progress()
+        self._redraw()
 
     def _idle_progress(self) -> Progress:
         counts = self.campaign.counts()
@@ -114,6 +139,12 @@ class CampaignRunScreen(GatewayScreen):
         if self.campaign.finished:
             self.notify("Nobody is left to send to.", markup=False)
             return
+        if (other := self.sender_elsewhere()) is not None:
+            self.notify(
+                f"{other.describe().capitalize()} sends this campaign: not from here too.",
+                markup=False,
+            )
+            return
         try:
             # Re-read from disk: the journal is the truth (another run may have moved on).
             self.campaign = open_campaign(self.campaign.id, root=self.campaign.dir.parent)
@@ -121,7 +152,11 @@ class CampaignRunScreen(GatewayScreen):
             self.notify(str(exc), severity="error", markup=False)
             return
         self.runner = CampaignRunner(
-            self.campaign, self.gateway_app.client, on_progress=self._progressed, clock=self._now
+            self.campaign,
+            self.gateway_app.client,
+            on_progress=self._progressed,
+            clock=self._now,
+            monotonic=self.monotonic,
         )
         self.run_worker(self._run(self.runner), group="campaign", exit_on_error=False)
 
@@ -132,11 +167,25 @@ class CampaignRunScreen(GatewayScreen):
             runner.state = RunState.STOPPED
             runner.stop_reason = f"Not sent from here: {exc}."
             self._latest = runner.progress()
-        except (JournalError, OSError) as exc:
+        except JournalError as exc:  # says what cannot be used (the journal, its lock)
+            runner.state = RunState.STOPPED
+            runner.stop_reason = f"Stopped: {exc}"
+            self._latest = runner.progress()
+        except OSError as exc:
             runner.state = RunState.STOPPED
             runner.stop_reason = f"Stopped: the journal cannot be written ({exc})."
             self._latest = runner.progress()
         self._redraw()
+        ended = self._latest.state if self._latest is not None else None
+        if ended in (RunState.FINISHED, RunState.STOPPED, RunState.CANCELLED):
+            # An alert, as the fleet's: a notice and the bell, and in the alert log.
+            detail = self._latest.stop_reason if ended is not RunState.FINISHED else ""
+            self.gateway_app.campaign_ended(
+                self.campaign.instance,
+                self.campaign.id,
+                stopped=ended is not RunState.FINISHED,
+                detail=detail,
+            )
 
     def _progressed(self, progress: Progress) -> None:
         self._latest = progress
@@ -183,28 +232,50 @@ class CampaignRunScreen(GatewayScreen):
         if state is RunState.SENDING:
             return Text.assemble(("⏳ Sending to ", "bold"), (who, "bold"))
         if state is RunState.WAITING and progress.next_at is not None:
-            left = max(0.0, progress.next_at - self._now())
+            left = max(0.0, progress.next_at - self.monotonic())
             return Text.assemble(("Next: ", "bold"), who, (f" in {left:.0f} s (the pace)", "dim"))
         if state is RunState.PAUSED:
             return Text("⏸ Paused — p resumes", style="bold yellow")
         if state is RunState.READY and progress.left:
-            return Text(f"{progress.left:,} left to send — r resumes", style="bold")
+            if (other := self.sender_elsewhere()) is not None:
+                return Text(
+                    f"Being sent by {other.describe()}: {progress.left:,} left; the counts "
+                    "follow its journal",
+                    style="bold yellow",
+                )
+            resume = self.key_for("campaign_run.resume")
+            return Text(f"{progress.left:,} left to send — {resume} resumes", style="bold")
         return Text("")
 
     def _end_line(self, progress: Progress) -> Text:
         text = Text()
-        if progress.stop_reason:
+        if progress.stop_reason and progress.state is not RunState.FINISHED:
             text.append(progress.stop_reason, style="bold red")
             text.append("\n")
         if progress.state is RunState.CANCELLED:
-            text.append("Cancelled: r resumes where it stopped.\n", style="bold yellow")
+            resume = self.key_for("campaign_run.resume")
+            text.append(f"Cancelled: {resume} resumes where it stopped.\n", style="bold yellow")
         if progress.state is RunState.FINISHED:
-            text.append("✓ Finished. ", style="bold green")
+            text.append_text(self._finished_line(progress))
         if progress.state not in _ACTIVE or progress.state is RunState.READY:
             if self.campaign.report_path.exists():
                 text.append("Report: ", style="dim")
                 text.append(str(self.campaign.report_path))
         return text
+
+    @staticmethod
+    def _finished_line(progress: Progress) -> Text:
+        """Green only when everyone got it (or was set aside); else what is left to look at."""
+        if not (progress.unknown or progress.failed):
+            return Text("✓ Finished. ", style="bold green")
+        left = []
+        if progress.unknown:
+            left.append(f"{progress.unknown:,} outcome unknown (held below: check their chats)")
+        if progress.failed:
+            left.append(f"{progress.failed:,} failed (the report says why)")
+        return Text(
+            f"Finished, nobody left to send to — but {' · '.join(left)}. ", style="bold yellow"
+        )
 
     def _draw_held(self) -> None:
         held = self.campaign.held()
@@ -318,15 +389,18 @@ class CampaignRunScreen(GatewayScreen):
         self._decide_held(resend=False)
 
     def action_quit_app(self) -> None:
+        from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
+
         if not self.running:
             self.app.exit()
             return
+        resume = self.key_on(CampaignSetupScreen, "campaign_setup.campaigns")
         self.app.push_screen(
             ConfirmScreen(
                 "Quit while the campaign runs",
                 Text(
                     "Quit now? The send in flight, if any, is held as unknown; the journal keeps "
-                    "the rest, and the campaign resumes from the set-up (f9)."
+                    f"the rest, and the campaign resumes from the set-up ({resume})."
                 ),
                 confirm_label="Quit",
             ),

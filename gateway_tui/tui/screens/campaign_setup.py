@@ -45,6 +45,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.list_preview import ListPreview
+from gateway_tui.tui.widgets.text_input import TextInput
 
 PARSE_DELAY_SECONDS = 0.3  # pasted lines are read again this long after the last keystroke
 TABLE_LIMIT = 2_000  # rows shown in the recipients table (all are sent)
@@ -78,7 +79,9 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
     BINDINGS = [
         Binding("ctrl+s", "start", "Start sending", id="campaign_setup.start", priority=True),
         Binding("f4", "check_whatsapp", "Check on WhatsApp", id="campaign_setup.check_whatsapp"),
-        Binding("f9", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
+        # Not f9: one key away, in the composer, f9 starts a new empty draft. f8 there lists
+        # what was sent (campaigns too); here the campaigns to resume.
+        Binding("f8", "campaigns", "Resume a campaign", id="campaign_setup.campaigns"),
         # Below 100 columns the preview steps aside (as in the composer); f3 shows it below.
         Binding("f3", "toggle_preview", "Preview", id="campaign_setup.toggle_preview"),
         Binding("escape", "back", "Back", id="campaign_setup.back"),
@@ -105,7 +108,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
                 yield Static(id="campaign-title", classes="title")
                 with Horizontal(classes="composer-field"):
                     yield Label("CSV file", classes="field-label")
-                    yield Input(
+                    yield TextInput(
                         placeholder="path to a CSV file — enter loads it",
                         id="c-file",
                         compact=True,
@@ -123,12 +126,14 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
                 yield DataTable(id="c-recipients", cursor_type="row", zebra_stripes=True)
                 with Horizontal(classes="composer-field"):
                     yield Label("Per minute", classes="field-label")
-                    yield Input(DEFAULT_RATE, id="c-rate", compact=True)
+                    yield TextInput(DEFAULT_RATE, id="c-rate", compact=True)
                     yield Label("Jitter %", classes="field-label-inline")
-                    yield Input(DEFAULT_JITTER, id="c-jitter", compact=True)
+                    yield TextInput(DEFAULT_JITTER, id="c-jitter", compact=True)
                 with Horizontal(classes="composer-field"):
                     yield Label("Delay (ms)", classes="field-label")
-                    yield Input(self.draft.delay, placeholder="none", id="c-delay", compact=True)
+                    yield TextInput(
+                        self.draft.delay, placeholder="none", id="c-delay", compact=True
+                    )
                     yield Label("Presence", classes="field-label-inline")
                     yield Select(
                         [(p, p) for p in PRESENCES],

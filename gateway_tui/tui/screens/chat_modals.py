@@ -22,6 +22,7 @@ from gateway_tui.core.chat_book import person_label
 from gateway_tui.core.services.messages import profile_key
 from gateway_tui.core.state import Loadable, Topic
 from gateway_tui.tui.screens.form_modal import FormModal
+from gateway_tui.tui.widgets.text_input import TextInput
 
 _R = TypeVar("_R")
 
@@ -74,7 +75,7 @@ class EditMessageScreen(ChatModal[str | None]):
             yield Static(where)
             yield Label("New text")
             # The old text is there to be added to: no selection that the first key replaces.
-            yield Input(
+            yield TextInput(
                 self.old_text,
                 placeholder="the message's new text",
                 select_on_focus=False,
@@ -182,7 +183,7 @@ class ProfileScreen(ChatModal[None]):
         with Vertical(id="profile-dialog", classes="dialog"):
             yield Static(Text("Business profile", style="bold"), classes="dialog-title")
             yield Label("Number (international digits)")
-            yield Input(self.number, placeholder="e.g. 447700900456", id="profile-number")
+            yield TextInput(self.number, placeholder="e.g. 447700900456", id="profile-number")
             yield Static(id="profile-note", classes="field-error")
             yield Static(id="profile-card")
             yield Static(

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
+from gateway_tui.tui.widgets.text_input import TextInput
 
 
 class TemplateNameScreen(FormModal[str | None]):
@@ -43,7 +44,7 @@ class TemplateNameScreen(FormModal[str | None]):
                 classes="dialog-body",
             )
             yield Label("Name")
-            yield Input(self.suggestion, placeholder="e.g. Lunch menu", id="template-name")
+            yield TextInput(self.suggestion, placeholder="e.g. Lunch menu", id="template-name")
             yield Static(id="template-name-note", classes="field-error")
             cancel = self.key_for("template_name.cancel")
             yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))

@@ -53,6 +53,7 @@ from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.list_preview import ListPreview, PreviewMode
+from gateway_tui.tui.widgets.text_input import TextInput
 
 AUTOSAVE_SECONDS = 0.5  # a keystroke reaches the disk within this (well within a second)
 
@@ -179,7 +180,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                 for key, label, attr, placeholder in HEADER_FIELDS:
                     with Horizontal(classes="composer-field"):
                         yield Label(label, classes="field-label")
-                        yield Input(
+                        yield TextInput(
                             getattr(draft, attr),
                             placeholder=placeholder_for(
                                 key, placeholder, self.gateway_app.gateway_line
@@ -192,7 +193,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                     yield Static(id=f"err-{key}", classes="field-error composer-error")
                 with Horizontal(classes="composer-field", id="options-line"):
                     yield Label("Delay (ms)", classes="field-label")
-                    yield Input(draft.delay, placeholder="none", id="f-delay", compact=True)
+                    yield TextInput(draft.delay, placeholder="none", id="f-delay", compact=True)
                     line = self.gateway_app.gateway_line
                     yield Label("Presence", classes="field-label-inline")
                     yield Select(

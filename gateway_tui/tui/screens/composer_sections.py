@@ -13,6 +13,7 @@ from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.text_input import TextInput
 
 
 class SectionsEditor:
@@ -29,7 +30,7 @@ class SectionsEditor:
             children: list[Widget] = [
                 Horizontal(
                     Label(f"Section {s_index + 1}", classes="section-label"),
-                    Input(
+                    TextInput(
                         section.title,
                         placeholder="section title",
                         id=f"sec-{section.uid}-title",
@@ -49,21 +50,21 @@ class SectionsEditor:
         """A row's line (number, title, description, rowId) and its error line."""
         line = Horizontal(
             Label(f"{index + 1:>3}.", classes="row-number"),
-            Input(
+            TextInput(
                 row.title,
                 placeholder="row title",
                 id=f"row-{row.uid}-title",
                 classes="row-title",
                 compact=True,
             ),
-            Input(
+            TextInput(
                 row.description,
                 placeholder="description (optional)",
                 id=f"row-{row.uid}-desc",
                 classes="row-desc",
                 compact=True,
             ),
-            Input(
+            TextInput(
                 row_id,
                 placeholder=row_id,
                 id=f"row-{row.uid}-id",

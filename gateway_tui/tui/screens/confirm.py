@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from gateway_tui.tui.screens.base import key_for
+from gateway_tui.tui.widgets.text_input import TextInput
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -74,7 +75,7 @@ class PromptScreen(ModalScreen[str | None]):
         with Vertical(id="prompt-dialog", classes="dialog"):
             yield Static(Text(self._title, style="bold"), classes="dialog-title")
             yield Static(self._body, classes="dialog-body")
-            yield Input(self._value, placeholder=self._placeholder, id="prompt-input")
+            yield TextInput(self._value, placeholder=self._placeholder, id="prompt-input")
             cancel = key_for(self, "prompt.cancel")
             yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))
 

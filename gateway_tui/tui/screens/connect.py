@@ -23,6 +23,7 @@ from gateway_tui.core.files.config import (
 from gateway_tui.core.services.connect import probe_gateway
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.status_panel import error_advice
+from gateway_tui.tui.widgets.text_input import TextInput
 
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -53,16 +54,18 @@ class ConnectScreen(GatewayScreen):
                     Text("\n".join(config.problems), style="yellow"), id="connect-problems"
                 )
             yield Label("Gateway URL")
-            yield Input(value=config.url or "", placeholder="https://gateway.example.com", id="url")
+            yield TextInput(
+                value=config.url or "", placeholder="https://gateway.example.com", id="url"
+            )
             yield Static(id="url-error", classes="field-error")
             yield Label("API key")
-            yield Input(password=True, placeholder="global API key", id="api-key")
+            yield TextInput(password=True, placeholder="global API key", id="api-key")
             yield Static(id="key-error", classes="field-error")
             yield Label("…or the environment variable that holds it (saved instead of the key)")
-            yield Input(placeholder="e.g. GATEWAY_API_KEY (optional)", id="api-key-env")
+            yield TextInput(placeholder="e.g. GATEWAY_API_KEY (optional)", id="api-key-env")
             yield Static(id="env-error", classes="field-error")
             yield Label("Profile name (to save this gateway)")
-            yield Input(value=config.profile or "default", id="profile-name")
+            yield TextInput(value=config.profile or "default", id="profile-name")
             with Horizontal(classes="buttons"):
                 test, save = self.key_for("connect.test"), self.key_for("connect.save")
                 yield Button(f"Test connection ({test})", id="test")

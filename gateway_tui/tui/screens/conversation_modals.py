@@ -18,6 +18,7 @@ from gateway_tui.core.api.message_bodies import MediaUpload
 from gateway_tui.core.chat_book import printable
 from gateway_tui.core.files.media_files import MediaFileProblem, read_for_upload
 from gateway_tui.tui.screens.form_modal import FormModal
+from gateway_tui.tui.widgets.text_input import TextInput
 
 REACTIONS = ("👍", "❤️", "😂", "😮", "😢", "🙏")
 
@@ -51,7 +52,7 @@ class ReactionScreen(FormModal[str | None]):
             choices.append("none")
             yield Static(choices)
             yield Label("or type an emoji and press enter")
-            yield Input(placeholder="🎉", max_length=16, id="reaction-other")
+            yield TextInput(placeholder="🎉", max_length=16, id="reaction-other")
             yield Static(Text(f"{self.key_for('reaction.cancel')} cancels", style="dim"))
 
     def on_mount(self) -> None:
@@ -99,9 +100,9 @@ class SendFileScreen(FormModal[FileToSend | None]):
             title.append(printable(self.chat_title), style="bold")
             yield Static(title, classes="dialog-title")
             yield Label("File (a photo, video or audio goes as one; anything else as a document)")
-            yield Input(placeholder="~/Pictures/receipt.jpg", id="send-file-path")
+            yield TextInput(placeholder="~/Pictures/receipt.jpg", id="send-file-path")
             yield Label("Caption (optional)")
-            yield Input(placeholder="shown under the file", id="send-file-caption")
+            yield TextInput(placeholder="shown under the file", id="send-file-caption")
             yield Static(id="send-file-note", classes="field-error")
             send, cancel = self.key_for("send_file.send"), self.key_for("send_file.cancel")
             yield Static(Text(f"enter or {send} sends · {cancel} cancels", style="dim"))

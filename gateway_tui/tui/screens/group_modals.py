@@ -38,6 +38,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.status_panel import error_advice
+from gateway_tui.tui.widgets.text_input import TextInput
 
 _R = TypeVar("_R")
 
@@ -221,7 +222,7 @@ class SubjectScreen(GroupModal[str | None]):
             with Horizontal(classes="subject-line"):
                 yield Label("Subject")
                 yield LengthCounter(SUBJECT_LIMIT, hard=True, id="subject-count")
-            yield Input(
+            yield TextInput(
                 value=self.current,
                 placeholder="the group's name",
                 select_on_focus=False,
@@ -334,7 +335,7 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
                 yield TextArea(id="invite-numbers", soft_wrap=True)
                 yield Static(id="invite-check", classes="field-error")
                 yield Label("Description — sent above the link; the gateway requires one")
-                yield Input(
+                yield TextInput(
                     default_invite_description(self.subject),
                     placeholder="a line above the link",
                     # A suggestion: typing replaces it, an arrow key keeps it for editing.
@@ -477,7 +478,7 @@ class ExportScreen(FormModal[Path | None]):
             yield Static(Text("Export participants to CSV", style="bold"), classes="dialog-title")
             yield Static(Text(self._what))
             yield Label("File")
-            yield Input(value=self._default, select_on_focus=False, id="export-path")
+            yield TextInput(value=self._default, select_on_focus=False, id="export-path")
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Export (enter)", variant="primary", id="export-save")

@@ -24,6 +24,7 @@ from gateway_tui.core.text.formatting import clock
 from gateway_tui.tui.screens.group_modals import explain_on, problem_text
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
+from gateway_tui.tui.widgets.text_input import TextInput
 
 _NOT_RECENT = 1_000_000
 
@@ -135,7 +136,9 @@ class GroupPickerScreen(TableScreen[GroupRow]):
     def compose_below_table(self) -> ComposeResult:
         with Vertical(id="jid-entry"):
             yield Label("Group id or JID")
-            yield Input(placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input")
+            yield TextInput(
+                placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input"
+            )
             yield Static(id="jid-preview", classes="field-error")
 
     @property

@@ -42,6 +42,7 @@ from gateway_tui.tui.widgets.conversation import (
 )
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.message_line import MessageLine
+from gateway_tui.tui.widgets.text_input import TextInput
 
 EDIT_WINDOW_SECONDS = 15 * 60
 POLL_SECONDS = 2.0
@@ -276,7 +277,7 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             yield Static(id="messages-summary", classes="summary")
             yield ConversationView(is_group=self.is_group, id="conversation")
             yield Static(id="message-details")
-            search = Input(placeholder="search this chat's text", id="messages-search")
+            search = TextInput(placeholder="search this chat's text", id="messages-search")
             search.display = False
             yield search
             banner = Static(id="reply-banner")

@@ -24,6 +24,7 @@ from gateway_tui.core.api.lifecycle import (
     new_instance_token,
 )
 from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.widgets.text_input import TextInput
 
 FIELD_INPUTS = {"instanceName": "#new-name", "number": "#new-number", "token": "#new-token"}
 
@@ -55,9 +56,9 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
             yield Static(Text("New instance", style="bold"), classes="dialog-title")
             with Vertical(id="new-form"):
                 yield Label("Name (it becomes a folder on the gateway)")
-                yield Input(placeholder="e.g. sales-eu-2", id="new-name", compact=True)
+                yield TextInput(placeholder="e.g. sales-eu-2", id="new-name", compact=True)
                 yield Label("Phone number, optional (for a pairing code instead of a QR)")
-                yield Input(placeholder="e.g. +55 11 99988 7766", id="new-number", compact=True)
+                yield TextInput(placeholder="e.g. +55 11 99988 7766", id="new-number", compact=True)
                 yield Label("Integration")
                 yield Select(
                     [("WhatsApp (Baileys, QR code)", BAILEYS), ("WhatsApp Business API", BUSINESS)],
@@ -67,7 +68,7 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
                     compact=True,
                 )
                 yield Label("Instance key (leave empty to generate one)")
-                yield Input(
+                yield TextInput(
                     placeholder="generated when empty", id="new-token", password=True, compact=True
                 )
                 yield Static(id="new-problems", classes="field-error")

@@ -26,6 +26,7 @@ from gateway_tui.tui.screens.base import GatewayScreen, key_for
 from gateway_tui.tui.widgets.big_code import big_text, big_width, grouped
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.qr import Drawing, QRCode, drawing_size, fitting_drawing, qr_matrix
+from gateway_tui.tui.widgets.text_input import TextInput
 
 STATE_POLL_SECONDS = 2.0
 # Baileys lets the first code live 60 s and each later one 20 s.
@@ -52,7 +53,7 @@ class PairingNumberScreen(ModalScreen[str | None]):
                 classes="dialog-body",
             )
             yield Label("Phone number, with country code")
-            yield Input(placeholder="e.g. +55 11 99988 7766", id="pairing-number")
+            yield TextInput(placeholder="e.g. +55 11 99988 7766", id="pairing-number")
             yield Static(id="pairing-number-note", classes="field-error")
             cancel = key_for(self, "pairing_number.cancel")
             yield Static(Text(f"enter asks for the code · {cancel} cancels", style="dim"))

@@ -26,6 +26,8 @@ from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.text_input import TextInput
+from gateway_tui.tui.widgets.tick_box import TickBox, TickList
 
 Kind = Literal["webhook", "websocket"]
 
@@ -72,31 +74,43 @@ class HookSettingsScreen(GatewayScreen):
             yield Static(id="hooks-written", classes="summary")
             if self.kind == "webhook":
                 yield Label("URL the gateway posts events to (needed even when off)")
-                yield Input(placeholder="https://example.com/hook", id="hooks-url", compact=True)
-            yield Checkbox("Enabled", id="hooks-enabled", compact=True)
+                yield TextInput(
+                    placeholder="https://example.com/hook", id="hooks-url", compact=True
+                )
+                # Its problem right under it (not at the form's end, a screen below).
+                yield Static(id="hooks-url-problem", classes="field-error")
+            yield TickBox("Enabled", id="hooks-enabled", compact=True)
             line = self.gateway_app.gateway_line
             if self.kind == "webhook":
                 by_events, base64 = (
                     line.wire_name(field) for field in ("webhook_by_events", "webhook_base64")
                 )
-                yield Checkbox(
+                yield TickBox(
                     f"One URL per event ({by_events}: url/<event-name>)",
                     id="hooks-by-events",
                     compact=True,
                 )
-                yield Checkbox(
+                yield TickBox(
                     f"Media as base64 in the body ({base64})", id="hooks-base64", compact=True
                 )
-            yield Label(
-                f"Events (none ticked: the gateway subscribes to all {len(line.event_names)})"
-            )
-            yield SelectionList[str](
+            yield Label(self._events_label(0), id="hooks-events-label")
+            yield TickList[str](
                 *((_event_label(name, line), name) for name in line.event_names),
                 id="hooks-events",
                 compact=True,
             )
             yield Static(id="hooks-problems", classes="field-error")
         yield Footer()
+
+    def _events_label(self, ticked: int) -> str:
+        every = len(self.gateway_app.gateway_line.event_names)
+        if not ticked:
+            return f"Events (none ticked: the gateway subscribes to all {every})"
+        return f"Events ({ticked} of {every} ticked: the gateway sends only those)"
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
+        label = self.query_one("#hooks-events-label", Label)
+        label.update(self._events_label(len(event.selection_list.selected)))
 
     def on_mount(self) -> None:
         first = "#hooks-url" if self.kind == "webhook" else "#hooks-enabled"
@@ -207,10 +221,17 @@ class HookSettingsScreen(GatewayScreen):
     def action_save(self) -> None:
         settings = self._form()
         problems_widget = self.query_one("#hooks-problems", Static)
-        if problems := settings.problems():
-            problems_widget.update(Text("\n".join(f"✕ {p}" for p in problems), style="red"))
+        problems = settings.problems()
+        at_url = [p for p in problems if p.field == "url"]
+        if self.kind == "webhook":
+            said = Text("\n".join(f"✕ {p.message}" for p in at_url), style="red")
+            self.query_one("#hooks-url-problem", Static).update(said)
+        rest = [p for p in problems if p not in at_url]
+        problems_widget.update(Text("\n".join(f"✕ {p}" for p in rest), style="red"))
+        if at_url and self.kind == "webhook":
+            self.query_one("#hooks-url", TextInput).focus()  # scrolled to, its problem under it
+        if problems:
             return
-        problems_widget.update(Text())
 
         def refused(error: GatewayError) -> bool:
             if isinstance(error, InvalidRequest):

@@ -357,6 +357,11 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
 
+    def redraw_rows(self) -> None:
+        """Draw the rows again: something their cells show changed in place (a mark)."""
+        self._generation += 1
+        self.refresh()
+
     def set_filter(self, text: str) -> None:
         """Show only rows whose search text contains `text`, ignoring case; "" shows all."""
         if text == self._filter_text:

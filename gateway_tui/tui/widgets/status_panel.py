@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from rich.text import Text
 from textual.widgets import Static
 
@@ -17,6 +15,7 @@ from gateway_tui.core.api.errors import (
     TLSHandshakeFailed,
     Unauthorized,
 )
+from gateway_tui.core.text.urls import without_path
 
 
 def error_advice(
@@ -44,7 +43,7 @@ def error_advice(
             f"Does the URL's scheme match the port (https:// or http://)? Then {again}.",
         )
     if isinstance(error, NotFound) and error.no_gateway_api:
-        return ("No gateway API at this URL", f"Check the URL{_without_path(url)}, then {again}.")
+        return ("No gateway API at this URL", f"Check the URL{without_path(url)}, then {again}.")
     if isinstance(error, GatewayUnreachable):
         where = url or "the gateway"
         return (
@@ -54,15 +53,6 @@ def error_advice(
     if isinstance(error, GatewayTimeout):
         return ("The gateway did not answer in time", f"It may be overloaded: {again}.")
     return (error.title, error.hint or f"{again[0].upper()}{again[1:]}.")
-
-
-def _without_path(url: str | None) -> str:
-    """ ": try http://host:port without /api" when the URL has a path, else nothing."""
-    parts = urlsplit(url or "")
-    path = parts.path.rstrip("/")
-    if not (parts.scheme and parts.netloc and path):
-        return ""
-    return f": try {parts.scheme}://{parts.netloc} without {path}"
 
 
 class StatusPanel(Static):

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from textual.binding import Binding
 from textual.message import Message
-from textual.widgets import Input
 
 from gateway_tui.tui.widgets.record_table import RecordTable
+from gateway_tui.tui.widgets.text_input import TextInput
 
 
-class TableFilter(Input):
+class TableFilter(TextInput):
     """Hidden until opened. The table is filtered from the value watcher, in the same frame as
     the keystroke (``Input.Changed`` arrives a frame later, which doubled every keystroke)."""
 

@@ -35,6 +35,7 @@ def run_collecting(server, campaign, *, cancel_at: int | None = None):
                 client,
                 clock=fake.clock,
                 sleep=fake.sleep,
+                monotonic=fake.monotonic,
                 on_attempt=on_attempt,
                 on_progress=seen.append,
             )

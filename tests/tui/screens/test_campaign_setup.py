@@ -24,7 +24,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.pairing import PairingScreen
 from tests.data import PASTED, SETUP_DRAFT
 from tests.navigation import open_campaign_setup
-from tests.support import make_app, make_config, screen_text, wait_for
+from tests.support import make_app, make_config, notices, screen_text, wait_for
 
 
 @pytest.mark.in_process
@@ -130,7 +130,7 @@ async def test_a_demo_campaign_is_offered_again_after_a_relaunch_on_another_port
         await pilot.pause()
         await pilot.press("f5")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignSetupScreen))
-        await pilot.press("f9")
+        await pilot.press("f8")
         await wait_for(pilot, lambda: isinstance(app.screen, LibraryScreen))
         assert earlier.id in screen_text(app)
 
@@ -172,7 +172,7 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
     app = app_for()
     async with app.run_test(size=(160, 44)) as pilot:
         setup = await open_campaign_setup(app, pilot, demo_server)
-        await pilot.press("f9")
+        await pilot.press("f8")
         await wait_for(pilot, lambda: campaign.id in screen_text(app))
         text = screen_text(app)  # the detail line wraps after "running"
         assert "left · running" in text
@@ -180,10 +180,10 @@ async def test_1_a_campaign_sent_by_another_process_shows_as_such(app_for, demo_
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
         run = app.screen
-        await pilot.press("r")
-        await wait_for(pilot, lambda: "Not sent from here" in screen_text(app))
-        assert f"being sent by process {os.getpid()}" in screen_text(app)
-        assert not run.running
+        await wait_for(pilot, lambda: f"Being sent by process {os.getpid()}" in screen_text(app))
+        await pilot.press("r")  # not offered, and refused: it is sent elsewhere
+        await wait_for(pilot, lambda: any("sends this campaign" in n for n in notices(app)))
+        assert not run.running and run.runner is None
     assert not demo_server.state.sends_by_number
     elsewhere.unlock()
     del setup

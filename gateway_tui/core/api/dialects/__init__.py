@@ -28,19 +28,20 @@ __all__ = [
     "sniff_instances",
 ]
 
-# Upstream issues #1620, #1794, #1926, #1996: 2.3.0–2.3.7 answer 201 to sendList, and WhatsApp
-# never shows the message on the phone. 2.4.0 says it fixed this.
-LIST_MESSAGES_UNSHOWN = (
-    "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7, although the "
-    "gateway answers 201 (upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this)"
-)
+
+def _list_messages_unshown() -> str:
+    """The capabilities table's sentence (core/api/capabilities.py: versions and issues)."""
+    from gateway_tui.core.api.capabilities import limit_named
+
+    return limit_named("list_messages_unshown").sentence()
 
 
 def list_message_warning(version: str | None) -> str | None:
     """What to tell a user about to send a list message through a gateway of ``version``."""
-    match = re.match(r"\s*v?(\d+)\.(\d+)\.(\d+)", version or "")
-    if match and (int(match[1]), int(match[2])) == (2, 3) and int(match[3]) <= 7:
-        return f"This gateway is {version.strip()}: {LIST_MESSAGES_UNSHOWN}."
+    from gateway_tui.core.api.capabilities import limits_for
+
+    if any(limit.key == "list_messages_unshown" for limit in limits_for(version)):
+        return f"This gateway is {version.strip()}: {_list_messages_unshown()}."
     return None
 
 
@@ -53,11 +54,15 @@ def list_message_notes(line: Dialect, version: str | None) -> list[str]:
         "Evolution API 2.x: the footer is required, the description optional; presence is "
         "not sent (the gateway always shows typing during the delay)."
     ]
+    from gateway_tui.core.api.capabilities import version_note
+
+    if note := version_note(version):  # newer than the capabilities table knows
+        notes.append(f"{note}.")
     warning = list_message_warning(version)
     if warning:
         notes.append(warning)
     elif version is None:
-        notes.append(f"If this gateway is 2.3.0–2.3.7: {LIST_MESSAGES_UNSHOWN}.")
+        notes.append(f"If this gateway is 2.3.0–2.3.7: {_list_messages_unshown()}.")
     return notes
 
 

@@ -1,0 +1,157 @@
+"""What a gateway of a given version cannot do: one table of version ranges, each with the
+upstream issue (or the recording) that shows it.
+
+Shown on the fleet's gateway row and where it matters: the composer and campaigns (list
+messages, mentions, ``@lid``), the event settings (``messaging-history.set``). Versions compare
+by PEP 440 (``packaging``): "2.4.0-rc2" is before "2.4.0". A version newer than any this table
+knows is said to be so, and treated as the newest known.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from packaging.version import InvalidVersion, Version
+
+# The newest version the table was written against (2.4.0-rc2 recorded, 2.4.0 announced).
+NEWEST_KNOWN = "2.4.0"
+
+COMPOSER = "composer"
+CAMPAIGNS = "campaigns"
+EVENTS = "events"
+GATEWAY = "gateway"
+
+
+@dataclass(frozen=True, slots=True)
+class Limit:
+    """Something gateways of versions ``since`` ≤ v < ``until`` do wrong or refuse."""
+
+    key: str
+    text: str
+    since: str | None  # None: from the first version
+    until: str | None  # None: still so in the newest known
+    upstream: str  # the upstream issue(s), or the recording that shows it
+    where: frozenset[str]
+    short: str = ""  # a few words, for a line that lists several
+
+    def applies(self, version: Version) -> bool:
+        if self.since is not None and version < Version(self.since):
+            return False
+        return self.until is None or version < Version(self.until)
+
+    def sentence(self) -> str:
+        return f"{self.text} ({self.upstream})"
+
+
+LIMITS: tuple[Limit, ...] = (
+    Limit(
+        "list_messages_unshown",
+        "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7 (nor button "
+        "messages), although the gateway answers 201",
+        since="2.3.0",
+        until="2.3.8",
+        upstream="upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this",
+        where=frozenset({COMPOSER, CAMPAIGNS, GATEWAY}),
+        short="list messages not shown",
+    ),
+    Limit(
+        "lid_sends_refused",
+        "sends to an @lid address are refused as not on WhatsApp (400 exists:false)",
+        since=None,
+        until="2.4.0rc2",
+        upstream="upstream issues #1585, #1872",
+        where=frozenset({COMPOSER, CAMPAIGNS, GATEWAY}),
+        short="@lid sends refused",
+    ),
+    Limit(
+        "mentions_everyone_forced",
+        "mentionsEveryOne:false is ignored: any mentionsEveryOne in the body mentions everyone",
+        since="2.0.0",
+        until="2.4.0",
+        upstream="upstream issue #2431, fixed by pull request #2470",
+        where=frozenset({COMPOSER, CAMPAIGNS}),
+        short="mentionsEveryOne:false ignored",
+    ),
+    Limit(
+        "history_set_event_refused",
+        "messaging-history.set (MESSAGING_HISTORY_SET) is refused in a webhook or websocket's "
+        "event list",
+        since=None,
+        until="2.4.0",
+        upstream="its 400 lists the events it takes: recording v2.3.6-more/145",
+        where=frozenset({EVENTS}),
+        short="messaging-history.set refused",
+    ),
+    Limit(
+        "licence_required",
+        "a licence is required: until the server is activated every business call answers "
+        "503 LICENSE_REQUIRED",
+        since="2.4.0rc1",
+        until=None,
+        upstream="recordings v2.4.0-rc2/004–010",
+        where=frozenset({GATEWAY}),
+        short="licence required",
+    ),
+)
+
+_VERSION = re.compile(r"\s*v?(\d+(?:\.\d+)*(?:[-.]?(?:rc|a|b|alpha|beta)\.?\d*)?)", re.IGNORECASE)
+
+
+def parse_version(text: str | None) -> Version | None:
+    """A gateway's version ("2.3.6", "v2.4.0-rc2") as comparable; None when it is none."""
+    match = _VERSION.match(text or "")
+    if not match:
+        return None
+    try:
+        return Version(match.group(1))
+    except InvalidVersion:
+        return None
+
+
+def newer_than_known(version: str | None) -> bool:
+    parsed = parse_version(version)
+    return parsed is not None and parsed.release[:2] > Version(NEWEST_KNOWN).release[:2]
+
+
+def assumed_version(version: str | None) -> Version | None:
+    """The version the table is read at: the gateway's, or the newest known for a newer one."""
+    parsed = parse_version(version)
+    if parsed is None:
+        return None
+    return Version(NEWEST_KNOWN) if newer_than_known(version) else parsed
+
+
+def limits_for(version: str | None, where: str | None = None) -> list[Limit]:
+    """What a gateway of ``version`` cannot do ([] when the version is not known), only those
+    that matter ``where`` (COMPOSER, CAMPAIGNS, EVENTS, GATEWAY) when given."""
+    assumed = assumed_version(version)
+    if assumed is None:
+        return []
+    return [
+        limit
+        for limit in LIMITS
+        if limit.applies(assumed) and (where is None or where in limit.where)
+    ]
+
+
+def limit_named(key: str) -> Limit:
+    return next(limit for limit in LIMITS if limit.key == key)
+
+
+def version_note(version: str | None) -> str | None:
+    """What to say of the version itself: newer than this app knows, or not told."""
+    if version is None or parse_version(version) is None:
+        return None
+    if newer_than_known(version):
+        return (
+            f"{version.strip()} is newer than any version this app knows ({NEWEST_KNOWN}): "
+            f"assumed to behave as {NEWEST_KNOWN}"
+        )
+    return None
+
+
+def notes_for(version: str | None, where: str) -> list[str]:
+    """Sentences for a screen (``where``): the version note first, then each limit."""
+    notes = [note] if (note := version_note(version)) else []
+    return notes + [limit.sentence() for limit in limits_for(version, where)]

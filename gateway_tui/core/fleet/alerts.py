@@ -1,0 +1,196 @@
+"""Alerts: what changed for the worse in the fleet, once per event, flapping coalesced.
+
+An alert is raised when an instance leaves ``open`` (it was ok, now it is not), when an
+instance turns zombie, when a gateway has been unreachable longer than ``unreachable_after``
+seconds, when a gateway's licence turns inactive, and when a campaign finishes or stops.
+
+*One per event*: a condition that lasts (a zombie refresh after refresh) is one alert, raised
+again only after it cleared. *Flapping coalesced*: the same alert for the same instance within
+``flap_window`` seconds of the last one is not raised again; the last one counts it instead
+("left open 3 times in 5 min"). The log keeps every alert with its time (the newest
+``LOG_SIZE``). No Textual, no I/O: the screen and the command line show what it returns.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from gateway_tui.core.fleet.verdict import Verdict
+
+LOG_SIZE = 500
+DEFAULT_UNREACHABLE_AFTER = 60.0
+DEFAULT_FLAP_WINDOW = 300.0
+# State changes within the flap window from which an instance is said to flap.
+FLAP_CHANGES = 3
+
+
+class AlertKind(StrEnum):
+    LEFT_OPEN = "left open"
+    ZOMBIE = "zombie"
+    UNREACHABLE = "unreachable"
+    LICENCE = "licence inactive"
+    CAMPAIGN_FINISHED = "campaign finished"
+    CAMPAIGN_STOPPED = "campaign stopped"
+
+
+@dataclass
+class Alert:
+    kind: AlertKind
+    gateway: str
+    instance: str | None
+    text: str
+    at: datetime
+    # Times the same alert came again within the flap window, coalesced into this one.
+    repeats: int = 0
+    last_at: datetime | None = None
+
+    def summary(self) -> str:
+        who = f"{self.gateway} / {self.instance}" if self.instance else self.gateway
+        again = ""
+        if self.repeats:
+            span = _minutes((self.last_at or self.at) - self.at)
+            again = f" ({self.repeats + 1} times in {span})"
+        return f"{who}: {self.text}{again}"
+
+
+def _minutes(delta: timedelta) -> str:
+    minutes = max(1, round(delta.total_seconds() / 60))
+    return f"{minutes} min"
+
+
+@dataclass
+class _Track:
+    verdict: Verdict | None = None
+    # When each bad condition began (cleared when it ends): one alert per condition.
+    raised: set[AlertKind] = field(default_factory=set)
+    unreachable_since: datetime | None = None
+    changes: deque[datetime] = field(default_factory=lambda: deque(maxlen=32))
+
+
+class AlertBook:
+    def __init__(
+        self,
+        *,
+        unreachable_after: float = DEFAULT_UNREACHABLE_AFTER,
+        flap_window: float = DEFAULT_FLAP_WINDOW,
+    ) -> None:
+        self.unreachable_after = timedelta(seconds=unreachable_after)
+        self.flap_window = timedelta(seconds=flap_window)
+        self.log: deque[Alert] = deque(maxlen=LOG_SIZE)
+        self._tracks: dict[tuple[str, str | None], _Track] = {}
+        self._last: dict[tuple[AlertKind, str, str | None], Alert] = {}
+
+    # --- what is observed -------------------------------------------------------------------
+
+    def observe_instance(
+        self, gateway: str, instance: str, verdict: Verdict, at: datetime, reason: str = ""
+    ) -> list[Alert]:
+        track = self._tracks.setdefault((gateway, instance), _Track())
+        before, track.verdict = track.verdict, verdict
+        if before is not None and before is not verdict:
+            track.changes.append(at)
+        raised: list[Alert] = []
+        if before is Verdict.OK and verdict not in (Verdict.OK, Verdict.ZOMBIE):
+            raised += self._raise(
+                AlertKind.LEFT_OPEN, gateway, instance, f"left open: {reason or verdict}", at
+            )
+        if verdict is Verdict.ZOMBIE:
+            if AlertKind.ZOMBIE not in track.raised:
+                track.raised.add(AlertKind.ZOMBIE)
+                raised += self._raise(AlertKind.ZOMBIE, gateway, instance, f"zombie: {reason}", at)
+        else:
+            track.raised.discard(AlertKind.ZOMBIE)
+        return raised
+
+    def observe_gateway(
+        self, gateway: str, verdict: Verdict | None, at: datetime, reason: str = ""
+    ) -> list[Alert]:
+        """A gateway-level verdict (None: it listed its instances)."""
+        track = self._tracks.setdefault((gateway, None), _Track())
+        track.verdict = verdict
+        raised: list[Alert] = []
+        if verdict is Verdict.UNREACHABLE:
+            if track.unreachable_since is None:
+                track.unreachable_since = at
+            long_enough = at - track.unreachable_since >= self.unreachable_after
+            if long_enough and AlertKind.UNREACHABLE not in track.raised:
+                track.raised.add(AlertKind.UNREACHABLE)
+                since = track.unreachable_since.astimezone().strftime("%H:%M:%S")
+                text = (
+                    f"unreachable since {since}: {reason}"
+                    if reason
+                    else f"unreachable since {since}"
+                )
+                raised += self._raise(AlertKind.UNREACHABLE, gateway, None, text, at)
+        else:
+            track.unreachable_since = None
+            track.raised.discard(AlertKind.UNREACHABLE)
+        if verdict is Verdict.LICENCE:
+            if AlertKind.LICENCE not in track.raised:
+                track.raised.add(AlertKind.LICENCE)
+                raised += self._raise(
+                    AlertKind.LICENCE, gateway, None, f"licence inactive: {reason}", at
+                )
+        else:
+            track.raised.discard(AlertKind.LICENCE)
+        return raised
+
+    def campaign_ended(
+        self,
+        gateway: str,
+        instance: str,
+        campaign: str,
+        *,
+        stopped: bool,
+        at: datetime,
+        detail: str = "",
+    ) -> list[Alert]:
+        kind = AlertKind.CAMPAIGN_STOPPED if stopped else AlertKind.CAMPAIGN_FINISHED
+        text = f"campaign {campaign!r} {'stopped' if stopped else 'finished'}"
+        return self._raise(
+            kind, gateway, instance, f"{text}: {detail}" if detail else text, at, coalesce=False
+        )
+
+    def flapping(self, gateway: str, instance: str, at: datetime) -> str | None:
+        """ "4 changes in 5 min" when the instance changed verdict FLAP_CHANGES times or more
+        within the flap window; None otherwise."""
+        track = self._tracks.get((gateway, instance))
+        if track is None:
+            return None
+        recent = [moment for moment in track.changes if at - moment <= self.flap_window]
+        if len(recent) < FLAP_CHANGES:
+            return None
+        return f"{len(recent)} changes in {_minutes(self.flap_window)}"
+
+    def forget(self, gateway: str, instance: str | None = None) -> None:
+        """An instance deleted (or a gateway removed): its history goes."""
+        for key in [
+            k for k in self._tracks if k[0] == gateway and (instance is None or k[1] == instance)
+        ]:
+            del self._tracks[key]
+
+    # --- raising ----------------------------------------------------------------------------
+
+    def _raise(
+        self,
+        kind: AlertKind,
+        gateway: str,
+        instance: str | None,
+        text: str,
+        at: datetime,
+        *,
+        coalesce: bool = True,
+    ) -> list[Alert]:
+        key = (kind, gateway, instance)
+        last = self._last.get(key)
+        if coalesce and last is not None and at - (last.last_at or last.at) <= self.flap_window:
+            last.repeats += 1
+            last.last_at = at
+            return []
+        alert = Alert(kind, gateway, instance, text, at)
+        self._last[key] = alert
+        self.log.append(alert)
+        return [alert]
