@@ -16,7 +16,6 @@ import pytest
 
 from gateway_tui.core.api import (
     BadRequest,
-    Forbidden,
     GatewayClient,
     InvalidRequest,
     ListMessage,
@@ -31,7 +30,7 @@ from gateway_tui.core.api import (
     dialects,
     lists,
 )
-from gateway_tui.core.api.errors import LicenseRequired
+from gateway_tui.core.api.errors import LicenseRequired, NameTaken
 from gateway_tui.core.api.lifecycle import CreateInstanceRequest, WebhookSettings, WebsocketSettings
 from gateway_tui.core.api.models import InstanceSettings, Participant
 from gateway_tui.core.api.resources import chats as chats_resource
@@ -283,7 +282,8 @@ async def test_create_duplicate_is_forbidden() -> None:
     replay.pending = [rec]
     request = CreateInstanceRequest(instanceName="evo-a", token="T-1")
     error = await fails(replay, lambda c: c.instances.create(request))
-    assert isinstance(error, Forbidden) and "already in use" in error.messages[0]
+    # Its own error since issue 29 (item 9): not blamed on the API key.
+    assert isinstance(error, NameTaken) and "already in use" in error.messages[0]
 
 
 async def test_connect_without_internet_counts_zero() -> None:
