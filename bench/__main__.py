@@ -24,6 +24,8 @@
    key → frame during the flood beside the bare app's page key.
 10. Fleet (bench/fleet.py): 20 demo gateways × 500 instances on the fleet screen: launch → first
    frame with every row beside the bare app; HTTP requests per minute at rest; peak RSS.
+11. Event monitor (bench/events.py, headless in this process): socket event → monitor row
+   beside a bare socket.io client; keys answered and RSS over a minute at 1,000 events a second.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -37,7 +39,7 @@ import argparse
 import sys
 import time
 
-from bench import big_list, campaign, chats, client, fleet, live, start, tables
+from bench import big_list, campaign, chats, client, events, fleet, live, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
@@ -52,6 +54,7 @@ SECTIONS = (
     "chats",
     "conversation",
     "live",
+    "events",
     "fleet",
 )
 
@@ -97,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         chats.run_conversation(report, args.runs)
     if "live" in sections:
         live.run(report, args.runs)
+    if "events" in sections:
+        events.run(report, args.runs)
     if "fleet" in sections:
         fleet.run(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")

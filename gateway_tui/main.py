@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.cli.completion import answer_if_asked
 from gateway_tui.cli.parser import build_parser
 
 if TYPE_CHECKING:
@@ -45,19 +46,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    if argv is None:
+        answer_if_asked(parser)  # the shell asks for completions (cli/completion.py)
     args = parser.parse_args(argv)  # on bad input: usage + a plain message, exit status 2
+    from gateway_tui.cli.output import set_color
+
+    set_color(args.color)
     if args.demo_instances is not None and not args.demo:
         parser.error("--demo-instances needs --demo")
     if args.demo_version is not None and not args.demo:
         parser.error("--demo-version needs --demo")
     try:
-        if args.command == "config":
-            from gateway_tui.core.files.config import config_path
-
-            print(config_path())
-            return 0
         if args.command == "demo-server":
             return _serve_demo(args)
+        if args.command == "serve":
+            return _serve_app(args)
 
         def load() -> ResolvedConfig:
             from gateway_tui.core.files.config import load_config
@@ -67,9 +70,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
             )
 
         if getattr(args, "run", None) is not None:  # a headless command (cli/parser.py)
-            if args.demo:
+            if args.demo and args.command != "config":
                 parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
             from gateway_tui.cli.commands import run
+
+            if not getattr(args, "needs_config", True):  # config path, completion: stay fast
+                return run(args, None)
             from gateway_tui.core.files.config import load_config
 
             return run(args, load_config(url=args.url, api_key=args.api_key, profile=args.profile))
@@ -125,6 +131,46 @@ def _serve_demo(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     except OSError as exc:  # e.g. the port is taken: say so without a traceback
         return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
+
+
+def _serve_app(args: argparse.Namespace) -> int:
+    """``gateway-tui serve``: the app in browser tabs (textual-serve runs one app per tab)."""
+    import ipaddress
+    import os
+    import shlex
+
+    try:
+        loopback = args.host == "localhost" or ipaddress.ip_address(args.host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback and not args.public:
+        return _fail(
+            f"serve listens on loopback only: --host {args.host} needs --public (anyone who "
+            "reaches that address uses the app, and your gateway's key, with no login)"
+        )
+    if not loopback:
+        print(
+            f"gateway-tui: warning: serving on {args.host}:{args.port} for anyone who can reach "
+            "it: the page is the app, with your gateway's API key behind it and no login.",
+            file=sys.stderr,
+        )
+    command = [sys.executable, "-m", "gateway_tui"]
+    for flag, value in (("--url", args.url), ("--profile", args.profile)):
+        if value:
+            command += [flag, value]
+    if args.demo:
+        command.append("--demo")
+    if args.api_key:  # to each tab's app through the environment, never its command line
+        os.environ["GATEWAY_API_KEY"] = args.api_key
+    from textual_serve.server import Server
+
+    server = Server(shlex.join(command), host=args.host, port=args.port, title="gateway-tui")
+    print(f"gateway-tui: serving the app on http://{args.host}:{args.port}/", file=sys.stderr)
+    try:
+        server.serve()
+    except OSError as exc:  # e.g. the port is taken
+        return _fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
+    return 0
 
 
 def _run_demo(

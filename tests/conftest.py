@@ -42,6 +42,8 @@ def isolated_home(
     """No test reads or writes the real config or data dirs, or sees a developer's gateway."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("GATEWAY_TUI_HOME", str(home))
+    # Never the user's keychain: keyring's "none" backend unless a test sets one of its own.
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyring.backends.fail.Keyring")
     for name in ("GATEWAY_URL", "GATEWAY_API_KEY", "GATEWAY_PROFILE"):
         monkeypatch.delenv(name, raising=False)
     return home

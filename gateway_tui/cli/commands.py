@@ -142,7 +142,9 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
         except GatewayError as error:
             raise _gateway_error(error, config.url) from None
     from gateway_tui.core.api.lists import unreadable_of
+    from gateway_tui.core.files.known_instances import remember_instances
 
+    remember_instances(config.gateway_identity, (i.instance_name for i in instances))
     rows = [
         {
             "name": i.instance_name,

@@ -9,6 +9,10 @@ stdout is a terminal, a pipe or a file, and a closed stdout ends the command qui
 ``head -1`` closing the pipe is how a reader says "enough": :class:`StdoutClosed` carries that to
 the top, where :func:`quiet_exit_on_closed_stdout` ends the command as Unix tools do (status 141,
 no traceback), after pointing stdout at /dev/null so Python's own flush at exit cannot complain.
+Colour: only on a terminal, only in tables for people (an instance's state) and the
+"error:"/"warning:" prefixes, never in JSON or CSV; never when ``NO_COLOR`` is set (no-color.org)
+or ``TERM=dumb``; ``--color always|never`` overrides (:func:`set_color`). Every coloured cell
+also says its state in words: colour is never the only sign.
 No Textual here.
 """
 
@@ -23,6 +27,49 @@ from gateway_tui.core.text.sanitize import field, json_text, line
 
 # 128 + SIGPIPE: what a shell reports for a writer whose reader went away.
 EXIT_PIPE_CLOSED = 141
+
+COLOR_CHOICES = ("auto", "always", "never")
+_color_mode = "auto"
+
+# SGR colours of the states a table names (the word is printed too).
+_STATE_COLORS = {
+    "open": "32",  # green
+    "connecting": "33",  # yellow
+    "close": "31",  # red
+    "closed": "31",
+    "refused": "31",
+    "failed": "31",
+    "unknown": "33",
+    "error:": "1;31",
+    "warning:": "33",
+}
+
+
+def set_color(mode: str) -> None:
+    """``--color``: "auto" (a terminal without NO_COLOR), "always" or "never"."""
+    global _color_mode
+    if mode not in COLOR_CHOICES:
+        raise ValueError(f"--color is one of {', '.join(COLOR_CHOICES)}")
+    _color_mode = mode
+
+
+def color_on(out: TextIO | None = None) -> bool:
+    """Whether to colour what goes to ``out`` (stdout by default)."""
+    if _color_mode != "auto":
+        return _color_mode == "always"
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    out = sys.stdout if out is None else out
+    try:
+        return out.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _paint(text: str, word: str, on: bool) -> str:
+    """``text`` in the colour of ``word`` (a state), when colour is on and it has one."""
+    code = _STATE_COLORS.get(word.strip().lower())
+    return f"\x1b[{code}m{text}\x1b[0m" if on and code else text
 
 
 class StdoutClosed(Exception):
@@ -52,6 +99,9 @@ def say(message: Any) -> None:
 
 def warn(message: Any, prefix: str = "gateway-tui: ") -> None:
     """A line on stderr: printable, no secret. A closed stderr is no reason to stop."""
+    head, _, kind = prefix.rstrip().rpartition(" ")
+    if head:  # "gateway-tui: error: ": the kind in colour
+        prefix = f"{head} {_paint(kind, kind, color_on(sys.stderr))} "
     try:
         print(prefix + line(message), file=sys.stderr, flush=True)
     except (BrokenPipeError, ValueError):
@@ -83,8 +133,13 @@ def emit(
         ]
         header = "  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True))
         write(header.rstrip() + "\n")
+        painted = [i for i, column in enumerate(columns) if column in ("status", "state")]
+        on = color_on()
         for cells in table:
-            write("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip() + "\n")
+            padded = [cell.ljust(width) for cell, width in zip(cells, widths, strict=True)]
+            for i in painted:  # the padding stays outside the colour
+                padded[i] = _paint(cells[i], cells[i], on) + padded[i][len(cells[i]) :]
+            write("  ".join(padded).rstrip() + "\n")
     flush()
 
 

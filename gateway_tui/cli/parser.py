@@ -12,8 +12,9 @@ Adding a subcommand:
 2. a headless command sets its runner there, ``parser.set_defaults(run=<runner>)``: a function
    ``(args, config) -> int`` in cli/commands.py, or in a module of its own when it is long
    (cli/send_list.py). An ``async`` runner gets a checked gateway and runs in ``asyncio.run``
-   (cli/commands.py's ``run``). A command that needs the app or the demo gateway sets no
-   runner: main.py runs it by name (``demo-server``);
+   (cli/commands.py's ``run``); ``needs_config=False`` beside it spares loading the config
+   (pydantic) for a command that reads none (``config path``, ``completion``). A command
+   that needs the app or the demo gateway sets no runner: main.py runs it by name;
 3. list ``add_<name>`` in :data:`SUBCOMMANDS` (the order ``--help`` shows them in).
 """
 
@@ -25,12 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from gateway_tui import __version__
-from gateway_tui.cli import commands, health, send_list
+from gateway_tui.cli import commands, completion, health, send_list
+from gateway_tui.cli import config_commands as config_commands_module
 from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
+from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
+from gateway_tui.cli.events import add_events
+from gateway_tui.cli.output import COLOR_CHOICES
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
 DEFAULT_DEMO_PORT = 8080
+DEFAULT_SERVE_HOST = "127.0.0.1"
+DEFAULT_SERVE_PORT = 8000
 
 
 # The releases demo-server imitates (gateway_tui/demo/versions.py).
@@ -70,7 +77,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="gateway API key (other users can see it in the process list: "
         "prefer GATEWAY_API_KEY or a profile's api_key_env)",
     )
-    parser.add_argument("--profile", metavar="NAME", help="use this profile of the config file")
+    complete_with(
+        parser.add_argument(
+            "--profile", metavar="NAME", help="use this profile of the config file"
+        ),
+        profile_names,
+    )
+    add_color_option(parser, default="auto")
     parser.add_argument(
         "--demo",
         action="store_true",
@@ -134,13 +147,30 @@ def gateway_options() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="API key (prefer GATEWAY_API_KEY: a flag shows in the process list)",
     )
-    group.add_argument(
-        "--profile", metavar="NAME", default=argparse.SUPPRESS, help="a profile of the config file"
+    complete_with(
+        group.add_argument(
+            "--profile",
+            metavar="NAME",
+            default=argparse.SUPPRESS,
+            help="a profile of the config file",
+        ),
+        profile_names,
     )
     return common
 
 
+def add_color_option(parser: argparse.ArgumentParser, default: Any = argparse.SUPPRESS) -> None:
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default=default,
+        help="colour in tables and messages: auto (a terminal, unless NO_COLOR is set), "
+        "always or never",
+    )
+
+
 def output_options(parser: argparse.ArgumentParser) -> None:
+    add_color_option(parser)
     output = parser.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print JSON")
     output.add_argument("--csv", action="store_true", help="print CSV with a header row")
@@ -150,11 +180,39 @@ def output_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    config_parser = subcommands.add_parser("config", help="about the config file")
+    config_parser = subcommands.add_parser(
+        "config",
+        help="about the config file: path, show, validate, schema",
+        formatter_class=RAW,
+        epilog=(
+            "examples:\n  gateway-tui config show\n  gateway-tui --profile prod config show\n"
+            "  gateway-tui config validate\n  gateway-tui config schema > config.schema.json"
+        ),
+    )
     config_commands = config_parser.add_subparsers(
         dest="config_command", metavar="SUBCOMMAND", required=True
     )
-    config_commands.add_parser("path", help="print the config file's path")
+    config_commands.add_parser("path", help="print the config file's path").set_defaults(
+        run=config_commands_module.path, needs_config=False
+    )
+    show = config_commands.add_parser(
+        "show",
+        parents=[gateway],
+        help="the settings in use and where each came from (flag, environment, profile, "
+        "config file, default); the key masked",
+    )
+    output_options(show)
+    show.set_defaults(run=config_commands_module.show)
+    validate = config_commands.add_parser(
+        "validate",
+        help="check the config file: unknown settings, wrong types, [keys] (unknown ids, keys "
+        "no terminal sends, two actions of one screen on one key), themes; exit 1 on a problem",
+    )
+    validate.add_argument("file", nargs="?", help="a config file (default: the one in use)")
+    validate.set_defaults(run=config_commands_module.validate, needs_config=False)
+    config_commands.add_parser(
+        "schema", help="print a JSON Schema of the config file, for editors"
+    ).set_defaults(run=config_commands_module.schema, needs_config=False)
 
 
 def add_demo_server(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
@@ -298,7 +356,10 @@ def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "4 stopped with recipients left (resume it); 5 another process is sending it."
         ),
     )
-    send.add_argument("--instance", metavar="NAME", help="the instance that sends")
+    complete_with(
+        send.add_argument("--instance", metavar="NAME", help="the instance that sends"),
+        instance_names,
+    )
     send.add_argument("--draft", metavar="NAME", help="template name, draft file, or 'current'")
     send.add_argument("--to", metavar="FILE", type=Path, help="recipients (CSV)")
     send.add_argument(
@@ -377,7 +438,7 @@ def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None
             "  gateway-tui participants sales-eu 120363012345678901 --csv > members.csv"
         ),
     )
-    participants.add_argument("instance", metavar="INSTANCE")
+    complete_with(participants.add_argument("instance", metavar="INSTANCE"), instance_names)
     participants.add_argument("group", metavar="GROUP_JID")
     output_options(participants)
     participants.set_defaults(run=commands.participants)
@@ -400,12 +461,68 @@ def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "  gateway-tui chats sales-eu --local --csv"
         ),
     )
-    chats.add_argument("instance", metavar="INSTANCE")
+    complete_with(chats.add_argument("instance", metavar="INSTANCE"), instance_names)
     chats.add_argument(
         "--local", action="store_true", help="only the chats this app sent to (no gateway call)"
     )
     output_options(chats)
     chats.set_defaults(run=commands.chats)
+
+
+def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    shell = subcommands.add_parser(
+        "completion",
+        formatter_class=RAW,
+        help="print the shell completion script (bash, zsh or fish)",
+        description=(
+            "Print the script that completes gateway-tui's commands, options, profile names\n"
+            "and instance names (as last listed; no network call) in your shell."
+        ),
+        epilog=(
+            "load it:\n"
+            '  bash: eval "$(gateway-tui completion bash)"     # in ~/.bashrc\n'
+            '  zsh:  eval "$(gateway-tui completion zsh)"      # in ~/.zshrc, after compinit\n'
+            "  fish: gateway-tui completion fish > ~/.config/fish/completions/gateway-tui.fish"
+        ),
+    )
+    shell.add_argument("shell", choices=SHELLS)
+    shell.set_defaults(run=completion.completion, needs_config=False)
+
+
+def add_serve(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    serve = subcommands.add_parser(
+        "serve",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="run the app in a browser tab (textual-serve)",
+        description=(
+            "Serve the app as a web page: each browser tab that opens it runs the app with\n"
+            "this command line's gateway settings. Loopback only unless --public: the page\n"
+            "is the app, with the gateway's key behind it and no login in front."
+        ),
+        epilog=(
+            "examples:\n  gateway-tui --profile prod serve            # http://127.0.0.1:8000\n"
+            "  gateway-tui serve --port 8765 --demo\n"
+            "  gateway-tui serve --host 0.0.0.0 --public   # anyone who reaches it uses your key"
+        ),
+    )
+    serve.add_argument(
+        "--host", default=DEFAULT_SERVE_HOST, help="address to listen on (default: %(default)s)"
+    )
+    serve.add_argument(
+        "--port",
+        type=whole_number(1, 65535),
+        default=DEFAULT_SERVE_PORT,
+        help="port to listen on (default: %(default)s)",
+    )
+    serve.add_argument(
+        "--public",
+        action="store_true",
+        help="allow a --host other than loopback (the gateway's key is behind that page)",
+    )
+    serve.add_argument(
+        "--demo", action="store_true", default=argparse.SUPPRESS, help="serve the demo gateway"
+    )
 
 
 def add_health(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
@@ -449,5 +566,8 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_instances,
     add_participants,
     add_chats,
+    add_events,  # cli/events.py: events and webhook-listen
+    add_completion,
+    add_serve,
     add_health,
 )

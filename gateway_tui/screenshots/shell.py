@@ -101,6 +101,11 @@ async def _connect(pilot: Pilot) -> None:
             and app.screen.is_mounted
             and app.focused is not None
             and app.focused.id == "url"
+            # The keychain looked for (off the loop): the box offered, or a note saying none.
+            and (
+                app.screen.query_one("#keychain").display
+                or "Keychain:" in str(app.screen.query_one("#keychain-note").render())
+            )
         ),
     )
 

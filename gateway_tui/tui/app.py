@@ -85,6 +85,14 @@ class GatewayApp(App[int]):
         # One word: the app's keys stay in every footer, at 80 columns too (widgets/footer.py).
         Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
+        Binding(
+            "f11",
+            "event_monitor",
+            "Event monitor",
+            tooltip="Every event of the gateway, live",
+            id="app.events",
+            show=False,
+        ),
         # Every instance of every profile's gateway (screens/fleet.py), from any screen.
         Binding("ctrl+g", "fleet", "Fleet", id="app.fleet", show=False),
     ]
@@ -134,14 +142,6 @@ class GatewayApp(App[int]):
     def _start(self, config: ResolvedConfig) -> None:
         """Everything that needs the config: the first gateway session."""
         self._open_session(config)
-        if self.config.theme:
-            if self.config.theme in self.available_themes:
-                self.theme = self.config.theme
-            else:  # said with the config's other warnings once the first screen is up
-                self.config.warnings.append(
-                    f"theme = {self.config.theme!r} in the config is not a theme here; the "
-                    "default is used (the palette's “Change theme” lists them)."
-                )
 
     @property
     def started(self) -> bool:
@@ -332,6 +332,9 @@ class GatewayApp(App[int]):
         self.call_later(self.type_ahead.release, token)
 
     def _show_first_home(self) -> None:
+        from gateway_tui.tui.preferences import apply_preferences
+
+        apply_preferences(self)  # themes, the instance names kept for shell completion
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:
@@ -610,6 +613,12 @@ class GatewayApp(App[int]):
         if not isinstance(self.screen, RequestLogScreen):
             self.push_screen(RequestLogScreen())
 
+    def action_event_monitor(self) -> None:
+        from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+
+        if not isinstance(self.screen, EventMonitorScreen):
+            self.push_screen(EventMonitorScreen())
+
     def action_help(self) -> None:
         from gateway_tui.tui.screens.help import HelpScreen
 
@@ -617,7 +626,7 @@ class GatewayApp(App[int]):
             self.push_screen(HelpScreen(self.screen))
 
     def action_toggle_theme(self) -> None:
-        self.theme = LIGHT_THEME if self.theme == DARK_THEME else DARK_THEME
+        self.theme = LIGHT_THEME if self.current_theme.dark else DARK_THEME
 
     def action_refresh_instances(self) -> None:
         self.run_worker(self._refresh_all(), group="instances", exit_on_error=False)

@@ -20,9 +20,9 @@ from gateway_tui.core.files.config import (
     keymap,
     load_config,
     mask_key,
-    save_profile,
     validate_gateway_url,
 )
+from gateway_tui.core.files.config_writer import save_profile
 
 FILE = """\
 default_profile = "prod"

@@ -11,7 +11,8 @@ import pytest
 
 from gateway_tui.core.draft import Draft
 from gateway_tui.core.files import recent_groups, storage
-from gateway_tui.core.files.config import Profile, read_config_file, save_profile
+from gateway_tui.core.files.config import Profile, read_config_file
+from gateway_tui.core.files.config_writer import save_profile
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.composer import ComposerScreen
 from tests.support import notices, wait_for

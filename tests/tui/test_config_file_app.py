@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import stat
 
-from gateway_tui.core.files.config import Profile, config_path, load_config, save_profile
+from gateway_tui.core.files.config import Profile, config_path, load_config
+from gateway_tui.core.files.config_writer import save_profile
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.connect import ConnectScreen
 from tests.support import notices, screen_text

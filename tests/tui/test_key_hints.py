@@ -69,6 +69,7 @@ def _new_keys() -> list[str]:
         *("super", "meta"),  # more room: the fleet screen's bindings passed 180
     )
     pool += [f"{mod}+f{n}" for mod in modifiers for n in range(1, 25)]
+    pool += [f"ctrl+alt+{letter}" for letter in "abcdefghijklmnopqrstuvwxyz"]
     return pool
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from gateway_tui.core.files.config import Profile, load_config, save_profile
+from gateway_tui.core.files.config import Profile, load_config
+from gateway_tui.core.files.config_writer import save_profile
 from gateway_tui.tui.app import DARK_THEME, LIGHT_THEME, GatewayApp
 from gateway_tui.tui.screens.help import HelpScreen
 from gateway_tui.tui.screens.instances import InstancesScreen

@@ -29,6 +29,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from gateway_tui.core.files import storage
+from gateway_tui.core.files.keys_check import check_keymap, default_keys
 from gateway_tui.core.text.sanitize import MASK
 from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers import them from here
     insecure_url_warning,
@@ -94,6 +95,7 @@ class Profile(BaseModel):
     url: str
     api_key: SecretStr | None = None
     api_key_env: str | None = None  # read the key from this env var: no secret on disk
+    keychain: bool = False  # the key is in the OS keychain (core/files/keychain.py)
     # Which line of Evolution API the gateway speaks: "1" (1.7.1), "2" (2.x), or "auto" (told
     # by its answers).
     api_version: str = "auto"
@@ -129,12 +131,21 @@ class Profile(BaseModel):
                 return SecretStr(value)
         return self.metrics_password
 
-    def resolve_key(self, environ: Mapping[str, str] | None = None) -> SecretStr | None:
-        """The key to use: from ``api_key_env`` when that variable is set, else ``api_key``."""
+    def resolve_key(
+        self, environ: Mapping[str, str] | None = None, *, name: str | None = None
+    ) -> SecretStr | None:
+        """The key to use: from ``api_key_env`` when that variable is set, else from the OS
+        keychain (profile ``name``'s entry) when ``keychain`` is on, else ``api_key``.
+        Raises KeychainError when the keychain is asked and cannot answer."""
         if self.api_key_env:
             value = (os.environ if environ is None else environ).get(self.api_key_env)
             if value:
                 return SecretStr(value)
+        if self.keychain and name and self.api_key is None:
+            from gateway_tui.core.files.keychain import get_key
+
+            value = get_key(name)
+            return SecretStr(value) if value else None
         return self.api_key
 
 
@@ -237,7 +248,11 @@ class ResolvedConfig:
     def switch_profile(self, name: str, environ: Mapping[str, str] | None = None) -> ResolvedConfig:
         """A copy using profile ``name``'s URL and key. Raises KeyError for an unknown name."""
         profile = self.profiles[name]
-        return self._retarget(profile.url, profile.resolve_key(environ), profile=name)
+        problems: list[str] = []
+        key = _profile_key(profile, name, environ, problems)
+        config = self._retarget(profile.url, key, profile=name)
+        config.problems.extend(problem for problem in problems if problem not in config.problems)
+        return config
 
     def _retarget(
         self, url: str | None, api_key: SecretStr | None, profile: str | None
@@ -415,6 +430,11 @@ def _split_keymap(raw: Mapping[str, str], path: Path) -> tuple[dict[str, str], l
             valid[binding_id] = ",".join(parts)
             continue
         problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it.")
+    valid, refused = check_keymap(valid)  # ids, keys a terminal sends, clashes on a screen
+    for binding_id, reason in refused:
+        default = default_keys(binding_id)
+        kept = f" ({binding_id} keeps {default})" if default else ""
+        problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it{kept}.")
     return valid, problems
 
 
@@ -460,8 +480,8 @@ def load_config(
     elif env.api_key:
         key = env.api_key
     else:
-        key = chosen.resolve_key(environ) if uses_profile else None
-    if uses_profile and key is None and chosen.api_key_env:
+        key = _profile_key(chosen, profile_name, environ, problems) if uses_profile else None
+    if uses_profile and key is None and chosen.api_key_env and not chosen.keychain:
         problems.append(
             f"Profile '{profile_name}' reads its API key from ${chosen.api_key_env}, "
             "which is not set."
@@ -491,83 +511,31 @@ def load_config(
     return base._retarget(chosen_url, key, profile_name if uses_profile else None)
 
 
+def _profile_key(
+    profile: Profile, name: str | None, environ: Mapping[str, str] | None, problems: list[str]
+) -> SecretStr | None:
+    """``profile``'s key; what keeps the keychain from giving it goes into ``problems``."""
+    from gateway_tui.core.files.keychain import KeychainError
+
+    try:
+        key = profile.resolve_key(environ, name=name)
+    except KeychainError as exc:
+        problems.append(f"Profile '{name}' keeps its API key in the OS keychain, but {exc}.")
+        return None
+    if key is None and profile.keychain and profile.api_key is None:
+        problems.append(
+            f"Profile '{name}' keeps its API key in the OS keychain, which has none for it "
+            "(save the profile again from the connect screen)."
+        )
+    return key
+
+
 def _checked_url(url: str, source: str, problems: list[str]) -> str | None:
     try:
         return validate_gateway_url(url)
     except ValueError as exc:
         problems.append(f"{source}: {exc}.")
         return None
-
-
-# --------------------------------------------------------------------------------------------
-# Writing
-
-
-def save_profile(
-    name: str, profile: Profile, *, path: Path | None = None, make_default: bool = False
-) -> None:
-    """Add or replace profile ``name`` in the config file, keeping everything else in it: the
-    user's comments, order and layout too (tomlkit edits the document, it does not rewrite it).
-
-    The key is written only for a profile without ``api_key_env``: a key that comes from an
-    environment variable stays off the disk. The file is written atomically, 0600 in a 0700
-    directory. Raises ConfigFileError when the existing file cannot be read (it is left
-    untouched rather than overwritten) and ValueError for a bad name.
-    """
-    import tomlkit
-
-    if not name.strip():
-        raise ValueError("The profile name cannot be empty")
-    path = config_path() if path is None else Path(path)
-    data = _read_toml(path)  # checks the file as loading does: size, depth, valid TOML
-    if not isinstance(data.get("profiles", {}), dict):
-        raise ConfigFileError(f"{path}: 'profiles' is not a table; fix it by hand first")
-    try:
-        document = tomlkit.parse(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        document = tomlkit.document()
-    except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
-        raise ConfigFileError(f"Cannot rewrite {path}: {exc}") from None
-    entry = tomlkit.table()
-    entry["url"] = profile.url
-    if profile.api_key_env:
-        entry["api_key_env"] = profile.api_key_env
-    elif profile.api_key is not None:
-        entry["api_key"] = profile.api_key.get_secret_value()
-    try:
-        if make_default:
-            _set_top_level(document, "default_profile", name)
-        if "profiles" not in document:
-            document["profiles"] = tomlkit.table(is_super_table=True)
-        profiles = document["profiles"]
-        existing = profiles.get(name)
-        if isinstance(existing, Mapping):  # edited in place: its comments and order kept
-            for key in [key for key in existing if key not in entry]:
-                del existing[key]
-            for key, value in entry.items():
-                existing[key] = value
-        else:
-            profiles[name] = entry
-        text = tomlkit.dumps(document)
-    except (tomlkit.exceptions.TOMLKitError, TypeError, ValueError) as exc:
-        raise ConfigFileError(
-            f"Cannot add the profile to {path} ({exc}); edit it by hand"
-        ) from None
-    storage.atomic_write_text(path, text)
-
-
-def _set_top_level(document: Any, key: str, value: str) -> None:
-    """Set a top-level setting; a new one goes right after the last top-level setting (tomlkit
-    alone would put it after the comment that heads the first table)."""
-    if key in document:
-        document[key] = value
-        return
-    settings = [k.key for k, item in document.body if k and not isinstance(item, Mapping)]
-    insert_after = getattr(document, "_insert_after", None)  # tomlkit has no public way
-    if settings and insert_after is not None:
-        insert_after(settings[-1], key, value)
-    else:
-        document[key] = value
 
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")

@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import os
 import re
+from functools import partial
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer, Input, Label, Static
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Static
 
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.validation import check_api_key
-from gateway_tui.core.files.config import (
-    Profile,
-    insecure_url_warning,
-    save_profile,
-    validate_gateway_url,
-)
+from gateway_tui.core.files.config import Profile, insecure_url_warning, validate_gateway_url
+from gateway_tui.core.files.config_writer import save_profile
 from gateway_tui.core.services.connect import probe_gateway
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.status_panel import error_advice
@@ -64,6 +61,9 @@ class ConnectScreen(GatewayScreen):
             yield Label("…or the environment variable that holds it (saved instead of the key)")
             yield TextInput(placeholder="e.g. GATEWAY_API_KEY (optional)", id="api-key-env")
             yield Static(id="env-error", classes="field-error")
+            # Offered once a keychain is found (on_mount asks off the loop: it can be slow).
+            yield Checkbox("Keep the key in the OS keychain (not in the file)", id="keychain")
+            yield Static(Text("Looking for the OS keychain…"), id="keychain-note")
             yield Label("Profile name (to save this gateway)")
             yield TextInput(value=config.profile or "default", id="profile-name")
             with Horizontal(classes="buttons"):
@@ -78,6 +78,22 @@ class ConnectScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         self.query_one("#url", Input).focus()
+        self.query_one("#keychain", Checkbox).display = False
+        self.run_worker(self._find_keychain, thread=True, group="keychain", exit_on_error=False)
+
+    def _find_keychain(self) -> None:
+        from gateway_tui.core.files.keychain import unavailable
+
+        reason = unavailable()
+        self.app.call_from_thread(self._show_keychain, reason)
+
+    def _show_keychain(self, reason: str | None) -> None:
+        note = self.query_one("#keychain-note", Static)
+        if reason:
+            note.update(Text(f"Keychain: {reason}.", style="dim"))
+            return
+        note.display = False
+        self.query_one("#keychain", Checkbox).display = True
 
     def _read_form(self) -> tuple[str, str] | None:
         """The URL and key, or None after showing the reason next to each bad field."""
@@ -139,6 +155,16 @@ class ConnectScreen(GatewayScreen):
         name = self.query_one("#profile-name", Input).value.strip() or "default"
         url, key = form
         env_name = self.key_env_name()
+        keychain = self.query_one("#keychain", Checkbox)
+        if keychain.display and keychain.value and not env_name:
+            self._say("Saving the key in the OS keychain…")
+            self.run_worker(
+                partial(self._save_in_keychain, name, url, key),
+                thread=True,  # the keychain may ask the user, or take its time
+                group="keychain",
+                exit_on_error=False,
+            )
+            return
         # With a variable named, only its name is written: the key itself stays off the disk.
         profile = (
             Profile(url=url, api_key_env=env_name) if env_name else Profile(url=url, api_key=key)
@@ -157,6 +183,22 @@ class ConnectScreen(GatewayScreen):
             )
         else:
             self._say(f"✓ Saved profile “{name}” in {path}, with the key in the file", "green")
+
+    def _save_in_keychain(self, name: str, url: str, key: str) -> None:
+        from gateway_tui.core.files.keychain import KeychainError, set_key
+
+        try:
+            set_key(name, key)
+            save_profile(name, Profile(url=url, keychain=True), make_default=True)
+        except (KeychainError, OSError, ValueError) as problem:
+            said = f"✕ Could not save the profile: {problem}"
+            self.app.call_from_thread(self._say, said, "red")
+            return
+        said = (
+            f"✓ Saved profile “{name}” in {self.gateway_app.config.path}, with the key in the "
+            "OS keychain (the key itself is not in the file)"
+        )
+        self.app.call_from_thread(self._say, said, "green")
 
     def key_env_name(self) -> str:
         return self.query_one("#api-key-env", Input).value.strip().lstrip("$")

@@ -113,6 +113,14 @@ class InstanceScreen(GatewayScreen):
         Binding("L", "logout", "Log out", id="instance.logout", show=False),
         Binding("w", "webhook", "Webhook", id="instance.webhook", show=False),
         Binding("W", "websocket", "Websocket", id="instance.websocket", show=False),
+        Binding(
+            "E",
+            "events",
+            "Event monitor",
+            tooltip="Every event of this instance, live",
+            id="instance.events",
+            show=False,
+        ),
     ]
 
     def __init__(self, name: str) -> None:
@@ -202,6 +210,7 @@ class InstanceScreen(GatewayScreen):
             ("instance.logout", "log out"),
             ("instance.webhook", "webhook"),
             ("instance.websocket", "websocket"),
+            ("instance.events", "events"),
         )
         return f"{first}\n{second}"
 
@@ -416,3 +425,8 @@ class InstanceScreen(GatewayScreen):
         if self.refuse_if_gone():
             return
         self.gateway_app.open_hooks(self.instance_name, "websocket")
+
+    def action_events(self) -> None:
+        from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+
+        self.app.push_screen(EventMonitorScreen(self.instance_name))

@@ -57,6 +57,14 @@ class HookSettingsScreen(GatewayScreen):
             "until you write it)",
             id="hooks.live_events",
         ),
+        Binding(
+            "ctrl+o",
+            "listen_here",
+            "Listen here",
+            tooltip="Receive this webhook in the app's event monitor: pointed here and put back "
+            "afterwards, each asked first",
+            id="hooks.listen_here",
+        ),
     ]
 
     def __init__(self, name: str, kind: Kind) -> None:
@@ -264,6 +272,8 @@ class HookSettingsScreen(GatewayScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "live_events":
             return self.kind == "websocket"
+        if action == "listen_here":
+            return self.kind == "webhook"
         return True
 
     def action_live_events(self) -> None:
@@ -278,6 +288,11 @@ class HookSettingsScreen(GatewayScreen):
             for name in LIVE_EVENTS:
                 if name in offered:
                     events.select(name)
+
+    def action_listen_here(self) -> None:
+        from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+
+        self.app.push_screen(EventMonitorScreen(self.instance_name, listen=True))
 
     def action_no_events(self) -> None:
         self.query_one("#hooks-events", SelectionList).deselect_all()

@@ -1,0 +1,125 @@
+"""History sync progress from the events: 2.3.7's ``messages.set`` (``isLatest`` and
+``progress`` at the top level of the payload, the batch's messages in ``data``) and 2.4's
+``messaging-history.set`` (``messageCount``, ``chatCount``, ``contactCount``, ``progress``;
+sent when the sync completes).
+
+A sync that ends early is said plainly: "stopped at N %". Upstream issue #2644 (2.3.7,
+syncFullHistory): a batch comes with ``isLatest: true`` and no progress long before the whole
+history is in, and each restart of the instance pulls another batch. A sync whose batches stop
+coming for ``STALL_SECONDS`` below 100 % is taken as stopped too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gateway_tui.core.events.record import EventRecord, setting_name
+from gateway_tui.core.events.summary import history_figures
+
+STALL_SECONDS = 120.0
+ADVICE = "a restart of the instance pulls the next batch (gateway issue #2644)"
+BATCH = "MESSAGES_SET"
+COMPLETE = "MESSAGING_HISTORY_SET"
+
+IDLE, RUNNING, DONE, STOPPED = "idle", "running", "done", "stopped"
+
+
+@dataclass
+class HistorySync:
+    """One instance's sync, as the events tell it."""
+
+    clock: Callable[[], float] = time.monotonic
+    stall_seconds: float = STALL_SECONDS
+    progress: int | None = None
+    latest: bool = False
+    complete: bool = False
+    batches: int = 0
+    messages: int = 0  # in the batches seen
+    totals: dict[str, int] = field(default_factory=dict)  # messaging-history.set's counts
+    last_at: float | None = None
+
+    def feed(self, record: EventRecord) -> bool:
+        """Take ``record`` in when it is a history sync event; True when it was one."""
+        name = setting_name(record.event)
+        if name not in (BATCH, COMPLETE):
+            return False
+        figures = history_figures(record)
+        if name == BATCH and self.state == DONE:
+            self.__init__(self.clock, self.stall_seconds)  # a new sync
+        self.last_at = self.clock()
+        if "progress" in figures:
+            self.progress = max(0, min(100, figures["progress"]))
+        if name == BATCH:
+            self.batches += 1
+            self.messages += figures.get("messages", 0)
+            # After a stop, a restart pulls the next batch: the sync goes on, counted on.
+            self.latest = figures.get("isLatest") is True
+        else:
+            self.complete = self.progress in (None, 100)
+            for key in ("messageCount", "chatCount", "contactCount"):
+                if key in figures:
+                    self.totals[key] = figures[key]
+        return True
+
+    @property
+    def state(self) -> str:
+        if self.last_at is None:
+            return IDLE
+        if self.complete or self.progress == 100:
+            return DONE
+        if self.latest or self.clock() - self.last_at > self.stall_seconds:
+            return STOPPED
+        return RUNNING
+
+    def line(self) -> str | None:
+        """The progress line for the instance view (None while no sync was seen)."""
+        state = self.state
+        if state == IDLE:
+            return None
+        batches = f"{self.batches} batch" + ("es" if self.batches != 1 else "")
+        got = f"{self.messages:,} messages in {batches}"
+        if state == DONE:
+            if self.totals:
+                parts = [
+                    f"{self.totals[key]:,} {label}"
+                    for key, label in (
+                        ("messageCount", "messages"),
+                        ("chatCount", "chats"),
+                        ("contactCount", "contacts"),
+                    )
+                    if key in self.totals
+                ]
+                return "History sync done: " + ", ".join(parts)
+            return f"History sync done: {got}"
+        if state == STOPPED:
+            where = "early (no progress given)"
+            if self.progress is not None:
+                where = f"at {self.progress} %"
+            why = "no batch came for a while"
+            if self.latest:
+                why = "the gateway called a batch the latest"
+            return f"History sync stopped {where}: {why}, {got}. {ADVICE[0].upper()}{ADVICE[1:]}."
+        shown = f"{self.progress} %" if self.progress is not None else "progress not given"
+        return f"History sync: {shown} · {got}"
+
+
+class HistoryBook:
+    """The syncs of every instance seen."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.syncs: dict[str, HistorySync] = {}
+
+    def feed(self, record: EventRecord) -> bool:
+        sync = self.syncs.get(record.instance)
+        if sync is None:
+            if setting_name(record.event) not in (BATCH, COMPLETE):
+                return False
+            sync = self.syncs[record.instance] = HistorySync(self.clock)
+        return sync.feed(record)
+
+    def line(self, instance: str) -> str | None:
+        sync = self.syncs.get(instance)
+        return sync.line() if sync else None

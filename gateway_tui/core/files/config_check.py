@@ -1,0 +1,176 @@
+"""``gateway-tui config show | validate | schema``: the merged settings and where each came from,
+every problem of the file, and a JSON Schema of it for editors.
+
+The same definitions serve all three and the app: the pydantic models of config.py (settings,
+types, bounds), the binding table of app_facts.py (binding ids, key names, themes) and the
+checks of keys_check.py. config.schema.json in the repository is this module's ``schema()``
+(a test holds them equal).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gateway_tui.core.files import config as cfg
+from gateway_tui.core.files.app_facts import BINDINGS, THEMES
+
+
+@dataclass(frozen=True)
+class Setting:
+    name: str
+    value: str
+    source: str  # flag, environment (NAME), profile NAME, config file, default
+
+
+def _raw(path: Path) -> dict[str, Any]:
+    try:
+        return cfg._read_toml(path)
+    except cfg.ConfigFileError:
+        return {}
+
+
+def show(
+    *,
+    url: str | None = None,
+    api_key: str | None = None,
+    profile: str | None = None,
+    path: Path | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> tuple[list[Setting], list[str]]:
+    """The settings in use (the key masked) with where each came from, and the problems."""
+    path = cfg.config_path() if path is None else Path(path)
+    environ = os.environ if environ is None else environ
+    config = cfg.load_config(url=url, api_key=api_key, profile=profile, path=path, environ=environ)
+    raw = _raw(path)
+    env = cfg.EnvSettings.from_environ(environ)
+    rows = [Setting("config file", str(path), "default" if not path.exists() else "found")]
+
+    if profile:
+        profile_source = "flag --profile"
+    elif env.profile:
+        profile_source = "environment (GATEWAY_PROFILE)"
+    elif raw.get("default_profile"):
+        profile_source = "config file (default_profile)"
+    else:
+        profile_source = "default"
+    rows.append(Setting("profile", config.profile or "(none)", profile_source))
+
+    in_profile = f"profile {config.profile}" if config.profile else "default"
+    if url:
+        url_source = "flag --url"
+    elif env.url:
+        url_source = "environment (GATEWAY_URL)"
+    else:
+        url_source = in_profile if config.url else "default"
+    rows.append(Setting("url", config.url or "(none)", url_source))
+    rows.append(
+        Setting("api_key", cfg.mask_key(config.api_key), _key_source(config, api_key, env, environ))
+    )
+    rows.append(Setting("api_version", config.api_version, in_profile))
+
+    for name in (
+        "refresh_interval",
+        "request_timeout",
+        "max_response_mb",
+        "theme",
+        "mark_read_on_open",
+    ):
+        value = getattr(config, name)
+        rows.append(
+            Setting(
+                name,
+                "(none)" if value is None else str(value),
+                "config file" if name in raw else "default",
+            )
+        )
+    for binding_id, keys in config.keys.items():
+        rows.append(Setting(f"keys.{binding_id}", keys, "config file"))
+    rows.append(
+        Setting(
+            "profiles",
+            ", ".join(sorted(config.profiles)) or "(none)",
+            "config file" if config.profiles else "default",
+        )
+    )
+    return rows, [*config.problems, *config.warnings]
+
+
+def _key_source(
+    config: cfg.ResolvedConfig, flag: str | None, env: cfg.EnvSettings, environ: Mapping[str, str]
+) -> str:
+    if config.api_key is None:
+        return "default"
+    if flag:
+        return "flag --api-key"
+    if env.api_key:
+        return "environment (GATEWAY_API_KEY)"
+    chosen = config.profiles.get(config.profile or "")
+    if chosen is None:
+        return "default"
+    if chosen.api_key_env and environ.get(chosen.api_key_env):
+        return f"profile {config.profile}: environment ({chosen.api_key_env})"
+    if getattr(chosen, "keychain", False) and chosen.api_key is None:
+        return f"profile {config.profile}: the OS keychain"
+    return f"profile {config.profile}: config file"
+
+
+def validate(path: Path | None = None) -> list[str]:
+    """Every problem of the config file: unknown settings, wrong types, bad profiles, ``[keys]``
+    (unknown ids, keys no terminal sends, two actions of one screen on one key), an unknown
+    theme. Empty when the file is good (or absent)."""
+    path = cfg.config_path() if path is None else Path(path)
+    config_file, problems = cfg.read_config_file(path)
+    _keys, key_problems = cfg._split_keymap(config_file.keys, path)
+    problems += key_problems
+    if config_file.theme and config_file.theme not in known_themes():
+        problems.append(
+            f"{path}: theme: {config_file.theme!r} is not a known theme "
+            f"(themes: {', '.join(known_themes())})."
+        )
+    default = config_file.default_profile
+    if default and default not in config_file.profiles:
+        known = ", ".join(sorted(config_file.profiles)) or "none"
+        problems.append(f"{path}: default_profile: no profile {default!r} (profiles: {known}).")
+    return problems
+
+
+def known_themes() -> list[str]:
+    """Textual's themes and the user's (files in the config dir's themes/, by their name)."""
+    import tomllib
+
+    names = set(THEMES)
+    folder = cfg.storage.config_dir() / "themes"
+    for file in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
+        try:
+            name = tomllib.loads(file.read_text(encoding="utf-8-sig")).get("name", file.stem)
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+            continue
+        names.add(str(name))
+    return sorted(names)
+
+
+def schema() -> dict[str, Any]:
+    """A JSON Schema (draft 2020-12) of config.toml, from the models and the binding table."""
+    document = cfg.ConfigFile.model_json_schema()
+    properties = document["properties"]
+    properties["keys"] = {
+        "title": "Keys",
+        "description": "Binding id -> key(s), comma-separated (`?` in the app lists the ids).",
+        "type": "object",
+        "propertyNames": {"enum": sorted(b for b in BINDINGS if not b.startswith("textual."))},
+        "additionalProperties": {"type": "string", "minLength": 1},
+    }
+    properties["theme"] = {
+        "title": "Theme",
+        "description": "A Textual theme, or one of yours in the config dir's themes/ folder.",
+        "anyOf": [{"enum": list(THEMES)}, {"type": "string"}, {"type": "null"}],
+        "default": None,
+    }
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **document,
+    }

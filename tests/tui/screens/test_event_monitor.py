@@ -1,0 +1,213 @@
+"""The event monitor (tui/screens/event_monitor.py) on a demo gateway writing to it: rows live,
+raw JSON on enter, the filter, pause (kept and counted), clear, export of what the filter shows,
+the ring said on screen, and the instance's settings against what arrived."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from gateway_tui.core.api.lifecycle import WebsocketSettings
+from gateway_tui.tui.screens.event_monitor import EventJsonScreen, EventMonitorScreen
+from tests.data import INSTANCE, newest_person_chat
+from tests.navigation import open_instance
+from tests.support import screen_text, wait_for
+
+SIZE = (140, 40)
+
+
+async def write(server, text: str) -> None:
+    jid = newest_person_chat(server, INSTANCE)
+    await asyncio.to_thread(server.write, INSTANCE, jid, text)
+
+
+async def connection_update(server, state: str) -> None:
+    async def emit() -> None:
+        instance = server.state.instances[INSTANCE]
+        data = {"instance": INSTANCE, "state": state, "statusReason": 200}
+        server.events.emit(instance, "connection.update", data)
+
+    await asyncio.to_thread(lambda: server.on_loop(emit()).result(30))
+
+
+async def open_monitor(app, pilot) -> EventMonitorScreen:
+    await open_instance(app, pilot)
+    await pilot.press("E")
+    await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+    screen = app.screen
+    await wait_for(pilot, lambda: screen.stream is not None and screen.stream.connected)
+    return screen
+
+
+async def test_events_show_live_filter_and_export(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_monitor(app, pilot)
+        await write(demo_server, "first words")
+        await connection_update(demo_server, "open")
+        await write(demo_server, "second words")
+        await wait_for(pilot, lambda: screen.table.visible_count == 3)
+        await wait_for(pilot, lambda: "3 of the last 5,000 events kept" in screen_text(app))
+        text = screen_text(app)
+        assert "messages.upsert" in text and "second words" in text
+        assert "state open (200)" in text
+        newest = screen.table.visible_rows[0]
+        assert newest.data["message"]["conversation"] == "second words"  # newest first
+
+        await pilot.press("slash", *"event:connection.update", "enter")
+        await wait_for(pilot, lambda: screen.table.visible_count == 1)
+        await wait_for(pilot, lambda: "showing 1 (event CONNECTION_UPDATE)" in screen_text(app))
+        await pilot.press("x")
+        await wait_for(pilot, lambda: screen.exported is not None)
+        lines = [json.loads(line) for line in screen.exported.read_text().splitlines()]
+        assert [line["event"] for line in lines] == ["connection.update"]
+        assert {"time", "instance", "event", "data"} <= set(lines[0])
+        keys = (demo_server.api_key, demo_server.state.instances[INSTANCE].apikey)
+        assert not any(key in screen.exported.read_text() for key in keys)
+
+        await pilot.press("escape")  # closes the filter first
+        await wait_for(pilot, lambda: screen.table.visible_count == 3)
+        assert isinstance(app.screen, EventMonitorScreen)
+
+
+async def test_pause_keeps_and_counts_and_clear_empties(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_monitor(app, pilot)
+        await write(demo_server, "before the pause")
+        await wait_for(pilot, lambda: screen.table.visible_count == 1)
+        await pilot.press("p")
+        await write(demo_server, "during the pause")
+        await wait_for(pilot, lambda: screen.ring.total == 2)
+        await wait_for(pilot, lambda: "paused: 1 new, kept" in screen_text(app))
+        assert screen.table.visible_count == 1
+        await pilot.press("p")
+        await wait_for(pilot, lambda: screen.table.visible_count == 2)
+        await pilot.press("c")
+        await wait_for(pilot, lambda: screen.table.visible_count == 0)
+        await wait_for(pilot, lambda: "0 of the last 5,000 events kept" in screen_text(app))
+
+
+async def test_the_ring_is_bounded_and_says_so(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        screen = EventMonitorScreen(INSTANCE, capacity=3)
+        app.push_screen(screen)
+        await wait_for(pilot, lambda: screen.stream is not None and screen.stream.connected)
+        for n in range(5):
+            await write(demo_server, f"message {n}")
+        await wait_for(pilot, lambda: screen.ring.total == 5)
+        await wait_for(pilot, lambda: "3 of the last 3 events kept (2 older" in screen_text(app))
+        assert screen.table.visible_count == 3
+        shown = [r.data["message"]["conversation"] for r in screen.table.visible_rows]
+        assert shown == ["message 4", "message 3", "message 2"]
+
+
+async def test_enter_shows_the_raw_json_as_data(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_monitor(app, pilot)
+        await write(demo_server, "\x1b]0;owned\x07 \x9b2J hostile")
+        await wait_for(pilot, lambda: screen.table.visible_count == 1)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EventJsonScreen))
+        raw = app.screen.query_one("#event-json").text
+        document = json.loads(raw)
+        assert document["data"]["message"]["conversation"] == "\x1b]0;owned\x07 \x9b2J hostile"
+        assert "\x1b" not in raw and "\x9b" not in raw  # escaped in the JSON shown
+        assert "apikey" not in raw
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_asked_for_versus_arrived_beside_the_events(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await app.actions.lifecycle.save_websocket(
+            INSTANCE, WebsocketSettings(enabled=True, events=["CONNECTION_UPDATE"])
+        )
+        await pilot.press("E")
+        await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.stream is not None and screen.stream.connected)
+        await write(demo_server, "not asked for")
+        await wait_for(pilot, lambda: screen.table.visible_count == 1)
+        verdict = "MESSAGES_UPSERT: seen on the websocket but not ticked (1 seen)"
+        await wait_for(pilot, lambda: verdict in screen_text(app))
+        text = screen_text(app)
+        assert "websocket: on, 1 events ticked" in text
+        assert "MESSAGES_UPSERT: seen on the websocket but not ticked (1 seen)" in text
+        assert "CONNECTION_UPDATE: ticked for the websocket, none seen yet" in text
+
+
+async def test_the_whole_gateway_from_the_palette_s_key(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await pilot.press("f11")
+        await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+        screen = app.screen
+        assert screen.instance is None and "Events of the whole gateway" in screen_text(app)
+        await wait_for(pilot, lambda: screen.stream is not None and screen.stream.connected)
+        assert len(screen.stream.namespaces) == len(app.state.instances.value)
+        await write(demo_server, "to the gateway")
+        await wait_for(pilot, lambda: screen.table.visible_count == 1)
+        assert f"{INSTANCE}" in screen_text(app)
+
+
+async def test_listen_here_points_the_webhook_at_the_app_and_puts_it_back(app_for, demo_server):
+    from gateway_tui.core.api.lifecycle import WebhookSettings
+    from gateway_tui.core.events.record import WEBHOOK
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+    before = WebhookSettings(
+        url="http://127.0.0.1:9/hook", enabled=True, events=["MESSAGES_UPSERT"]
+    )
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await app.actions.lifecycle.save_webhook(INSTANCE, before)
+        screen = await open_monitor(app, pilot)
+        await wait_for(pilot, lambda: "webhook: on" in screen_text(app))
+        await pilot.press("L")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(screen_text(app).replace("█", " ").split())
+        assert "Now: http://127.0.0.1:9/hook, on, MESSAGES_UPSERT" in said
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.listening is not None)
+        assert app.actions.lifecycle.webhook_of(INSTANCE).value.url == screen.listening
+        await write(demo_server, "both ways")
+        await wait_for(pilot, lambda: screen.ring.count("MESSAGES_UPSERT", WEBHOOK) == 1)
+        await wait_for(pilot, lambda: screen.ring.count("MESSAGES_UPSERT") == 2)
+        await wait_for(pilot, lambda: "the webhook posts here" in screen_text(app))
+        await pilot.press("escape")  # leaving asks to put the webhook back first
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: screen.listening is None)
+        await wait_for(
+            pilot, lambda: app.actions.lifecycle.webhook_of(INSTANCE).value.url == before.url
+        )
+        stored = app.actions.lifecycle.webhook_of(INSTANCE).value
+        assert (stored.enabled, stored.events) == (True, ["MESSAGES_UPSERT"])
+
+
+async def test_listen_here_from_the_webhook_screen(app_for, demo_server):
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
+    from gateway_tui.tui.screens.webhook import HookSettingsScreen
+
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: isinstance(app.screen, HookSettingsScreen))
+        await pilot.press("ctrl+o")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        said = " ".join(screen_text(app).replace("█", " ").split())
+        assert f"Point the webhook of {INSTANCE} at http://127.0.0.1:" in said
+        assert "Now: never set" in said
+        await pilot.press("n")  # nothing written
+        await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+        assert app.screen.listening is None
+        assert not app.actions.lifecycle.webhook_of(INSTANCE).value.configured
