@@ -3,12 +3,32 @@
 
 from __future__ import annotations
 
+import json
+
+import httpx
+import pytest
+
+from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import RefusedIn200, error_in_body
-from tests.core.test_v2_client import Replay, fails
+from tests.support import RECORDINGS
+
+RECORDED = RECORDINGS / "v2.3.6-more/016-restart-lc3-never-connected.json"
 
 
 async def test_the_recorded_200_error_is_a_refusal_saying_not_connected() -> None:
-    error = await fails(Replay("v2.3.6-more/016"), lambda c: c.instances.restart("lc-3"))
+    rec = json.loads(RECORDED.read_text())
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        assert (request.method, request.url.path) == (rec["method"], rec["path"])
+        return httpx.Response(rec["status"], json=rec["response_body"])
+
+    transport = httpx.MockTransport(answer)
+    async with GatewayClient(
+        "http://gateway.test", "k", transport=transport, retry_delays=(), api_version="2"
+    ) as client:
+        with pytest.raises(RefusedIn200) as info:
+            await client.instances.restart("lc-3")
+    error = info.value
     assert isinstance(error, RefusedIn200)
     assert error.status == 200 and error.instance_not_connected
     assert "[object Object]" not in error.summary

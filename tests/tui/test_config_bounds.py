@@ -6,9 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from gateway_tui.core.files.config import MIN_REFRESH_INTERVAL, load_config
-from tests.core.test_config import write_config
+from gateway_tui.core.files.config import MIN_REFRESH_INTERVAL, config_path, load_config
 from tests.support import make_app, make_config, wait_for
+
+
+def write_config(text: str) -> None:
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o600)
 
 
 @pytest.mark.parametrize("asked", ["0.001", "1e-300"])
@@ -48,8 +54,6 @@ async def test_an_unknown_theme_is_said_and_the_app_runs(demo_server) -> None:
 
 async def test_the_key_file_warning_is_shown(demo_server) -> None:
     write_config(f'[profiles.p]\nurl = "{demo_server.url}"\napi_key = "{demo_server.api_key}"\n')
-    from gateway_tui.core.files.config import config_path
-
     config_path().chmod(0o644)
     config = load_config(profile="p")
     assert any("other users" in w for w in config.warnings)
