@@ -199,7 +199,7 @@ def new_campaign(server: Any, count: int = 6, pace: Any = None, names=None, **kw
     return create_campaign(
         gateway=server.url,
         instance=kw.pop("instance", "sales-eu"),
-        draft=CAMPAIGN_DRAFT,
+        draft=kw.pop("draft", CAMPAIGN_DRAFT),
         recipients=parse_recipients("number,name\n" + rows),
         pace=pace or Pace(0),
         now=datetime(2026, 11, 23, 10, 0),

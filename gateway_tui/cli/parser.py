@@ -32,6 +32,12 @@ from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds,
 from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
 from gateway_tui.cli.events import add_events
 from gateway_tui.cli.output import COLOR_CHOICES
+from gateway_tui.cli.send_kinds import (
+    add_send_audio,
+    add_send_contact,
+    add_send_location,
+    add_send_poll,
+)
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
 
@@ -562,6 +568,10 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_config,
     add_demo_server,
     add_send_list,
+    add_send_audio,
+    add_send_poll,
+    add_send_location,
+    add_send_contact,
     add_campaigns,
     add_instances,
     add_participants,

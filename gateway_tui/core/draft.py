@@ -32,6 +32,7 @@ from gateway_tui.core.api.validation import (
     normalise_number,
     parse_delay,
 )
+from gateway_tui.core.text.placeholders import unfilled_problem
 
 FORMAT_VERSION = 1
 SLUG_LIMIT = 40
@@ -211,9 +212,29 @@ class Draft:
         delay, _ = parse_delay(self.delay)
         return delay or 0
 
-    def check(self, line: Dialect | None = None) -> DraftCheck:
+    def named_texts(self) -> list[tuple[str, str]]:
+        """Every text of the message a person reads, by its field in the request (rowIds are
+        not read, and never filled)."""
+        texts = [
+            ("title", self.title),
+            ("description", self.description),
+            ("buttonText", self.button_text),
+            ("footerText", self.footer),
+        ]
+        for s_index, section in enumerate(self.sections):
+            texts.append((f"sections[{s_index}].title", section.title))
+            for r_index, row in enumerate(section.rows):
+                where = f"sections[{s_index}].rows[{r_index}]"
+                texts += [(f"{where}.title", row.title), (f"{where}.description", row.description)]
+        return texts
+
+    def texts(self) -> list[str]:
+        return [text for _, text in self.named_texts()]
+
+    def check(self, line: Dialect | None = None, *, placeholders: bool = False) -> DraftCheck:
         """The rules of a gateway of ``line`` (errors; 1.7.1 if None) and WhatsApp's display
-        limits (warnings)."""
+        limits (warnings). ``placeholders``: whether ``{name}`` is filled later (a campaign);
+        else one left in the message is an error, named."""
         line = line or dialects.V1
         listed = check_list_message(
             self.list_message(),
@@ -228,6 +249,10 @@ class Draft:
             + check_delay(delay)
             + check_presence(self.presence or None)
         )
+        if not placeholders:
+            for name, text in self.named_texts():
+                if unfilled := unfilled_problem([text]):
+                    errors.append(Problem(name, unfilled))
         return DraftCheck(errors, listed.warnings)
 
     # --- JSON --------------------------------------------------------------------------------

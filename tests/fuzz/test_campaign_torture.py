@@ -45,10 +45,13 @@ class Torture:
             "GATEWAY_API_KEY": server.api_key,
         }
         rows = "".join(f"{number},P{index}\n" for index, number in enumerate(self.numbers))
+        draft = Draft.from_json(CAMPAIGN_DRAFT_JSON)
+        if server.api_version != "1.7.1":
+            draft.footer = "Reply with a row"  # 2.x requires one
         self.campaign = create_campaign(
             gateway=server.url,
             instance="sales-eu",
-            draft=Draft.from_json(CAMPAIGN_DRAFT_JSON),
+            draft=draft,
             recipients=parse_recipients("number,name\n" + rows),
             pace=Pace(0),
             now=datetime(2026, 11, 24, 19, 0),
@@ -127,16 +130,30 @@ class Torture:
         )
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_kills_and_two_and_three_concurrent_resumes_never_send_twice(seed, isolated_home):
-    with DemoServer(seed=seed, drop_share=0.1, latency_ms=30) as server:
+@pytest.mark.parametrize(
+    ("version", "seed"), [("1.7.1", seed) for seed in range(4)] + [("2.4.0", 4), ("2.4.0", 5)]
+)
+def test_kills_and_two_and_three_concurrent_resumes_never_send_twice(version, seed, isolated_home):
+    with DemoServer(seed=seed, drop_share=0.1, latency_ms=30, api_version=version) as server:
         torture = Torture(server, isolated_home, seed)
         for round_ in range(6):
             torture.kill_at_random(runners=1 + round_ % 3)  # one, two, three at once
         torture.concurrently(2)
         torture.concurrently(3)
         final = torture.resume_to_the_end()
-        torture.say(f"seed {seed}")
+        if version == "2.4.0":
+            # 2.4: every held recipient (outcome unknown, killed mid-send) released and sent
+            # again, under the messageId its journal fixed: still never twice. A resend's answer
+            # may be dropped too (drop_share): released again, until none is held.
+            for _ in range(10):
+                campaign = open_campaign(torture.campaign.id)
+                if not campaign.held():
+                    break
+                campaign.release(campaign.held(), at=time.time())
+                campaign.unlock()
+                final = torture.resume_to_the_end()
+            assert open_campaign(torture.campaign.id).held() == []
+        torture.say(f"{version} seed {seed}")
         torture.check_never_twice()
     assert final in (0, 3)
     assert open_campaign(torture.campaign.id).count(Status.PENDING) == 0

@@ -634,12 +634,16 @@ def b_media_of(rec: Recording, m: re.Match[str]) -> Call:
     return Call(lambda c: c.chats.media_of(_instance(m), message_id), _no_check)
 
 
+from tests.recorded.kind_operations import KIND_ROUTES  # noqa: E402 - uses the helpers above
+
+
 def _op(name: str, method: str, route: str, build) -> Operation:
     pattern = re.compile("^" + route.replace("{i}", "(?P<i>[^/]+)") + "$")
     return Operation(name, method, pattern, build)
 
 
 OPERATIONS: tuple[Operation, ...] = (
+    *(_op(*route) for route in KIND_ROUTES),
     _op("fetchInstances", "GET", "/instance/fetchInstances", b_fetch_instances),
     _op(
         "connectionState",

@@ -62,9 +62,6 @@ NO_METHOD = {
     "PUT /group/toggleEphemeral": "the app does not change disappearing messages",
     "POST /group/toggleEphemeral": "as PUT /group/toggleEphemeral",
     "DELETE /group/leaveGroup": "the app does not leave groups",
-    "POST /message/sendWhatsAppAudio": "no audio messages",
-    "DELETE /chat/deleteMessageForEveryone": "the app does not delete messages",
-    "POST /chat/sendPresence": "presence is sent with a list message (options.presence)",
     "POST /chat/fetchProfilePictureUrl": "the profile view does not show the picture",
     "POST /chat/fetchBusinessProfile": "the profile view uses fetchProfile",
     # Recorded on 2.3.7 (900-964) and 2.4.0-rc2; the client has no method for them yet.
@@ -75,10 +72,6 @@ NO_METHOD = {
     "POST /group/updateParticipant": "no client method yet (issue 33 item 2: group admin)",
     "GET /label/findLabels": "no client method yet (issue 33: labels)",
     "POST /label/handleLabel": "no client method yet (issue 33: labels)",
-    "POST /message/sendPoll": "no client method yet (issue 33 item 2: polls)",
-    "POST /message/sendLocation": "no client method yet (issue 33 item 2: locations)",
-    "POST /message/sendContact": "no client method yet (issue 33 item 2: contact cards)",
-    "POST /chat/markChatUnread": "no client method yet (issue 33 item 2: mark unread)",
 }
 
 _V1_SHAPE = "the 1.7.1 body on 2.x (what a 1.7.1-only client sends): on 2.x the client sends 2.x's"
@@ -238,6 +231,13 @@ CANNOT_SEND = {
     "asks by where.remoteJid",
     "2.x/923-x-findContacts-where-unknown-pushName": "as 920: where.pushName",
     "2.x/013-sendText-malformed-json": "its body is not JSON",
+    "1.x/087-sendPresence-v2-flat-shape": "the 2.x flat sendPresence on 1.7.1",
+    "2.x/087-sendPresence-1.7.1-nested-shape": _V1_SHAPE,
+    "2.3.7/931-x-sendLocation-missing-address": "the client always sends name and address "
+    "(empty when not given)",
+    "2.3.7/937-x-sendPresence-missing-delay": "the client always sends presence and delay",
+    "2.3.7/939-x-markChatUnread-chat-only": "the client names the chat by its last message",
+    "2.3.7/940-x-markChatUnread-malformed-json": _SENT_BY_CLIENT_ONLY_AS_JSON,
     "2.x/014-options-preflight-fetchInstances": "a browser's CORS preflight (OPTIONS): the "
     "client is no browser",
 }
@@ -388,6 +388,8 @@ REFUSED_BEFORE_SENDING = {
     "2.x/069-sendText-number-with-letters": "as v1.7.1-more/069",
     "1.x/092-sendInvite-groupJid-not-validated": "the server does not check sendInvite's "
     "groupJid (404 'No send invite'); the client refuses a JID that is no group's",
+    "2.3.7/935-x-deleteMessageForEveryone-empty-remoteJid": "500 reading 'sendMessage' (the "
+    "server lets an empty chat through, then fails on the session); the client refuses it",
     "2.x/035-webhook-set-a-invalid-url": "2.x stores any url (201 for 'not a url': a "
     "webhook that can never be called); the client asks for an http(s) URL",
 }

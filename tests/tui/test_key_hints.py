@@ -66,7 +66,7 @@ def _new_keys() -> list[str]:
     pool = [f"f{n}" for n in range(13, 25)]
     modifiers = (
         *("ctrl", "shift", "alt", "ctrl+shift", "ctrl+alt", "shift+alt", "ctrl+shift+alt"),
-        *("super", "meta"),  # more room: the fleet screen's bindings passed 180
+        *("super", "meta", "ctrl+meta", "shift+meta"),  # more room: fleet, conversation
     )
     pool += [f"{mod}+f{n}" for mod in modifiers for n in range(1, 25)]
     pool += [f"ctrl+alt+{letter}" for letter in "abcdefghijklmnopqrstuvwxyz"]

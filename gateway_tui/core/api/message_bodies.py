@@ -48,6 +48,7 @@ class MediaUpload:
     media: str
     file_name: str | None = None
     caption: str | None = None
+    mimetype: str | None = None  # a document's, guessed from its name
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ def send_media_body(
         media["caption"] = upload.caption
     if upload.file_name:
         media["fileName"] = upload.file_name
+    if upload.mimetype:
+        media["mimetype"] = upload.mimetype
     body: dict[str, Any] = {"number": number, "mediaMessage": media}
     if extra := _options(options, quoted):
         body["options"] = extra

@@ -397,6 +397,8 @@ class SendListRequest(_Request):
     number: str
     list_message: ListMessage = Field(alias="listMessage")
     options: SendListOptions | None = None
+    # 2.4: the message's id, chosen by the sender (a campaign fixes it in its journal first).
+    message_id: str | None = Field(default=None, alias="messageId")
 
     @property
     def delay_ms(self) -> int:

@@ -197,6 +197,10 @@ class Campaign:
     # Held recipients only (outcome unknown): when, and what happened. Everything else about
     # an outcome stays in the journal, so memory does not grow with the campaign.
     unknown: dict[int, tuple[float, str]] = field(default_factory=dict)
+    # On a gateway that takes the sender's messageId (2.4): the id each recipient's message
+    # was given in its ``try`` line, kept until its outcome is known. A resend of a held
+    # recipient reuses it, so the gateway cannot make a second message.
+    fixed_ids: dict[int, str] = field(default_factory=dict)
     last_try_at: float | None = None
     version: int = FORMAT_VERSION
     # Lines of the journal that could not be read, as "path, line N: why" (their recipients,
@@ -342,12 +346,29 @@ class Campaign:
             self._file.close()
             self._file = None
 
-    def record_try(self, index: int, *, at: float, planned: float, gap: float) -> None:
-        """Durably note that ``index`` is about to be sent. Call before sending."""
+    def message_id_for(self, index: int) -> str:
+        """The messageId of recipient ``index``'s message: the one a ``try`` line fixed, else
+        a new one (derived from the campaign and the recipient, so it is the same on any
+        machine that replays this journal)."""
+        if index in self.fixed_ids:
+            return self.fixed_ids[index]
+        digest = hashlib.sha256(f"{self.id}:{self.seed}:{index}".encode()).hexdigest()
+        return "3EB0" + digest[:20].upper()
+
+    def record_try(
+        self, index: int, *, at: float, planned: float, gap: float, message_id: str = ""
+    ) -> None:
+        """Durably note that ``index`` is about to be sent (with ``message_id``, when the
+        gateway takes one: fixed here, before the call). Call before sending."""
         self.lock()
         if self.status(index) is not Status.PENDING:
             raise JournalError(f"recipient {index} is {self.status(index)}, not pending")
-        self._append({"e": "try", "i": index, "at": at, "plan": planned, "gap": gap})
+        event: dict[str, Any] = {"e": "try", "i": index, "at": at, "plan": planned, "gap": gap}
+        if message_id:
+            event["mid"] = message_id
+        self._append(event)
+        if message_id:
+            self.fixed_ids[index] = message_id
         self._set(index, Status.UNKNOWN)  # until the outcome is recorded
         self.unknown[index] = (at, "no outcome recorded")
         self.last_try_at = at
@@ -373,6 +394,8 @@ class Campaign:
             self.unknown[index] = (at, error)
         else:
             self.unknown.pop(index, None)
+            if status is not Status.PENDING:
+                self.fixed_ids.pop(index, None)
 
     def _hold(self, index: int, at: float, why: str) -> None:
         self._set(index, Status.UNKNOWN)
@@ -450,6 +473,7 @@ class Campaign:
         count = len(self.recipients)
         self.codes = bytearray(count)
         self.unknown = {}
+        self.fixed_ids = {}
         self.problems = []
         self.problems_left_out = 0
         self.refusal = ""
@@ -506,6 +530,8 @@ class Campaign:
             if kind == "try":
                 self._hold(index, at, "no outcome recorded")
                 self.last_try_at = at
+                if event.get("mid"):
+                    self.fixed_ids[index] = event["mid"]
             elif kind == "done":
                 self._apply_done(
                     index,
@@ -611,7 +637,7 @@ def _event_problem(event: Any, count: int) -> str:
         return '"at" is not a time'
     if kind == "done" and event.get("s") not in _STATUS_VALUES:
         return f"unknown status {str(event.get('s'))[:20]!r}"
-    for key in ("id", "err"):
+    for key in ("id", "err", "mid"):
         if key in event and not isinstance(event[key], str):
             return f'"{key}" is not text'
     return ""

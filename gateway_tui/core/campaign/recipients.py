@@ -18,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,12 +28,12 @@ from gateway_tui.core.api.models import SendListRequest
 from gateway_tui.core.api.validation import check_recipient, normalise_number
 from gateway_tui.core.draft import Draft
 from gateway_tui.core.text.phone import number_problem, person_digits, person_key
+from gateway_tui.core.text.placeholders import column_name as _column_name
+from gateway_tui.core.text.placeholders import fill, placeholders_in
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 NUMBER_COLUMN = "number"
 NAME_COLUMN = "name"
-# `{{` and `}}` are literal braces; `{x}` a placeholder; any other brace is just text.
-_PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}\n]*)\}")
 _PERSON_SUFFIX = "@s.whatsapp.net"
 
 
@@ -90,10 +90,6 @@ class RecipientList:
         if self.invalid:
             parts.append(f"{len(self.invalid):,} invalid number(s) left out")
         return ", ".join(parts)
-
-
-def _column_name(raw: str) -> str:
-    return " ".join(raw.split()).casefold()
 
 
 def _recipient_number(raw: str) -> tuple[str, str]:
@@ -237,38 +233,6 @@ def read_recipients_file(path: str | Path) -> RecipientList:
 # --- placeholders -------------------------------------------------------------------------
 
 
-def placeholders_in(text: str) -> list[str]:
-    """The placeholder names used in ``text``, in order (normalised like column names)."""
-    return [
-        _column_name(match.group(1))
-        for match in _PLACEHOLDER.finditer(text)
-        if match.group(1) is not None
-    ]
-
-
-def fill(text: str, values: Mapping[str, str]) -> str:
-    """``text`` with every ``{placeholder}`` replaced; an unknown one is left as it is."""
-
-    def replace(match: re.Match[str]) -> str:
-        token = match.group(0)
-        if token == "{{":
-            return "{"
-        if token == "}}":
-            return "}"
-        return values.get(_column_name(match.group(1)), token)
-
-    return _PLACEHOLDER.sub(replace, text)
-
-
-def _text_fields(draft: Draft) -> Iterable[str]:
-    yield from (draft.title, draft.description, draft.button_text, draft.footer)
-    for section in draft.sections:
-        yield section.title
-        for row in section.rows:
-            yield row.title
-            yield row.description
-
-
 class MessageTemplate:
     """A draft whose text fields may hold placeholders; one request per recipient.
 
@@ -280,7 +244,7 @@ class MessageTemplate:
         self.draft = Draft.from_json(draft.to_json())
         self.draft.recipient = ""
         self.placeholders = sorted(
-            {name for text in _text_fields(self.draft) for name in placeholders_in(text)}
+            {name for text in self.draft.texts() for name in placeholders_in(text)}
         )
         self._row_ids = self.draft.row_ids()
         # Without placeholders every recipient gets the same message: build it once.
@@ -309,6 +273,20 @@ class MessageTemplate:
                     row.row_id = self._row_ids[template_row.uid]
         return draft
 
+    def empty_rows(self, recipients: RecipientList) -> list[tuple[Recipient, list[str]]]:
+        """Recipients for whom a placeholder the message uses is empty ("Hi {name}!" would
+        go out as "Hi !"), with the names of those placeholders: the set-up asks whether to
+        send them as is or skip them."""
+        if not self.placeholders:
+            return []
+        found = []
+        for recipient in recipients.recipients:
+            values = recipient.fields()
+            empty = [name for name in self.placeholders if not values.get(name, "x").strip()]
+            if empty:
+                found.append((recipient, empty))
+        return found
+
     def request(self, recipient: Recipient) -> SendListRequest:
         if self._fixed is not None:
             return self._fixed.model_copy(update={"number": recipient.number})
@@ -332,11 +310,11 @@ class MessageTemplate:
             return problems
         probe = Draft.from_json(self.draft.to_json())
         probe.recipient = "10000000000"  # the message alone: recipients are checked on reading
-        problems += probe.check(line).errors
+        problems += probe.check(line, placeholders=True).errors
         if problems or not self.placeholders:
             return problems
         for recipient in recipients.recipients:
-            errors = self.draft_for(recipient).check(line).errors
+            errors = self.draft_for(recipient).check(line, placeholders=True).errors
             if errors:
                 problems.append(Problem(f"line {recipient.line}", f"once filled in, {errors[0]}"))
         return problems

@@ -40,6 +40,7 @@ from gateway_tui.core.api.errors import (
     InvalidResponse,
     Unauthorized,
 )
+from gateway_tui.core.api.message_kinds import is_24_or_later
 from gateway_tui.core.campaign.journal import Campaign, JournalWriteError, Status
 from gateway_tui.core.campaign.preflight import instance_problem
 from gateway_tui.core.campaign.recipients import MessageTemplate, Recipient
@@ -115,6 +116,19 @@ def _kind(error: GatewayError) -> str | None:
     return None
 
 
+async def takes_message_id(client: GatewayClient) -> bool:
+    """Whether the gateway takes a messageId chosen by the sender (2.4 and later): asked of
+    GET / when nothing told its version yet. A 1.7.1 line never does."""
+    if client.line_known and client.dialect.line == "1":
+        return False
+    if client.server_version is None:
+        try:
+            await client.fetch_server_info(quiet=True)
+        except GatewayError:
+            return False
+    return is_24_or_later(client.server_version)
+
+
 def duration_text(seconds: float) -> str:
     """A duration for people: 45 s, 12 min 5 s, 3 h 20 min."""
     seconds = int(seconds)
@@ -184,6 +198,7 @@ class CampaignRunner:
         self._pace_from: float | None = None  # a resumed campaign's first gap counts from here
         self._systemic_reason = ""
         self._in_flight = False  # between a `try` line and its outcome
+        self._fixes_ids = False  # the gateway takes the sender's messageId (2.4)
 
     # --- control (from the screen or a signal handler) ---------------------------------------
 
@@ -290,6 +305,7 @@ class CampaignRunner:
                 self.last_error = problem
                 self._notify()
                 return self.progress()
+        self._fixes_ids = not campaign.finished and await takes_message_id(self.client)
         try:
             try:
                 await self._passes()
@@ -433,13 +449,19 @@ class CampaignRunner:
     async def _send(self, index: int, recipient: Recipient) -> Attempt:
         campaign = self.campaign
         request = self.template.request(recipient)
+        # 2.4: the message's id is fixed in the journal before the call, and sent with it.
+        message_id = campaign.message_id_for(index) if self._fixes_ids else ""
+        if message_id:
+            request = request.model_copy(update={"message_id": message_id})
         self.state = RunState.SENDING
         self.current = recipient
         self.next_at = None
         started = self.clock()
         # `planned`: when it was due, as a wall time (the journal's times are for reading).
         planned = started - max(0.0, self.monotonic() - self._planned)
-        campaign.record_try(index, at=started, planned=planned, gap=self._gap)
+        campaign.record_try(
+            index, at=started, planned=planned, gap=self._gap, message_id=message_id
+        )
         self._in_flight = True
         self._last_sent = self.monotonic()
         self._recent.append(self._last_sent)

@@ -12,6 +12,7 @@ import unicodedata
 from pathlib import Path
 
 from gateway_tui.core.api.message_bodies import MEDIA_LIMITS, MediaType, MediaUpload
+from gateway_tui.core.api.message_kinds import guess_mimetype
 from gateway_tui.core.files import storage
 
 _UNSAFE = re.compile(r"[^\w.\- ()+,=@]+")
@@ -123,4 +124,6 @@ def read_for_upload(raw_path: str, caption: str = "") -> MediaUpload:
         media=base64.b64encode(content).decode("ascii"),
         file_name=path.name,
         caption=caption.strip() or None,
+        # Without one the gateway stores a document as application/octet-stream.
+        mimetype=guess_mimetype(path.name) if kind == "document" else None,
     )

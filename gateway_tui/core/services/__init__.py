@@ -2,7 +2,7 @@
 
 One object, ``Actions``, composed of one part per area, as the client is of resources:
 ``actions.instances``, ``actions.lifecycle``, ``actions.groups``, ``actions.messages``,
-``actions.chats``.
+``actions.chats``, ``actions.kinds``.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from gateway_tui.core.services.chats import ChatStoreActions
 from gateway_tui.core.services.groups import GroupActions
 from gateway_tui.core.services.instances import InstanceActions
+from gateway_tui.core.services.kinds import KindActions
 from gateway_tui.core.services.lifecycle import LifecycleActions
 from gateway_tui.core.services.messages import MessageActions
 
@@ -31,6 +32,7 @@ class Actions:
         self.groups = GroupActions(self)
         self.messages = MessageActions(self)
         self.chats = ChatStoreActions(self)
+        self.kinds = KindActions(self)
 
 
 __all__ = ["Actions"]

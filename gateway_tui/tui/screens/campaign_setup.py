@@ -40,6 +40,7 @@ from gateway_tui.core.campaign.recipients import (
 from gateway_tui.core.campaign.runner import duration_text
 from gateway_tui.core.draft import PRESENCES, Draft
 from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.campaign_empty import EMPTY_ROW_CHOICES, EmptyRows
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
@@ -73,7 +74,7 @@ def parse_pace(rate_text: str, jitter_text: str) -> tuple[Pace | None, list[Prob
     return Pace(rate, jitter / 100), []
 
 
-class CampaignSetupScreen(PreviewBeside, GatewayScreen):
+class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
     HELP_TITLE = "Send to many: set up a campaign"
 
     BINDINGS = [
@@ -100,6 +101,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
         # What the server would refuse once each recipient's values are filled in: checked
         # again only when the recipients or the message change (10,000 take a while).
         self._message_problems: list[Problem] | None = None
+        self._empty_rows = None
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -143,6 +145,15 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
                         compact=True,
                     )
                 yield Static(id="c-pace-note", classes="summary")
+                # Shown when some rows leave a placeholder empty ("Hi {name}!" → "Hi !").
+                with Horizontal(classes="composer-field", id="c-empty-field"):
+                    yield Label("Empty values", classes="field-label")
+                    yield Select(
+                        EMPTY_ROW_CHOICES,
+                        prompt="choose: send as is, or skip",
+                        id="c-empty",
+                        compact=True,
+                    )
             with VerticalScroll(id="campaign-preview-pane"):
                 yield Static(id="c-preview-title", classes="summary")
                 yield ListPreview(id="campaign-preview")
@@ -207,6 +218,10 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
         self._message_problems = None
         self._redraw()
 
+    @on(Select.Changed, "#c-empty")
+    def _empty_choice_changed(self) -> None:
+        self._redraw()
+
     @on(Input.Changed, "#c-rate, #c-jitter")
     def _pace_changed(self) -> None:
         self._redraw()
@@ -226,6 +241,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
 
     def _fill_table(self) -> None:
         self._message_problems = None  # the recipients changed
+        self._empty_rows = None
         table = self.query_one("#c-recipients", DataTable)
         table.clear(columns=True)
         if self.recipients is None:
@@ -250,6 +266,15 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
             self._message_problems = self.template.problems(
                 self.recipients, self.gateway_app.gateway_line
             )
+        empty = self.empty_rows()
+        if empty and self._empty_choice() is None:
+            problems.append(
+                Problem(
+                    "",
+                    f"{len(empty):,} row(s) leave a placeholder empty: choose to send them as "
+                    "they are or to skip them",
+                )
+            )
         # The message's problems include its delay and presence (Draft.check).
         return problems + pace_problems + self._message_problems
 
@@ -264,6 +289,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
         self._draw_preview()
 
     def _draw_summary(self) -> None:
+        self.query_one("#c-empty-field").display = bool(self.empty_rows())
         text = Text()
         if self.load_error:
             text.append(f"✕ {self.load_error}", style="red")
@@ -274,6 +300,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
                 text.append(f"\n  {problem}", style="yellow")
             if len(self.recipients.invalid) > 5:
                 text.append(f"\n  … and {len(self.recipients.invalid) - 5} more", style="yellow")
+            self._draw_empty_rows(text)
             shown = len(self.recipients.recipients)
             if shown > TABLE_LIMIT:
                 text.append(f"\n  the table shows the first {TABLE_LIMIT:,}", style="dim")
@@ -367,7 +394,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
         assert self.recipients is not None
         pace, _ = self._pace()
         assert pace is not None
-        count = len(self.recipients.recipients)
+        count = len(self.recipients_to_send().recipients)
         body = Text(f"Send “{self.draft.title}” to {count:,} recipient(s) from {self.instance}")
         body.append(f", {pace.describe()}?\n")
         body.append(
@@ -385,7 +412,7 @@ class CampaignSetupScreen(PreviewBeside, GatewayScreen):
         if any(w.node is self and w.group == "create" and not w.is_finished for w in self.workers):
             return  # confirmed twice: one campaign, never two
         # A snapshot for the thread: the form may still change while the files are written.
-        self._create(pace, Draft.from_json(self.draft.to_json()), self.recipients)
+        self._create(pace, Draft.from_json(self.draft.to_json()), self.recipients_to_send())
 
     @work(thread=True, exit_on_error=False, group="create")
     def _create(self, pace: Pace, draft: Draft, recipients: RecipientList) -> None:

@@ -24,7 +24,7 @@ from gateway_tui.core.files.media_files import (
     save_new_file,
 )
 from gateway_tui.tui.screens.conversation_modals import FileToSend, ReactionScreen, SendFileScreen
-from gateway_tui.tui.widgets.conversation import MEDIA_KINDS, file_size
+from gateway_tui.tui.widgets.message_kinds_view import MEDIA_KINDS, file_size
 from gateway_tui.tui.widgets.message_line import MessageLine
 
 if TYPE_CHECKING:

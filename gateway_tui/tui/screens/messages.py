@@ -32,6 +32,7 @@ from gateway_tui.tui.screens.chat_modals import TOO_OLD_TO_SEE, EditMessageScree
 from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.conversation_compose import ConversationCompose
+from gateway_tui.tui.screens.conversation_kinds import KIND_BINDINGS, ConversationKinds
 from gateway_tui.tui.widgets.conversation import (
     MEDIA_KINDS,
     ConversationView,
@@ -126,7 +127,7 @@ def edit_own_message(
     )
 
 
-class MessagesScreen(ConversationCompose, GatewayScreen):
+class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
     HELP_TITLE = "Conversation"
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
@@ -228,6 +229,7 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
             tooltip="Open the chosen message whole, in a pager",
             id="messages.view_whole",
         ),
+        *KIND_BINDINGS,
         Binding("escape", "back", "Back", id="messages.back"),
     ]
 
@@ -287,6 +289,10 @@ class MessagesScreen(ConversationCompose, GatewayScreen):
                 placeholder="Write a message · enter sends · ctrl+j new line", id="message-line"
             )
         yield Footer()
+
+    @on(MessageLine.Changed, "#message-line")
+    def _line_changed(self) -> None:
+        self.typing_in_line()
 
     @property
     def view(self) -> ConversationView:

@@ -32,17 +32,25 @@ from gateway_tui.core.api.chat_models import (
     StatusRow,
     StoredMessage,
     one_line,
-    parse_long,
 )
+from gateway_tui.core.api.message_views import Decorations
 from gateway_tui.core.api.models import MessageStatus
 from gateway_tui.core.chat_book import person_label, printable
 from gateway_tui.core.draft import Draft
 from gateway_tui.tui.widgets.list_preview import BUBBLE_WIDTH, bubble, opened_list
+from gateway_tui.tui.widgets.message_kinds_view import (
+    DEFAULT_KEYS,
+    MEDIA_KINDS,
+    NO_DECORATIONS,
+    deleted_line,
+    kind_card,
+    media_card,
+    reactions_line,
+)
 
 MAX_BUBBLE_WIDTH = 64
 _CACHE_LIMIT = 600
-# The keys the bubbles' hints name (the screen sets them from its bindings, remaps included).
-DEFAULT_KEYS = {"save": "s", "view": "v"}
+DECORATION_WINDOW = 2_000
 
 # Delivery marks for own messages: PENDING ◷, SERVER_ACK ✓, DELIVERY_ACK ✓✓, READ ✓✓ in colour.
 DELIVERY_MARKS: dict[MessageStatus, tuple[str, str]] = {
@@ -133,6 +141,8 @@ def message_body(
         return [text]
     if message.kind in MEDIA_KINDS:
         return [media_card(message, keys)]
+    if (card := kind_card(message)) is not None:
+        return [card]
     if message.is_text:
         quote = quote_line(message, find)
         body = clipped_text(
@@ -140,60 +150,6 @@ def message_body(
         )
         return [quote, body] if quote is not None else [body]
     return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
-
-
-MEDIA_KINDS = {
-    "imageMessage": ("🖼", "Photo"),
-    "videoMessage": ("🎥", "Video"),
-    "audioMessage": ("🎵", "Audio"),
-    "documentMessage": ("📄", "Document"),
-    "stickerMessage": ("🏷", "Sticker"),
-}
-
-
-def file_size(size: int | None) -> str:
-    if size is None:
-        return ""
-    if size < 1024:
-        return f"{size} B"
-    if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / 2**20:.1f} MB"
-
-
-def media_card(message: StoredMessage, keys: dict[str, str] = DEFAULT_KEYS) -> Text:
-    """A media message as a card: kind, file name, size, duration, type, caption."""
-    body = message.body
-    icon, label = MEDIA_KINDS[message.kind]
-    if message.kind == "audioMessage" and body.get("ptt") is True:
-        icon, label = "🎤", "Voice message"
-    if message.kind == "videoMessage" and body.get("gifPlayback") is True:
-        label = "GIF"
-    card = Text(f"{icon} {label}", style="bold")
-    facts = []
-    name = body.get("fileName") or body.get("title")
-    if isinstance(name, str) and name.strip():
-        facts.append(printable(name))
-    size = file_size(parse_long(body.get("fileLength")))
-    if size:
-        facts.append(size)
-    seconds = parse_long(body.get("seconds"))
-    if seconds:
-        facts.append(f"{seconds // 60}:{seconds % 60:02d}")
-    width, height = parse_long(body.get("width")), parse_long(body.get("height"))
-    if width and height:
-        facts.append(f"{width}×{height}")
-    mimetype = body.get("mimetype")
-    if isinstance(mimetype, str) and mimetype:
-        facts.append(printable(mimetype.split(";")[0]))
-    if facts:
-        card.append("\n" + " · ".join(facts), style="")
-    caption = body.get("caption")
-    if isinstance(caption, str) and caption.strip():
-        card.append("\n")
-        card.append(printable(caption))
-    card.append(f"\n{keys['save']} saves the file", style="dim italic")
-    return card
 
 
 def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | None]) -> Text | None:
@@ -273,6 +229,7 @@ def render_message(
     highlight: str = "",
     max_lines: int | None = None,
     keys: dict[str, str] = DEFAULT_KEYS,
+    decorations: Decorations = NO_DECORATIONS,
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
@@ -282,7 +239,8 @@ def render_message(
         if message.sender_name:
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
-    deleted = status is not None and status.kind == MessageStatus.DELETED
+    revoked = message.id in decorations.deleted
+    deleted = revoked or (status is not None and status.kind == MessageStatus.DELETED)
     body = message_body(message, find, edited=edited, max_lines=max_lines, keys=keys)
     for part in body:
         if not isinstance(part, Text):
@@ -292,6 +250,10 @@ def render_message(
         if highlight:
             part.highlight_words([highlight], style="black on yellow", case_sensitive=False)
     parts += body
+    if revoked:
+        parts.append(deleted_line())
+    if (reactions := reactions_line(decorations, message.id)) is not None:
+        parts.append(reactions)
     meta = Text(when(message.timestamp, today), style="dim")
     if edited is not None:
         meta.append("  edited", style="dim italic")
@@ -361,6 +323,8 @@ class ConversationView(Widget, can_focus=True):
         self._anchor: tuple[str, int] = ("bottom", -1)
         self._lines: list[Strip] = []
         self._shown: tuple[int, int] = (0, -1)  # first and last fully visible message
+        # Reactions and revokes of the newest messages, drawn on the message they point at.
+        self.decorations = NO_DECORATIONS
 
     # --- the model ----------------------------------------------------------------------------
 
@@ -382,10 +346,14 @@ class ConversationView(Widget, can_focus=True):
         pinned_id = self.messages[pinned].id if 0 <= pinned < len(self.messages) else None
         self.messages = messages
         self.statuses = statuses
+        # The newest DECORATION_WINDOW messages only: a 100,000-message chat is not read whole.
+        self.decorations = Decorations.of(messages[-DECORATION_WINDOW:])
         index = -1
         if keep is not None and not (at_end and select_id is None):
             index = index_of_message(messages, keep)
         self.index = index if index >= 0 else len(messages) - 1
+        while self.index > 0 and self._hidden(self.index):
+            self.index -= 1  # drawn on its message: the cursor rests on a message of its own
         if index < 0 or select_id is not None:
             self._anchor = ("bottom", self.index)
         elif pinned_id is not None:
@@ -400,10 +368,19 @@ class ConversationView(Widget, can_focus=True):
 
     # --- moving -------------------------------------------------------------------------------
 
+    def _hidden(self, index: int) -> bool:
+        return self.messages[index].id in self.decorations.hidden
+
     def select(self, index: int) -> None:
         if not self.messages:
             return
         index = max(0, min(index, len(self.messages) - 1))
+        # A reaction or revoke drawn on its message is no stop of its own.
+        step = 1 if index > self.index else -1
+        while self._hidden(index) and 0 <= index + step < len(self.messages):
+            index += step
+        while self._hidden(index) and index - step in range(len(self.messages)):
+            index -= step
         first, last = self._shown
         self.index = index
         if index > last:
@@ -441,6 +418,8 @@ class ConversationView(Widget, can_focus=True):
         message = self.messages[index]
         status = self.statuses.get(message.id)
         selected = index == self.index
+        if message.id in self.decorations.hidden and not selected:
+            return []
         edited = self.edits.get(message.id)
         max_lines = max(3, self.size.height - 8)
         key = (
@@ -454,6 +433,8 @@ class ConversationView(Widget, can_focus=True):
             edited,
             self.highlight,
             max_lines,
+            message.id in self.decorations.deleted,
+            self.decorations.reaction_line(message.id),
         )
         strips = self._cache.get(key)
         if strips is None:
@@ -470,6 +451,7 @@ class ConversationView(Widget, can_focus=True):
                 highlight=self.highlight,
                 max_lines=max_lines,
                 keys=self.keys,
+                decorations=self.decorations,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)

@@ -123,6 +123,17 @@ class Dialect:
     def mark_read_body(self, keys: list[MessageKey]) -> dict[str, Any]:
         raise NotImplementedError
 
+    # --- voice notes, polls, locations, contact cards, presence (api/message_kinds.py) ---
+    def kind_body(
+        self, number: str, kind: Any, *, delay: int | None = None, message_id: str | None = None
+    ) -> dict[str, Any]:
+        """The body of a send of ``kind`` (a VoiceNote, Poll, Location, ContactCards, or on
+        2.4 Buttons or Carousel); ``message_id`` is 2.4's caller-chosen id."""
+        raise NotImplementedError
+
+    def presence_body(self, number: str, presence: str, delay: int) -> dict[str, Any]:
+        raise NotImplementedError
+
     # --- webhook and websocket ---
     def webhook_body(self, settings: WebhookSettings) -> dict[str, Any]:
         raise NotImplementedError

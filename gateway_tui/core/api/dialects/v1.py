@@ -56,6 +56,18 @@ class V1Dialect(Dialect):
     # One bad item is skipped and counted (see api/lists.py), not the whole list lost.
     instances = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
 
+    def kind_body(
+        self, number: str, kind: Any, *, delay: int | None = None, message_id: str | None = None
+    ) -> dict[str, Any]:
+        # 1.7.1: the content under <kind>Message, the delay under options; no messageId.
+        body: dict[str, Any] = {"number": number, **kind.nested()}
+        if delay:
+            body["options"] = {"delay": delay}
+        return body
+
+    def presence_body(self, number: str, presence: str, delay: int) -> dict[str, Any]:
+        return {"number": number, "options": {"presence": presence, "delay": delay}}
+
     # The conversation's bodies: nested, snake_case (api/message_bodies.py).
     def send_text_body(
         self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
@@ -94,7 +106,9 @@ class V1Dialect(Dialect):
         return SettingsSetResult.model_validate_json(content)
 
     def send_list_body(self, request: SendListRequest) -> dict[str, Any]:
-        return request.to_json()
+        body = request.to_json()
+        body.pop("messageId", None)  # 2.4's; 1.7.1 has none
+        return body
 
     def send_list_problems(self, request: SendListRequest) -> list[Problem]:
         if not request.options:

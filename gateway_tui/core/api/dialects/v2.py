@@ -205,6 +205,20 @@ class V2Dialect(Dialect):
     def wire_name(self, field: str) -> str:
         return _WIRE_NAMES.get(field, field)
 
+    def kind_body(
+        self, number: str, kind: Any, *, delay: int | None = None, message_id: str | None = None
+    ) -> dict[str, Any]:
+        # Flat, as recorded (v2.3.7/911-962); 2.4 takes the sender's messageId beside them.
+        body: dict[str, Any] = {"number": number, **kind.flat()}
+        if delay:
+            body["delay"] = delay
+        if message_id:
+            body["messageId"] = message_id
+        return body
+
+    def presence_body(self, number: str, presence: str, delay: int) -> dict[str, Any]:
+        return {"number": number, "presence": presence, "delay": delay}
+
     def send_text_body(
         self, number: str, text: str, options: SendListOptions | None, quoted: Quote | None
     ) -> dict[str, Any]:
@@ -223,6 +237,8 @@ class V2Dialect(Dialect):
             body["caption"] = upload.caption
         if upload.file_name:
             body["fileName"] = upload.file_name
+        if upload.mimetype:
+            body["mimetype"] = upload.mimetype
         return self._send_options(body, options, quoted)
 
     def send_reaction_body(self, key: MessageKey, reaction: str) -> dict[str, Any]:
@@ -271,6 +287,8 @@ class V2Dialect(Dialect):
                 body[field] = message[field]
         if request.options and request.options.delay is not None:
             body["delay"] = request.options.delay
+        if request.message_id:
+            body["messageId"] = request.message_id
         return body
 
     def send_list_problems(self, request: SendListRequest) -> list[Problem]:

@@ -34,6 +34,7 @@ from gateway_tui.core.api.models import (
 )
 from gateway_tui.core.api.paths import instance_path, require, seg_path
 from gateway_tui.core.api.resources.base import Resource
+from gateway_tui.core.api.resources.kinds import KindChats
 from gateway_tui.core.api.transport import (
     built,
     json_object_or_none,
@@ -46,7 +47,7 @@ _T = TypeVar("_T")
 MESSAGES_PAGE = 1000
 
 
-class Chats(Resource):
+class Chats(KindChats, Resource):
     async def find(self, instance: str) -> StoreList[StoredChat]:
         """Every stored chat (``[]`` when the server keeps no store)."""
         line = await self.line()

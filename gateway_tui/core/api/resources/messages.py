@@ -19,12 +19,13 @@ from gateway_tui.core.api.models import (
 )
 from gateway_tui.core.api.paths import require, seg_path
 from gateway_tui.core.api.resources.base import Resource
+from gateway_tui.core.api.resources.kinds import KindMessages
 from gateway_tui.core.api.transport import (
     json_object_or_none,
 )
 
 
-class Messages(Resource):
+class Messages(KindMessages, Resource):
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
         path = seg_path("/message/sendList/", instance)
         line = await self.line()

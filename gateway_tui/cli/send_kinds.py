@@ -1,0 +1,181 @@
+"""``send-audio``, ``send-poll``, ``send-location``, ``send-contact``: one message of a kind
+beyond text and lists, to one recipient, checked as the real server checks it before it is
+sent (the reason is printed, nothing sent). Prints the sent message's id (``--json``: the
+gateway's answer)."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from gateway_tui.cli.commands import EXIT_OK, CommandError, _client, _gateway_error
+
+if TYPE_CHECKING:
+    from gateway_tui.core.files.config import ResolvedConfig
+
+RAW = argparse.RawDescriptionHelpFormatter
+# A voice note's size limit: what WhatsApp carries for audio.
+AUDIO_LIMIT = 16 * 1024 * 1024
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("instance", metavar="INSTANCE", help="the instance that sends")
+    parser.add_argument("to", metavar="NUMBER", help="the recipient: number or JID")
+    parser.add_argument("--delay", type=int, metavar="MS", help="the gateway waits this long")
+    parser.add_argument("--json", action="store_true", help="print the gateway's answer as JSON")
+
+
+# message_kinds.VOICE_FORMATS_TEXT (a test keeps them the same): importing core.api here would
+# load the HTTP stack for --help.
+VOICE_FORMATS_TEXT = "ogg/opus, mp3, m4a/aac, wav, amr or webm"
+
+
+def add_send_audio(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "send-audio",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="send a voice note from an audio file",
+        description=(
+            f"Send an audio file as a voice note ({VOICE_FORMATS_TEXT}, at most 16 MB): the\n"
+            "gateway converts it to ogg/opus and WhatsApp shows it as recorded. A URL is\n"
+            "passed to the gateway, which downloads it."
+        ),
+        epilog="examples:\n  gateway-tui send-audio sales-eu 5511999999999 memo.ogg",
+    )
+    _common(parser)
+    parser.add_argument("file", metavar="FILE_OR_URL")
+    parser.set_defaults(run=send_audio)
+
+
+def add_send_poll(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "send-poll",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="send a poll (a question and 2-10 options)",
+        epilog=(
+            "examples:\n  gateway-tui send-poll sales-eu 5511999999999 'Lunch?' Pizza Sushi\n"
+            "  gateway-tui send-poll sales-eu 120363012345678901@g.us 'Which days?' Mon Tue "
+            "Wed --several"
+        ),
+    )
+    _common(parser)
+    parser.add_argument("question")
+    parser.add_argument("options", nargs="+", metavar="OPTION")
+    parser.add_argument("--several", action="store_true", help="voters may choose several")
+    parser.set_defaults(run=send_poll)
+
+
+def add_send_location(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "send-location",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="send a location (latitude, longitude, name, address)",
+        epilog=(
+            "examples:\n  gateway-tui send-location sales-eu 5511999999999 -23.5617 -46.6559 "
+            "--name Office --address 'Av. Paulista, 1000'"
+        ),
+    )
+    _common(parser)
+    parser.add_argument("latitude", type=float)
+    parser.add_argument("longitude", type=float)
+    parser.add_argument("--name", default="")
+    parser.add_argument("--address", default="")
+    parser.set_defaults(run=send_location)
+
+
+def add_send_contact(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "send-contact",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="send one or several contact cards",
+        epilog=(
+            "examples:\n  gateway-tui send-contact sales-eu 5511999999999 "
+            "--contact 'Bob Example=+55 11 97777-6666'\n"
+            "  … --contact 'Bob=+5511977776666' --contact 'Ana=+4917612345678'"
+        ),
+    )
+    _common(parser)
+    parser.add_argument(
+        "--contact",
+        action="append",
+        required=True,
+        metavar="NAME=PHONE",
+        help="a card: the name, '=', the phone number with its country code (repeat it)",
+    )
+    parser.set_defaults(run=send_contact)
+
+
+async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, kind: Any) -> int:
+    from gateway_tui.core.api.errors import GatewayError
+
+    async with _client(config) as client:
+        try:
+            result = await getattr(client.messages, method)(
+                args.instance, args.to, kind, delay=args.delay
+            )
+        except GatewayError as error:
+            raise _gateway_error(error) from None
+    if args.json:
+        print(json.dumps(result.model_dump(by_alias=True, mode="json"), ensure_ascii=False))
+    else:
+        print(result.key.id if result.key is not None else "sent (the gateway gave no id)")
+    return EXIT_OK
+
+
+def read_voice_note(source: str) -> Any:
+    """A voice note from a file (base64) or a URL the gateway downloads."""
+    from gateway_tui.core.api.message_kinds import VoiceNote
+
+    if source.startswith(("http://", "https://")):
+        return VoiceNote(source)
+    path = Path(source).expanduser()
+    try:
+        size = path.stat().st_size
+        if size > AUDIO_LIMIT:
+            raise CommandError(f"{path.name} is {size / 2**20:.1f} MB: at most 16 MB")
+        content = path.read_bytes()
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
+    return VoiceNote(base64.b64encode(content).decode("ascii"), path.name)
+
+
+async def send_audio(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    return await _send(config, args, "send_voice_note", read_voice_note(args.file))
+
+
+async def send_poll(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    from gateway_tui.core.api.message_kinds import Poll
+
+    poll = Poll(args.question, tuple(args.options), 0 if args.several else 1)
+    return await _send(config, args, "send_poll", poll)
+
+
+async def send_location(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    from gateway_tui.core.api.message_kinds import Location
+
+    place = Location(args.latitude, args.longitude, args.name, args.address)
+    return await _send(config, args, "send_location", place)
+
+
+def parse_contact(text: str) -> Any:
+    from gateway_tui.core.api.message_kinds import ContactCard
+    from gateway_tui.core.text.phone import person_digits
+
+    name, sep, phone = text.rpartition("=")
+    if not sep or not name.strip() or not phone.strip():
+        raise CommandError(f"--contact {text!r}: write NAME=PHONE")
+    return ContactCard(name.strip(), phone.strip(), wuid=person_digits(phone) or None)
+
+
+async def send_contact(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    from gateway_tui.core.api.message_kinds import ContactCards
+
+    cards = ContactCards(tuple(parse_contact(text) for text in args.contact))
+    return await _send(config, args, "send_contacts", cards)

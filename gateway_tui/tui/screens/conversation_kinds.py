@@ -1,0 +1,301 @@
+"""The conversation's kinds beyond text and files, mixed into MessagesScreen: a voice note
+from a file, a poll, a location, contact cards; delete for everyone (own messages,
+confirmed); mark the chat unread; "typing…" while writing (opt-in, per conversation); and on
+2.4, mark a voice note played.
+
+One dialog, ``KindFormScreen``, asks for each kind's fields and checks them as the real server
+does (``core/api/message_kinds.py``) before it closes; the screen makes the call.
+"""
+
+from __future__ import annotations
+
+import base64
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Input, Label, Static
+
+from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.chat_book import printable
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.form_modal import FormModal
+
+if TYPE_CHECKING:
+    from gateway_tui.tui.screens.messages import MessagesScreen
+
+    _Base = MessagesScreen
+else:
+    _Base = object
+
+AUDIO_LIMIT = 16 * 1024 * 1024
+# "typing…" is sent at most this often while writing (it lasts PRESENCE_DELAY_MS).
+PRESENCE_EVERY_SECONDS = 10.0
+
+KIND_BINDINGS = [
+    Binding("V", "send_kind('voice')", "Voice", show=False, id="messages.send_voice",
+            tooltip="Send a voice note from an audio file"),
+    Binding("P", "send_kind('poll')", "Poll", show=False, id="messages.send_poll",
+            tooltip="Send a poll (2-10 options, one or several choices)"),
+    Binding("L", "send_kind('location')", "Location", show=False, id="messages.send_location",
+            tooltip="Send a location (latitude, longitude, name, address)"),
+    Binding("C", "send_kind('contact')", "Contact", show=False, id="messages.send_contact",
+            tooltip="Send one or several contact cards"),
+    Binding("D", "delete_for_everyone", "Delete", show=False, id="messages.delete_everyone",
+            tooltip="Delete your chosen message for everyone"),
+    Binding("U", "mark_unread", "Unread", show=False, id="messages.mark_unread",
+            tooltip="Mark the chat unread"),
+    Binding("T", "toggle_typing", "Typing", show=False, id="messages.toggle_typing",
+            tooltip="Show 'typing…' to the chat while you write (off by default)"),
+    Binding("Z", "mark_played", "Played", show=False, id="messages.mark_played",
+            tooltip="Mark the chosen voice note played (Evolution API 2.4)"),
+    Binding("B", "interactive('buttons')", "Buttons", show=False, id="messages.buttons",
+            tooltip="Write a message with buttons (Evolution API 2.4)"),
+    Binding("K", "interactive('carousel')", "Carousel", show=False, id="messages.carousel",
+            tooltip="Write a carousel of cards (Evolution API 2.4)"),
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class KindForm:
+    title: str
+    fields: tuple[tuple[str, str, str], ...]  # (id, label, placeholder)
+    method: str  # the client's send method
+
+
+FORMS = {
+    "voice": KindForm(
+        "Send a voice note",
+        (("path", f"Audio file ({kinds.VOICE_FORMATS_TEXT}, at most 16 MB)", "~/memo.ogg"),),
+        "send_voice_note",
+    ),
+    "poll": KindForm(
+        "Send a poll",
+        (
+            ("question", "Question", "Lunch?"),
+            ("options", "Options, separated by |  (2 to 10)", "Pizza | Sushi | Salad"),
+            ("several", "Several choices? (y/n)", "n"),
+        ),
+        "send_poll",
+    ),
+    "location": KindForm(
+        "Send a location",
+        (
+            ("latitude", "Latitude", "-23.5617"),
+            ("longitude", "Longitude", "-46.6559"),
+            ("name", "Name (optional)", "Office"),
+            ("address", "Address (optional)", "Av. Paulista, 1000"),
+        ),
+        "send_location",
+    ),
+    "contact": KindForm(
+        "Send contact cards",
+        (("cards", "Name=phone, separated by ;", "Bob=+55 11 97777-6666; Ana=+4917612345678"),),
+        "send_contacts",
+    ),
+}
+
+
+def _number(text: str, name: str) -> float:
+    try:
+        return float(text.strip().replace(",", "."))
+    except ValueError:
+        raise ValueError(f"{name}: a number, e.g. -23.5617") from None
+
+
+def build_kind(kind: str, values: dict[str, str]) -> Any:
+    """The kind the form describes; ValueError says what is wrong (before the server's rules,
+    which ``problems()`` gives)."""
+    if kind == "voice":
+        path = Path(values["path"].strip()).expanduser()
+        if not values["path"].strip():
+            raise ValueError("give the path of an audio file")
+        try:
+            if path.stat().st_size > AUDIO_LIMIT:
+                raise ValueError(f"{path.name} is over 16 MB")
+            content = path.read_bytes()
+        except OSError as problem:
+            raise ValueError(f"cannot read {path}: {problem.strerror or problem}") from None
+        return kinds.VoiceNote(base64.b64encode(content).decode("ascii"), path.name)
+    if kind == "poll":
+        options = tuple(o.strip() for o in values["options"].split("|") if o.strip())
+        several = values["several"].strip().lower() in ("y", "yes", "s", "sim", "j", "ja")
+        return kinds.Poll(values["question"].strip(), options, 0 if several else 1)
+    if kind == "location":
+        return kinds.Location(
+            _number(values["latitude"], "latitude"),
+            _number(values["longitude"], "longitude"),
+            values["name"].strip(),
+            values["address"].strip(),
+        )
+    cards = []
+    for entry in values["cards"].split(";"):
+        if not entry.strip():
+            continue
+        name, sep, phone = entry.rpartition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"{entry.strip()!r}: write name=phone")
+        digits = "".join(ch for ch in phone if ch.isdigit())
+        cards.append(kinds.ContactCard(name.strip(), phone.strip(), wuid=digits or None))
+    return kinds.ContactCards(tuple(cards))
+
+
+class KindFormScreen(FormModal[Any]):
+    """The fields of one kind; enter moves on, the last enter (or ctrl+s) checks and closes
+    with the kind to send."""
+
+    HELP_TITLE = "Send a poll, location, contact or voice note"
+    NOTE_ID = "kind-note"
+    BINDINGS = [
+        Binding("ctrl+s", "submit", "Send", id="kind_form.send", priority=True),
+        Binding("escape", "cancel", "Cancel", id="kind_form.cancel"),
+    ]
+
+    def __init__(self, kind: str, chat_title: str) -> None:
+        super().__init__()
+        self.kind = kind
+        self.form = FORMS[kind]
+        self.chat_title = chat_title
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="kind-dialog", classes="dialog"):
+            title = Text(f"{self.form.title} to ", style="bold")
+            title.append(printable(self.chat_title), style="bold")
+            yield Static(title, classes="dialog-title")
+            for field_id, label, placeholder in self.form.fields:
+                yield Label(label)
+                yield Input(placeholder=placeholder, id=f"kind-{field_id}")
+            yield Static(id="kind-note", classes="field-error")
+            send, cancel = self.key_for("kind_form.send"), self.key_for("kind_form.cancel")
+            yield Static(Text(f"{send} sends · {cancel} cancels", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query(Input).first().focus()
+
+    def field_submitted(self, field: Input) -> None:
+        inputs = list(self.query(Input))
+        index = inputs.index(field)
+        if index + 1 < len(inputs):
+            inputs[index + 1].focus()
+        else:
+            self.submit()
+
+    def submit(self) -> None:
+        values = {
+            field_id: self.query_one(f"#kind-{field_id}", Input).value
+            for field_id, _, _ in self.form.fields
+        }
+        try:
+            kind = build_kind(self.kind, values)
+        except ValueError as problem:
+            self.say(Text(f"✕ {printable(str(problem))}", style="red"))
+            return
+        if problems := kind.problems():
+            self.say(Text("✕ " + "; ".join(printable(str(p)) for p in problems), style="red"))
+            return
+        self.dismiss(kind)
+
+
+class ConversationKinds(_Base):
+    _typing_on = False
+    _typing_sent_at = 0.0
+
+    def action_send_kind(self, kind: str) -> None:
+        form = FORMS[kind]
+
+        def chosen(value: Any) -> None:
+            if value is None:
+                return
+            self.call(
+                self.actions.kinds.send(form.method, self.instance, self.jid, value),
+                what=form.title,
+                done=form.title.replace("Send", "Sent", 1),
+                on_done=lambda _r: self._reload_messages(),
+                group="send-kind",
+            )
+
+        self.app.push_screen(KindFormScreen(kind, self.chat_title), chosen)
+
+    def action_interactive(self, kind: str) -> None:
+        from gateway_tui.tui.screens.interactive_composer import InteractiveComposerScreen
+
+        to = self.jid if self.jid.endswith("@g.us") else self.jid.split("@", 1)[0]
+        self.app.push_screen(InteractiveComposerScreen(self.instance, kind, to))
+
+    def action_delete_for_everyone(self) -> None:
+        message = self._selected()
+        if message is None:
+            return
+        if not message.from_me:
+            self.notify("Only your own messages can be deleted for everyone.", markup=False)
+            return
+        key = message.key
+        body = Text("Delete this message for everyone in the chat? It cannot be undone.\n")
+        body.append(printable(message.text[:200]), style="italic")
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.call(
+                    self.actions.kinds.delete_for_everyone(self.instance, key),
+                    what="Deleting the message for everyone",
+                    done="Deleted for everyone",
+                    on_done=lambda _r: self._reload_messages(),
+                    group="delete-everyone",
+                )
+
+        self.app.push_screen(
+            ConfirmScreen("Delete for everyone", body, confirm_label="Delete"), confirmed
+        )
+
+    def action_mark_unread(self) -> None:
+        messages = self.view.messages
+        if not messages:
+            self.notify("No message here.", markup=False)
+            return
+        last = messages[-1]
+        self.call(
+            self.actions.kinds.mark_unread(self.instance, last.key, last.timestamp),
+            what="Marking the chat unread",
+            done="Marked unread",
+            group="mark-unread",
+        )
+
+    def action_mark_played(self) -> None:
+        message = self._selected()
+        if message is None:
+            return
+        if message.kind != "audioMessage" or message.from_me:
+            self.notify("Choose a voice note you received.", markup=False)
+            return
+        self.call(
+            self.actions.kinds.mark_played(self.instance, [message.key]),
+            what="Marking the voice note played",
+            done="Marked played",
+            group="mark-played",
+        )
+
+    def action_toggle_typing(self) -> None:
+        self._typing_on = not self._typing_on
+        self.notify(
+            "While you write, the chat sees “typing…”."
+            if self._typing_on
+            else "Typing is no longer shown to the chat.",
+            markup=False,
+        )
+
+    def typing_in_line(self) -> None:
+        """The line changed: "typing…" for the chat, when asked for, at most every 10 s."""
+        now = time.monotonic()
+        if not self._typing_on or now - self._typing_sent_at < PRESENCE_EVERY_SECONDS:
+            return
+        self._typing_sent_at = now
+        self.call(
+            self.actions.kinds.send_presence(self.instance, self.jid, "composing"),
+            what="Showing typing",
+            group="presence",
+        )

@@ -1,0 +1,199 @@
+"""2.4's interactive messages: reply / URL / call / copy buttons and PIX (``B`` in a
+conversation), and carousels (``K``) — a form beside its preview, the exact JSON and the curl
+that would send it. 2.4's rules are checked as the form changes (at most 2 call-to-action
+buttons; not mixed with reply or PIX; PIX alone, one); before 2.4 nothing is sent, and the
+screen says why and which version the gateway is.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.widgets import Footer, Input, Label, Static, TextArea
+
+from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.api.events import curl_command
+from gateway_tui.core.chat_book import printable
+from gateway_tui.core.interactive_form import parse_buttons, parse_cards
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+
+BUTTONS_EXAMPLE = "reply: Yes, please = yes\nreply: No, thanks = no"
+CARDS_EXAMPLE = (
+    "Basic plan, 10 users\nimage: https://example.com/basic.png\nurl: See it = "
+    "https://example.com/basic\n\nPro plan, 50 users\nurl: See it = https://example.com/pro"
+)
+HELP = {
+    "buttons": "One button a line: reply: text = id · url: text = https://… · call: text = "
+    "+phone · copy: text = code · pix: name | key type | key",
+    "carousel": "One card a paragraph: its text, then image: URL, footer: …, and its buttons "
+    "(reply / url / call / copy, one a line, at most 3)",
+}
+_ICONS = {"reply": "↩", "url": "🔗", "call": "📞", "copy": "⧉", "pix": "PIX"}
+
+
+def button_label(button: kinds.Button) -> str:
+    text = button.name if button.type == "pix" else button.display_text
+    return f"[ {_ICONS[button.type]} {printable(text)} ]"
+
+
+class InteractiveComposerScreen(GatewayScreen):
+    HELP_TITLE = "Buttons and carousels (Evolution API 2.4)"
+    BINDINGS = [
+        Binding("ctrl+s", "send", "Send", id="interactive.send", priority=True),
+        Binding("escape", "back", "Back", id="interactive.back"),
+    ]
+
+    def __init__(self, instance: str, kind: str, recipient: str = "") -> None:
+        super().__init__()
+        self.instance = instance
+        self.kind = kind  # "buttons" or "carousel"
+        self.recipient = recipient
+        self.sending = False
+
+    def compose(self) -> ComposeResult:
+        yield GatewayBar()
+        with Horizontal(id="interactive-body"):
+            with VerticalScroll(id="interactive-form"):
+                title = "Buttons" if self.kind == "buttons" else "Carousel"
+                yield Static(Text(f"{title} from {self.instance}", style="bold"), classes="title")
+                yield Static(id="interactive-version")
+                yield Label("To")
+                yield Input(self.recipient, placeholder="5511999999999", id="i-to")
+                if self.kind == "buttons":
+                    yield Label("Title")
+                    yield Input(placeholder="Menu", id="i-title")
+                    yield Label("Description (optional)")
+                    yield Input(id="i-description")
+                    yield Label("Footer (optional)")
+                    yield Input(id="i-footer")
+                else:
+                    yield Label("Text above the cards")
+                    yield Input(placeholder="Our plans", id="i-body")
+                yield Static(Text(HELP[self.kind], style="dim"))
+                example = BUTTONS_EXAMPLE if self.kind == "buttons" else CARDS_EXAMPLE
+                yield TextArea(example, id="i-lines", soft_wrap=False)
+            with VerticalScroll(id="interactive-preview"):
+                yield Static(id="i-problems")
+                yield Static(id="i-preview")
+                yield Static(id="i-json")
+                yield Static(id="i-curl")
+        yield Static(id="interactive-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#i-to", Input).focus()
+        self._redraw()
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    def _changed(self) -> None:
+        self._redraw()
+
+    def _value(self, field: str) -> str:
+        found = self.query(f"#i-{field}")
+        return found.first(Input).value if found else ""
+
+    def message(self) -> tuple[Any, list[Problem]]:
+        """What the form says, and every problem of it (the version's, the form's, 2.4's)."""
+        text = self.query_one("#i-lines", TextArea).text
+        if self.kind == "buttons":
+            buttons, problems = parse_buttons(text)
+            message: Any = kinds.Buttons(
+                self._value("title"), self._value("description"), self._value("footer"), buttons
+            )
+        else:
+            cards, problems = parse_cards(text)
+            message = kinds.Carousel(self._value("body"), cards)
+        problems = problems + message.problems()
+        from gateway_tui.core.api.validation import check_recipient
+
+        problems += check_recipient(self._value("to"))
+        if why := kinds.unsupported(self.kind, self.gateway_app.gateway_version):
+            problems.insert(0, Problem("", why))
+        return message, problems
+
+    def body(self, message: Any) -> dict[str, Any]:
+        from gateway_tui.core.api import dialects
+
+        return dialects.V2.kind_body(self._value("to").strip(), message)
+
+    def _redraw(self) -> None:
+        message, problems = self.message()
+        version = self.gateway_app.gateway_version or "not known yet"
+        self.query_one("#interactive-version", Static).update(
+            Text(f"This gateway: {version}", style="dim")
+        )
+        said = Text()
+        for problem in problems:
+            said.append(f"✕ {printable(str(problem))}\n", style="red")
+        if not problems:
+            said.append("✓ ready to send (ctrl+s)", style="green")
+        self.query_one("#i-problems", Static).update(said)
+        self.query_one("#i-preview", Static).update(self._preview(message))
+        body = self.body(message)
+        self.query_one("#i-json", Static).update(
+            Text(json.dumps(body, indent=2, ensure_ascii=False), style="cyan")
+        )
+        route = "sendButtons" if self.kind == "buttons" else "sendCarousel"
+        url = f"{self.gateway_app.client.base_url}/message/{route}/{quote(self.instance, safe='')}"
+        self.query_one("#i-curl", Static).update(Text(curl_command("POST", url, body), style="dim"))
+
+    def _preview(self, message: Any) -> Text:
+        shown = Text("Preview\n", style="bold underline")
+        if self.kind == "buttons":
+            if message.title:
+                shown.append(printable(message.title) + "\n", style="bold")
+            if message.description:
+                shown.append(printable(message.description) + "\n")
+            if message.footer:
+                shown.append(printable(message.footer) + "\n", style="dim")
+            shown.append("  ".join(button_label(b) for b in message.buttons))
+            return shown
+        shown.append(printable(message.body) + "\n")
+        for number, card in enumerate(message.cards, start=1):
+            shown.append(f"\n┌ card {number}", style="dim")
+            if card.image_url:
+                shown.append(f"  🖼 {printable(card.image_url)}", style="dim")
+            shown.append("\n│ " + printable(card.body))
+            if card.footer:
+                shown.append("\n│ " + printable(card.footer), style="dim")
+            shown.append("\n└ " + "  ".join(button_label(b) for b in card.buttons))
+        return shown
+
+    def action_send(self) -> None:
+        if self.sending:
+            self.notify("Already sending: waiting for the gateway's answer.", markup=False)
+            return
+        message, problems = self.message()
+        if problems:
+            self.query_one("#interactive-status", Static).update(
+                Text(f"✕ Not sent: {printable(str(problems[0]))}", style="red")
+            )
+            return
+        self.sending = True
+        method = "send_buttons" if self.kind == "buttons" else "send_carousel"
+        to = self._value("to").strip()
+        jid = to if "@" in to else f"{to}@s.whatsapp.net"
+
+        async def send() -> object:
+            try:
+                return await self.actions.kinds.send(method, self.instance, jid, message)
+            finally:
+                self.sending = False
+
+        def sent(_result: object) -> None:
+            self.query_one("#interactive-status", Static).update(Text("✓ Sent", style="green"))
+
+        self.call(send(), what="Sending the message", on_done=sent, group="send-interactive")
+
+    def action_back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,48 @@
+"""send-audio, send-poll, send-location, send-contact: checked as the real server checks them
+before anything is sent (the reason printed, exit 1, no request), and sent on the demo."""
+
+from __future__ import annotations
+
+import pytest
+
+from gateway_tui.cli import send_kinds
+from gateway_tui.core.api import message_kinds
+from gateway_tui.main import main
+
+TO = "4917000000001"
+
+
+def sends(server) -> list:
+    return [r for r in server.requests if r[1] == "POST" and r[2].startswith("/message/")]
+
+
+def test_the_formats_said_on_the_command_line_are_the_cores() -> None:
+    assert send_kinds.VOICE_FORMATS_TEXT == message_kinds.VOICE_FORMATS_TEXT
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["send-poll", "sales-eu", TO, "Lunch?", "Pizza"], "values does not meet minimum length"),
+        (["send-poll", "sales-eu", TO, "Lunch?", "A", "A"], "contains duplicate item"),
+        (["send-location", "sales-eu", TO, "91", "0"], "latitude: between -90 and 90"),
+        (
+            ["send-contact", "sales-eu", TO, "--contact", "Bob=123"],
+            "contact[0].phoneNumber does not meet minimum length of 10",
+        ),
+        (["send-contact", "sales-eu", TO, "--contact", "no phone"], "write NAME=PHONE"),
+        (["send-audio", "sales-eu", TO, "/nonexistent/memo.ogg"], "cannot read"),
+    ],
+)
+def test_a_refused_message_is_said_and_nothing_is_sent(gateway, capsys, args, said) -> None:
+    assert main(args) == 1
+    assert said in capsys.readouterr().err
+    assert not sends(gateway)
+
+
+def test_a_voice_note_must_be_an_audio_file(gateway, capsys, tmp_path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not audio")
+    assert main(["send-audio", "sales-eu", TO, str(notes)]) == 1
+    assert "a voice note is ogg/opus" in capsys.readouterr().err
+    assert not sends(gateway)
