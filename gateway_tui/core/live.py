@@ -10,10 +10,12 @@ URL, so no log line of the socket.io libraries can hold it. Each event's own ``a
 instance's key) is dropped the moment the event arrives.
 
 A namespace exists only once the server has emitted to it ("Invalid namespace" until then):
-tried again with backoff (1 s doubling to 30 s, jittered) until it connects. Once connected,
-python-socketio reconnects by itself with the same backoff. When the socket cannot be had at
-all — the server's websocket is off (``/socket.io/`` answers 404), or the key is refused
-(403) — ``on_status`` says so once, in plain words, and the app keeps polling as before.
+tried again with backoff (1 s doubling to 30 s, jittered) until it connects. A stream that
+ends — the server disconnected it, or its pings stopped — is opened again the same way (the
+link's own loop: python-socketio would not reconnect after a server-side disconnect). When
+the socket cannot be had at all — the server's websocket is off (``/socket.io/`` answers
+404), or the key is refused (403) — ``on_status`` says so once, in plain words, and the app
+keeps polling as before.
 
 Events are handed over in batches: the first waiting event calls ``on_arrival``; the app then
 takes all that arrived until its next frame and applies them in one go.
@@ -120,6 +122,7 @@ class LiveLink:
         self._stopped = False
         self._streams: dict[str, asyncio.Task[None]] = {}
         self._refused = False  # 404 / 403: no stream will be had; the app polls
+        self.reconnects = 0  # streams that ended and were opened again
 
     def follow(self, instance: str) -> None:
         """Receive ``instance``'s events too."""
@@ -188,26 +191,24 @@ class LiveLink:
             self._status(False, None)
 
     async def _stream(self, namespace: str) -> None:
-        """One namespace's connection, tried with backoff until it connects; then kept up by
-        python-socketio's own reconnection."""
+        """One namespace's connection, tried with backoff until it connects, and again with
+        backoff each time it ends — whoever ended it (python-socketio reconnects by itself
+        only after a lost transport, never after the server's own disconnect)."""
         import socketio
 
         delay = RECONNECT_FIRST
         while True:
-            client = socketio.AsyncClient(
-                reconnection=True,
-                reconnection_delay=RECONNECT_FIRST,
-                reconnection_delay_max=RECONNECT_MAX,
-                randomization_factor=0.5,
-                logger=False,
-                engineio_logger=False,
-            )
+            client = socketio.AsyncClient(reconnection=False, logger=False, engineio_logger=False)
             refusals: list[str] = []
+            ended = asyncio.Event()
+
+            def dropped(*_: Any, ended: asyncio.Event = ended) -> None:
+                ended.set()
+                self._connected(namespace, False)
+
             client.on("*", lambda _e, data: self._received(namespace, data), namespace=namespace)
             client.on("connect", lambda: self._connected(namespace, True), namespace=namespace)
-            client.on(
-                "disconnect", lambda *_: self._connected(namespace, False), namespace=namespace
-            )
+            client.on("disconnect", dropped, namespace=namespace)
             client.on(
                 "connect_error",
                 lambda *data, said=refusals: said.append(" ".join(map(str, data))),
@@ -248,12 +249,15 @@ class LiveLink:
                 await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
                 delay = min(delay * 2, RECONNECT_MAX)
                 continue
+            delay = RECONNECT_FIRST  # it connected: the next drop starts the backoff afresh
             try:
-                await asyncio.Event().wait()  # until cancelled: reconnection is the client's
+                await ended.wait()  # the server ended it, or its pings stopped
             finally:
                 with contextlib.suppress(Exception):
                     await client.disconnect()
                 self._connected(namespace, False)
+            self.reconnects += 1
+            await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
 
     def _connected(self, namespace: str, up: bool) -> None:
         if up:

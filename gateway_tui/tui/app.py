@@ -277,6 +277,10 @@ class GatewayApp(App[int]):
         warning = insecure_url_warning(self.config.url) if self.config.url else None
         if warning:
             self.notify(warning, title="Insecure URL", severity="warning", timeout=10, markup=False)
+        # The config's own warnings (a key file others can read, an interval raised): said.
+        for other in self.config.warnings:
+            if other != warning:
+                self.notify(other, title="Config", severity="warning", timeout=10, markup=False)
 
     # --- lifecycle --------------------------------------------------------------------------------
 
@@ -481,8 +485,15 @@ class GatewayApp(App[int]):
 
         if session is not self.session:
             return
+        was = self.state.live
         self.state.live, self.state.live_why = live, why
         self.state.notify(Topic.LIVE)
+        if was is not None and was != live:
+            # Dropped: ask the gateway how it is (the dot follows at once). Back: what came
+            # while it was down was missed, so the screen reads again.
+            recover = getattr(self.screen, "recover", None)
+            if callable(recover):
+                recover()
         if not live and why and why not in self._live_told:
             self._live_told.add(why)  # said once, plainly
             self.notify(

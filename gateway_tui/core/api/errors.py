@@ -199,6 +199,17 @@ class Forbidden(GatewayError):
     default_title = "The API key is missing or not allowed here — check your API key"
 
 
+class NameTaken(GatewayError):
+    """A create refused because the instance name is taken: a real gateway answers it 403
+    ``This name "x" is already in use.`` (recorded on 1.7.1 and 2.3.6) — nothing to do with
+    the API key."""
+
+    default_title = "That instance name is already in use on this gateway — choose another name"
+
+
+_NAME_TAKEN = re.compile(r"\bname\b.*\balready in use\b", re.IGNORECASE)
+
+
 class NotFound(GatewayError):
     default_title = "Not found"
 
@@ -263,6 +274,26 @@ class GatewayTimeout(GatewayError):
         super().__init__(title, outcome_unknown=write, **kwargs)
 
 
+class RefusedIn200(BadRequest):
+    """A refusal a 2.x gateway answers with 200 ``{"error": true, "message": …}`` (a restart of
+    an instance that is not connected: its own error swallowed into "[object Object]")."""
+
+    default_title = "The gateway refused it (in a 200 answer)"
+
+
+def error_in_body(
+    body: dict[str, Any], *, method: str, path: str, lost_message: str, title: str | None = None
+) -> RefusedIn200 | None:
+    """The refusal a 200 answer's body carries (``"error": true``), else None. A message the
+    server lost ("[object Object]") is replaced by ``lost_message``: what it means there."""
+    if body.get("error") is not True:
+        return None
+    message = body.get("message")
+    if not isinstance(message, str) or not message.strip() or message == "[object Object]":
+        message = lost_message
+    return RefusedIn200(title, method=method, path=path, status=200, messages=[message])
+
+
 class InvalidResponse(GatewayError):
     default_title = "The gateway sent an answer that could not be read"
 
@@ -311,6 +342,8 @@ def error_for_response(
     title = None
     if status == 503 and _mentions(body if body is not None else raw_text, "LICENSE_REQUIRED"):
         cls = LicenseRequired
+    if cls is Forbidden and any(_NAME_TAKEN.search(line) for line in normalise_messages(message)):
+        cls = NameTaken
     if cls is GatewayError:
         title = f"The gateway answered {status}" + (f" {reason}" if reason else "")
     error = cls(

@@ -39,6 +39,22 @@ from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers im
 
 CONFIG_FILE_NAME = "config.toml"
 DEFAULT_REFRESH_INTERVAL = 30.0
+# The shortest refresh interval kept: a smaller one (0.001 asked ~137 calls a second, 1e-300
+# spun the CPU) is raised to it, and said. 0 still turns the refresh off.
+MIN_REFRESH_INTERVAL = 1.0
+
+
+def clamped_refresh_interval(seconds: float) -> tuple[float, str | None]:
+    """The refresh interval kept for ``seconds`` (the one place it is bounded), and what to
+    say when it was raised."""
+    if seconds == 0 or seconds >= MIN_REFRESH_INTERVAL:
+        return seconds, None
+    return MIN_REFRESH_INTERVAL, (
+        f"refresh_interval = {seconds:g} is too short: {MIN_REFRESH_INTERVAL:g} s is used "
+        "(0 turns the refresh off)"
+    )
+
+
 DEFAULT_REQUEST_TIMEOUT = 15.0
 DEFAULT_MAX_RESPONSE_MB = 64.0
 
@@ -139,7 +155,9 @@ class ConfigFile(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     default_profile: str | None = None
-    refresh_interval: float = Field(default=DEFAULT_REFRESH_INTERVAL, ge=0)  # 0 disables
+    refresh_interval: float = Field(
+        default=DEFAULT_REFRESH_INTERVAL, ge=0, allow_inf_nan=False
+    )  # 0 disables; below MIN_REFRESH_INTERVAL raised to it (clamped_refresh_interval)
     request_timeout: float = Field(default=DEFAULT_REQUEST_TIMEOUT, gt=0)  # seconds per call
     # The largest answer read, in MB after decompression (10,000 instances take about 7).
     max_response_mb: float = Field(default=DEFAULT_MAX_RESPONSE_MB, gt=0, le=4096)
@@ -475,9 +493,10 @@ def load_config(
         )
 
     file_warning = _insecure_file_warning(path, config_file)
+    interval, interval_warning = clamped_refresh_interval(config_file.refresh_interval)
     base = ResolvedConfig(
         demo=demo,
-        refresh_interval=config_file.refresh_interval,
+        refresh_interval=interval,
         request_timeout=config_file.request_timeout,
         max_response_mb=config_file.max_response_mb,
         theme=config_file.theme,
@@ -487,7 +506,7 @@ def load_config(
         profiles=dict(config_file.profiles),
         path=path,
         problems=problems,
-        warnings=[file_warning] if file_warning else [],
+        warnings=[w for w in (file_warning, interval_warning) if w],
     )
     return base._retarget(chosen_url, key, profile_name if uses_profile else None)
 

@@ -109,9 +109,10 @@ class ChatStoreActions(ActionsBase):
         arrived: dict[tuple[str, str], list[dict]] = {}
         changed: set[Topic] = set()
         states: dict[str, str] = {}
+        renewed: set[str] = set()  # instances whose chat book's newest messages changed
         for event in events:
             if event.event in ("messages.upsert", "send.message"):
-                self._live_message(event.instance, event.data, arrived, changed)
+                self._live_message(event.instance, event.data, arrived, changed, renewed)
             elif event.event == "messages.update":
                 marks = self.client.dialect.read_event(event.event, event.data)
                 self._live_mark(event.instance, marks, changed)
@@ -121,6 +122,10 @@ class ChatStoreActions(ActionsBase):
                     states[event.instance] = state  # the last of the batch holds
             elif event.event == "qrcode.updated" and isinstance(event.data, dict):
                 self._live_qr(event.instance, event.data.get("qrcode"), changed)
+        for instance in renewed:
+            book = self.state.chat_books.get(instance)
+            if book is not None and book.value is not None:
+                book.value = replace(book.value)
         for (instance, jid), items in arrived.items():
             loadable = self.state.messages.get((instance, jid))
             if loadable is not None and isinstance(loadable.value, ChatMessages):
@@ -147,21 +152,29 @@ class ChatStoreActions(ActionsBase):
         item: object,
         arrived: dict[tuple[str, str], list[dict]],
         changed: set[Topic],
+        renewed: set[str],
     ) -> None:
         key = item.get("key") if isinstance(item, dict) else None
         jid = key.get("remoteJid") if isinstance(key, dict) else None
         if not isinstance(item, dict) or not isinstance(jid, str) or not jid:
             return
-        recent = self.state.live_items.setdefault((instance, jid), deque(maxlen=200))
-        recent.append(item)
-        arrived.setdefault((instance, jid), []).append(item)
+        if (instance, jid) in self.state.messages:
+            # Kept only for a chat whose messages were read (open, or being read): a flood
+            # over 100,000 chats (a history sync) keeps nothing for the others — the chat
+            # book's newest message is their record.
+            recent = self.state.live_items.setdefault((instance, jid), deque(maxlen=200))
+            recent.append(item)
+            arrived.setdefault((instance, jid), []).append(item)
         book = self.state.chat_books.get(instance)
         message = StoredMessage.read(item)
         if book is not None and book.value is not None and message is not None:
             last = book.value.last.get(jid)
             if last is None or (message.timestamp or 0) >= (last.timestamp or 0):
-                # A new book object: the chats screen hands its table only new lists.
-                book.value = replace(book.value, last={**book.value.last, jid: message})
+                # In place (a copy per event was O(chats x events)); the book object is
+                # renewed once per batch in apply_live: the chats screen hands its table
+                # only new lists.
+                book.value.last[jid] = message
+                renewed.add(instance)
                 changed.add(Topic.CHATS)
             if not message.from_me:
                 unread = self.state.unread.setdefault(instance, {})

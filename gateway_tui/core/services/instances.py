@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from dataclasses import dataclass, field
+from typing import Any
 
 from gateway_tui.core.api.errors import GatewayError, NotFound
 from gateway_tui.core.api.lists import PartialList, unreadable_of
-from gateway_tui.core.api.models import DeleteResult, Instance, InstanceSettings, InstanceStatus
+from gateway_tui.core.api.models import (
+    SETTING_LABELS,
+    DeleteResult,
+    Instance,
+    InstanceSettings,
+    InstanceStatus,
+)
 from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.state import Topic
 
 # A 2.x gateway finishes a delete after its 200 (still listed right after, gone 1.5 s later,
 # as recorded): rows of an instance this app deleted are hidden for this long.
 DELETE_SETTLE_SECONDS = 10.0
+
+
+@dataclass(frozen=True)
+class SettingsWritten:
+    """What a settings write left on the server, and the fields another client had changed
+    since the screen's read (kept as they are now: only the user's change was written)."""
+
+    settings: InstanceSettings
+    changed_elsewhere: list[str] = field(default_factory=list)
 
 
 class InstanceActions(ActionsBase):
@@ -31,9 +49,18 @@ class InstanceActions(ActionsBase):
         return _same_skips(found, [i for i in found if i.instance_name not in deleted])
 
     async def refresh_instance(self, name: str) -> Instance | None:
-        """Re-read one instance by name and put it in place in the list."""
-        found = await self.client.instances.fetch(name)
+        """Re-read one instance by name and put it in place in the list; one the gateway says
+        does not exist (404, or an empty answer) leaves the list (None is returned)."""
+        try:
+            found = await self.client.instances.fetch(name)
+        except NotFound as error:
+            if error.route_missing:
+                raise
+            found = []
         fresh = found[0] if found else None
+        if fresh is None:
+            self._drop_instance(name)
+            return None
         current = self.state.instances.value
         if fresh is not None and current is not None:
             self.state.instances.value = _same_skips(
@@ -101,12 +128,32 @@ class InstanceActions(ActionsBase):
 
     async def load_settings(self, name: str) -> InstanceSettings:
         loadable = self.state.settings_of(name)
-        return await self._load(loadable, Topic.SETTINGS, self.client.settings.find(name))
+        try:
+            return await self._load(loadable, Topic.SETTINGS, self.client.settings.find(name))
+        except NotFound as error:
+            if not error.route_missing:  # the gateway may say there is no such instance
+                with contextlib.suppress(GatewayError):
+                    await self.refresh_instance(name)
+            raise
 
-    async def save_settings(self, name: str, settings: InstanceSettings) -> InstanceSettings:
-        """Write through the optional settings/set, then re-read what the server holds."""
-        await self.client.settings.set(name, settings)
-        return await self.load_settings(name)
+    async def save_settings(
+        self, name: str, changes: dict[str, Any], read: InstanceSettings
+    ) -> SettingsWritten:
+        """Write only what the user changed (``changes``, made on the settings as ``read``) on
+        top of a fresh read, then re-read what the server holds.
+
+        settings/set takes every setting at once: writing the whole of an old read would undo
+        what another client changed since. The fields someone else changed in between are
+        returned for the screen to say.
+        """
+        fresh = await self.client.settings.find(name)
+        elsewhere = [
+            field
+            for field in (*SETTING_LABELS, "msg_call")
+            if field not in changes and getattr(fresh, field) != getattr(read, field)
+        ]
+        await self.client.settings.set(name, fresh.model_copy(update=changes))
+        return SettingsWritten(await self.load_settings(name), elsewhere)
 
 
 def _same_skips(before: list[Instance], after: list[Instance]) -> PartialList[Instance]:

@@ -179,9 +179,15 @@ class MessageActions(ActionsBase):
 
     # --- chats -----------------------------------------------------------------------------
 
-    async def edit_message(self, instance: str, key: MessageKey, text: str) -> dict | None:
-        """Edit a sent message (updateMessage); its new text goes in the state."""
+    async def edit_message(
+        self, instance: str, key: MessageKey, text: str, *, seen: bool = True
+    ) -> dict | None:
+        """Edit a sent message (updateMessage); its new text goes in the state. An edit the
+        customer will never see (``seen`` False: past WhatsApp's 15 minutes, though the
+        gateway accepts the call) leaves the state as it was: nothing shows "edited"."""
         answer = await self.client.messages.update(instance, key, text)
+        if not seen:
+            return answer
         chat = self.state.chats_of(instance).setdefault(key.remote_jid, ChatRecord(key.remote_jid))
         chat.texts[key.id] = text
         chat.edited.add(key.id)

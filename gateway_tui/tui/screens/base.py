@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from functools import lru_cache
@@ -154,16 +156,31 @@ class GatewayScreen(Screen):
         self.gateway_app.state_changed.subscribe(self, self._state_changed)
         self.refresh_from_state()
         interval = self.gateway_app.config.refresh_interval
-        if interval and interval > 0 and type(self).recover is not GatewayScreen.recover:
+        if interval and interval > 0:
             self.set_interval(min(interval, RECOVERY_SECONDS), self._recover_if_down)
 
     def recover(self) -> None:
         """Read the screen's data again, quietly, once the gateway may be back. Screens that
         show server data override this (and ``data_error``); the base calls it while the
-        gateway is unreachable or the screen's data could not be read for want of it."""
+        gateway is unreachable or the screen's data could not be read for want of it. A
+        screen with no data of its own asks for the instance list: the bar then tells the
+        truth about the gateway (it was back, and nothing asked)."""
+        if self.state.instances.loading:
+            return
+
+        async def probe() -> None:
+            with contextlib.suppress(GatewayError):
+                await self.actions.instances.refresh_instances()
+
+        self.run_worker(probe(), group="recover", exclusive=True, exit_on_error=False)
 
     def data_error(self) -> GatewayError | None:
         """Why the screen's data could not be read last time (None: it was read)."""
+        return None
+
+    def live_instance(self) -> str | None:
+        """The instance whose live events keep this screen current (None: none do); while
+        they do not come, the screen reads again at the refresh interval (polls)."""
         return None
 
     def _recover_if_down(self) -> None:
@@ -172,7 +189,18 @@ class GatewayScreen(Screen):
             return
         down = isinstance(self.data_error(), GatewayUnreachable | GatewayTimeout)
         if down or self.state.health is Health.UNREACHABLE:
+            self._polled_at = time.monotonic()
             self.recover()
+            return
+        instance = self.live_instance()
+        if instance is None or self.gateway_app.live_for(instance):
+            return
+        now = time.monotonic()
+        if now - getattr(self, "_polled_at", now) >= self.gateway_app.config.refresh_interval:
+            self._polled_at = now
+            self.recover()  # not live: poll, as the screens did before live events
+        elif not hasattr(self, "_polled_at"):
+            self._polled_at = now
 
     def on_screen_resume(self) -> None:
         self.refresh_from_state()

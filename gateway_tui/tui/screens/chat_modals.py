@@ -59,10 +59,11 @@ class EditMessageScreen(ChatModal[str | None]):
         Binding("escape", "cancel", "Cancel", id="edit_message.cancel"),
     ]
 
-    def __init__(self, instance: str, key: MessageKey, old_text: str) -> None:
+    def __init__(self, instance: str, key: MessageKey, old_text: str, *, seen: bool = True) -> None:
         super().__init__(instance)
         self.key = key
         self.old_text = old_text
+        self.seen = seen  # False: past WhatsApp's window, the customer will not see the edit
 
     def compose(self) -> ComposeResult:
         with Vertical(id="edit-dialog", classes="dialog"):
@@ -80,7 +81,11 @@ class EditMessageScreen(ChatModal[str | None]):
                 select_on_focus=False,
                 id="edit-text",
             )
-            yield Static(id="edit-note", classes="field-error")
+            yield Static(
+                Text(TOO_OLD_TO_SEE, style="yellow") if not self.seen else "",
+                id="edit-note",
+                classes="field-error",
+            )
             save, cancel = self.key_for("edit_message.save"), self.key_for("edit_message.cancel")
             yield Static(Text(f"enter or {save} saves · {cancel} cancels", style="dim"))
 
@@ -104,13 +109,19 @@ class EditMessageScreen(ChatModal[str | None]):
             self.say(Text("That is the text already: nothing to change.", style="yellow"))
             return
         self.submit_call(
-            self.actions.messages.edit_message(self.instance, self.key, text),
+            self.actions.messages.edit_message(self.instance, self.key, text, seen=self.seen),
             what="Editing the message",
             working="Saving…",
             on_done=lambda _answer: self.dismiss(text),
             explain=error_text,
             group="edit",
         )
+
+
+TOO_OLD_TO_SEE = (
+    "Sent more than 15 minutes ago: WhatsApp will not show this edit to the customer "
+    "(the gateway accepts the call all the same)."
+)
 
 
 def profile_card(number: str, loadable: Loadable[BusinessProfile]) -> Text | Table:

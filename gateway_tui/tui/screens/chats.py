@@ -179,6 +179,9 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
     def data_error(self) -> GatewayError | None:
         return self.actions.chats.chat_book(self.instance).error
 
+    def live_instance(self) -> str | None:
+        return self.instance
+
     def _loaded(self, book: ChatBook) -> None:
         if book.groups_error is not None:  # the chats are there; their group names are not
             self.gateway_app.report_error(book.groups_error, "Reading group names")

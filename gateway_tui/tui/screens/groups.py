@@ -248,6 +248,12 @@ class GroupPickerScreen(TableScreen[GroupRow]):
 
     # --- actions -------------------------------------------------------------------------------
 
+    def recover(self) -> None:
+        self.action_refresh()  # quiet: failures are shown in place
+
+    def data_error(self) -> GatewayError | None:
+        return self.state.groups_of(self.instance).error
+
     def action_refresh(self) -> None:
         self.call(
             self.actions.groups.load_groups(self.instance),

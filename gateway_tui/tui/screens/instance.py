@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,6 +23,9 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.status_panel import StatusPanel
+
+if TYPE_CHECKING:
+    from gateway_tui.core.services.instances import SettingsWritten
 
 
 def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> Table:
@@ -123,6 +128,8 @@ class InstanceScreen(GatewayScreen):
         super().__init__()
         self.instance_name = name
         self._settings_unsupported = False
+        # The settings another client changed between this screen's read and its last write.
+        self._changed_elsewhere: list[str] = []
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
@@ -148,13 +155,41 @@ class InstanceScreen(GatewayScreen):
 
     # --- drawing -----------------------------------------------------------------------------
 
+    @property
+    def gone(self) -> bool:
+        """The gateway's list (read) no longer holds this instance: it does not exist there."""
+        return (
+            self.state.instances.value is not None
+            and self.state.instance(self.instance_name) is None
+        )
+
+    def refuse_if_gone(self) -> bool:
+        """Say the instance is gone instead of offering what needs it; True when it is."""
+        if self.gone:
+            self.notify(self._gone_words(), severity="warning", markup=False)
+        return self.gone
+
+    def _gone_words(self) -> str:
+        return (
+            f"{self.instance_name} does not exist on the gateway (deleted elsewhere, or renamed)"
+            f": nothing here can be done with it. {self.key_for('instance.back')} goes back."
+        )
+
     def refresh_from_state(self) -> None:
         instance = self.state.instance(self.instance_name)
         details = self.query_one("#instance-details", Static)
-        if instance is None:
-            details.update(
-                Text("This instance is no longer listed by the gateway.", style="yellow")
+        gone = self.gone
+        for selector in ("#settings-note", "#settings-panel", "#settings-list", ".section-title"):
+            for widget in self.query(selector):
+                widget.display = not gone
+        if gone:
+            details.update(Text("✕ " + self._gone_words(), style="bold red"))
+            self.query_one("#instance-sections", Static).update(
+                Text(self.key_hints(("instance.refresh", "asks again"), ("app.help", "keys")))
             )
+            return
+        if instance is None:
+            details.update(Text("Reading the instance…", style="dim"))
         else:
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
@@ -218,6 +253,12 @@ class InstanceScreen(GatewayScreen):
         else:
             parts.append(f"{self.key_for('instance.toggle_setting')} toggles a setting")
         text = Text(" · ".join(parts))
+        if self._changed_elsewhere:
+            text.append(
+                "\n⚠ changed elsewhere before your write (kept as they were): "
+                + ", ".join(self._changed_elsewhere),
+                style="yellow",
+            )
         if loadable.stale and loadable.error is not None:
             text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
         note.display = True
@@ -242,13 +283,39 @@ class InstanceScreen(GatewayScreen):
         )
         self._load_settings()
 
+    def recover(self) -> None:
+        quiet = {"on_error": lambda _error: True}  # the panel and the bar say it
+        self.call(
+            self.actions.instances.refresh_instance(self.instance_name),
+            what=f"Refreshing {self.instance_name}",
+            group="instance",
+            exclusive=True,
+            **quiet,
+        )
+        self.call(
+            self.actions.instances.load_settings(self.instance_name),
+            what=f"Reading settings of {self.instance_name}",
+            group="settings",
+            exclusive=True,
+            **quiet,
+        )
+
+    def data_error(self) -> GatewayError | None:
+        return self.state.settings_of(self.instance_name).error
+
     def action_groups(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_groups(self.instance_name)
 
     def action_compose(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_composer(self.instance_name)
 
     def action_chats(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_chats(self.instance_name)
 
     def action_contacts(self) -> None:
@@ -261,6 +328,8 @@ class InstanceScreen(GatewayScreen):
         self.action_toggle_setting()
 
     def action_toggle_setting(self) -> None:
+        if self.refuse_if_gone():
+            return
         settings = self.state.settings_of(self.instance_name).value
         options = self.query_one("#settings-list", OptionList)
         if settings is None or options.highlighted is None:
@@ -273,13 +342,14 @@ class InstanceScreen(GatewayScreen):
         body = Text(f"Set “{SETTING_LABELS[field]}” to {'on' if new_value else 'off'} for ")
         body.append(self.instance_name, style="bold")
         body.append("?")
-        changed = settings.model_copy(update={field: new_value})
         self.app.push_screen(
             ConfirmScreen("Change setting", body, confirm_label="Write"),
-            lambda yes: self._write_settings(changed) if yes else None,
+            lambda yes: self._write_settings({field: new_value}, settings) if yes else None,
         )
 
     def action_edit_call_reply(self) -> None:
+        if self.refuse_if_gone():
+            return
         settings = self.state.settings_of(self.instance_name).value
         if settings is None:
             self.notify("The settings have not been read yet.", markup=False)
@@ -291,7 +361,7 @@ class InstanceScreen(GatewayScreen):
         def entered(text: str | None) -> None:
             if text is None or text == (settings.msg_call or ""):
                 return
-            self._write_settings(settings.model_copy(update={"msg_call": text}))
+            self._write_settings({"msg_call": text}, settings)
 
         body = Text(
             "Sent to a caller whose call is rejected (with “Reject incoming calls” on); "
@@ -302,7 +372,7 @@ class InstanceScreen(GatewayScreen):
             entered,
         )
 
-    def _write_settings(self, settings: InstanceSettings) -> None:
+    def _write_settings(self, changes: dict[str, object], read: InstanceSettings) -> None:
         def unsupported(error: GatewayError) -> bool:
             if not (isinstance(error, NotFound) and error.route_missing or error.status == 405):
                 return False
@@ -311,28 +381,55 @@ class InstanceScreen(GatewayScreen):
             self.notify("Not supported here: this gateway cannot write settings.", markup=False)
             return True
 
+        def written(result: SettingsWritten | None) -> None:
+            if result is None:
+                return
+            self._changed_elsewhere = [
+                SETTING_LABELS.get(field, CALL_REPLY_LABEL) for field in result.changed_elsewhere
+            ]
+            self._draw_settings()
+            if self._changed_elsewhere:
+                self.notify(
+                    "Written. Changed elsewhere since your read, and kept: "
+                    + ", ".join(self._changed_elsewhere),
+                    severity="warning",
+                    markup=False,
+                )
+            else:
+                self.notify("Settings written and read back", markup=False)
+
         self.call(
-            self.actions.instances.save_settings(self.instance_name, settings),
+            self.actions.instances.save_settings(self.instance_name, changes, read),
             what="Writing settings",
-            done="Settings written and read back",
+            on_done=written,
             on_error=unsupported,
         )
 
     # --- lifecycle (issue 13): screens/lifecycle_keys.py does the work ----------------------
 
     def action_connect(self) -> None:
+        if self.refuse_if_gone():
+            return
         self._follow.connect()
 
     def action_restart(self) -> None:
+        if self.refuse_if_gone():
+            return
         self._follow.restart()
 
     def action_logout(self) -> None:
+        if self.refuse_if_gone():
+            return
         self._follow.logout()
 
     def action_webhook(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_hooks(self.instance_name, "webhook")
 
     def action_websocket(self) -> None:
+        if self.refuse_if_gone():
+            return
         self.gateway_app.open_hooks(self.instance_name, "websocket")
 
     def action_events(self) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from gateway_tui.core.api.errors import BadRequest, GatewayError
+from gateway_tui.core.api.errors import BadRequest, GatewayError, RefusedIn200
 from gateway_tui.core.api.models import ConnectionState, InstanceStatus
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 
@@ -98,10 +98,24 @@ class InstanceFollower:
             self.screen.notify(restart_explanation(self.name, answer), markup=False)
             self.follow()
 
+        def refused(error: GatewayError) -> bool:
+            if not isinstance(error, RefusedIn200):
+                return False
+            self.screen.notify(
+                f"Not restarted: {'; '.join(error.messages)}. "
+                f"{self.screen.key_for('instance.connect')} connects it.",
+                title="Restart",
+                severity="warning",
+                markup=False,
+            )
+            self.follow()
+            return True
+
         self.screen.call(
             self.screen.actions.lifecycle.restart_instance(self.name),
             what=f"Restarting {self.name}",
             on_done=done,
+            on_error=refused,
         )
 
     def logout(self) -> None:

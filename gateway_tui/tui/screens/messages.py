@@ -28,8 +28,9 @@ from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.services.messages import sent_text
 from gateway_tui.core.state import SentRecord, Topic
 from gateway_tui.tui.screens.base import GatewayScreen
-from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
+from gateway_tui.tui.screens.chat_modals import TOO_OLD_TO_SEE, EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
+from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.conversation_compose import ConversationCompose
 from gateway_tui.tui.screens.conversation_kinds import KIND_BINDINGS, ConversationKinds
 from gateway_tui.tui.widgets.conversation import (
@@ -84,13 +85,7 @@ def edit_own_message(
             markup=False,
         )
         return
-    if message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS:
-        screen.notify(
-            "Sent more than 15 minutes ago: WhatsApp no longer shows edits of it, "
-            "although the gateway still accepts the call.",
-            severity="warning",
-            markup=False,
-        )
+    seen = not (message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS)
     key = message.key
     instance: str = screen.instance  # type: ignore[attr-defined]
     record = screen.state.chats_of(instance).get(message.remote_jid)
@@ -98,6 +93,13 @@ def edit_own_message(
 
     def edited(text: str | None) -> None:
         if text is None:
+            return
+        if not seen:  # nothing marks it edited: the customer will never see it
+            screen.notify(
+                "Sent to the gateway; WhatsApp will not show the edit (older than 15 minutes).",
+                severity="warning",
+                markup=False,
+            )
             return
         screen.notify("Message edited", markup=False)
         if store is not None:
@@ -108,7 +110,21 @@ def edit_own_message(
                     f"Could not store the edit: {problem}", severity="warning", markup=False
                 )
 
-    screen.app.push_screen(EditMessageScreen(instance, key, old_text), edited)
+    def edit() -> None:
+        screen.app.push_screen(EditMessageScreen(instance, key, old_text, seen=seen), edited)
+
+    if seen:
+        edit()
+        return
+    # Asked before anything is written: past the window the customer never sees an edit.
+    screen.app.push_screen(
+        ConfirmScreen(
+            "Edit an old message",
+            Text(TOO_OLD_TO_SEE + " Edit it anyway?"),
+            confirm_label="Edit anyway",
+        ),
+        lambda yes: edit() if yes else None,
+    )
 
 
 class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
@@ -343,6 +359,15 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             on_error=finished,
             group=busy,
         )
+
+    def recover(self) -> None:
+        self.action_refresh()  # quiet: the summary says a failure
+
+    def data_error(self) -> GatewayError | None:
+        return self.actions.chats.messages_of(self.instance, self.jid).error
+
+    def live_instance(self) -> str | None:
+        return self.instance
 
     def _failed(self, _error: GatewayError) -> bool:
         self._draw_summary()  # the loadable holds the error: the summary says it

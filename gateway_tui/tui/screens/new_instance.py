@@ -15,7 +15,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Select, Static
 
-from gateway_tui.core.api.errors import GatewayError, InvalidRequest, Problem
+from gateway_tui.core.api.errors import GatewayError, InvalidRequest, NameTaken, Problem
 from gateway_tui.core.api.lifecycle import (
     BAILEYS,
     BUSINESS,
@@ -117,6 +117,12 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
             self._busy = False
             if isinstance(error, InvalidRequest):
                 self._show_problems(error.problems)
+                return True
+            if isinstance(error, NameTaken):
+                name = request.instance_name
+                self._show_problems(
+                    [Problem("instanceName", f"“{name}” is already in use: choose another name")]
+                )
                 return True
             self._show_problems([Problem("", error.summary)])
             return False

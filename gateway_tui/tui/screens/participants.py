@@ -370,6 +370,12 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
             exclusive=True,
         )
 
+    def recover(self) -> None:
+        self.action_refresh()  # quiet: failures are shown in place
+
+    def data_error(self) -> GatewayError | None:
+        return self.state.participants_of(self.instance, self.group_jid).error
+
     def action_refresh(self) -> None:
         self._load_participants()
         invite = self.invite

@@ -13,6 +13,7 @@ from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.chats import ChatsScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.messages import MessagesScreen
 from gateway_tui.tui.widgets.record_table import RecordTable
 from tests.data import (
@@ -227,6 +228,9 @@ async def test_enter_opens_the_conversation_and_e_edits_the_last_own_text(app_fo
         await pilot.press("escape")
         await pilot.pause()
         await pilot.press("e")  # straight to the edit of his chat's newest own text
+        # It is older than WhatsApp's 15 minutes: asked first (issue 29, item 10).
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, EditMessageScreen))
         assert app.screen.key.id == JONAS_LAST_ID
         assert app.screen.query_one("#edit-text", Input).value.startswith("Tracking: DHL")

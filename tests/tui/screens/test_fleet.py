@@ -148,7 +148,9 @@ async def test_a_batch_restart_of_five_sends_five_calls(gateways) -> None:
         body = screen_text(app)
         assert all(row.instance in body for row in chosen)  # one confirmation names them all
         await pilot.press("y")
-        await wait_for(pilot, lambda: any("5 of 5 done" in n for n in told(app)))
+        # A 2.x gateway refuses a restart of an instance that is not open (200 with an error,
+        # read as the refusal it is since issue 29): the calls are what this counts.
+        await wait_for(pilot, lambda: any(" of 5 done" in n for n in told(app)))
         restarts = [
             (server.url, path)
             for server in (one, two)

@@ -14,6 +14,7 @@ from gateway_tui.demo import lifecycle as demo_lifecycle
 from gateway_tui.tui.screens import messages as messages_screen
 from gateway_tui.tui.screens.chat_modals import EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.composer import ComposerScreen
+from gateway_tui.tui.screens.confirm import ConfirmScreen
 from tests.data import (
     INSTANCE,
     JONAS,
@@ -132,19 +133,20 @@ async def test_e_edits_own_text_only_and_says_why_not_otherwise(app_for, demo_se
         await pilot.pause()
         assert app.screen is screen and any("WhatsApp edits only text" in n for n in notices(app))
         await select_message(pilot, screen, JONAS_LAST_ID)
-        await pilot.press("e")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, EditMessageScreen) and dialog.key.id == JONAS_LAST_ID
-        assert any("15 minutes" in n for n in notices(app))  # an old message: warned
+        await pilot.press("e")  # an old message: asked first (issue 29, item 10)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: isinstance(app.screen, EditMessageScreen))
+        assert app.screen.key.id == JONAS_LAST_ID
         await pilot.press("ctrl+u", *"Tracking: UPS 1Z999", "enter")
         await wait_for(pilot, lambda: app.screen is screen)
         stored = demo_instance(demo_server).chats[JONAS_JID].find(JONAS_LAST_ID)
         assert stored.text == "Tracking: UPS 1Z999" and stored.edited
-        await wait_for(pilot, lambda: screen.view.find(JONAS_LAST_ID).text == "Tracking: UPS 1Z999")
 
 
 async def test_the_edit_adds_to_the_old_text_and_the_bubble_shows_the_result(app_for, demo_server):
+    # Within WhatsApp's 15 minutes: an edit the customer sees.
+    demo_instance(demo_server).chats[JONAS_JID].find(JONAS_LAST_ID).timestamp = int(time.time())
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_conversation(app, pilot, JONAS_JID)
