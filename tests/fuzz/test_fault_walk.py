@@ -121,6 +121,32 @@ POST_READS = (
     "find_status_messages",
     "find_message_json",
 )
+# Where each counted name lives since the client went by resource and the actions by area.
+ACTION_AREAS = {
+    "delete_instance": "instances",
+    "logout_instance": "instances",
+    "save_settings": "instances",
+    "revoke_invite_code": "groups",
+    "update_group_subject": "groups",
+    "send_group_invite": "groups",
+    "send_list": "messages",
+    "edit_message": "messages",
+    "fetch_profile": "messages",
+    "archive_chat": "chats",
+    "create_instance": "lifecycle",
+    "restart_instance": "lifecycle",
+    "save_webhook": "lifecycle",
+    "save_websocket": "lifecycle",
+}
+CLIENT_PATHS = {
+    "find_contacts": ("contacts", "find"),
+    "find_messages": ("chats", "find_messages"),
+    "find_last_messages": ("chats", "last_messages"),
+    "find_chat_messages": ("chats", "chat_messages"),
+    "find_chat_page": ("chats", "chat_page"),
+    "find_status_messages": ("chats", "statuses"),
+    "find_message_json": ("chats", "message_json"),
+}
 
 # The request log of the call being made in this task: the client emits each attempt's event
 # before it raises, in the same task, so the wrapper can tag the error with its request id.
@@ -311,10 +337,13 @@ def install_recorders(monkeypatch: pytest.MonkeyPatch, app: GatewayApp, ledger: 
     app.notify = recording_notify  # type: ignore[method-assign]
 
     for name in WRITE_ACTIONS:
-        monkeypatch.setattr(app.actions, name, _counted(getattr(app.actions, name), name, ledger))
+        area = getattr(app.actions, ACTION_AREAS[name])
+        monkeypatch.setattr(area, name, _counted(getattr(area, name), name, ledger))
     # Reads of the chat store are POSTs too, which the gateway counts as writes.
     for name in POST_READS:
-        monkeypatch.setattr(app.client, name, _counted(getattr(app.client, name), name, ledger))
+        resource_name, method = CLIENT_PATHS[name]
+        resource = getattr(app.client, resource_name)
+        monkeypatch.setattr(resource, method, _counted(getattr(resource, method), name, ledger))
 
 
 def _entity(name: str, args: tuple) -> tuple[str, ...]:
