@@ -78,10 +78,20 @@ async def _delivery_marks(pilot: Pilot) -> None:
 
 async def _edit(pilot: Pilot) -> None:
     from gateway_tui.tui.screens.chat_modals import EditMessageScreen
+    from gateway_tui.tui.screens.confirm import ConfirmScreen
 
     app = pilot.app
     await open_conversation(pilot, JONAS, "Jonas Weber")
     await pilot.press("e")  # the newest message is the instance's own text: editable
+    # The demo's messages are older than WhatsApp's 15 minutes: the app asks first.
+    await wait_until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, (EditMessageScreen, ConfirmScreen)) and app.screen.is_mounted
+        ),
+    )
+    if isinstance(app.screen, ConfirmScreen):
+        await pilot.press("y")
     await wait_until(
         pilot, lambda: isinstance(app.screen, EditMessageScreen) and app.screen.is_mounted
     )
