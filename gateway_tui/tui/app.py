@@ -99,8 +99,33 @@ class GatewayApp(App[int]):
 
     # A transport given to the app is a test's stand-in, with no socket.io behind it; the
     # benchmarks' probe gives one that times a real server's answers, and says so here.
-    live_beside_transport = False
-    live_url: str | None = None  # the socket's URL where it is not the config's (screenshots)
+    _live_beside_transport = False
+    _live_url: str | None = None
+
+    @property
+    def live_beside_transport(self) -> bool:
+        """Live events over a real socket although the calls go through a test transport."""
+        return self._live_beside_transport
+
+    @live_beside_transport.setter
+    def live_beside_transport(self, value: bool) -> None:
+        # Set after construction (screenshots): the session opened in __init__ takes it too.
+        self._live_beside_transport = value
+        session = getattr(self, "session", None)
+        if session is not None:
+            session.live_allowed = self._transport is None or value
+
+    @property
+    def live_url(self) -> str | None:
+        """The socket's URL where it is not the config's (screenshots)."""
+        return self._live_url
+
+    @live_url.setter
+    def live_url(self, value: str | None) -> None:
+        self._live_url = value
+        session = getattr(self, "session", None)
+        if session is not None:
+            session.live_url = value
 
     def __init__(
         self,
