@@ -11,6 +11,7 @@ from typing import Any
 
 from gateway_tui.cli import chat_cmds, groups, instance_cmds
 from gateway_tui.cli.arguments import argument_type
+from gateway_tui.cli.completion import complete_with, instance_names
 
 RAW = argparse.RawDescriptionHelpFormatter
 
@@ -46,7 +47,7 @@ def add_instance(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui instance delete old-test --yes",
     )
     parser.add_argument("verb", choices=("show", "delete", "restart", "logout", "connect"))
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("--number", help="connect: pair with a code typed on this phone")
     _yes(parser)
     _output(parser)
@@ -65,7 +66,7 @@ def add_settings(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui settings set sales-eu reject_call=true 'msg_call=Busy, call later'",
     )
     parser.add_argument("verb", choices=("get", "set"))
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument(
         "assignments",
         nargs="*",
@@ -86,7 +87,7 @@ def add_send_text(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "examples:\n  gateway-tui send-text sales-eu 5511987650001 'Your order shipped'\n"
         "  gateway-tui send-text sales-eu 120363012345678901@g.us 'Meeting at 10' --json",
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("number", metavar="NUMBER")
     parser.add_argument("text", metavar="TEXT")
     _output(parser)
@@ -101,7 +102,7 @@ def add_groups(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "list an instance's groups (JIDs and subjects)",
         "examples:\n  gateway-tui groups sales-eu\n  gateway-tui groups sales-eu --csv",
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     _output(parser)
     parser.set_defaults(run=groups.groups)
 
@@ -126,7 +127,7 @@ def add_group(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui group leave sales-eu 'Old team' --yes",
     )
     parser.add_argument("verb", choices=groups.GROUP_VERBS)
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("group", metavar="GROUP")
     parser.add_argument("values", nargs="*", metavar="VALUE", help="numbers, a text, settings")
     parser.add_argument("--text", help="invite: the words sent with the link")
@@ -144,7 +145,7 @@ def add_group_create(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         "examples:\n  gateway-tui group-create sales-eu 'EU Sales' 5511987650001 +4915112340077\n"
         "  gateway-tui group-create sales-eu 'Launch' 5511987650001 --description 'Q3' --json",
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("subject", metavar="SUBJECT")
     parser.add_argument("numbers", nargs="+", metavar="NUMBER")
     parser.add_argument("--description", help="the group's description")
@@ -161,7 +162,7 @@ def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         "examples:\n  gateway-tui participants sales-eu 120363012345678901@g.us\n"
         "  gateway-tui participants sales-eu 'EU Sales' --csv > members.csv",
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("group", metavar="GROUP")
     _output(parser)
     parser.set_defaults(run=groups.participants)
@@ -175,7 +176,7 @@ def add_labels(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "list an instance's labels (WhatsApp Business)",
         "examples:\n  gateway-tui labels sales-eu\n  gateway-tui labels sales-eu --json",
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     _output(parser)
     parser.set_defaults(run=chat_cmds.labels)
 
@@ -191,7 +192,7 @@ def add_label(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui label remove sales-eu 1 5511987650001 --json",
     )
     parser.add_argument("verb", choices=("add", "remove"))
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("label", metavar="LABEL")
     parser.add_argument("chat", metavar="CHAT")
     _output(parser)
@@ -208,7 +209,7 @@ def add_contacts(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui contacts support --search marina\n"
         "  gateway-tui contacts support --search '+55 11 98700' --json",
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("--search", metavar="TEXT", help="by name, number or LID (a part)")
     _output(parser)
     parser.set_defaults(run=chat_cmds.contacts)
@@ -226,7 +227,7 @@ def add_chat(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui chat profile sales-eu 5511987650001 --json",
     )
     parser.add_argument("verb", choices=chat_cmds.CHAT_VERBS)
-    parser.add_argument("instance", metavar="INSTANCE")
+    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("chat", metavar="CHAT")
     parser.add_argument("text", nargs="?", metavar="TEXT", help="edit: the new text")
     parser.add_argument("--id", help="edit: this message (default: your last text there)")

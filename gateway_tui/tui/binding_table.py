@@ -20,10 +20,11 @@ from pathlib import Path
 from textual.app import App
 from textual.binding import Binding
 from textual.dom import DOMNode
-from textual.keys import Keys, _character_to_key
+from textual.keys import Keys
 from textual.theme import BUILTIN_THEMES
 
 import gateway_tui
+from gateway_tui.tui.textual_private import character_to_key
 
 TABLE_PATH = Path(gateway_tui.__file__).parent / "core" / "files" / "app_facts.py"
 # Textual's own bindings (no id: they cannot be remapped, but a remap must not take their key).
@@ -95,7 +96,7 @@ def table() -> dict[str, object]:
         bindings.update(own)
         screens[name] = tuple(sorted({*own, *app_entries}))
     screens["GatewayApp"] = tuple(sorted(app_entries))
-    characters = {char: _character_to_key(char) for char in string.punctuation + " "}
+    characters = {char: character_to_key(char) for char in string.punctuation + " "}
     names = {key.value.split("+")[-1] for key in Keys} | set(characters.values())
     return {
         "BINDINGS": dict(sorted(bindings.items())),

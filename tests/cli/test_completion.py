@@ -72,7 +72,8 @@ def test_bash_completes_commands_options_profiles_and_known_instances(capsys, tm
     script = tmp_path / "c.bash"
     script.write_text(_script("bash", capsys))
 
-    assert _bash_complete(script, ["gateway-tui", "ins"]) == ["instances"]
+    assert sorted(_bash_complete(script, ["gateway-tui", "ins"])) == ["instance", "instances"]
+    assert _bash_complete(script, ["gateway-tui", "instances"]) == ["instances"]
     assert "--instance" in _bash_complete(script, ["gateway-tui", "send-list", "--inst"])
     assert _bash_complete(script, ["gateway-tui", "--profile", ""]) == ["prod", "staging"]
     assert _bash_complete(script, ["gateway-tui", "--color", ""]) == ["auto", "always", "never"]

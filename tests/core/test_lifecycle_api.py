@@ -10,9 +10,9 @@ from gateway_tui.core.api import (
     EVENT_NAMES,
     BadRequest,
     CreateInstanceRequest,
-    Forbidden,
     GatewayClient,
     InvalidRequest,
+    NameTaken,
     ServerError,
     WebhookSettings,
     WebsocketSettings,
@@ -79,7 +79,7 @@ async def test_create_answers_201_with_the_key_and_the_instance_is_closed(client
 
 async def test_duplicate_name_and_duplicate_token_are_the_servers_errors(client):
     await client.instances.create(_request("dup", token="DUP-KEY"))
-    with pytest.raises(Forbidden, match='This name "dup" is already in use'):
+    with pytest.raises(NameTaken, match='This name "dup" is already in use'):
         await client.instances.create(_request("dup"))
     with pytest.raises(BadRequest, match="Token already exists"):
         await client.instances.create(_request("dup-2", token="DUP-KEY"))

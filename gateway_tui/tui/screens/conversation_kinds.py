@@ -25,6 +25,7 @@ from gateway_tui.core.api import message_kinds as kinds
 from gateway_tui.core.chat_book import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
+from gateway_tui.tui.widgets.text_input import TextInput
 
 if TYPE_CHECKING:
     from gateway_tui.tui.screens.messages import MessagesScreen
@@ -169,7 +170,7 @@ class KindFormScreen(FormModal[Any]):
             yield Static(title, classes="dialog-title")
             for field_id, label, placeholder in self.form.fields:
                 yield Label(label)
-                yield Input(placeholder=placeholder, id=f"kind-{field_id}")
+                yield TextInput(placeholder=placeholder, id=f"kind-{field_id}")
             yield Static(id="kind-note", classes="field-error")
             send, cancel = self.key_for("kind_form.send"), self.key_for("kind_form.cancel")
             yield Static(Text(f"{send} sends · {cancel} cancels", style="dim"))

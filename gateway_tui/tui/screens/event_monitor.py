@@ -36,6 +36,7 @@ from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.record_table import Column
+from gateway_tui.tui.widgets.text_input import TextInput
 
 # Seconds between redraws of the lines around the table while events come.
 LINES_EVERY = 0.25
@@ -136,7 +137,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         yield Static(id="events-coverage", classes="details")
 
     def compose_below_table(self) -> ComposeResult:
-        yield Input(
+        yield TextInput(
             placeholder="event:messages.upsert instance:… chat:… words (enter keeps it)",
             id="events-filter-input",
         )

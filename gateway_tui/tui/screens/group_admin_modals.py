@@ -33,6 +33,7 @@ from gateway_tui.core.text.formatting import format_number
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.screens.group_modals import GroupModal, explain_on, problem_text
+from gateway_tui.tui.widgets.text_input import TextInput
 
 PROBLEMS_SHOWN = 6
 ACTION_WORDS = {
@@ -323,7 +324,7 @@ class LeaveGroupScreen(GroupModal[bool | None]):
             )
             body.append(self.phrase, style="bold")
             yield Static(body, classes="dialog-body")
-            yield Input(placeholder=self.phrase, id="leave-phrase")
+            yield TextInput(placeholder=self.phrase, id="leave-phrase")
             yield Static(id="leave-result", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yes = self.key_for("leave.confirm")
@@ -375,12 +376,12 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
             with VerticalScroll(id="create-form", can_focus=False):
                 yield Static(Text(f"on {self.instance}", style="dim"))
                 yield Label("Subject")
-                yield Input(placeholder="the group's name", id="create-subject")
+                yield TextInput(placeholder="the group's name", id="create-subject")
                 yield Label("Participants — one per line or separated by commas")
                 yield TextArea(id="create-numbers", soft_wrap=True)
                 yield Static(id="create-check", classes="field-error")
                 yield Label("Description (optional)")
-                yield Input(id="create-description")
+                yield TextInput(id="create-description")
                 yield Static(id="create-result", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 save = self.key_for("create_group.save")

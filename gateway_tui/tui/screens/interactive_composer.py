@@ -25,6 +25,7 @@ from gateway_tui.core.chat_book import printable
 from gateway_tui.core.interactive_form import parse_buttons, parse_cards
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.text_input import TextInput
 
 BUTTONS_EXAMPLE = "reply: Yes, please = yes\nreply: No, thanks = no"
 CARDS_EXAMPLE = (
@@ -67,17 +68,17 @@ class InteractiveComposerScreen(GatewayScreen):
                 yield Static(Text(f"{title} from {self.instance}", style="bold"), classes="title")
                 yield Static(id="interactive-version")
                 yield Label("To")
-                yield Input(self.recipient, placeholder="5511999999999", id="i-to")
+                yield TextInput(self.recipient, placeholder="5511999999999", id="i-to")
                 if self.kind == "buttons":
                     yield Label("Title")
-                    yield Input(placeholder="Menu", id="i-title")
+                    yield TextInput(placeholder="Menu", id="i-title")
                     yield Label("Description (optional)")
-                    yield Input(id="i-description")
+                    yield TextInput(id="i-description")
                     yield Label("Footer (optional)")
-                    yield Input(id="i-footer")
+                    yield TextInput(id="i-footer")
                 else:
                     yield Label("Text above the cards")
-                    yield Input(placeholder="Our plans", id="i-body")
+                    yield TextInput(placeholder="Our plans", id="i-body")
                 yield Static(Text(HELP[self.kind], style="dim"))
                 example = BUTTONS_EXAMPLE if self.kind == "buttons" else CARDS_EXAMPLE
                 yield TextArea(example, id="i-lines", soft_wrap=False)
