@@ -26,6 +26,9 @@ from gateway_tui.core.api import (
     ListSection,
     SendListRequest,
 )
+from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.group_models import GroupSetting, MemberAddMode, ParticipantAction
+from gateway_tui.core.api.label_models import LabelAction
 from gateway_tui.core.api.message_bodies import MediaUpload
 from gateway_tui.core.api.models import MessageKey
 from gateway_tui.core.api.resources.base import Resource
@@ -124,6 +127,104 @@ CASES = [
         "messages.send_reaction", lambda c, i: c.messages.send_reaction(i, KEY, "👍"), "understood"
     ),
     Case("messages.update", lambda c, i: c.messages.update(i, KEY, "gtui", NUMBER), "understood"),
+    # The methods merged later: each on the never-paired instance, the group and number no one's.
+    Case(
+        "chats.delete_for_everyone", lambda c, i: c.chats.delete_for_everyone(i, KEY), "understood"
+    ),
+    Case("chats.mark_played", lambda c, i: c.chats.mark_played(i, [KEY]), "understood"),
+    Case("chats.mark_unread", lambda c, i: c.chats.mark_unread(i, KEY), "understood"),
+    Case(
+        "chats.send_presence",
+        lambda c, i: c.chats.send_presence(i, NUMBER, "composing"),
+        "understood",
+    ),
+    Case(
+        "groups.create",
+        lambda c, i: c.groups.create(i, "gtui conformance", [NUMBER]),
+        "understood",
+    ),
+    Case("groups.info", lambda c, i: c.groups.info(i, GROUP), "understood"),
+    Case("groups.leave", lambda c, i: c.groups.leave(i, GROUP), "understood"),
+    Case(
+        "groups.set_disappearing", lambda c, i: c.groups.set_disappearing(i, GROUP, 0), "understood"
+    ),
+    Case(
+        "groups.set_member_add_mode",
+        lambda c, i: c.groups.set_member_add_mode(i, GROUP, list(MemberAddMode)[0]),
+        "understood",
+    ),
+    Case(
+        "groups.update_description",
+        lambda c, i: c.groups.update_description(i, GROUP, "gtui conformance"),
+        "understood",
+    ),
+    Case(
+        "groups.update_participants",
+        lambda c, i: c.groups.update_participants(i, GROUP, list(ParticipantAction)[0], [NUMBER]),
+        "understood",
+    ),
+    Case(
+        "groups.update_setting",
+        lambda c, i: c.groups.update_setting(i, GROUP, list(GroupSetting)[0]),
+        "understood",
+    ),
+    Case("labels.find", lambda c, i: c.labels.find(i), "understood"),
+    Case(
+        "labels.handle",
+        lambda c, i: c.labels.handle(i, NUMBER, "1", list(LabelAction)[0]),
+        "understood",
+    ),
+    Case(
+        "messages.send_buttons",
+        lambda c, i: c.messages.send_buttons(
+            i,
+            NUMBER,
+            kinds.Buttons(
+                title="gtui conformance",
+                buttons=(kinds.Button(type="reply", display_text="Ok", id="ok"),),
+            ),
+        ),
+        "understood",
+    ),
+    Case(
+        "messages.send_carousel",
+        lambda c, i: c.messages.send_carousel(
+            i,
+            NUMBER,
+            kinds.Carousel(
+                body="gtui conformance",
+                cards=(
+                    kinds.Card(
+                        body="gtui",
+                        buttons=(kinds.Button(type="reply", display_text="Ok", id="ok"),),
+                    ),
+                ),
+            ),
+        ),
+        "understood",
+    ),
+    Case(
+        "messages.send_contacts",
+        lambda c, i: c.messages.send_contacts(
+            i, NUMBER, kinds.ContactCards(cards=(kinds.ContactCard("gtui", NUMBER),))
+        ),
+        "understood",
+    ),
+    Case(
+        "messages.send_location",
+        lambda c, i: c.messages.send_location(i, NUMBER, kinds.Location(0.0, 0.0, "gtui", "gtui")),
+        "understood",
+    ),
+    Case(
+        "messages.send_poll",
+        lambda c, i: c.messages.send_poll(i, NUMBER, kinds.Poll("gtui", ("a", "b"))),
+        "understood",
+    ),
+    Case(
+        "messages.send_voice_note",
+        lambda c, i: c.messages.send_voice_note(i, NUMBER, kinds.VoiceNote(audio=PNG)),
+        "understood",
+    ),
 ]
 
 # Client methods not in the table, each with where it is checked instead.
