@@ -18,7 +18,7 @@ from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from tests.support import burst, wait_for
 
-INSTANCE = "acme-support"
+INSTANCE = "support"
 GROUPS_INSTANCE = "sales-eu"
 SIZE = (140, 40)
 LIMIT = 60  # generous: a busy machine may be slow, never wrong

@@ -9,7 +9,8 @@ import pytest
 from gateway_tui.core.api.errors import error_for_response
 from gateway_tui.core.api.models import MessageKey, SentListContent, SentMessage, SentMessageContent
 from gateway_tui.core.draft import Draft, DraftRow, DraftSection
-from gateway_tui.core.services.messages import MessageActions, chat_jid, record_jid
+from gateway_tui.core.services import Actions
+from gateway_tui.core.services.messages import chat_jid, record_jid
 from gateway_tui.core.state import AppState, SentRecord
 from gateway_tui.tui.screens.composer import server_problems, target_of
 
@@ -119,7 +120,7 @@ def test_property_problems_keep_their_field():
 
 def test_restoring_history_builds_chats_without_duplicates():
     state = AppState()
-    actions = MessageActions(client=None, state=state)  # type: ignore[arg-type]
+    actions = Actions(client=None, state=state)  # type: ignore[arg-type]
     jonas, bakery = "4915112340001@s.whatsapp.net", "5511912345678@s.whatsapp.net"
     records = [
         sent("B", jonas, "Second", 5),

@@ -24,7 +24,7 @@ from tests.data import JONAS, good_draft, store_for
 from tests.navigation import open_composer, open_composer_with
 from tests.support import screen_text, wait_for
 
-INSTANCE = "acme-support"
+INSTANCE = "support"
 SIZE = (140, 40)
 
 
