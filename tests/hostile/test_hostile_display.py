@@ -191,6 +191,10 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
         await until(pilot, lambda: chats.table.display and chats.table.cursor_row is not None)
         assert chats.table.move_cursor_to_key(f"{JONAS}@s.whatsapp.net")
         await pilot.press("e")  # the edit of the chat's newest own text, straight away
+        # An edit older than WhatsApp's 15 minutes asks first: yes.
+        await until(pilot, lambda: isinstance(app.screen, (ConfirmScreen, EditMessageScreen)))
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))
         await pilot.press("escape")
         await until(pilot, lambda: app.screen is chats)
@@ -201,6 +205,10 @@ async def test_hostile_data_never_reaches_the_terminal(hostile_server, captured,
             pilot, lambda: app.actions.chats.messages_of(sales, conversation.jid).value is not None
         )
         await pilot.press("e")
+        # An edit older than WhatsApp's 15 minutes asks first: yes.
+        await until(pilot, lambda: isinstance(app.screen, (ConfirmScreen, EditMessageScreen)))
+        if isinstance(app.screen, ConfirmScreen):
+            await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, EditMessageScreen))
         await pilot.press("escape")
         await pilot.pause()
