@@ -331,8 +331,15 @@ class GatewayApp(App[int]):
             # Keys typed before the home screen exists wait for it (no safety release: the
             # imports may take long on a busy machine, and the keys are meant for home).
             token = self.type_ahead.hold(safety=False)
+            head = None
+            if self._open_on_fleet:  # the fleet's rows kept at the last run, a small file
+                from gateway_tui.core.fleet.head import head_path, load_head
+
+                head = load_head(head_path(storage.data_dir()))
             self.push_screen(
-                StartingScreen(self._starting_url, on_shown=partial(self._finish_start, token))
+                StartingScreen(
+                    self._starting_url, on_shown=partial(self._finish_start, token), head=head
+                )
             )
             return
         self._show_first_home()

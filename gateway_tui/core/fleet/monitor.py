@@ -326,6 +326,10 @@ def save_rows(rows: list[FleetRow], path: Any = None) -> None:
         {"version": CACHE_VERSION, "gateways": gateways}, ensure_ascii=False, separators=(",", ":")
     )
     storage.atomic_write_text(target, storage_safe(text))
+    # The few rows the next start's first frame draws, before anything else is read (head.py).
+    from gateway_tui.core.fleet.head import head_path, head_text
+
+    storage.atomic_write_text(head_path(target.parent), head_text(rows))
 
 
 def storage_safe(text: str) -> str:

@@ -54,14 +54,9 @@ def _verdict_text(row: FleetRow) -> str:
 
 
 def _age(row: FleetRow) -> str:
-    from datetime import UTC, datetime
+    from gateway_tui.core.fleet.head import age
 
-    if row.at is None:
-        return "old"
-    minutes = int((datetime.now(UTC) - row.at).total_seconds() // 60)
-    if minutes < 60:
-        return f"{max(minutes, 0)} min ago"
-    return f"{minutes // 60} h ago" if minutes < 48 * 60 else f"{minutes // 1440} d ago"
+    return age(row.at)
 
 
 FLEET_COLUMNS: list[Column[FleetRow]] = [
