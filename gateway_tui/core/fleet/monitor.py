@@ -88,7 +88,8 @@ class FleetMonitor:
             except Exception:  # noqa: BLE001 - a key that cannot be sent: that profile is left out
                 continue
         every = interval if interval is not None else (config.refresh_interval or DEFAULT_INTERVAL)
-        return cls(probes, interval=every, cache=cache)
+        book = AlertBook(unreachable_after=config.unreachable_alert_after)
+        return cls(probes, interval=every, book=book, cache=cache)
 
     # --- listening -------------------------------------------------------------------------
 
