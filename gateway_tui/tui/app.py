@@ -569,9 +569,10 @@ class GatewayApp(App[int]):
         it runs on while other screens are shown, so alerts reach them)."""
         if self._fleet is None:
             from gateway_tui.core.fleet.monitor import FleetMonitor, cache_path
+            from gateway_tui.core.fleet.seen import seen_path
 
             self._fleet = FleetMonitor.for_profiles(
-                self.config, transport=self._fleet_transport, cache=cache_path()
+                self.config, transport=self._fleet_transport, cache=cache_path(), seen=seen_path()
             )
             self._fleet.on_alert(self._fleet_alert)
             self._fleet_hears(self.client)

@@ -10,6 +10,7 @@ from any screen; the last ones are shown under the table, the log on a key.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -57,6 +58,12 @@ def _age(row: FleetRow) -> str:
     from gateway_tui.core.fleet.head import age
 
     return age(row.at)
+
+
+def _when(at: datetime) -> str:
+    """An alert's time; with its day when not today (the log keeps the last runs' too)."""
+    local = at.astimezone()
+    return f"{local:%H:%M:%S}" if local.date() == datetime.now().date() else f"{local:%m-%d %H:%M}"
 
 
 FLEET_COLUMNS: list[Column[FleetRow]] = [
@@ -242,6 +249,8 @@ class FleetScreen(TableScreen[FleetRow]):
             parts.append(f"{shown} shown")
         if self._marks:
             parts.append(f"{len(self._marks)} marked")
+        if unseen := monitor.alerts_unseen:
+            parts.append(f"{unseen} new alerts since last seen ({self.key_for('fleet.alert_log')})")
         parts += self.table.view_summary()
         if cached := sum(1 for row in rows if row.cached):
             parts.append(f"{cached} rows from the last run, dimmed, until read again")
@@ -258,7 +267,7 @@ class FleetScreen(TableScreen[FleetRow]):
         text = Text()
         width = max(20, self.size.width - 2)  # one line each: the log (`l`) has them whole
         for alert in reversed(alerts):
-            line = Text(f"⚠ {alert.at.astimezone():%H:%M:%S} ", style="yellow")
+            line = Text(f"⚠ {_when(alert.at)} ", style="yellow")
             line.append(alert.summary())
             line.truncate(width, overflow="ellipsis")
             if text:
@@ -399,10 +408,11 @@ class FleetScreen(TableScreen[FleetRow]):
         if not alerts:
             self.notify("No alert yet.", markup=False)
             return
-        shown = [f"{a.at.astimezone():%H:%M:%S} {a.summary()}" for a in alerts[-15:]]
+        shown = [f"{_when(a.at)} {a.summary()}" for a in alerts[-15:]]
         self.notify(
             "\n".join(reversed(shown)),
             title=f"Alerts ({len(alerts)})",
             timeout=30,
             markup=False,
         )
+        self.monitor.alerts_looked_at()
