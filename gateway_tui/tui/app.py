@@ -587,18 +587,14 @@ class GatewayApp(App[int]):
 
     def _fleet_alert(self, alert: Alert) -> None:
         """A notice, the bell, and (opt-in) the terminal's desktop notification."""
-        from gateway_tui.core.text.sanitize import line
+        from gateway_tui.core.fleet.alerts import desktop_notification
         from gateway_tui.tui.textual_private import write_to_terminal
 
         text = alert.summary()
         self.notify(text, title=f"Fleet: {alert.kind.value}", severity="warning", markup=False)
         self.bell()
         if self.config.desktop_notifications:
-            # No control character, no separator of the sequences, no secret in it.
-            body = line(text).replace(";", ",")[:200]
-            title = f"gateway-tui: {alert.kind.value}"
-            write_to_terminal(self, f"\x1b]9;{title}: {body}\x07")
-            write_to_terminal(self, f"\x1b]777;notify;{title};{body}\x07")
+            write_to_terminal(self, desktop_notification(alert))
 
     def campaign_ended(
         self, instance: str, campaign: str, *, stopped: bool, detail: str = ""
