@@ -488,6 +488,22 @@ class GatewayApp(App[int]):
         """Whether ``instance``'s events come over the socket now (no need to poll them)."""
         return self.session is not None and self.session.live_for(instance)
 
+    def polling_reason(self, instance: str) -> str | None:
+        """Why ``instance`` (of the gateway in use) is polled; None when its events come live."""
+        from gateway_tui.core.live import OFF
+
+        session = self.session
+        if session is None or self.live_for(instance):
+            return None
+        if not session.follows(instance):
+            return "not opened in this app yet: its events are followed once it is"
+        missing = sorted(self._live_missing.get(instance, ()))
+        if missing == [OFF]:
+            return "its websocket is off on the gateway"
+        if missing:
+            return "its websocket does not send " + ", ".join(missing)
+        return "the gateway's socket is not connected (or refused this instance's namespace)"
+
     def live_marks_for(self, instance: str) -> bool:
         """Whether ``instance``'s delivery marks come over the socket now."""
         return self.live_for(instance) and not (

@@ -225,6 +225,8 @@ class FleetScreen(TableScreen[FleetRow]):
         elif cannot:
             short = "; ".join(limit_named(key).short for key in cannot)
             text.append(f"\n{row.version or 'this version'}: {short}", style="dim")
+        if row.instance and not row.cached:
+            text.append(f"\n{row.link}: {self._link_reason(row)}", style="dim")
         widget.update(text)
 
     def _link(self, row: FleetRow) -> str:
@@ -234,6 +236,17 @@ class FleetScreen(TableScreen[FleetRow]):
         if row.instance and row.gateway == current and host.live_for(row.instance):
             return "⚡ live"
         return "polled"
+
+    def _link_reason(self, row: FleetRow) -> str:
+        """Why the row is live or polled, true for every gateway of the fleet."""
+        host = self.gateway_app
+        every = f"read every {self.monitor.interval:g} s by the fleet"
+        if row.gateway != host.config.profile:
+            in_use = host.config.profile or host.config.url
+            return f"{every}: this app listens live to the gateway in use ({in_use}) only"
+        if row.instance is None or (why := host.polling_reason(row.instance)) is None:
+            return "its events arrive on the app's socket"
+        return f"{every}: {why}"
 
     def update_summary(self) -> None:
         monitor = self.monitor
