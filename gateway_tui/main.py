@@ -92,7 +92,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
             # The config is loaded once the first frame is drawn.
             fleet = {"fleet": True} if args.fleet else {}
-            return run_app(load, starting_url=args.url, **fleet)
+            launch = (args.url, args.profile)  # the first frame draws what it kept last
+            return run_app(load, starting_url=args.url, launch=launch, **fleet)
         finally:
             gc.enable()
     except KeyboardInterrupt:

@@ -10,8 +10,24 @@ import sys
 import pytest
 
 from gateway_tui.main import main
-from tests.cli.test_campaign_cli import send
 from tests.support import json_lines
+
+
+def send(tmp_path, *more: str) -> list[str]:
+    to = tmp_path / "to.csv"
+    to.write_text("number,name\n" + "".join(f"49172{i:08d},P{i}\n" for i in range(5)))
+    return [
+        "send-list",
+        "--instance",
+        "sales-eu",
+        "--draft",
+        "Weekly menu",
+        "--to",
+        str(to),
+        "--rate",
+        "max",
+        *more,
+    ]
 
 
 class Terminal(io.StringIO):

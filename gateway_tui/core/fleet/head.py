@@ -78,16 +78,10 @@ def head_text(rows: Sequence[Any]) -> str:
 def load_head(path: Path) -> Head | None:
     """The head kept at ``path``; None when there is none or it cannot be read (the first
     frame then says "loading…" as it always did)."""
+    from gateway_tui.core.files.own_json import read_own_json
     from gateway_tui.core.text.sanitize import printable
 
-    try:
-        with open(path, "rb") as file:
-            raw = file.read(HEAD_MAX_BYTES + 1)
-        if len(raw) > HEAD_MAX_BYTES:
-            return None
-        data = json.loads(raw.decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
+    data = read_own_json(path, HEAD_MAX_BYTES)
     if not isinstance(data, dict) or data.get("version") != HEAD_VERSION:
         return None
 

@@ -17,6 +17,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 if TYPE_CHECKING:
+    from gateway_tui.core.files.instances_head import InstancesHead
     from gateway_tui.core.fleet.head import Head
 
 LOADING = "loading…"
@@ -43,6 +44,49 @@ FLEET_COLUMNS = (
 )
 
 
+def kept_table(columns: tuple[tuple[str, int], ...], cells: list[tuple[str, ...]]) -> Text:
+    """A header and ``cells`` dimmed (rows kept at the last run, never current), each column
+    as wide as its widest cell, at most its limit."""
+    widths = [
+        min(limit, max([len(label), *(len(cell[i]) for cell in cells)]))
+        for i, (label, limit) in enumerate(columns)
+    ]
+
+    def line(values: tuple[str, ...] | list[str]) -> str:
+        parts = []
+        for value, width in zip(values, widths, strict=True):
+            value = value if len(value) <= width else value[: width - 1] + "…"
+            parts.append(value.ljust(width))
+        return "  ".join(parts).rstrip()
+
+    text = Text(line([label for label, _ in columns]), style="bold", no_wrap=True)
+    for cell in cells:
+        text.append("\n" + line(cell), style="dim")
+    return text
+
+
+INSTANCE_LIMITS = (
+    ("Name", 32),
+    ("Status", 14),
+    ("Owner", 22),
+    ("Profile name", 28),
+    ("Integration", 20),
+)
+
+
+def instances_table(head: InstancesHead, height: int) -> Text:
+    return kept_table(INSTANCE_LIMITS, [tuple(row) for row in head.rows[: max(height, 1)]])
+
+
+def instances_summary(head: InstancesHead) -> Text:
+    from gateway_tui.core.fleet.head import age
+
+    return Text(
+        f"{head.total} instances of {head.label} from the last run ({age(head.at)}), dimmed, "
+        "until the gateway answers · loading…"
+    )
+
+
 def fleet_table(head: Head, height: int) -> Text:
     """The kept rows that fit ``height`` lines, dimmed, each verdict with its age (from the
     last run, not current)."""
@@ -60,22 +104,7 @@ def fleet_table(head: Head, height: int) -> Text:
         )
         for row in head.rows[: max(height, 1)]
     ]
-    widths = [
-        min(limit, max([len(label), *(len(cell[i]) for cell in cells)]))
-        for i, (label, limit) in enumerate(FLEET_COLUMNS)
-    ]
-
-    def line(values: tuple[str, ...] | list[str]) -> str:
-        parts = []
-        for value, width in zip(values, widths, strict=True):
-            value = value if len(value) <= width else value[: width - 1] + "…"
-            parts.append(value.ljust(width))
-        return "  ".join(parts).rstrip()
-
-    text = Text(line([label for label, _ in FLEET_COLUMNS]), style="bold", no_wrap=True)
-    for cell in cells:
-        text.append("\n" + line(cell), style="dim")
-    return text
+    return kept_table(FLEET_COLUMNS, cells)
 
 
 def fleet_summary(head: Head) -> Text:
@@ -98,12 +127,19 @@ class StartingScreen(Screen):
     """
 
     def __init__(
-        self, url: str | None, *, on_shown: Callable[[], None], head: Head | None = None
+        self,
+        url: str | None,
+        *,
+        on_shown: Callable[[], None],
+        head: Head | None = None,
+        instances: InstancesHead | None = None,
     ) -> None:
-        """``head``: the fleet's rows kept at the last run, drawn instead of the instances."""
+        """``head``: the fleet's rows kept at the last run, drawn instead of the instances;
+        ``instances``: the instance rows kept by the same launch at the last run."""
         super().__init__()
         self._url = url
         self._head = head
+        self._instances = instances
         self._on_shown: Callable[[], None] | None = on_shown
 
     def compose(self) -> ComposeResult:
@@ -117,6 +153,11 @@ class StartingScreen(Screen):
             table = fleet_table(self._head, self.app.size.height - 5)
             yield Static(table, id="starting-table")
             yield Static(fleet_summary(self._head), id="starting-summary")
+        elif self._instances is not None:
+            yield Static(Text("Instances", style="bold"), classes="title")
+            table = instances_table(self._instances, self.app.size.height - 5)
+            yield Static(table, id="starting-table")
+            yield Static(instances_summary(self._instances), id="starting-summary")
         else:
             yield Static(Text("Instances", style="bold"), classes="title")
             yield Static(empty_table(), id="starting-table")

@@ -10,7 +10,15 @@ from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.screens.webhook import HookSettingsScreen
 from tests.navigation import open_instance
 from tests.support import make_app, make_config, screen_text, wait_for
-from tests.tui.screens.test_event_monitor import open_monitor
+
+
+async def open_monitor(app, pilot) -> None:
+    from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+
+    await open_instance(app, pilot)
+    await pilot.press("E")
+    await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+
 
 REFUSED = "messaging-history.set (MESSAGING_HISTORY_SET) is refused"
 
