@@ -91,9 +91,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
             from gateway_tui.tui.app import run_app
 
             # The config is loaded once the first frame is drawn.
-            fleet = {"fleet": True} if args.fleet else {}
-            launch = (args.url, args.profile)  # the first frame draws what it kept last
-            return run_app(load, starting_url=args.url, launch=launch, **fleet)
+            # The first frame draws what the fleet, or this same launch, kept last.
+            face = {"fleet": True} if args.fleet else {"launch": (args.url, args.profile)}
+            return run_app(load, starting_url=args.url, **face)
         finally:
             gc.enable()
     except KeyboardInterrupt:
