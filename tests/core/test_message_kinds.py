@@ -24,9 +24,8 @@ from gateway_tui.core.api.message_kinds import (
     VoiceNote,
     check_presence,
     guess_mimetype,
-    is_24_or_later,
-    unsupported,
 )
+from gateway_tui.core.api.capabilities import is_24_or_later, unsupported
 from tests.recorded.gateway import recordings_dir
 
 

@@ -19,6 +19,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Label, Static, TextArea
 
 from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.capabilities import unsupported
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.events import curl_command
 from gateway_tui.core.chat_book import printable
@@ -118,7 +119,7 @@ class InteractiveComposerScreen(GatewayScreen):
         from gateway_tui.core.api.validation import check_recipient
 
         problems += check_recipient(self._value("to"))
-        if why := kinds.unsupported(self.kind, self.gateway_app.gateway_version):
+        if why := unsupported(self.kind, self.gateway_app.gateway_version):
             problems.insert(0, Problem("", why))
         return message, problems
 

@@ -6,7 +6,7 @@ Two mixins of the client's resources: ``KindMessages`` of ``client.messages`` (s
 ``KindChats`` of ``client.chats``. Each call is
 checked as the real server checks it before anything is sent (``InvalidRequest``), and what a
 gateway's version cannot do is refused with the reason and the version
-(``message_kinds.unsupported``).
+(``capabilities.unsupported``: one place for version → capability).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.capabilities import unsupported
 from gateway_tui.core.api import validation
 from gateway_tui.core.api.dialects import Dialect
 from gateway_tui.core.api.errors import GatewayError, Problem
@@ -68,7 +69,7 @@ class KindMessages(_Calls):
         if needs_24 is not None or message_id:
             version = await self._version()
             for feature in filter(None, (needs_24, "message_id" if message_id else None)):
-                if why := kinds.unsupported(feature, version):
+                if why := unsupported(feature, version):
                     require([Problem("", why)], "POST", path)
         line = await self.line()
         body = line.kind_body(
@@ -154,7 +155,7 @@ class KindChats(_Calls):
         for key in keys:
             problems += validation.check_message_key(key)
         require(problems, "POST", path)
-        if why := kinds.unsupported("played", await self._version()):
+        if why := unsupported("played", await self._version()):
             require([Problem("", why)], "POST", path)
         body = {"playedMessages": [key.to_json() for key in keys]}
         return await self._read("POST", path, json_object_or_none, body=body)
