@@ -59,8 +59,8 @@ KIND_BINDINGS = [
             tooltip="Show 'typing…' to the chat while you write (off by default)"),
     Binding("Z", "mark_played", "Played", show=False, id="messages.mark_played",
             tooltip="Mark the chosen voice note played (Evolution API 2.4)"),
-    Binding("B", "interactive('buttons')", "Buttons", show=False, id="messages.buttons",
-            tooltip="Write a message with buttons (Evolution API 2.4)"),
+    Binding("B", "interactive('reply')", "Buttons", show=False, id="messages.buttons",
+            tooltip="Write a message with reply buttons (Evolution API 2.4)"),
     Binding("K", "interactive('carousel')", "Carousel", show=False, id="messages.carousel",
             tooltip="Write a carousel of cards (Evolution API 2.4)"),
 ]  # fmt: skip
