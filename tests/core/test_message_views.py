@@ -177,8 +177,15 @@ def test_votes_kept_in_the_store_are_counted_per_voter_the_latest_wins() -> None
         vote("V3", ["No"], "c@s.whatsapp.net", 3),
         vote("V5", [], "c@s.whatsapp.net", 5),  # c took theirs away
         vote("V6", ["No"], None, 6, from_me=True),
-        vote("V7", undecrypted, "d@s.whatsapp.net", 7),  # the gateway could not read it
+        vote("V7", undecrypted, "d@s.whatsapp.net", 7),  # not names: not counted
     ]
+    unread = stored(
+        "V8",
+        {"pollUpdateMessage": {"pollCreationMessageKey": {"id": "P1"}, "vote": {"encIv": "x"}}},
+        who="e@s.whatsapp.net",
+        stamp=8,
+    )  # the gateway did not find the poll: the vote stays encrypted
+    messages.append(unread)
     seen = Decorations.of(messages)
     assert seen.poll_votes["P1"] == {"Later": 1, "Yes": 1, "No": 2}
     assert seen.hidden == {"V1", "V2", "V3", "V4", "V5", "V6"}

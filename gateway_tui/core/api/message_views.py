@@ -232,8 +232,10 @@ def reaction_target(message: StoredMessage) -> tuple[str, str] | None:
 def poll_vote(message: StoredMessage) -> tuple[str, tuple[str, ...]] | None:
     """(the poll's message id, the option names chosen — () takes a vote away) of a stored
     ``pollUpdateMessage``. 2.3.7 keeps each vote it receives in the store with the chosen
-    options already decrypted to their names (``vote.selectedOptions``); a vote it could not
-    decrypt keeps hashes there (objects, not names) and reads as None: not counted."""
+    options already decrypted to their names (``vote.selectedOptions``). A vote whose poll it
+    did not find stays as received (no ``selectedOptions``) and reads as None, as does anything
+    but a list of names: not counted. (One it found but could not decrypt is stored with
+    ``[]``, which reads as a vote taken away: the store cannot tell them apart.)"""
     if message.kind != "pollUpdateMessage":
         return None
     body = message.body
