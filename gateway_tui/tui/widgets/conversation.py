@@ -230,15 +230,18 @@ def render_message(
     max_lines: int | None = None,
     keys: dict[str, str] = DEFAULT_KEYS,
     decorations: Decorations = NO_DECORATIONS,
+    sender: tuple[str | None, str] | None = None,
 ) -> RenderableType:
+    """``sender``: a group member's (name, label) as the screen knows them (a contact's name
+    where the message carries no pushName; the number beside a LID); by default the message's
+    own pushName and person_label."""
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
-        sender = Text(
-            printable(message.sender_name or person_label(message.sender)), style="bold cyan"
-        )
-        if message.sender_name:
-            sender.append(f"  {person_label(message.sender)}", style="dim")
-        parts.append(sender)
+        name, label = sender or (message.sender_name, person_label(message.sender))
+        line = Text(printable(name or label), style="bold cyan")
+        if name:
+            line.append(f"  {printable(label)}", style="dim")
+        parts.append(line)
     revoked = message.id in decorations.deleted
     deleted = revoked or (status is not None and status.kind == MessageStatus.DELETED)
     body = message_body(message, find, edited=edited, max_lines=max_lines, keys=keys)
@@ -317,6 +320,11 @@ class ConversationView(Widget, can_focus=True):
         self.edits: dict[str, str] = {}
         self.highlight = ""  # the search's text, marked in every bubble that holds it
         self.keys = dict(DEFAULT_KEYS)  # what the hints in bubbles name
+        # Who a group member is, as the screen knows (core/identity.py): (name, label).
+        self.who: Callable[[StoredMessage], tuple[str | None, str]] = lambda message: (
+            message.sender_name,
+            person_label(message.sender),
+        )
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -422,6 +430,7 @@ class ConversationView(Widget, can_focus=True):
             return []
         edited = self.edits.get(message.id)
         max_lines = max(3, self.size.height - 8)
+        sender = self.who(message) if self.is_group and not message.from_me else None
         key = (
             message.id,
             index,
@@ -435,6 +444,7 @@ class ConversationView(Widget, can_focus=True):
             max_lines,
             message.id in self.decorations.deleted,
             self.decorations.reaction_line(message.id),
+            sender,  # a contact's name learnt since redraws the bubble
         )
         strips = self._cache.get(key)
         if strips is None:
@@ -452,6 +462,7 @@ class ConversationView(Widget, can_focus=True):
                 max_lines=max_lines,
                 keys=self.keys,
                 decorations=self.decorations,
+                sender=sender,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)
