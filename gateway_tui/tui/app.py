@@ -467,8 +467,8 @@ class GatewayApp(App[int]):
             return
         self.notify(
             f"{live_gap(instance, missing, webhook_on=webhook_on)} (this app changes no "
-            f"websocket setting by itself). {key_on(InstanceScreen, 'instance.websocket')} on the instance opens its "
-            f"websocket screen; there {key_on(HookSettingsScreen, 'hooks.live_events')} turns it "
+            f"websocket setting by itself). {key_on(InstanceScreen, 'instance.websocket')} on "
+            f"the instance opens its websocket screen; there {key_on(HookSettingsScreen, 'hooks.live_events')} turns it "
             f"on with the events live updates need, {key_on(HookSettingsScreen, 'hooks.save')} "
             "writes it.",
             title="Live events",

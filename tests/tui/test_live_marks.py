@@ -139,9 +139,7 @@ async def test_websocket_events_off_are_told_once_with_the_keys_that_turn_them_o
             await wait_for(pilot, lambda: bool(app.state.instances.value))
             for _ in range(2):
                 app.push_screen(MessagesScreen(INSTANCE, jid))
-                await wait_for(
-                    pilot, lambda: any("Live updates from" in n for n in notices(app))
-                )
+                await wait_for(pilot, lambda: any("Live updates from" in n for n in notices(app)))
                 app.pop_screen()
                 await pilot.pause()
             told = [n for n in notices(app) if "Live updates from" in n]

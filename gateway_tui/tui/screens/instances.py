@@ -10,7 +10,6 @@ from gateway_tui.core.api.errors import BadRequest, GatewayError, NotFound
 from gateway_tui.core.api.lists import unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import Instance, InstanceStatus
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.sanitize import printable
 from gateway_tui.core.text.formatting import (
     clock,
     disconnect_text,
@@ -18,6 +17,7 @@ from gateway_tui.core.text.formatting import (
     status_cell,
     status_style,
 )
+from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
