@@ -465,12 +465,14 @@ class GatewayApp(App[int]):
         key_on = getattr(screen, "key_on", None)
         if key_on is None:
             return
+        websocket = key_on(InstanceScreen, "instance.websocket")
+        live_events = key_on(HookSettingsScreen, "hooks.live_events")
+        save = key_on(HookSettingsScreen, "hooks.save")
         self.notify(
             f"{live_gap(instance, missing, webhook_on=webhook_on)} (this app changes no "
-            f"websocket setting by itself). {key_on(InstanceScreen, 'instance.websocket')} on "
-            f"the instance opens its websocket screen; there {key_on(HookSettingsScreen, 'hooks.live_events')} turns it "
-            f"on with the events live updates need, {key_on(HookSettingsScreen, 'hooks.save')} "
-            "writes it.",
+            f"websocket setting by itself). {websocket} on the instance opens its websocket "
+            f"screen; there {live_events} turns it on with the events live updates need, "
+            f"{save} writes it.",
             title="Live events",
             severity="warning",
             timeout=20,
