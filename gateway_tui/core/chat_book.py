@@ -143,6 +143,8 @@ def chat_rows(
             if listed_at is not None and (last_at is None or listed_at > last_at):
                 last_at = listed_at
             name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else names.get(jid)
+            if not name and stored is not None:
+                name = stored.name  # the chat row's own name (a group's, where no list has it)
             record = sent.get(jid)
             rows[jid] = ChatRow(
                 jid=jid,

@@ -465,6 +465,7 @@ class GatewayApp(App[int]):
         from coming, say so once, and where to turn them on."""
 
         from gateway_tui.core.api.errors import GatewayError
+        from gateway_tui.core.live import OFF
 
         async def check() -> None:
             try:
@@ -472,13 +473,17 @@ class GatewayApp(App[int]):
             except GatewayError:
                 return  # the stream itself tells what it can
             self._live_missing[instance] = set(missing)
+            webhook_on = False
+            if missing == [OFF]:  # only the webhook on? Say so: this app does not listen there
+                with contextlib.suppress(GatewayError):
+                    webhook_on = (await self.client.hooks.find_webhook(instance)).enabled
             if missing:
-                self._tell_live_missing(instance, missing)
+                self._tell_live_missing(instance, missing, webhook_on)
 
         self.run_worker(check(), group="live-settings", exit_on_error=False)
 
-    def _tell_live_missing(self, instance: str, missing: list[str]) -> None:
-        from gateway_tui.core.live import OFF
+    def _tell_live_missing(self, instance: str, missing: list[str], webhook_on: bool) -> None:
+        from gateway_tui.core.live import live_gap
         from gateway_tui.tui.screens.instance import InstanceScreen
         from gateway_tui.tui.screens.webhook import HookSettingsScreen
 
@@ -486,17 +491,14 @@ class GatewayApp(App[int]):
         key_on = getattr(screen, "key_on", None)
         if key_on is None:
             return
-        what = (
-            "its websocket is off"
-            if missing == [OFF]
-            else "its websocket does not send " + ", ".join(missing)
-        )
+        websocket = key_on(InstanceScreen, "instance.websocket")
+        live_events = key_on(HookSettingsScreen, "hooks.live_events")
+        save = key_on(HookSettingsScreen, "hooks.save")
         self.notify(
-            f"No live updates from {instance}: {what} (this app changes no websocket setting by "
-            f"itself). {key_on(InstanceScreen, 'instance.websocket')} on the instance opens its "
-            f"websocket screen; there {key_on(HookSettingsScreen, 'hooks.live_events')} turns it "
-            f"on with the events live updates need, {key_on(HookSettingsScreen, 'hooks.save')} "
-            "writes it.",
+            f"{live_gap(instance, missing, webhook_on=webhook_on)} (this app changes no "
+            f"websocket setting by itself). {websocket} on the instance opens its websocket "
+            f"screen; there {live_events} turns it on with the events live updates need, "
+            f"{save} writes it.",
             title="Live events",
             severity="warning",
             timeout=20,
@@ -551,6 +553,13 @@ class GatewayApp(App[int]):
         if missing:
             return "its websocket does not send " + ", ".join(missing)
         return "the gateway's socket is not connected (or refused this instance's namespace)"
+
+    def live_messages_for(self, instance: str) -> bool:
+        """Whether ``instance``'s new messages come over the socket now: its websocket may be
+        live yet not send them (then the chats and the conversation poll)."""
+        return self.live_for(instance) and not (
+            self._live_missing.get(instance, set()) & {"ENABLED", "MESSAGES_UPSERT"}
+        )
 
     def live_marks_for(self, instance: str) -> bool:
         """Whether ``instance``'s delivery marks come over the socket now."""

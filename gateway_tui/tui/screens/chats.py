@@ -243,10 +243,21 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             parts.append(f"{table.visible_count:,} shown")
         text = Text(" · ".join(parts))
         notes: list[tuple[str, str]] = []
-        if loading:
+        if book is None and rows and error is None:
+            # Before the first read answers, the rows are only what this app sent: say so.
+            notes.append(
+                (
+                    "⟳ loading the gateway's chats… showing only the chats this app sent to "
+                    "until it answers",
+                    "yellow",
+                )
+            )
+        elif loading:
             notes.append(("refreshing…", "dim"))
         if error is not None and rows:
             notes.append((f"✕ could not read the gateway's chats: {error.title}", "red"))
+            if book is None:
+                notes.append(("showing only the chats this app sent to", "yellow"))
         if book is not None and book.empty and rows:
             notes.append(
                 (

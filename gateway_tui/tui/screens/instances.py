@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from gateway_tui.core.api.errors import BadRequest, GatewayError, NotFound
-from gateway_tui.core.api.lists import unreadable_of
+from gateway_tui.core.api.lists import unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import Instance, InstanceStatus
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import (
@@ -17,6 +17,7 @@ from gateway_tui.core.text.formatting import (
     status_cell,
     status_style,
 )
+from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
@@ -193,7 +194,10 @@ class InstancesScreen(TableScreen[Instance]):
         parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
         if skipped := len(unreadable_of(loadable.value)):
             why = self.key_for("instances.unreadable")
-            parts.append(f"{skipped} {_instances(skipped)} could not be read — {why} shows why")
+            named = _named(unreadable_names_of(loadable.value))
+            parts.append(
+                f"{skipped} {_instances(skipped)} could not be read{named} — {why} shows why"
+            )
         if self._status_filter is not None:
             parts.append(f"status: {self._status_filter.value}")
         parts += self.table.view_summary()
@@ -393,3 +397,12 @@ class InstancesScreen(TableScreen[Instance]):
             self.notify(f"{instance.instance_name} is already open (connected).", markup=False)
             return
         self.gateway_app.open_pairing(instance.instance_name)
+
+
+def _named(names: list[str], most: int = 3) -> str:
+    """' (a, b, row 7 +2 more)': which instances were skipped, by their raw name where the
+    row has one, else by row (server text: the table's display boundary cleans it)."""
+    if not names:
+        return ""
+    more = f" +{len(names) - most} more" if len(names) > most else ""
+    return f" ({', '.join(printable(name) for name in names[:most])}{more})"

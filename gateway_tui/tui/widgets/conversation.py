@@ -234,15 +234,18 @@ def render_message(
     decorations: Decorations = NO_DECORATIONS,
     votes: dict[str, int] | None = None,
     votes_note: str | None = None,
+    sender: tuple[str | None, str] | None = None,
 ) -> RenderableType:
+    """``sender``: a group member's (name, label) as the screen knows them (a contact's name
+    where the message carries no pushName; the number beside a LID); by default the message's
+    own pushName and person_label."""
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
-        sender = Text(
-            printable(message.sender_name or person_label(message.sender)), style="bold cyan"
-        )
-        if message.sender_name:
-            sender.append(f"  {person_label(message.sender)}", style="dim")
-        parts.append(sender)
+        name, label = sender or (message.sender_name, person_label(message.sender))
+        line = Text(printable(name or label), style="bold cyan")
+        if name:
+            line.append(f"  {printable(label)}", style="dim")
+        parts.append(line)
     # Deleted for everyone: a revoke in the chat, 2.x's key.deleted, or 1.7.1's DELETED status.
     deleted = (
         message.id in decorations.deleted
@@ -333,6 +336,11 @@ class ConversationView(Widget, can_focus=True):
         self.edits: dict[str, str] = {}
         self.highlight = ""  # the search's text, marked in every bubble that holds it
         self.keys = dict(DEFAULT_KEYS)  # what the hints in bubbles name
+        # Who a group member is, as the screen knows (core/identity.py): (name, label).
+        self.who: Callable[[StoredMessage], tuple[str | None, str]] = lambda message: (
+            message.sender_name,
+            person_label(message.sender),
+        )
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -466,6 +474,7 @@ class ConversationView(Widget, can_focus=True):
         edited = self.edits.get(message.id)
         votes = self.votes_of(message)
         max_lines = max(3, self.size.height - 8)
+        sender = self.who(message) if self.is_group and not message.from_me else None
         key = (
             message.id,
             index,
@@ -481,6 +490,7 @@ class ConversationView(Widget, can_focus=True):
             self.decorations.reaction_line(message.id),
             tuple((votes or {}).items()) if votes is not None else None,
             self.votes_note,
+            sender,  # a contact's name learnt since redraws the bubble
         )
         strips = self._cache.get(key)
         if strips is None:
@@ -500,6 +510,7 @@ class ConversationView(Widget, can_focus=True):
                 decorations=self.decorations,
                 votes=votes,
                 votes_note=self.votes_note,
+                sender=sender,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)

@@ -279,6 +279,30 @@ async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
 
 
 @pytest.mark.in_process
+async def test_before_the_gateway_answers_the_list_says_it_shows_only_local_chats(
+    app_for, demo_server
+):
+    """Issue 29: for the first read's time only this app's sent history is there; the list
+    says so until the gateway's chats are in, then no more."""
+    stall = demo_server.faults.add("stall", seconds=20, path_prefix="/chat/findChats/", times=1)
+    app = app_for(request_timeout=120)  # the stalled read is answered, late
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(JONAS, "Local first"))
+        app.push_screen(ChatsScreen(INSTANCE))
+        book = app.actions.chats.chat_book(INSTANCE)
+        await wait_for(pilot, lambda: "Local first" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert book.value is None and stall.hits == 1  # the gateway has not answered yet
+        assert "loading the gateway's chats… showing only the chats this app sent to" in text
+        await wait_for(pilot, lambda: book.value is not None and not book.loading)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "showing only the chats this app sent to" not in text
+        assert len(app.screen.table.rows) > 1
+
+
+@pytest.mark.in_process
 async def test_server_text_is_shown_as_text_not_markup(app_for, demo_server):
     contacts = demo_instance(demo_server).workspace.contacts
     contacts[JONAS_JID] = "[bold red]Jonas[/]"
