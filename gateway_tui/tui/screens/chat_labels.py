@@ -2,8 +2,11 @@
 label's colour; ``l`` shows only the chats of one label (again: the next, then all); ``b``
 puts a label on the chat or takes it off. Mixed into ChatsScreen (the bindings are its own).
 
-1.7.1 lists a chat's labels with the chats; 2.x does not (its findChats has none), so there a
-chat shows the labels put on it from here, and the summary says so.
+1.7.1 lists a chat's labels with the chats. 2.x does not: its findChats selects no label (the
+2.3.6/2.3.7 sources keep them in the Chat row's ``labels``, filled from WhatsApp's
+labels.association events, and give them only one chat at a time, through
+findChatByRemoteJid), so there a chat shows the labels put on it from here, and the summary
+says that labels applied elsewhere are not shown (LABELS_NOT_LISTED).
 """
 
 from __future__ import annotations
@@ -31,6 +34,10 @@ else:
     _Base = object
 
 MARK = "●"
+LABELS_NOT_LISTED = (
+    "labels applied elsewhere are not shown by this gateway version (2.x lists chats without "
+    "their labels): only those put on from here"
+)
 
 
 def labels_column(labels: dict[str, Label]) -> Column[ChatRow]:
@@ -113,6 +120,12 @@ class ChatLabels(_Base):
         for row in rows:
             if row.jid in known:
                 row.labels = tuple(sorted(known[row.jid]))
+
+    def labels_note(self) -> str | None:
+        """What the labels column cannot know on this line (None where it knows it all)."""
+        if self.gateway_app.gateway_line.line == "1" or not self.labels_by_id():
+            return None  # 1.7.1 lists them; an instance without labels has nothing to miss
+        return LABELS_NOT_LISTED
 
     def label_summary(self) -> str | None:
         if self.label_filter is None:

@@ -266,6 +266,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             notes.append((book.groups_note, "dim"))
         if book is not None and book.skipped:
             notes.append((f"{book.skipped} stored item(s) could not be read", "yellow"))
+        if labels_note := self.labels_note():
+            notes.append((labels_note, "dim"))
         for note, style in notes:
             text.append("\n")
             text.append(note, style=style)

@@ -26,6 +26,9 @@ async def test_filter_by_label_and_put_one_on_a_chat(version):
             screen = await open_chats(app, pilot)
             assert isinstance(screen, ChatsScreen)
             await wait_for(pilot, lambda: _labels_read(app) and bool(screen.rows))
+            # 2.x lists chats without their labels: said on screen, not pretended away.
+            missing = "labels applied elsewhere are not shown by this gateway version"
+            await wait_for(pilot, lambda: (missing in screen_text(app)) == (version != "1.7.1"))
             if version == "1.7.1":  # 1.7.1 lists a chat's labels with the chats
                 labelled = [r for r in screen.rows if r.labels]
                 assert labelled
