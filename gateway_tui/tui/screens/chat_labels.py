@@ -35,8 +35,8 @@ else:
 
 MARK = "●"
 LABELS_NOT_LISTED = (
-    "labels applied elsewhere are not shown by this gateway version (2.x lists chats without "
-    "their labels): only those put on from here"
+    "labels applied elsewhere are not shown by this gateway version (2.x): only those put on "
+    "from here"
 )
 
 
