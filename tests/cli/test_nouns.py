@@ -102,9 +102,7 @@ def test_promote_then_demote_then_remove(gw, capsys) -> None:
     assert all(p["id"] != jid for p in _members(gw, WAR_ROOM))
 
 
-def test_group_create_promote_makes_the_listed_participants_admins_each_said(
-    gw, capsys
-) -> None:
+def test_group_create_promote_makes_the_listed_participants_admins_each_said(gw, capsys) -> None:
     other = "5511987650001"
     before = len(gw.state.writes)
     made = _json(
