@@ -90,6 +90,16 @@ class PeopleActions(ActionsBase):
         """Label ids by chat JID, as known (1.7.1's findChats, and changes made here)."""
         return self.state.chat_labels.setdefault(instance, {})
 
+    async def load_chat_labels(self, instance: str, jid: str) -> tuple[str, ...] | None:
+        """2.x: one chat's labels as the gateway stores them (findChatByRemoteJid), which then
+        show for it; None on 1.7.1, whose findChats lists every chat's."""
+        if self.client.dialect.line == "1":
+            return None
+        found = await self.client.labels.of_chat(instance, jid)
+        self.chat_labels(instance)[jid] = set(found)
+        self.state.notify(Topic.LABELS)
+        return found
+
     async def set_label(
         self,
         instance: str,

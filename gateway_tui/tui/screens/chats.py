@@ -128,6 +128,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         # once they are in (the row it was on may now be far down the list).
         self._placed = False
         self.label_filter: str | None = None
+        self._labels_asked: set[str] = set()  # 2.x: chats whose labels were read (chat_labels)
+        self._labels_timer = None
         self._labels: dict[str, Label] = {}  # by id, as last read (the labels column's)
         self.COLUMNS = [CHAT_COLUMNS[0], labels_column(self._labels), *CHAT_COLUMNS[1:]]
 
@@ -277,6 +279,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         details = self.query_one("#chat-details", Static)
         row = self.table.cursor_row if self.table.display else None
         details.display = row is not None
+        self.read_labels_of(row)
         if row is None:
             return
         text = Text(row.title, style="bold")
