@@ -286,3 +286,28 @@ def test_to_many_a_lid_recipient_goes_to_its_number_or_is_left_out_with_the_reas
     on_2_4 = parse_recipients(f"{LID}\n{HIDDEN}\n")
     on_2_4.route_lids(lambda jid: known.resolve(jid).send_jid("2.4.0"))
     assert [r.number for r in on_2_4.recipients] == [LID, HIDDEN]
+
+
+@pytest.mark.parametrize("version", ["2.3.7", "2.4.0"])
+async def test_a_poll_to_a_lid_chat_goes_where_the_version_delivers(version: str) -> None:
+    """The interactive composers' sends (core/services/kinds.py) follow the rule too."""
+    from gateway_tui.core.api import GatewayClient
+    from gateway_tui.core.api.errors import InvalidRequest
+    from gateway_tui.core.api.message_kinds import Poll
+    from gateway_tui.core.services import Actions
+    from gateway_tui.core.state import AppState
+    from gateway_tui.demo.server import DemoServer
+
+    with DemoServer(api_version=version) as server:
+        chats = server.state.instances["support"].chats
+        async with GatewayClient(server.url, server.api_key, retry_delays=()) as client:
+            await client.fetch_server_info()
+            actions = Actions(client, AppState())
+            await actions.chats.load_chat_book("support")
+            poll = Poll("Lunch?", ("Yes", "No"))
+            result = await actions.kinds.send("send_poll", "support", LID, poll)
+            to = LID if version == "2.4.0" else PHONE_JID
+            assert result.key is not None and result.key.remote_jid == to
+            assert chats[to].messages[-1].key["id"] == result.key.id
+            with pytest.raises(InvalidRequest) if version == "2.3.7" else _nothing():
+                await actions.kinds.send("send_poll", "support", HIDDEN, poll)
