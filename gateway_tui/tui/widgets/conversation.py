@@ -33,7 +33,7 @@ from gateway_tui.core.api.chat_models import (
     StoredMessage,
     one_line,
 )
-from gateway_tui.core.api.message_views import Decorations
+from gateway_tui.core.api.message_views import POLL_KINDS, Decorations
 from gateway_tui.core.api.models import MessageStatus
 from gateway_tui.core.chat_book import person_label, printable
 from gateway_tui.core.draft import Draft
@@ -345,6 +345,8 @@ class ConversationView(Widget, can_focus=True):
         # when the gateway cannot tell its votes (before 2.4).
         self.poll_votes: dict[str, dict[str, int]] = {}
         self.votes_note: str | None = None
+        # The gateway keeps the votes among the chat's messages (2.3.7): counted from them.
+        self.stored_votes = False
 
     # --- the model ----------------------------------------------------------------------------
 
@@ -383,12 +385,25 @@ class ConversationView(Widget, can_focus=True):
         self._relayout()
 
     def set_poll_votes(
-        self, votes: dict[str, dict[str, int]] | None = None, *, votes_note: str | None = None
+        self,
+        votes: dict[str, dict[str, int]] | None = None,
+        *,
+        votes_note: str | None = None,
+        stored: bool = False,
     ) -> None:
-        """Polls' votes read (by message id), or why the gateway cannot tell them."""
+        """Polls' votes read (by message id), or why the gateway cannot tell them; ``stored``:
+        counted from the votes among the chat's messages."""
         self.poll_votes.update(votes or {})
         self.votes_note = votes_note
+        self.stored_votes = stored
         self._relayout()
+
+    def votes_of(self, message: StoredMessage) -> dict[str, int] | None:
+        """A poll's votes per option: read from the gateway, else counted from the store's."""
+        votes = self.poll_votes.get(message.id)
+        if votes is None and self.stored_votes and message.kind in POLL_KINDS:
+            votes = self.decorations.poll_votes.get(message.id, {})
+        return votes
 
     def find(self, message_id: str) -> StoredMessage | None:
         index = index_of_message(self.messages, message_id)
@@ -449,6 +464,7 @@ class ConversationView(Widget, can_focus=True):
         if message.id in self.decorations.hidden and not selected:
             return []
         edited = self.edits.get(message.id)
+        votes = self.votes_of(message)
         max_lines = max(3, self.size.height - 8)
         key = (
             message.id,
@@ -463,7 +479,7 @@ class ConversationView(Widget, can_focus=True):
             max_lines,
             message.id in self.decorations.deleted or message.deleted,
             self.decorations.reaction_line(message.id),
-            tuple((self.poll_votes.get(message.id) or {}).items()),
+            tuple((votes or {}).items()) if votes is not None else None,
             self.votes_note,
         )
         strips = self._cache.get(key)
@@ -482,7 +498,7 @@ class ConversationView(Widget, can_focus=True):
                 max_lines=max_lines,
                 keys=self.keys,
                 decorations=self.decorations,
-                votes=self.poll_votes.get(message.id),
+                votes=votes,
                 votes_note=self.votes_note,
             )
             console = self.app.console
