@@ -156,7 +156,32 @@ class InstancesScreen(TableScreen[Instance]):
             empty=("No instances on this gateway", f"Create one with {new_key}."),
         )
         self.show_stale(loadable, "data", loadable.error.summary if loadable.error else "")
+        if loadable.value is None and loadable.error is None:
+            self._show_kept_rows()
         self.update_summary()
+        if loadable.value and not loadable.loading:  # for the next start's first frame
+            columns = INSTANCE_COLUMNS[:5]
+            rows = self.table.rows[:120]
+            self.gateway_app.keep_instance_rows([tuple(c.text(r) for c in columns) for r in rows])
+
+    def _show_kept_rows(self) -> None:
+        """Before the gateway's first answer: the rows this launch kept at the last run, in the
+        loading panel, dimmed and with their age (never as current)."""
+        from gateway_tui.core.fleet.head import age
+        from gateway_tui.tui.screens.starting import instances_table
+
+        kept = self.gateway_app.kept_instances
+        if kept is None:
+            return
+        width = max(self.size.width - 10, 20)  # inside the panel's border and padding
+        table = instances_table(kept, self.size.height - 9).plain.split("\n")
+        lines = [line if len(line) <= width else line[: width - 1] + "…" for line in table]
+        self.panel.show_message(
+            "Loading instances…",
+            f"Asking the gateway. Until it answers, the {kept.total} instances it listed at the "
+            f"last run ({age(kept.at)}), not current:",
+            lines,
+        )
 
     def leave(self) -> None:
         pass  # the home screen: nothing under it to go back to
