@@ -46,6 +46,7 @@ class ChatStoreActions(ActionsBase):
         last = await self.client.chats.last_messages(instance)
         skipped = chats.skipped + contacts.skipped + last.skipped
         book = ChatBook.build(chats, contacts, last, skipped)
+        self.actions.people.learn_book(instance, contacts, last)
         has_groups = any(jid.endswith(GROUP_SUFFIX) for jid in (*book.last, *(c.id for c in chats)))
         known = self.state.instance(instance)
         if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:

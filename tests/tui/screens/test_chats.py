@@ -463,3 +463,39 @@ async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
             await pilot.pause()
             text = screen_text(app)
             assert "● ok" in text and "could not read the gateway's chats" not in text
+
+
+LID = "205641847891234@lid"  # Marina Costa on support: her number is known on 2.x
+HIDDEN = "118822334455667@lid"  # Theo Baker: never shared a number
+
+
+async def test_a_lid_chat_shows_its_number_is_found_by_it_and_m_composes_to_the_lid():
+    """The @lid rule (core/identity.py) in the chats list: the number beside the LID where
+    2.x's keys give it, "number hidden" where none does; `/` finds the chat by the number;
+    `m` composes to the LID's JID (its digits are no phone number), which the send takes to
+    the number on this 2.3.7 (core/test_identity.py holds the send)."""
+    from gateway_tui.demo.server import DemoServer
+    from tests.navigation import open_instance
+    from tests.support import make_app, make_config
+
+    with DemoServer(api_version="2.3.7") as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await open_instance(app, pilot, "support")
+            await pilot.press("t")
+            await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+            screen = app.screen
+            await wait_for(pilot, lambda: any(r.jid == LID for r in screen.table.visible_rows))
+            text = screen_text(app)
+            assert "+55 11 98700-1234 · 2056" in text  # the column is cut at its width
+            hidden = next(r for r in screen.rows if r.jid == HIDDEN)
+            assert hidden.number == f"{HIDDEN} (number hidden)"
+            await pilot.press("slash", *"5511987001234")
+            await wait_for(pilot, lambda: [r.jid for r in screen.table.visible_rows] == [LID])
+            await pilot.press("ctrl+u", *"98700-1234")  # the number as shown
+            await wait_for(pilot, lambda: [r.jid for r in screen.table.visible_rows] == [LID])
+            await pilot.press("enter")  # out of the filter, on the row
+            await pilot.pause()
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+            assert app.screen.query_one("#f-recipient", Input).value == LID
