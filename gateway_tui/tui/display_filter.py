@@ -11,6 +11,7 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
+from textual.widgets import Static
 
 from gateway_tui.core.text.sanitize import MASK, SINGLE_LINE, UNSAFE, is_safe, known_secrets
 
@@ -77,6 +78,14 @@ class SecretFilter(LineFilter):
             offset += len(text)
             masked.append(Segment("".join(pieces), style, control))
         return masked
+
+
+class SecretShown(Static):
+    """A Static that shows a secret on purpose (a created instance's own key, once): every
+    line filter but the secret one."""
+
+    def get_line_filters(self) -> list[LineFilter]:  # type: ignore[override]
+        return [f for f in super().get_line_filters() if not isinstance(f, SecretFilter)]
 
 
 def _secret_spans(line: str, secrets: tuple[str, ...]) -> dict[int, int]:
