@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gateway_tui.core.api.chat_models import StoredMessage, parse_long
@@ -34,6 +34,7 @@ class PollView:
     options: tuple[str, ...]
     selectable: int  # 0: any number of choices
     votes: dict[str, int] | None = None  # per option, when the server told them
+    votes_note: str | None = None  # why no votes are shown (the version cannot tell them)
 
     @property
     def several(self) -> bool:
@@ -43,11 +44,13 @@ class PollView:
         head = f"📊 {self.question}" + (" (several choices)" if self.several else "")
         rows = [head]
         for option in self.options:
-            count = self.votes.get(option) if self.votes is not None else None
+            count = self.votes.get(option, 0) if self.votes is not None else None
             rows.append(
                 f"  ○ {option}"
                 + (f"  {count} vote{'s' * (count != 1)}" if count is not None else "")
             )
+        if self.votes is None and self.votes_note:
+            rows.append(f"  {self.votes_note}")
         return rows
 
 
@@ -107,7 +110,9 @@ def contact_cards(message: StoredMessage) -> list[ContactView]:
     return []
 
 
-def poll_view(message: StoredMessage, votes: dict[str, int] | None = None) -> PollView | None:
+def poll_view(
+    message: StoredMessage, votes: dict[str, int] | None = None, votes_note: str | None = None
+) -> PollView | None:
     if message.kind not in POLL_KINDS:
         return None
     body = message.body
@@ -119,8 +124,44 @@ def poll_view(message: StoredMessage, votes: dict[str, int] | None = None) -> Po
     )
     count = parse_long(body.get("selectableOptionsCount"))
     return PollView(
-        _str(body.get("name")) or "Poll", names, count if count is not None else 1, votes
+        _str(body.get("name")) or "Poll",
+        names,
+        count if count is not None else 1,
+        votes,
+        votes_note,
     )
+
+
+@dataclass(frozen=True)
+class PollVotes:
+    """2.4's getPollVote answer: the poll's name, how many voted, votes and voters per option."""
+
+    name: str
+    total: int
+    counts: dict[str, int]
+    voters: dict[str, tuple[str, ...]]
+
+
+def read_poll_votes(content: bytes) -> PollVotes:
+    """``{"poll": {"name", "totalVotes", "results": {option: {"votes", "voters"}}}}`` (2.4.0-rc2,
+    baileysDecryptPollVote); a field of the wrong type reads as absent."""
+    import json
+
+    data = json.loads(content)
+    if not isinstance(data, dict) or not isinstance(data.get("poll"), dict):
+        raise ValueError("expected an object with a poll")
+    poll = data["poll"]
+    counts: dict[str, int] = {}
+    voters: dict[str, tuple[str, ...]] = {}
+    for option, result in _dict(poll.get("results")).items():
+        result = _dict(result)
+        who = result.get("voters")
+        who = who if isinstance(who, list) else []
+        voters[option] = tuple(v for v in who if isinstance(v, str))
+        count = parse_long(result.get("votes"))
+        counts[option] = count if count is not None else len(voters[option])
+    total = parse_long(poll.get("totalVotes"))
+    return PollVotes(_str(poll.get("name")) or "Poll", total or 0, counts, voters)
 
 
 def location_view(message: StoredMessage) -> LocationView | None:
@@ -188,15 +229,37 @@ def reaction_target(message: StoredMessage) -> tuple[str, str] | None:
     return target, text if isinstance(text, str) else ""
 
 
+def poll_vote(message: StoredMessage) -> tuple[str, tuple[str, ...]] | None:
+    """(the poll's message id, the option names chosen — () takes a vote away) of a stored
+    ``pollUpdateMessage``. 2.3.7 keeps each vote it receives in the store with the chosen
+    options already decrypted to their names (``vote.selectedOptions``). A vote whose poll it
+    did not find stays as received (no ``selectedOptions``) and reads as None, as does anything
+    but a list of names: not counted. (One it found but could not decrypt is stored with
+    ``[]``, which reads as a vote taken away: the store cannot tell them apart.)"""
+    if message.kind != "pollUpdateMessage":
+        return None
+    body = message.body
+    target = _str(_dict(body.get("pollCreationMessageKey")).get("id"))
+    chosen = _dict(body.get("vote")).get("selectedOptions")
+    if target is None or not isinstance(chosen, list):
+        return None
+    if not all(isinstance(name, str) for name in chosen):
+        return None
+    return target, tuple(chosen)
+
+
 @dataclass(frozen=True)
 class Decorations:
     """What the other messages of a chat say about each message: its reactions (a count per
-    emoji, one per sender: the latest wins) and whether it was deleted for everyone. The
-    reactions and revokes themselves are not drawn as bubbles of their own."""
+    emoji, one per sender: the latest wins), whether it was deleted for everyone, and a
+    poll's votes kept in the store (a count per option, one vote per voter: the latest wins,
+    so a voter who changes their vote moves). The reactions, revokes and votes themselves are
+    not drawn as bubbles of their own."""
 
     reactions: dict[str, Counter[str]]
     deleted: frozenset[str]
-    hidden: frozenset[str]  # reactions and revokes that point at a message of the chat
+    hidden: frozenset[str]  # reactions, revokes and votes that point at a message of the chat
+    poll_votes: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, messages: Iterable[StoredMessage]) -> Decorations:
@@ -205,11 +268,21 @@ class Decorations:
         latest: dict[tuple[str, str], tuple[int, str]] = {}
         deleted: set[str] = set()
         hidden: set[str] = set()
+        ballots: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         for message in ordered:
             if (gone := revoked_id(message)) is not None:
                 deleted.add(gone)
                 if gone in ids:
                     hidden.add(message.id)
+                continue
+            if (vote := poll_vote(message)) is not None:
+                poll, chosen = vote
+                if poll in ids:
+                    hidden.add(message.id)
+                who = "me" if message.from_me else message.sender
+                stamp = message.timestamp or 0
+                if (poll, who) not in ballots or ballots[(poll, who)][0] <= stamp:
+                    ballots[(poll, who)] = (stamp, chosen)
                 continue
             reaction = reaction_target(message)
             if reaction is None:
@@ -226,7 +299,12 @@ class Decorations:
         for (target, _who), (_stamp, emoji) in latest.items():
             if emoji:
                 reactions.setdefault(target, Counter())[emoji] += 1
-        return cls(reactions, frozenset(deleted), frozenset(hidden))
+        poll_votes: dict[str, dict[str, int]] = {}
+        for (poll, _who), (_stamp, chosen) in ballots.items():
+            counts = poll_votes.setdefault(poll, {})
+            for name in chosen:
+                counts[name] = counts.get(name, 0) + 1
+        return cls(reactions, frozenset(deleted), frozenset(hidden), poll_votes)
 
     def reaction_line(self, message_id: str) -> str:
         counts = self.reactions.get(message_id)
@@ -235,9 +313,11 @@ class Decorations:
         return " ".join(f"{emoji} {n}" if n > 1 else emoji for emoji, n in counts.most_common())
 
 
-def detail_lines(message: StoredMessage, votes: dict[str, int] | None = None) -> list[str]:
+def detail_lines(
+    message: StoredMessage, votes: dict[str, int] | None = None, votes_note: str | None = None
+) -> list[str]:
     """The lines the conversation draws for a message of a new kind ([] for the others)."""
-    if (poll := poll_view(message, votes)) is not None:
+    if (poll := poll_view(message, votes, votes_note)) is not None:
         return poll.lines()
     if (place := location_view(message)) is not None:
         return place.lines()

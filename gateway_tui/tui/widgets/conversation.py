@@ -33,7 +33,7 @@ from gateway_tui.core.api.chat_models import (
     StoredMessage,
     one_line,
 )
-from gateway_tui.core.api.message_views import Decorations
+from gateway_tui.core.api.message_views import POLL_KINDS, Decorations
 from gateway_tui.core.api.models import MessageStatus
 from gateway_tui.core.chat_book import person_label, printable
 from gateway_tui.core.draft import Draft
@@ -123,8 +123,10 @@ def message_body(
     edited: str | None = None,
     max_lines: int | None = None,
     keys: dict[str, str] = DEFAULT_KEYS,
+    votes: dict[str, int] | None = None,
+    votes_note: str | None = None,
 ) -> list[RenderableType]:
-    """What the bubble holds, by kind."""
+    """What the bubble holds, by kind (a poll with ``votes`` when known, else ``votes_note``)."""
     if message.kind == "listMessage" and message.list_message is not None:
         draft = _list_draft(message.list_message)
         return [bubble(draft), opened_list(draft)]
@@ -141,7 +143,7 @@ def message_body(
         return [text]
     if message.kind in MEDIA_KINDS:
         return [media_card(message, keys)]
-    if (card := kind_card(message)) is not None:
+    if (card := kind_card(message, votes, votes_note)) is not None:
         return [card]
     if message.is_text:
         quote = quote_line(message, find)
@@ -230,6 +232,8 @@ def render_message(
     max_lines: int | None = None,
     keys: dict[str, str] = DEFAULT_KEYS,
     decorations: Decorations = NO_DECORATIONS,
+    votes: dict[str, int] | None = None,
+    votes_note: str | None = None,
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
@@ -239,9 +243,21 @@ def render_message(
         if message.sender_name:
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
-    revoked = message.id in decorations.deleted
-    deleted = revoked or (status is not None and status.kind == MessageStatus.DELETED)
-    body = message_body(message, find, edited=edited, max_lines=max_lines, keys=keys)
+    # Deleted for everyone: a revoke in the chat, 2.x's key.deleted, or 1.7.1's DELETED status.
+    deleted = (
+        message.id in decorations.deleted
+        or message.deleted
+        or (status is not None and status.kind == MessageStatus.DELETED)
+    )
+    body = message_body(
+        message,
+        find,
+        edited=edited,
+        max_lines=max_lines,
+        keys=keys,
+        votes=votes,
+        votes_note=votes_note,
+    )
     for part in body:
         if not isinstance(part, Text):
             continue
@@ -250,7 +266,7 @@ def render_message(
         if highlight:
             part.highlight_words([highlight], style="black on yellow", case_sensitive=False)
     parts += body
-    if revoked:
+    if deleted:
         parts.append(deleted_line())
     if (reactions := reactions_line(decorations, message.id)) is not None:
         parts.append(reactions)
@@ -325,6 +341,12 @@ class ConversationView(Widget, can_focus=True):
         self._shown: tuple[int, int] = (0, -1)  # first and last fully visible message
         # Reactions and revokes of the newest messages, drawn on the message they point at.
         self.decorations = NO_DECORATIONS
+        # Polls' votes per option, by message id (2.4's getPollVote), and what a poll says
+        # when the gateway cannot tell its votes (before 2.4).
+        self.poll_votes: dict[str, dict[str, int]] = {}
+        self.votes_note: str | None = None
+        # The gateway keeps the votes among the chat's messages (2.3.7): counted from them.
+        self.stored_votes = False
 
     # --- the model ----------------------------------------------------------------------------
 
@@ -361,6 +383,27 @@ class ConversationView(Widget, can_focus=True):
             moved = index_of_message(messages, pinned_id)
             self._anchor = (side, moved if moved >= 0 else self.index)
         self._relayout()
+
+    def set_poll_votes(
+        self,
+        votes: dict[str, dict[str, int]] | None = None,
+        *,
+        votes_note: str | None = None,
+        stored: bool = False,
+    ) -> None:
+        """Polls' votes read (by message id), or why the gateway cannot tell them; ``stored``:
+        counted from the votes among the chat's messages."""
+        self.poll_votes.update(votes or {})
+        self.votes_note = votes_note
+        self.stored_votes = stored
+        self._relayout()
+
+    def votes_of(self, message: StoredMessage) -> dict[str, int] | None:
+        """A poll's votes per option: read from the gateway, else counted from the store's."""
+        votes = self.poll_votes.get(message.id)
+        if votes is None and self.stored_votes and message.kind in POLL_KINDS:
+            votes = self.decorations.poll_votes.get(message.id, {})
+        return votes
 
     def find(self, message_id: str) -> StoredMessage | None:
         index = index_of_message(self.messages, message_id)
@@ -421,6 +464,7 @@ class ConversationView(Widget, can_focus=True):
         if message.id in self.decorations.hidden and not selected:
             return []
         edited = self.edits.get(message.id)
+        votes = self.votes_of(message)
         max_lines = max(3, self.size.height - 8)
         key = (
             message.id,
@@ -433,8 +477,10 @@ class ConversationView(Widget, can_focus=True):
             edited,
             self.highlight,
             max_lines,
-            message.id in self.decorations.deleted,
+            message.id in self.decorations.deleted or message.deleted,
             self.decorations.reaction_line(message.id),
+            tuple((votes or {}).items()) if votes is not None else None,
+            self.votes_note,
         )
         strips = self._cache.get(key)
         if strips is None:
@@ -452,6 +498,8 @@ class ConversationView(Widget, can_focus=True):
                 max_lines=max_lines,
                 keys=self.keys,
                 decorations=self.decorations,
+                votes=votes,
+                votes_note=self.votes_note,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)
