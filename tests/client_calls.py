@@ -344,7 +344,9 @@ CALLS = [
         query={"getParticipants": "false"},
     ),
 ]
-WRITES = [c for c in CALLS if c.method != "GET"]
+# Reads sent as POST (their filter in the body): a failure changed nothing, said as a failed read.
+POST_READS = [c for c in CALLS if c.name == "fetch_profile"]
+WRITES = [c for c in CALLS if c.method != "GET" and c not in POST_READS]
 READS = [c for c in CALLS if c.method == "GET"]
 NAMES = [c.name for c in CALLS]
 

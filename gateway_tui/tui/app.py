@@ -29,7 +29,7 @@ from gateway_tui.core.files import storage
 from gateway_tui.core.text.sanitize import clipboard_text, printable
 from gateway_tui.core.text.urls import insecure_url_warning
 from gateway_tui.tui.crash import crash_report, describe, scrub
-from gateway_tui.tui.display_filter import ControlCharacterFilter
+from gateway_tui.tui.display_filter import ControlCharacterFilter, SecretFilter
 from gateway_tui.tui.textual_private import exit_with, in_update_batch, on_app_thread
 from gateway_tui.tui.type_ahead import TypeAhead
 
@@ -844,7 +844,7 @@ class GatewayApp(App[int]):
             return True
 
     def get_line_filters(self) -> list:  # type: ignore[override]
-        return [*super().get_line_filters(), _CONTROL_FILTER]
+        return [*super().get_line_filters(), _SECRET_FILTER, _CONTROL_FILTER]
 
     def _handle_exception(self, error: Exception) -> None:
         self._crash_error = error  # for _fatal_error, which Textual calls without it
@@ -858,6 +858,7 @@ class GatewayApp(App[int]):
 
 
 _CONTROL_FILTER = ControlCharacterFilter()
+_SECRET_FILTER = SecretFilter()
 
 
 def _palette_help(rows: list) -> str:

@@ -1,7 +1,8 @@
-"""The last line of the display boundary (see sanitize.py): a Textual line filter through which
+"""The last line of the display boundary (see sanitize.py): Textual line filters through which
 every painted line passes. Whatever still holds a control character there is shown with the
 placeholders of sanitize.printable, so no escape sequence reaches the terminal driver, whichever
-widget drew it.
+widget drew it; and a known secret (the key, an instance's token) a gateway echoed in a name, a
+title or a message is masked there, whichever widget drew it.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from rich.cells import cell_len
 from rich.segment import Segment
 from textual.color import Color
 from textual.filter import LineFilter
+from textual.widgets import Static
 
-from gateway_tui.core.text.sanitize import SINGLE_LINE, UNSAFE, is_safe
+from gateway_tui.core.text.sanitize import MASK, SINGLE_LINE, UNSAFE, is_safe, known_secrets
 
 
 class ControlCharacterFilter(LineFilter):
@@ -47,6 +49,55 @@ class ControlCharacterFilter(LineFilter):
                 pieces.append(shown)
             cleaned.append(Segment("".join(pieces), style, control))
         return _trim_trailing_blanks(cleaned, used)
+
+
+class SecretFilter(LineFilter):
+    """Masks every known secret (sanitize.add_secret) in a painted line, keeping its width: the
+    secret's first cells show the mask ("••••"), the rest are blank. Cells of a table are
+    masked before they are cut (RecordTable), so a cut never leaves part of a key for this."""
+
+    def apply(self, segments: list[Segment], background: Color) -> list[Segment]:
+        secrets = known_secrets()
+        if not secrets:
+            return segments
+        line = "".join([segment.text for segment in segments])
+        hidden = _secret_spans(line, secrets)
+        if not hidden:  # nearly every line
+            return segments
+        masked: list[Segment] = []
+        offset = 0
+        for text, style, control in segments:
+            pieces: list[str] = []
+            for index, character in enumerate(text, offset):
+                start = hidden.get(index)
+                if start is None:
+                    pieces.append(character)
+                else:  # the mask on the secret's first cells, blanks on the rest
+                    cell = MASK[index - start] if index - start < len(MASK) else " "
+                    pieces.append(cell * cell_len(character))
+            offset += len(text)
+            masked.append(Segment("".join(pieces), style, control))
+        return masked
+
+
+class SecretShown(Static):
+    """A Static that shows a secret on purpose (a created instance's own key, once): every
+    line filter but the secret one."""
+
+    def get_line_filters(self) -> list[LineFilter]:  # type: ignore[override]
+        return [f for f in super().get_line_filters() if not isinstance(f, SecretFilter)]
+
+
+def _secret_spans(line: str, secrets: tuple[str, ...]) -> dict[int, int]:
+    """Each index of ``line`` inside a secret, mapped to where that secret starts."""
+    hidden: dict[int, int] = {}
+    for secret in secrets:  # longest first: a shorter one inside it is already covered
+        start = line.find(secret)
+        while start != -1:
+            for index in range(start, start + len(secret)):
+                hidden.setdefault(index, start)
+            start = line.find(secret, start + len(secret))
+    return hidden
 
 
 def _trailing_blank_cells(segments: list[Segment]) -> int:

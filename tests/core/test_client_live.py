@@ -592,6 +592,45 @@ async def test_a_stalled_read_times_out_once(demo: DemoServer) -> None:
     assert not info.value.outcome_unknown and rule.hits == 1
 
 
+async def test_a_stalled_read_says_it_failed_and_is_safe_to_retry(demo: DemoServer) -> None:
+    # Issue 29: a failed read said "outcome unknown, check before retrying", words for a write.
+    demo.faults.add("stall", method="GET", seconds=2.0)
+    async with connect(demo, timeout=0.3, api_version="1") as client:
+        with pytest.raises(GatewayTimeout) as info:
+            await client.instances.fetch()
+    title = info.value.title
+    assert "outcome unknown" not in title and "read failed" in title and "safe" in title
+
+
+@pytest.mark.parametrize(
+    ("path", "call"),
+    [
+        ("/chat/findChats/", lambda c: c.chats.find(OPEN)),
+        ("/chat/findMessages/", lambda c: c.chats.last_messages(OPEN)),
+        ("/chat/findContacts/", lambda c: c.contacts.find(OPEN)),
+        ("/chat/fetchProfile/", lambda c: c.contacts.fetch_profile(OPEN, "4915112340001")),
+    ],
+    ids=["findChats", "findMessages", "findContacts", "fetchProfile"],
+)
+async def test_a_read_sent_as_post_is_a_failed_read_not_an_unknown_outcome(
+    demo: DemoServer, path: str, call: Any
+) -> None:
+    stall = demo.faults.add("stall", method="POST", path_prefix=path, seconds=2.0)
+    async with connect(demo, timeout=0.3, api_version="2") as client:
+        with pytest.raises(GatewayTimeout) as info:
+            await call(client)
+    assert stall.hits == 1  # sent once all the same: a POST is never resent on its own
+    assert not info.value.outcome_unknown
+    assert "outcome unknown" not in info.value.title and "read failed" in info.value.title
+    demo.faults.clear()
+    drop = demo.faults.add("drop_connection", method="POST", path_prefix=path)
+    async with connect(demo, api_version="2") as client:
+        with pytest.raises(GatewayUnreachable) as broke:
+            await call(client)
+    assert drop.hits == 1 and not broke.value.outcome_unknown
+    assert "outcome unknown" not in broke.value.title and "read failed" in broke.value.title
+
+
 @pytest.mark.parametrize(
     ("fault", "cls", "lines"),
     [

@@ -47,6 +47,7 @@ from tests.client_calls import (
     MSG_KEY,
     NAMES,
     NUMBER,
+    POST_READS,
     READS,
     SENT_MESSAGE,
     SETTINGS,
@@ -750,6 +751,19 @@ async def test_a_write_whose_connection_broke_is_not_retried_and_outcome_unknown
     assert len(server.requests) == 1 and len(events) == 1
 
 
+@pytest.mark.parametrize("kind", RESETS)
+@pytest.mark.parametrize("call", POST_READS, ids=[c.name for c in POST_READS])
+async def test_a_read_sent_as_post_whose_connection_broke_is_a_failed_read(
+    call: Call, kind: type
+) -> None:
+    server = Server(broken(kind), json_reply(call.status, call.answer))
+    error, events = await fail(call, server)
+    assert type(error) is GatewayUnreachable
+    assert not error.outcome_unknown
+    assert "outcome unknown" not in error.title and "read failed" in error.title
+    assert len(server.requests) == 1 and len(events) == 1  # a POST is sent once all the same
+
+
 @pytest.mark.parametrize("call", CALLS, ids=NAMES)
 async def test_connect_error_is_unreachable_and_not_an_unknown_outcome(call: Call) -> None:
     server = Server(broken(httpx.ConnectError, "[Errno 111] Connection refused"))
@@ -767,7 +781,8 @@ async def test_a_timeout_is_gateway_timeout_never_retried(call: Call, kind: type
     server = Server(broken(kind, "timed out"), json_reply(call.status, call.answer))
     error, events = await fail(call, server)
     assert type(error) is GatewayTimeout
-    assert error.outcome_unknown is (call.method != "GET")
+    assert error.outcome_unknown is (call in WRITES)
+    assert ("outcome unknown" in error.title) is (call in WRITES)
     assert len(server.requests) == 1 and len(events) == 1
     assert events[0].error == error.title and events[0].unreachable
 

@@ -91,6 +91,12 @@ DELETABLE = ("onboarding", "hr-internal")  # closed: a gateway deletes them with
 NEVER = frozenset({"q", "ctrl+q", "ctrl+c", "ctrl+p"})
 # Binding ids never pressed: connecting to another gateway throws the session away (like quit).
 NEVER_IDS = frozenset({"connect.connect"})
+# The stalled send's delay: the gateway stalls as long, then holds the answer for the delay, so
+# the send is pending until the app's own deadline (request_timeout + delay).
+STALLED_DELAY_MS = 45_000
+# Worker groups that follow a stream for as long as their screen is open (the event monitor's
+# socket and its webhook receiver): no call a user waits for, ended when the screen goes.
+STREAMS = frozenset({"events", "receiver"})
 # What is typed into a focused text field: letters, digits, punctuation, a few non-ASCII letters.
 # No "/" or "~": a CSV export path must stay in the working directory.
 PRINTABLE = tuple("abcxyzAZ0123456789 -_.,:;!@#+()é中ß") + ("space",)
@@ -292,19 +298,25 @@ def install_recorders(monkeypatch: pytest.MonkeyPatch, app: GatewayApp, ledger: 
                 # The screens redraw from the state on a signal whose callbacks are queued to
                 # each screen: look once the screen has handled what is queued before this.
                 ledger.pending[id(error)] = f"{type(self).__name__}: {error.summary}"
-                self.call_next(verify_in_place, self, error)
+                self.call_next(verify_in_place, self, error, state_holds(app, error))
             return True
 
         return original_screen_call(self, work, on_error=watched, **kwargs)
 
     monkeypatch.setattr(GatewayScreen, "call", watched_call)
 
-    def verify_in_place(screen: GatewayScreen, error: GatewayError) -> None:
+    def verify_in_place(screen: GatewayScreen, error: GatewayError, held: bool) -> None:
         what = ledger.pending.pop(id(error))
         if state_holds(app, error) and (marks := error_marks(screen)):
             ledger.announce(error, "state, shown: " + " / ".join(marks))
+        elif held and not state_holds(app, error):
+            # The state held it when the screen handled it, and a later read of the same data
+            # (a poll, the recovery, r) has replaced it since: what it said is no longer so.
+            ledger.announce(error, "state, superseded by a later read")
         else:
-            ledger.unverified.append(what)
+            on_top = type(app.screen).__name__
+            held = "held" if state_holds(app, error) else "not held"
+            ledger.unverified.append(f"{what} (on top: {on_top}; the state: {held})")
 
     original_state_changed = GatewayScreen._state_changed
 
@@ -498,16 +510,30 @@ class Walk:
         app = self.app
         while len(app.screen_stack) > depth:
             screen = app.screen
-            await wait_for(
-                self.pilot,
-                lambda s=screen: not any(w.is_running for w in app.workers if w.node is s),
-                within=60,
-            )
+            await self.workers_end(screen, lambda w: w.group not in STREAMS)
             if isinstance(screen, ComposerScreen):
                 screen.save_draft_now()
             if app.screen is screen:
                 app.pop_screen()
             await self.pilot.pause()
+            if screen not in app.screen_stack:  # its streams end with it: none left behind
+                await self.workers_end(screen, lambda w: True)
+
+    async def workers_end(self, screen: Screen, which: Callable[[Any], bool]) -> None:
+        """Wait for ``screen``'s workers that ``which`` picks to end; name them if they do not."""
+        app = self.app
+
+        def running() -> list[Any]:
+            return [w for w in app.workers if w.node is screen and w.is_running and which(w)]
+
+        try:
+            await wait_for(self.pilot, lambda: not running(), within=60)
+        except TimeoutError:
+            left = [f"{w.name!r} ({w.group}) {w.state.name}" for w in running()]
+            stack = [type(s).__name__ for s in app.screen_stack]
+            raise AssertionError(
+                f"{type(screen).__name__}'s workers never ended: {left}; stack {stack}"
+            ) from None
 
     # --- calls -------------------------------------------------------------------------------
 
@@ -552,9 +578,7 @@ class Walk:
             await self.press("enter")
         else:  # no list (it failed to load): type the JID, as a user would
             await self.press("J", *jid.split("@")[0], "enter")
-        await self.pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, ParticipantsScreen)
+        screen = await self.opened(ParticipantsScreen)
         await wait_for(
             self.pilot,
             lambda: not app.state.participants_of(INSTANCE, jid).loading,
@@ -633,9 +657,15 @@ class Walk:
         ComposeStore(self.app.gateway_url, INSTANCE).save_draft(draft)
         await self.open_instance()
         await self.press("m")
-        screen = self.app.screen
-        assert isinstance(screen, ComposerScreen) and screen.restored
+        screen = await self.opened(ComposerScreen)
+        assert screen.restored
         return screen
+
+    async def opened(self, kind: type[Screen]) -> Any:
+        """The screen a key opens, once it is there: a key that opens a screen may still be on
+        its way (the app holds the keys typed after it until the screen has mounted)."""
+        await wait_for(self.pilot, lambda: isinstance(self.app.screen, kind), within=60)
+        return self.app.screen
 
     async def flow_send(self, walk: int = 0) -> None:
         depth = len(self.app.screen_stack)
@@ -691,8 +721,7 @@ class Walk:
         depth = len(self.app.screen_stack)
         await self.open_instance()
         await self.press("t")
-        screen = self.app.screen
-        assert isinstance(screen, ChatsScreen)
+        screen = await self.opened(ChatsScreen)
         book = self.app.actions.chats.chat_book(INSTANCE)
         for _ in range(4):  # the gateway's chats: `r` again while the read fails
             await wait_for(
@@ -716,10 +745,16 @@ class Walk:
         """Send into a 30 s stall and press keys while it is pending: each one is answered."""
         app, pilot = self.app, self.pilot
         self.sends += 1
-        draft = good_draft(RECIPIENTS[0], "Stalled offer", delay="8000")
+        # The send stays pending until the app's deadline, request_timeout + the delay (48 s):
+        # the keys below have that long on a busy machine, not a stall that may end first.
+        draft = good_draft(RECIPIENTS[0], "Stalled offer", delay=str(STALLED_DELAY_MS))
         composer = await self.open_composer(draft)
         rule = self.server.faults.add(
-            "stall", method="POST", path_prefix="/message/sendList/", times=1, seconds=30
+            "stall",
+            method="POST",
+            path_prefix="/message/sendList/",
+            times=1,
+            seconds=STALLED_DELAY_MS / 1000,
         )
         self.rules.append(rule)
         writes = len(self.server.state.writes)
@@ -790,8 +825,12 @@ class Walk:
 
 @pytest.mark.xfail(
     strict=True,
-    reason="KNOWN REGRESSION (merges of this stop): back_to() waits 60 s for a screen's workers "
-    "after the new confirmations and bindings; to be found next session",
+    reason="KNOWN REGRESSION, narrowed: the 60 s wait in back_to() is fixed (the event monitor's "
+    "stream lives as long as its screen; the walk now waits for calls only and checks the stream "
+    "ends with its screen), the stalled send's window no longer expires on a busy machine, keys "
+    "that open a screen are waited for. The walk now runs to its end (6-11 min) and fails in the "
+    "accounting: reads that screens handle quietly since issue 29 item 5 (recovery, polling, "
+    "labels) are neither announced nor held in the state the walk checks",
 )
 async def test_fault_walk(demo_server, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # a CSV export lands here
@@ -848,7 +887,7 @@ async def test_fault_walk(demo_server, tmp_path, monkeypatch, capsys):
         await w.group_visit(w.flow_export)
         await w.walk(10)
 
-        # 6. A 30 s stall: keys are answered while it is pending; reads stall into timeouts.
+        # 6. A stalled send: keys are answered while it is pending; reads stall into timeouts.
         w.faults()
         composer = await w.stalled_send()
         w.faults(
@@ -858,7 +897,7 @@ async def test_fault_walk(demo_server, tmp_path, monkeypatch, capsys):
         # On top of the composer that still waits: the revoke times out, and so do reads.
         await w.group_visit(w.flow_revoke, walk=14)
         await w.segment("instance", 14)
-        await wait_for(pilot, lambda: not composer.sending, within=60)
+        await wait_for(pilot, lambda: not composer.sending, within=120)
         await w.back_to(2)
 
         # 7. The key is refused in the middle of the session, then accepted again.

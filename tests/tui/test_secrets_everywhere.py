@@ -128,3 +128,41 @@ async def test_the_header_shows_no_known_secret(echoing):
         shown = bar.render().plain
         assert key not in shown
         assert "shop-••••" in shown
+
+
+async def test_the_instance_list_titles_and_request_log_show_no_key_a_server_echoes(echoing):
+    """Issue 29: the header and the command line masked an echoed key; the instance list, the
+    titles and the request log showed it in full."""
+    from gateway_tui.tui.screens.groups import GroupPickerScreen
+    from gateway_tui.tui.screens.instance import InstanceScreen
+    from gateway_tui.tui.screens.request_log import RequestLogScreen
+    from tests.support import make_app, make_config, screen_text, wait_for
+
+    key = echoing.api_key
+    echoed = f"shop-{key}"  # an instance the gateway names with the key
+    echoing.state.create_instance(echoed, None)
+    app = make_app(make_config(echoing))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        listed = screen_text(app)
+        assert key not in listed and "shop-••••" in listed  # the name column
+        assert "key ••••" in listed  # sales-eu's profile name
+
+        app.open_instance(echoed)
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        await wait_for(pilot, lambda: "Instance id" in screen_text(app))
+        shown = screen_text(app)
+        assert key not in shown and "shop-••••" in shown  # the title (and the bar)
+
+        app.open_groups(echoed)
+        await wait_for(pilot, lambda: isinstance(app.screen, GroupPickerScreen))
+        await wait_for(pilot, lambda: "Groups of shop-••••" in screen_text(app))
+        assert key not in screen_text(app)
+
+        await pilot.press("f12")
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestLogScreen))
+        await wait_for(pilot, lambda: "/group/fetchAllGroups/shop-••••" in screen_text(app))
+        assert key not in screen_text(app)  # the paths, the details under the table
+        await pilot.press("enter")  # one call in full: its URL, bodies
+        await pilot.pause()
+        assert key not in screen_text(app)

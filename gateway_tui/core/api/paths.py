@@ -8,6 +8,22 @@ from urllib.parse import quote
 from gateway_tui.core.api import validation
 from gateway_tui.core.api.errors import InvalidRequest, Problem
 
+# Routes that read, though sent as POST (their filter travels in the body): a failure there
+# changed nothing on the gateway, so it is said as a failed read, safe to try again.
+READS_BY_POST = (
+    "/chat/findChats/",
+    "/chat/findMessages/",
+    "/chat/findContacts/",
+    "/chat/findStatusMessage/",
+    "/chat/fetchProfile/",
+    "/chat/whatsappNumbers/",
+)
+
+
+def is_read(method: str, path: str) -> bool:
+    """True for a call that changes nothing on the gateway: a GET, or a read sent as POST."""
+    return method == "GET" or (method == "POST" and path.startswith(READS_BY_POST))
+
 
 def segment(instance: str) -> str:
     """An instance name as one path segment (names may hold spaces or slashes)."""

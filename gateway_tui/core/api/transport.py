@@ -32,6 +32,7 @@ from gateway_tui.core.api.errors import (
 from gateway_tui.core.api.events import CallEvent, capped_body, redacted_headers
 from gateway_tui.core.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.core.api.models import GroupSummary, Participant, ParticipantList
+from gateway_tui.core.api.paths import is_read
 from gateway_tui.core.text.sanitize import mask_secrets
 
 CallListener = Callable[[CallEvent], None]
@@ -56,6 +57,9 @@ CONNECTION_LIMITS = httpx.Limits(
 GET_RETRY_DELAYS = (0.2, 0.6)
 # Transport failures after which a GET is safe to repeat. Timeouts are not among them: a
 # stalled server would otherwise hold the user three times as long.
+# How a failed read ends its title: nothing changed on the gateway, unlike a write whose
+# answer was lost ("outcome unknown, check before retrying").
+READ_FAILED = "the read failed; nothing was changed, safe to try again"
 _RETRYABLE = (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
 
 
@@ -141,8 +145,8 @@ class Transport:
             headers={"x-request-id": uuid.uuid4().hex},
             **extra,
         )
-        is_write = method != "GET"
-        delays = () if is_write else self._retry_delays
+        is_write = not is_read(method, path)
+        delays = () if method != "GET" else self._retry_delays  # a POST is sent once
         # One deadline for the whole call, retries included: connect to last byte.
         deadline_at = asyncio.get_running_loop().time() + deadline
         attempt = 0
@@ -166,7 +170,7 @@ class Transport:
                 given_up = GatewayTimeout(
                     "Given up — outcome unknown, check before retrying"
                     if is_write
-                    else "Given up before the answer came",
+                    else f"Given up before the answer came — {READ_FAILED}",
                     write=is_write,
                     method=method,
                     path=path,
@@ -365,7 +369,12 @@ def _transport_error(
     if isinstance(exc, _TooLarge):
         return InvalidResponse("The gateway's answer is too large", messages=detail, **where)
     if isinstance(exc, TimeoutError):  # the whole call's deadline, not one read's
-        return GatewayTimeout(write=is_write, messages=["no complete answer in time"], **where)
+        return GatewayTimeout(
+            None if is_write else f"The gateway did not answer in time — {READ_FAILED}",
+            write=is_write,
+            messages=["no complete answer in time"],
+            **where,
+        )
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
         tls = _tls_cause(exc)
         if isinstance(tls, ssl.SSLCertVerificationError):
@@ -374,7 +383,12 @@ def _transport_error(
             return TLSHandshakeFailed(messages=detail, **where)
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):
-        return GatewayTimeout(write=is_write, messages=detail, **where)
+        return GatewayTimeout(
+            None if is_write else f"The gateway did not answer in time — {READ_FAILED}",
+            write=is_write,
+            messages=detail,
+            **where,
+        )
     if is_write:
         # The request may have reached the server before the connection broke.
         return GatewayUnreachable(
@@ -383,7 +397,9 @@ def _transport_error(
             outcome_unknown=True,
             **where,
         )
-    return GatewayUnreachable("The connection to the gateway broke", messages=detail, **where)
+    return GatewayUnreachable(
+        f"The connection to the gateway broke — {READ_FAILED}", messages=detail, **where
+    )
 
 
 def _tls_cause(exc: BaseException) -> ssl.SSLError | None:

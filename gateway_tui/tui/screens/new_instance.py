@@ -23,6 +23,7 @@ from gateway_tui.core.api.lifecycle import (
     CreateInstanceRequest,
     new_instance_token,
 )
+from gateway_tui.tui.display_filter import SecretShown
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.text_input import TextInput
 
@@ -79,7 +80,7 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
                 yield Static(
                     Text(f"{create} creates · {close} cancels", style="dim"), id="new-keys"
                 )
-            yield Static(id="new-result", classes="dialog-body")
+            yield SecretShown(id="new-result", classes="dialog-body")  # the key, on purpose
 
     def on_mount(self) -> None:
         self.query_one("#new-result", Static).display = False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widget import Widget
 
@@ -35,6 +36,7 @@ class GatewayBar(Widget):
     def __init__(self) -> None:
         super().__init__(id="gateway-bar")
         self._text = Text("gateway-tui")
+        self._parts: list[tuple[int, str, str]] = []
 
     def on_mount(self) -> None:
         app: AppHost = self.app  # type: ignore[assignment]
@@ -78,29 +80,68 @@ class GatewayBar(Widget):
         # What the server said (an instance name, its version) may echo a key: never shown.
         url, selected, version = (mask_secrets(v) if v else v for v in (url, selected, version))
         mark, style, words = HEALTH_MARK[health]
-        text = Text()
-        text.append(" gateway-tui ", style="bold reverse")
-        text.append(" ")
-        text.append(url or "not connected", style="bold")
+        # (drop rank, text, style) in the order shown: on a narrow terminal the highest rank
+        # goes first, so the instance name and the warning outlast the version and the key.
+        parts: list[tuple[int, str, str]] = [(5, " gateway-tui ", "bold reverse"), (0, " ", "")]
+        parts.append((SHORTENED, url or "not connected", "bold"))
         if profile:
-            text.append(f" ({profile})", style="dim")
-        text.append("  key ", style="dim")
-        text.append(masked_key)
-        text.append("  ")
-        text.append(f"{mark} {words}", style=style)
+            parts.append((7, f" ({profile})", "dim"))
+        parts += [(6, "  key ", "dim"), (6, masked_key, ""), (0, "  ", "")]
+        parts.append((0, f"{mark} {words}", style))
         if live is not None:  # once live events were tried: live, or polling as before
-            text.append("  ")
-            text.append("⚡ live" if live else "⟳ polling", style="green" if live else "yellow")
+            parts.append((4, "  ", ""))
+            parts.append((4, "⚡ live" if live else "⟳ polling", "green" if live else "yellow"))
         if selected:
-            text.append("  instance ", style="dim")
-            text.append(selected, style="bold")
+            parts.append((0, "  instance ", "dim"))
+            parts.append((0, selected, "bold"))
         if insecure:
-            text.append("  ⚠ key sent in clear (http)", style="bold red")
-        if version:  # last: the first thing a narrow terminal cuts
-            text.append("  Evolution API ", style="dim")
-            text.append(version)
-        self._text = text
+            parts.append((1, "  ⚠ key sent in clear (http)", "bold red"))
+        if version:  # the first thing a narrow terminal loses
+            parts += [(8, "  Evolution API ", "dim"), (8, version, "")]
+        self._parts = parts
+        self._text = _fitted(parts, None)
         self.refresh()
 
     def render(self) -> Text:
-        return self._text
+        return _fitted(self._parts, self.size.width) if self._parts else self._text
+
+
+SHORTENED = -1  # the URL's rank: never dropped, cut short in the middle when nothing else helps
+MIN_URL = 20
+
+
+def _fitted(parts: list[tuple[int, str, str]], width: int | None) -> Text:
+    """The parts that fit in ``width`` cells, dropping the highest ranks first; the URL, the
+    health and the instance name stay. A long URL is cut in the middle before the (http)
+    warning goes, so the name and the warning still show."""
+    kept = list(parts)
+    if width:
+        for rank in sorted({rank for rank, _text, _style in parts if rank > 0}, reverse=True):
+            if rank <= 2:
+                kept = _shortened(kept, width)
+            if _cells(kept) <= width:
+                break
+            kept = [part for part in kept if part[0] != rank]
+        kept = _shortened(kept, width)
+    text = Text()
+    for _rank, part, style in kept:
+        text.append(part, style=style)
+    return text
+
+
+def _cells(parts: list[tuple[int, str, str]]) -> int:
+    return sum(cell_len(text) for _rank, text, _style in parts)
+
+
+def _shortened(parts: list[tuple[int, str, str]], width: int) -> list[tuple[int, str, str]]:
+    """The URL cut in the middle ("https://gate…/evolution") by what does not fit, down to
+    MIN_URL cells."""
+    over = _cells(parts) - width
+    shown = []
+    for rank, part, style in parts:
+        if rank == SHORTENED and over > 0 and len(part) > MIN_URL:
+            keep = max(MIN_URL, len(part) - over - 1)
+            head = (keep + 1) // 2
+            part = part[:head] + "…" + part[len(part) - (keep - head) :]
+        shown.append((rank, part, style))
+    return shown

@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from gateway_tui.core.text.sanitize import printable
+from gateway_tui.core.text.sanitize import mask_secrets, printable
 from gateway_tui.tui.textual_private import bindings_of
 
 R = TypeVar("R")
@@ -110,7 +110,9 @@ class Column(Generic[R]):
 
     def text(self, row: R) -> str:
         value = self.value(row)
-        return value if isinstance(value, str) else str(value)
+        # A key the gateway echoes is masked before the cell is cut to its width (where the
+        # line filter could no longer find it whole).
+        return mask_secrets(value if isinstance(value, str) else str(value))
 
     def sort_value(self, row: R) -> Any:
         """What sorting compares; None for a missing value (sorted last either way)."""
