@@ -191,7 +191,10 @@ class EventMonitorScreen(TableScreen[EventRecord]):
     # --- events in -----------------------------------------------------------------------------
 
     def arrived(self, record: EventRecord) -> None:
-        """One event (from the stream, on the app's loop): taken in at the next frame."""
+        """One event (from the stream, on the app's loop): taken in at the next frame. The
+        monitor of one instance keeps only its events (2.x's global stream brings all)."""
+        if self.instance is not None and record.instance != self.instance:
+            return
         self._pending.append(record)
         if len(self._pending) == 1:
             self.call_after_refresh(self._take)

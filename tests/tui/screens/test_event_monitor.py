@@ -259,3 +259,25 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
         assert keys >= 1
         # One table update per tick of the lines, and the few before the flood was known.
         assert len(given) <= elapsed / LINES_EVERY + FLOOD_PER_SECOND / 4, (len(given), elapsed)
+
+
+async def test_the_monitor_of_one_instance_keeps_only_its_events_from_the_global_stream():
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config
+
+    with DemoServer(api_version="2.3.6", global_events=True) as server:
+        other = next(name for name in server.state.instances if name != INSTANCE)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await open_instance(app, pilot)
+            screen = EventMonitorScreen(INSTANCE)
+            app.push_screen(screen)
+            await wait_for(
+                pilot, lambda: screen.stream is not None and "/" in screen.stream.connected
+            )
+            jid = newest_person_chat(server, other)
+            await asyncio.to_thread(server.write, other, jid, "for the other one")
+            await write(server, "for this one")
+            await wait_for(pilot, lambda: screen.ring.total >= 1)
+            await wait_for(pilot, lambda: screen.table.visible_count >= 1)
+            assert {record.instance for record in screen.ring} == {INSTANCE}
