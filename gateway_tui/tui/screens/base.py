@@ -193,8 +193,8 @@ class GatewayScreen(Screen):
             self.recover()
             return
         instance = self.live_instance()
-        if instance is None or self.gateway_app.live_for(instance):
-            return
+        if instance is None or self.gateway_app.live_messages_for(instance):
+            return  # its messages come live (a socket without them is polled, as none)
         now = time.monotonic()
         if now - getattr(self, "_polled_at", now) >= self.gateway_app.config.refresh_interval:
             self._polled_at = now
