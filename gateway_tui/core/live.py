@@ -27,8 +27,8 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 RECONNECT_FIRST = 1.0
@@ -100,6 +100,12 @@ class LiveEvent:
     event: str  # "messages.upsert", "send.message", "connection.update", …
     instance: str
     data: Any  # the event's ``data``: server data, never markup
+    # The envelope's other top-level fields, as the event records keep them (2.3.7's
+    # messages.set has ``isLatest`` and ``progress`` there: the history line reads them).
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+_ENVELOPE = frozenset({"event", "instance", "data", "apikey"})
 
 
 def _event_from(namespace: str, payload: Any) -> LiveEvent | None:
@@ -110,22 +116,140 @@ def _event_from(namespace: str, payload: Any) -> LiveEvent | None:
     instance = payload.get("instance") or namespace.lstrip("/")
     if not isinstance(event, str) or not isinstance(instance, str):
         return None
-    return LiveEvent(event, instance, payload.get("data"))
+    extra = {key: value for key, value in payload.items() if key not in _ENVELOPE}
+    return LiveEvent(event, instance, payload.get("data"), extra)
 
 
 _UNREACHED = "the websocket could not be reached"
 
 
-def why_not(error: BaseException) -> str:
-    """The plain reason a socket could not be had (no key in it: the key is in no URL)."""
+def why_not(error: BaseException | str) -> str:
+    """The plain reason a socket could not be had (no key in it: the key is in no URL).
+    A namespace not there yet: "Invalid namespace" from a real (node) server, "Unable to
+    connect" from a python-socketio one."""
     text = str(error)
+    lowered = text.lower()
     if "404" in text:
         return "the gateway's websocket is off (/socket.io/ answers 404)"
     if "403" in text or "401" in text:
         return "the gateway refused the key for its websocket"
-    if "Invalid namespace" in text:
+    if "invalid namespace" in lowered or "unable to connect" in lowered:
         return "the instance has no event stream yet (its websocket events are off?)"
-    return f"{_UNREACHED} ({text or type(error).__name__})"
+    if not text and isinstance(error, BaseException):
+        text = type(error).__name__
+    return f"{_UNREACHED} ({text})"
+
+
+def refused(why: str) -> bool:
+    """Whether no retry can mend ``why`` (the websocket is off, the key refused)."""
+    return "404" in why or "refused the key" in why
+
+
+def quiet_socketio_loggers() -> None:
+    """Their loggers would print to the terminal the TUI owns (or into a script's output)."""
+    for name in ("socketio", "engineio", "socketio.client", "engineio.client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+async def follow_namespace(
+    url: str,
+    headers: dict[str, str],
+    namespace: str,
+    *,
+    on_event: Callable[[str, Any], None],
+    on_up: Callable[[bool], None],
+    on_refused: Callable[[str], None],
+    on_retry: Callable[[str], None] = lambda _why: None,
+    on_reopen: Callable[[], None] = lambda: None,
+) -> None:
+    """One namespace's connection, until cancelled or refused for good: the one way this app
+    follows a socket.io namespace (the app's LiveLink, the monitor's and the command line's
+    EventStream). Tried with backoff until it connects, and again with backoff each time it
+    ends, whoever ended it (python-socketio reconnects by itself only after a lost
+    transport, never after the server's own disconnect).
+
+    ``on_event(namespace, payload)`` for each event; ``on_up`` when it connects or drops;
+    ``on_refused(why)`` when no retry can mend it (then it returns); ``on_retry(why)`` before
+    each wait after a failed try; ``on_reopen`` when a connection that ended is opened again."""
+    import socketio
+
+    delay = RECONNECT_FIRST
+    while True:
+        client = socketio.AsyncClient(
+            reconnection=False,
+            logger=False,
+            engineio_logger=False,
+            handle_sigint=False,  # Ctrl-C is the caller's (it would cancel every task)
+        )
+        refusals: list[str] = []
+        ended = asyncio.Event()
+
+        def dropped(*_: Any, ended: asyncio.Event = ended) -> None:
+            ended.set()
+            on_up(False)
+
+        client.on("*", lambda _e, data=None: on_event(namespace, data), namespace=namespace)
+        client.on("connect", lambda: on_up(True), namespace=namespace)
+        client.on("disconnect", dropped, namespace=namespace)
+        client.on(
+            "connect_error",
+            lambda *data, said=refusals: said.append(" ".join(map(str, data))),
+            namespace=namespace,
+        )
+        try:
+            await client.connect(
+                url,
+                namespaces=[namespace],
+                headers=headers,
+                # Polling first, then the upgrade: a refusal then comes with its status.
+                transports=["polling", "websocket"],
+                wait_timeout=10,
+            )
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):
+                await client.disconnect()
+            raise
+        except Exception as error:  # noqa: BLE001 - every failure is said, then retried
+            with contextlib.suppress(Exception):
+                await client.disconnect()
+            why = why_not(" ".join([*refusals, str(error)]))
+            if why.startswith(_UNREACHED):
+                # The client's text does not always carry the status: ask the server.
+                why = await _probe(url, headers) or why
+            if refused(why):
+                on_refused(why)
+                return
+            on_retry(why)
+            await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
+            delay = min(delay * 2, RECONNECT_MAX)
+            continue
+        delay = RECONNECT_FIRST  # it connected: the next drop starts the backoff afresh
+        try:
+            await ended.wait()  # the server ended it, or its pings stopped
+        finally:
+            with contextlib.suppress(Exception):
+                await client.disconnect()
+            on_up(False)
+        on_reopen()
+        await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
+
+
+async def _probe(url: str, headers: dict[str, str]) -> str | None:
+    """Why the socket.io handshake fails, from its status (None: it did not say)."""
+    import httpx
+
+    try:
+        async with httpx.AsyncClient(timeout=10) as http:
+            answer = await http.get(
+                f"{url}/socket.io/",
+                params={"EIO": "4", "transport": "polling"},
+                headers=headers,
+            )
+    except httpx.HTTPError:
+        return None
+    if answer.status_code in (401, 403, 404):
+        return why_not(str(answer.status_code))
+    return None
 
 
 class LiveLink:
@@ -203,9 +327,7 @@ class LiveLink:
     async def run(self) -> None:
         import socketio  # noqa: F401 - after the first frame: start-up does not need it
 
-        # Its loggers would print to the terminal the TUI owns.
-        for name in ("socketio", "engineio", "socketio.client", "engineio.client"):
-            logging.getLogger(name).setLevel(logging.CRITICAL)
+        quiet_socketio_loggers()
         try:
             while not self._stopped:
                 await self._changed.wait()
@@ -226,73 +348,29 @@ class LiveLink:
             self._status(False, None)
 
     async def _stream(self, namespace: str) -> None:
-        """One namespace's connection, tried with backoff until it connects, and again with
-        backoff each time it ends — whoever ended it (python-socketio reconnects by itself
-        only after a lost transport, never after the server's own disconnect)."""
-        import socketio
+        """One namespace's connection (follow_namespace: tried and reopened with backoff)."""
 
-        delay = RECONNECT_FIRST
-        while True:
-            client = socketio.AsyncClient(reconnection=False, logger=False, engineio_logger=False)
-            refusals: list[str] = []
-            ended = asyncio.Event()
+        def refused_for_good(why: str) -> None:
+            self._refused = True  # no stream will be had: the app polls
+            self._status(False, why)
 
-            def dropped(*_: Any, ended: asyncio.Event = ended) -> None:
-                ended.set()
-                self._connected(namespace, False)
+        def retry(why: str) -> None:
+            if namespace != GLOBAL:  # "/" need not carry anything: no reason to tell
+                self._status(self.live, why)
 
-            client.on("*", lambda _e, data: self._received(namespace, data), namespace=namespace)
-            client.on("connect", lambda: self._connected(namespace, True), namespace=namespace)
-            client.on("disconnect", dropped, namespace=namespace)
-            client.on(
-                "connect_error",
-                lambda *data, said=refusals: said.append(" ".join(map(str, data))),
-                namespace=namespace,
-            )
-            try:
-                await client.connect(
-                    self.url,
-                    namespaces=[namespace],
-                    headers=self._headers,
-                    # Polling first, then the upgrade: a refusal then comes with its status.
-                    transports=["polling", "websocket"],
-                    wait_timeout=10,
-                )
-            except asyncio.CancelledError:
-                with contextlib.suppress(Exception):
-                    await client.disconnect()
-                raise
-            except Exception as error:  # noqa: BLE001 - any failure means: poll meanwhile
-                with contextlib.suppress(Exception):
-                    await client.disconnect()
-                # A namespace not there yet: "Invalid namespace" from a real (node) server,
-                # "Unable to connect" from a python-socketio one.
-                said = " ".join([*refusals, str(error)]).lower()
-                if "invalid namespace" in said or "unable to connect" in said:
-                    why = why_not(Exception("Invalid namespace"))
-                else:
-                    why = why_not(error)
-                    if why.startswith(_UNREACHED):
-                        # The client's text does not always carry the status: ask the server.
-                        why = await self._probe() or why
-                if "404" in why or "refused the key" in why:
-                    self._refused = True  # no stream will be had: the app polls
-                    self._status(False, why)
-                    return
-                if namespace != GLOBAL:  # "/" need not carry anything: no reason to tell
-                    self._status(self.live, why)
-                await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
-                delay = min(delay * 2, RECONNECT_MAX)
-                continue
-            delay = RECONNECT_FIRST  # it connected: the next drop starts the backoff afresh
-            try:
-                await ended.wait()  # the server ended it, or its pings stopped
-            finally:
-                with contextlib.suppress(Exception):
-                    await client.disconnect()
-                self._connected(namespace, False)
+        def reopened() -> None:
             self.reconnects += 1
-            await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
+
+        await follow_namespace(
+            self.url,
+            self._headers,
+            namespace,
+            on_event=self._received,
+            on_up=lambda up: self._connected(namespace, up),
+            on_refused=refused_for_good,
+            on_retry=retry,
+            on_reopen=reopened,
+        )
 
     def _connected(self, namespace: str, up: bool) -> None:
         if up:
@@ -306,23 +384,6 @@ class LiveLink:
             self._status(True, None)
         elif not up and not self._stopped:
             self._status(False, "the websocket dropped: reconnecting")
-
-    async def _probe(self) -> str | None:
-        """Why the socket.io handshake fails, from its status (None: it did not say)."""
-        import httpx
-
-        try:
-            async with httpx.AsyncClient(timeout=10) as http:
-                answer = await http.get(
-                    f"{self.url}/socket.io/",
-                    params={"EIO": "4", "transport": "polling"},
-                    headers=self._headers,
-                )
-        except httpx.HTTPError:
-            return None
-        if answer.status_code in (401, 403, 404):
-            return why_not(Exception(str(answer.status_code)))
-        return None
 
     def _status(self, live: bool, why: str | None) -> None:
         if (live, why) == (self.live, self._why):

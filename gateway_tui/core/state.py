@@ -31,6 +31,7 @@ from gateway_tui.core.api.models import (
     SentMessage,
 )
 from gateway_tui.core.chat_book import ChatBook
+from gateway_tui.core.events.history import HistoryBook
 from gateway_tui.core.identity import Identities, Identity
 from gateway_tui.core.lifecycle_state import LifecycleState
 
@@ -188,6 +189,8 @@ class AppState:
         self.identities: dict[str, Identities] = {}
         self.labels: dict[str, Loadable[list[Label]]] = {}
         self.chat_labels: dict[str, dict[str, set[str]]] = {}
+        # History syncs as the live events tell them (issue 31): the instance view's line.
+        self.history = HistoryBook()
 
     # --- observers -----------------------------------------------------------------------------
 

@@ -618,15 +618,20 @@ class GatewayApp(App[int]):
     def open_fleet_instance(self, gateway: str, instance: str) -> None:
         """Open ``instance`` on its own gateway: the gateway in use, or the profile named
         ``gateway`` (switched to first, as the palette's "Switch profile" does)."""
+        self.on_fleet_gateway(gateway, lambda: self.open_instance(instance))
+
+    def on_fleet_gateway(self, gateway: str, then: Callable[[], object]) -> None:
+        """Call ``then`` on the fleet's ``gateway``: at once when it is the one in use, else
+        once the profile of that name is switched to."""
         if gateway == self._fleet_name_in_use():
-            self.open_instance(instance)
+            then()
             return
         if gateway not in self.config.profiles:
             self.notify(f"{gateway} is not a profile any more.", severity="warning", markup=False)
             return
         self.switch_profile(gateway)
         # After the new gateway's home screen (queued by the switch) is on.
-        self.call_later(self.call_later, self.open_instance, instance)
+        self.call_later(self.call_later, then)
 
     def _fleet_name_in_use(self) -> str | None:
         from gateway_tui.core.fleet.monitor import gateways_of

@@ -97,6 +97,7 @@ BINDINGS = {
     "fleet.back": ("escape", "Back"),
     "fleet.connect": ("C", "Connect marked"),
     "fleet.delete": ("ctrl+d", "Delete marked"),
+    "fleet.events": ("E", "Events"),
     "fleet.filter": ("slash", "Filter"),
     "fleet.logout": ("L", "Log out marked"),
     "fleet.mark": ("space", "Mark"),
@@ -397,9 +398,9 @@ SCREENS = {
     "FleetScreen": (
         "app.events", "app.fleet", "app.help", "app.help_f1", "app.quit", "app.quit_now",
         "app.request_log", "app.toggle_theme", "fleet.alert_log", "fleet.back", "fleet.connect",
-        "fleet.delete", "fleet.filter", "fleet.logout", "fleet.mark", "fleet.mark_all",
-        "fleet.mark_range", "fleet.open", "fleet.refresh", "fleet.restart", "fleet.sort",
-        "fleet.unmark_all", "textual.app.focus_next", "textual.app.focus_previous",
+        "fleet.delete", "fleet.events", "fleet.filter", "fleet.logout", "fleet.mark",
+        "fleet.mark_all", "fleet.mark_range", "fleet.open", "fleet.refresh", "fleet.restart",
+        "fleet.sort", "fleet.unmark_all", "textual.app.focus_next", "textual.app.focus_previous",
         "textual.command_palette", "textual.help_quit", "textual.screen.copy_text",
     ),
     "GatewayApp": (

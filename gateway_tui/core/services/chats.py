@@ -17,6 +17,10 @@ from gateway_tui.core.chat_book import GROUP_SUFFIX, ChatBook
 from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.state import ChatRecord, Loadable, Topic
 
+# A history sync's events (2.3.7's batches with isLatest/progress at the envelope's top level,
+# 2.4's summary): fed to the state's HistoryBook.
+HISTORY_EVENTS = frozenset({"messages.set", "messaging-history.set"})
+
 if TYPE_CHECKING:
     from gateway_tui.core.live import LiveEvent
 
@@ -126,6 +130,8 @@ class ChatStoreActions(ActionsBase):
                     states[event.instance] = state  # the last of the batch holds
             elif event.event == "qrcode.updated" and isinstance(event.data, dict):
                 self._live_qr(event.instance, event.data.get("qrcode"), changed)
+            elif event.event in HISTORY_EVENTS and self.state.history.feed(event):
+                changed.add(Topic.INSTANCES)  # the instance view's history sync line
         if getattr(self, "_marks_changed", False):
             self.save_marks(force=False)
         for instance in renewed:

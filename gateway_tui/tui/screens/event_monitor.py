@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from datetime import datetime
+from time import monotonic
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -39,8 +40,15 @@ from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.record_table import Column
 from gateway_tui.tui.widgets.text_input import TextInput
 
-# Seconds between redraws of the lines around the table while events come.
+# Seconds between redraws of the lines around the table while events come, and the least
+# between two redraws of the table itself: an event after a quiet spell shows at the next
+# frame, a flood redraws the table a few times a second (a frame of the table costs tens of
+# milliseconds on a slow machine: at 60 a second the loop would do nothing else, the socket
+# would be read late and keys answered in seconds).
 LINES_EVERY = 0.25
+# More events than this in a second is a flood: the table is then redrawn every LINES_EVERY
+# (below it, each event shows at the next frame).
+FLOOD_PER_SECOND = 20
 
 
 def _clock(record: EventRecord) -> str:
@@ -117,6 +125,9 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.exported: Any = None  # the last export's path
         self._pending: list[EventRecord] = []
         self._lines_stale = False
+        self._rows_stale = False  # events taken in that the table does not show yet
+        # (when this second began, events taken in since, events of the second before)
+        self._window = (0.0, 0, 0)
         self.listening: str | None = None  # the receiver's URL while the webhook points here
         self._restore: Any = None  # the webhook's settings as they were
         self._receiver_task: Any = None
@@ -181,7 +192,10 @@ class EventMonitorScreen(TableScreen[EventRecord]):
     # --- events in -----------------------------------------------------------------------------
 
     def arrived(self, record: EventRecord) -> None:
-        """One event (from the stream, on the app's loop): taken in at the next frame."""
+        """One event (from the stream, on the app's loop): taken in at the next frame. The
+        monitor of one instance keeps only its events (2.x's global stream brings all)."""
+        if self.instance is not None and record.instance != self.instance:
+            return
         self._pending.append(record)
         if len(self._pending) == 1:
             self.call_after_refresh(self._take)
@@ -196,21 +210,39 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if self.paused:
             self.new_while_paused += len(records)
         else:
-            self._show_ring()
-        # The lines around the table change size and cost a layout: a few times a second
-        # is enough for counts (a flood brings an event every millisecond).
+            self._rows_stale = True
+            if not self._flooding(len(records)):
+                self._show_ring()  # a flood's rows wait for the next tick (_redraw_lines)
+        # The lines around the table: a few times a second is enough for counts (a flood
+        # brings an event every millisecond).
         self._lines_stale = True
 
     def _redraw_lines(self) -> None:
-        """The summary, history and coverage lines, when events came since (or a sync may
-        have stalled: its line tells by the clock)."""
+        """The rows a flood held back, and the summary, history and coverage lines, when
+        events came since (or a sync may have stalled: its line tells by the clock)."""
+        if self._pending:
+            self._take()  # a frame's call missed (a screen over this one): taken here
+        if self._rows_stale and not self.paused:
+            self._show_ring()
         syncing = self.instance is not None and self.history.line(self.instance) is not None
         if self._lines_stale or syncing:
             self._lines_stale = False
             self.update_summary()
             self._show_coverage()
 
+    def _flooding(self, count: int) -> bool:
+        """Whether events come faster than FLOOD_PER_SECOND (``count`` more just now): this
+        second's and the last one's count, so that a flood stays one across seconds."""
+        now = monotonic()
+        began, seen, before = self._window
+        if now - began >= 1.0:
+            began, seen, before = now, 0, (seen if now - began < 2.0 else 0)
+        seen += count
+        self._window = (began, seen, before)
+        return seen + before > FLOOD_PER_SECOND
+
     def _show_ring(self) -> None:
+        self._rows_stale = False
         self.table.set_rows(list(reversed(self.ring)))
 
     # --- drawing -------------------------------------------------------------------------------
@@ -435,10 +467,19 @@ def _describe_hook(settings: Any) -> str:
 
 
 def _update(widget: Static, text: Text) -> None:
-    """Only a change costs a layout."""
-    if getattr(widget, "_shown_text", None) != text:
-        widget._shown_text = text  # type: ignore[attr-defined]
-        widget.update(text)
+    """Only a change is drawn, and only a change of height costs a layout (a layout of this
+    screen takes tens of milliseconds: counts change every quarter second in a flood)."""
+    if getattr(widget, "_shown_text", None) == text:
+        return
+    widget._shown_text = text  # type: ignore[attr-defined]
+    width = widget.content_region.width
+    same_height = False
+    if widget.display and width > 0 and widget.size.height > 0:
+        from textual.visual import visualize
+
+        height = visualize(widget, text).get_height(widget.styles, width)
+        same_height = height == widget.content_region.height
+    widget.update(text, layout=not same_height)
 
 
 class EventJsonScreen(GatewayScreen):

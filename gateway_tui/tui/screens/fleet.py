@@ -124,6 +124,14 @@ class FleetScreen(TableScreen[FleetRow]):
         Binding("L", "batch('logout')", "Log out marked", id="fleet.logout", show=False),
         Binding("ctrl+d", "batch('delete')", "Delete marked", id="fleet.delete", show=False),
         Binding("l", "alert_log", "Alert log", id="fleet.alert_log"),
+        Binding(
+            "E",
+            "events",
+            "Events",
+            tooltip="The event monitor of the instance, on its own gateway",
+            id="fleet.events",
+            show=False,
+        ),
         Binding("escape", "back", "Back", id="fleet.back", show=False),
     ]
 
@@ -302,6 +310,19 @@ class FleetScreen(TableScreen[FleetRow]):
             return
         self.monitor.mark_seen(row.gateway, row.instance)
         self.gateway_app.open_fleet_instance(row.gateway, row.instance)
+
+    def action_events(self) -> None:
+        """The event monitor of the row's instance, on its own gateway (issue 31)."""
+        from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+
+        row = self.table.cursor_row
+        if row is None:
+            return
+        if row.instance is None or row.cached:
+            self.notify(row.reason, title=row.gateway, severity="warning", markup=False)
+            return
+        instance, app = row.instance, self.gateway_app
+        app.on_fleet_gateway(row.gateway, lambda: app.push_screen(EventMonitorScreen(instance)))
 
     def on_record_table_row_selected(self, event: Any) -> None:
         event.stop()

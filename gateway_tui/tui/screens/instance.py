@@ -27,6 +27,8 @@ from gateway_tui.tui.widgets.status_panel import StatusPanel
 if TYPE_CHECKING:
     from gateway_tui.core.services.instances import SettingsWritten
 
+HISTORY_EVERY = 5.0  # seconds between looks at the history sync line (a stall is by the clock)
+
 
 def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> Table:
     """The instance's fields as label/value rows. Values are Text: server data is not markup.
@@ -173,6 +175,7 @@ class InstanceScreen(GatewayScreen):
                 classes="title",
             )
             yield Static(id="instance-details")
+            yield Static(id="instance-history", classes="summary")
             yield Static(Text("Settings", style="bold"), classes="section-title")
             yield Static(id="settings-note", classes="summary")
             yield StatusPanel(id="settings-panel")
@@ -185,6 +188,8 @@ class InstanceScreen(GatewayScreen):
         self.actions.instances.select(self.instance_name)
         self._load_settings()
         self._follow = InstanceFollower(self)
+        # A sync whose batches stop is said stopped by the clock: the line is looked at again.
+        self.set_interval(HISTORY_EVERY, self._draw_history, name="history-line")
 
     # --- drawing -----------------------------------------------------------------------------
 
@@ -226,7 +231,18 @@ class InstanceScreen(GatewayScreen):
         else:
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
+        self._draw_history()
         self.query_one("#instance-sections", Static).update(Text(self.sections_hint()))
+
+    def _draw_history(self) -> None:
+        """The history sync's progress line (from the live events; issue 31), while one was
+        seen: "stopped at N %" with what helps when it ends early."""
+        line = None if self.gone else self.state.history.line(self.instance_name)
+        widget = self.query_one("#instance-history", Static)
+        widget.display = line is not None
+        if line is not None and getattr(widget, "_line", None) != line:
+            widget._line = line  # type: ignore[attr-defined]
+            widget.update(Text(line, style="yellow" if "stopped" in line else ""))
 
     def sections_hint(self) -> str:
         """The ways in from the instance view, each with the key that runs it here."""

@@ -211,3 +211,73 @@ async def test_listen_here_from_the_webhook_screen(app_for, demo_server):
         await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
         assert app.screen.listening is None
         assert not app.actions.lifecycle.webhook_of(INSTANCE).value.configured
+
+
+async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, demo_server):
+    """1,000 events a second for five seconds: the table is given the ring a few times a
+    second (not every frame: a frame of it costs tens of milliseconds on a busy machine, and
+    at 60 a second the socket was read late and keys answered in seconds), and keys are
+    answered meanwhile."""
+    from time import monotonic
+
+    from gateway_tui.tui.screens.event_monitor import FLOOD_PER_SECOND, LINES_EVERY
+
+    count = 5_000
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_monitor(app, pilot)
+        await write(demo_server, "one")
+        await write(demo_server, "two")
+        await wait_for(pilot, lambda: screen.table.visible_count == 2)
+        given: list[int] = []
+        set_rows = screen.table.set_rows
+
+        def counted(rows):
+            given.append(len(rows))
+            set_rows(rows)
+
+        screen.table.set_rows = counted
+        before = (screen.ring.total, demo_server.events.emitted)
+        began = monotonic()
+        flood = demo_server.flood(INSTANCE, newest_person_chat(demo_server, INSTANCE), 1000, count)
+        keys = 0
+        while not flood.done():
+            index = screen.table.cursor_index
+            await pilot.press("down" if keys % 2 == 0 else "up")
+            await wait_for(pilot, lambda i=index: screen.table.cursor_index != i, within=60)
+            keys += 1
+            await asyncio.sleep(0.3)
+        flood.result(60)
+        assert demo_server.events.emitted - before[1] >= count
+        # What came is shown, the newest first, once the flood's rows held back are drawn.
+        await wait_for(pilot, lambda: screen.ring.total > before[0] + 1_000, within=120)
+        await wait_for(
+            pilot,
+            lambda: screen.table.visible_rows[0] is screen.ring[-1],
+        )
+        elapsed = monotonic() - began
+        assert keys >= 1
+        # One table update per tick of the lines, and the few before the flood was known.
+        assert len(given) <= elapsed / LINES_EVERY + FLOOD_PER_SECOND / 4, (len(given), elapsed)
+
+
+async def test_the_monitor_of_one_instance_keeps_only_its_events_from_the_global_stream():
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config
+
+    with DemoServer(api_version="2.3.6", global_events=True) as server:
+        other = next(name for name in server.state.instances if name != INSTANCE)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await open_instance(app, pilot)
+            screen = EventMonitorScreen(INSTANCE)
+            app.push_screen(screen)
+            await wait_for(
+                pilot, lambda: screen.stream is not None and "/" in screen.stream.connected
+            )
+            jid = newest_person_chat(server, other)
+            await asyncio.to_thread(server.write, other, jid, "for the other one")
+            await write(server, "for this one")
+            await wait_for(pilot, lambda: screen.ring.total >= 1)
+            await wait_for(pilot, lambda: screen.table.visible_count >= 1)
+            assert {record.instance for record in screen.ring} == {INSTANCE}

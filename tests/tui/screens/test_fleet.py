@@ -4,6 +4,7 @@ gateway; a batch restart of five instances sends five calls."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 from contextlib import ExitStack
 
@@ -125,6 +126,31 @@ async def test_enter_opens_the_instance_on_its_own_gateway(gateways) -> None:
         # back on the fleet from anywhere, with a key
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: fleet_screen(app) is not None)
+
+
+async def test_e_opens_the_event_monitor_of_the_instance_on_its_own_gateway(gateways) -> None:
+    from gateway_tui.tui.screens.event_monitor import EventMonitorScreen
+    from tests.data import newest_person_chat
+
+    app = fleet_app(gateways, current="one")
+    two = gateways["two"][2]
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: all_read(app))
+        screen = fleet_screen(app)
+        target = next(r for r in rows_in(app) if r.gateway == "two" and r.instance == "sales-eu")
+        assert screen.table.move_cursor_to_key(target.key)
+        await pilot.press("E")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, EventMonitorScreen) and app.config.profile == "two",
+        )
+        monitor = app.screen
+        assert monitor.instance == "sales-eu"
+        await wait_for(pilot, lambda: monitor.stream is not None and monitor.stream.connected)
+        await asyncio.to_thread(two.write, "sales-eu", newest_person_chat(two, "sales-eu"), "hi")
+        await wait_for(pilot, lambda: monitor.ring.total >= 1)
+        assert monitor.ring[-1].instance == "sales-eu"  # gateway two's event, on its socket
+        assert monitor.stream.url == two.url
 
 
 async def test_a_batch_restart_of_five_sends_five_calls(gateways) -> None:
