@@ -87,7 +87,9 @@ async def test_a_failed_labels_read_is_said_and_a_refused_key_told():
             server.faults.add("unauthorized", path_prefix=f"/chat/findChatByRemoteJid/{INSTANCE}")
             rows = [r.jid for r in screen.rows]
             screen._labels_asked.clear()
-            screen.table.move_cursor_to_key(rows[1] if screen.table.cursor_row.jid == rows[0] else rows[0])
+            screen.table.move_cursor_to_key(
+                rows[1] if screen.table.cursor_row.jid == rows[0] else rows[0]
+            )
             await wait_for(pilot, lambda: "✕ could not read a chat's labels" in screen_text(app))
             await wait_for(
                 pilot, lambda: any("Reading the chat's labels failed" in n for n in notices(app))
