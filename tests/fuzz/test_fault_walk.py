@@ -839,15 +839,6 @@ class Walk:
         await self.walk(steps, starts[where])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="KNOWN REGRESSION, narrowed: the 60 s wait in back_to() is fixed (the event monitor's "
-    "stream lives as long as its screen; the walk now waits for calls only and checks the stream "
-    "ends with its screen), the stalled send's window no longer expires on a busy machine, keys "
-    "that open a screen are waited for. The walk now runs to its end (6-11 min) and fails in the "
-    "accounting: reads that screens handle quietly since issue 29 item 5 (recovery, polling, "
-    "labels) are neither announced nor held in the state the walk checks",
-)
 async def test_fault_walk(demo_server, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)  # a CSV export lands here
     monkeypatch.setenv("HOME", str(tmp_path))
