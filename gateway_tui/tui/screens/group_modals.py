@@ -211,6 +211,9 @@ class SubjectScreen(GroupModal[str | None]):
     NOTE_ID = "subject-error"
     SUBMIT_BUTTON = "subject-save"
     BINDINGS = [
+        # Enter saves (on a focused button it presses that button); help and the button name
+        # the key that saves, and ctrl+s still does.
+        Binding("enter", "enter", "Save the subject", id="subject.save", priority=True),
         Binding("ctrl+s", "submit", "Save the subject", id="subject.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="subject.cancel"),
     ]
@@ -234,7 +237,9 @@ class SubjectScreen(GroupModal[str | None]):
             )
             yield Static(id="subject-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save (enter)", variant="primary", id="subject-save")
+                yield Button(
+                    f"Save ({self.key_for('subject.save')})", variant="primary", id="subject-save"
+                )
                 yield Button(f"Cancel ({self.key_for('subject.cancel')})", id="subject-cancel")
 
     def on_mount(self) -> None:
@@ -467,6 +472,7 @@ class ExportScreen(FormModal[Path | None]):
     NOTE_ID = "export-preview"
     SUBMIT_BUTTON = "export-save"
     BINDINGS = [
+        Binding("enter", "enter", "Export", id="export.save", priority=True),
         Binding("ctrl+s", "submit", "Export", id="export.save", priority=True),
         Binding("escape", "cancel", "Cancel", id="export.cancel"),
     ]
@@ -485,7 +491,9 @@ class ExportScreen(FormModal[Path | None]):
             yield TextInput(value=self._default, select_on_focus=False, id="export-path")
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Export (enter)", variant="primary", id="export-save")
+                yield Button(
+                    f"Export ({self.key_for('export.save')})", variant="primary", id="export-save"
+                )
                 yield Button(f"Cancel ({self.key_for('export.cancel')})", id="export-cancel")
 
     def on_mount(self) -> None:
