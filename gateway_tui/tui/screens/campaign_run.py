@@ -39,6 +39,10 @@ def _who(number: str, name: str) -> str:
     return f"{shown} ({name})" if name else shown
 
 
+# The question asked before quitting while a campaign runs (the app asks it once at a time).
+QUIT_QUESTION_ID = "quit-while-running"
+
+
 class CampaignRunScreen(GatewayScreen):
     HELP_TITLE = "Campaign"
 
@@ -388,24 +392,27 @@ class CampaignRunScreen(GatewayScreen):
     def action_skip_held(self) -> None:
         self._decide_held(resend=False)
 
-    def action_quit_app(self) -> None:
+    async def action_quit_app(self) -> None:
+        await self.app.action_quit()  # asks first while the campaign runs
+
+    def confirm_quit(self) -> None:
+        """Ask before quitting while the campaign runs (the app's quit path calls this)."""
         from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
 
-        if not self.running:
-            self.app.exit()
-            return
         resume = self.key_on(CampaignSetupScreen, "campaign_setup.campaigns")
-        self.app.push_screen(
-            ConfirmScreen(
-                "Quit while the campaign runs",
-                Text(
-                    "Quit now? The send in flight, if any, is held as unknown; the journal keeps "
-                    f"the rest, and the campaign resumes from the set-up ({resume})."
-                ),
-                confirm_label="Quit",
+        left = self._latest.left if self._latest is not None else 0
+        question = ConfirmScreen(
+            "Quit while the campaign runs",
+            Text(
+                f"The campaign is running ({left:,} not sent yet). Quit now? It is paused: the "
+                "send in flight, if any, is held as unknown; the journal keeps the rest, and "
+                f"the campaign resumes from the journal in the set-up ({resume})."
             ),
-            lambda yes: self.app.exit() if yes else None,
+            confirm_label="Quit",
+            cancel_label="Keep sending",
         )
+        question.id = QUIT_QUESTION_ID
+        self.app.push_screen(question, lambda yes: self.app.exit() if yes else None)
 
     def leave(self) -> None:
         if self.running:

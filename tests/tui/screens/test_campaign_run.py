@@ -217,3 +217,31 @@ async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_f
         assert campaign.id in text
         await pilot.press("enter")  # the form is empty: reopened at once
         await wait_for(pilot, lambda: screen.draft.title == "Autumn menu, {name}")
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "q"])
+async def test_quitting_while_a_campaign_runs_asks_first(app_for, demo_server, key):
+    """ctrl+q (the app's quit, above every screen) and q once quit a running campaign without
+    a word: both ask, say it is paused and resumable from the journal; no keeps it sending."""
+    campaign, app = await _run_screen(app_for, demo_server, Pace(per_minute=1, jitter=0))
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(campaign, start=True))
+        await pilot.pause()
+        run = app.screen
+        await wait_for(pilot, lambda: run.running and run.runner.state is RunState.WAITING)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        text = " ".join(screen_text(app).split())
+        assert "The campaign is running" in text and "paused" in text
+        assert "resumes from the journal" in text
+        await pilot.press("ctrl+q")  # asked already: no second question, no quit behind it
+        await pilot.pause()
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is run)
+        assert run.running and app.is_running  # "no" keeps it sending
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert open_campaign(campaign.id).count(Status.PENDING) > 0  # the journal keeps the rest
