@@ -245,3 +245,52 @@ async def test_quitting_while_a_campaign_runs_asks_first(app_for, demo_server, k
         await pilot.press("y")
         await wait_for(pilot, lambda: not app.is_running)
     assert open_campaign(campaign.id).count(Status.PENDING) > 0  # the journal keeps the rest
+
+
+async def test_the_run_screen_logs_each_recipient_as_it_goes_bounded_and_as_text(
+    app_for, demo_server, monkeypatch
+):
+    """A live per-recipient log: who just got it, who failed and why; the latest lines only;
+    names and reasons shown as they are (a name is data, never markup)."""
+    from textual.widgets import RichLog
+
+    from gateway_tui.tui.screens import campaign_run
+
+    monkeypatch.setattr(campaign_run, "LOG_LINES", 3)
+    demo_server.state.not_on_whatsapp.add("4917300000002")
+    pasted = "number,name\n" + "".join(
+        f"49173000000{n:02d},{'[b]Ana[/b]' if n == 1 else f'P{n}'}\n" for n in range(1, 6)
+    )
+    campaign = create_campaign(
+        gateway=demo_server.url,
+        instance="sales-eu",
+        draft=SETUP_DRAFT,
+        recipients=parse_recipients(pasted),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    app = app_for()
+    seen: list[str] = []
+    real_line = campaign_run.attempt_line
+
+    def line_of(attempt):
+        line = real_line(attempt)
+        seen.append(line.plain)
+        return line
+
+    monkeypatch.setattr(campaign_run, "attempt_line", line_of)
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(campaign, start=True))
+        await pilot.pause()
+        run = app.screen
+        log = run.query_one("#run-log", RichLog)
+        await wait_for(pilot, lambda: run.runner is not None and not run.running)
+        await wait_for(pilot, lambda: len(log.lines) == 3)
+        shown = "\n".join(strip.text for strip in log.lines)
+    # Every recipient had its line as it went; the screen keeps the latest three.
+    assert len(seen) == 5, seen
+    first = next(line for line in seen if "4917300000001" in line.replace(" ", ""))
+    assert "✓ sent" in first and "[b]Ana[/b]" in first  # the name as typed, not bold
+    refused = next(line for line in seen if "P2" in line)
+    assert "✕ failed" in refused and "—" in refused  # with the gateway's reason
+    assert "P5" in shown and "P2" not in shown
