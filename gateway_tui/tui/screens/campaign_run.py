@@ -127,6 +127,7 @@ class CampaignRunScreen(GatewayScreen):
         self.set_interval(REDRAW_SECONDS, self._redraw)
         self.set_interval(FOLLOW_SECONDS, self._follow_elsewhere)
         self._latest = self._idle_progress()
+        self._log_from_journal()
         self._redraw()
         if self._start_now:
             self.action_resume_campaign()
@@ -227,6 +228,17 @@ class CampaignRunScreen(GatewayScreen):
                 stopped=ended is not RunState.FINISHED,
                 detail=detail,
             )
+
+    def _log_from_journal(self) -> None:
+        """The log starts with the latest outcomes the journal holds (a resumed campaign)."""
+        log = self.query_one("#run-log", RichLog)
+        recipients = self.campaign.recipients
+        for index, outcome in self.campaign.latest_outcomes(LOG_LINES):
+            if 0 <= index < len(recipients):
+                attempt = Attempt(
+                    index, recipients[index], outcome.status, error=outcome.error, at=outcome.at
+                )
+                log.write(attempt_line(attempt))
 
     def _attempted(self, attempt: Attempt) -> None:
         """Each recipient's outcome, as the runner writes it in the journal, in the live log."""

@@ -294,3 +294,33 @@ async def test_the_run_screen_logs_each_recipient_as_it_goes_bounded_and_as_text
     refused = next(line for line in seen if "P2" in line)
     assert "✕ failed" in refused and "—" in refused  # with the gateway's reason
     assert "P5" in shown and "P2" not in shown
+
+
+async def test_a_resumed_campaign_opens_with_its_latest_outcomes_in_the_log(app_for, demo_server):
+    """The live log starts from the journal: a campaign opened again shows who got it last."""
+    from textual.widgets import RichLog
+
+    demo_server.state.not_on_whatsapp.add("4917300000002")
+    campaign = create_campaign(
+        gateway=demo_server.url,
+        instance="sales-eu",
+        draft=SETUP_DRAFT,
+        recipients=parse_recipients(PASTED),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    app = app_for()
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(campaign, start=True))
+        await pilot.pause()
+        run = app.screen
+        await wait_for(pilot, lambda: run.runner is not None and not run.running)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not run)
+        app.push_screen(CampaignRunScreen(open_campaign(campaign.id)))
+        await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
+        log = app.screen.query_one("#run-log", RichLog)
+        await wait_for(pilot, lambda: len(log.lines) >= 2)
+        shown = "\n".join(strip.text for strip in log.lines)
+        assert "✓ sent" in shown and "(Ana)" in shown
+        assert "✕ failed" in shown and "(Bo)" in shown
