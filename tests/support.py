@@ -254,3 +254,15 @@ def burst(app: GatewayApp, *keys: str) -> None:
         char = key if len(key) == 1 else None
         name = character_to_key(key) if len(key) == 1 and not key.isalnum() else key
         app.post_message(events.Key(name, char))
+
+
+def wav_base64(seconds: float) -> str:
+    """A silent 8 kHz mono WAV of ``seconds``, in base64 (a voice note's file)."""
+    import base64
+    import struct
+
+    rate, samples = 8000, int(8000 * seconds)
+    header = b"RIFF" + struct.pack("<I", 36 + samples * 2) + b"WAVEfmt "
+    header += struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16)
+    header += b"data" + struct.pack("<I", samples * 2)
+    return base64.b64encode(header + b"\0" * samples * 2).decode()

@@ -34,6 +34,7 @@ from gateway_tui.cli.events import add_events
 from gateway_tui.cli.output import COLOR_CHOICES
 from gateway_tui.cli.parser_nouns import NOUNS
 from gateway_tui.cli.send_kinds import (
+    add_poll_votes,
     add_send_audio,
     add_send_contact,
     add_send_location,
@@ -556,6 +557,7 @@ SUBCOMMANDS: tuple[Callable[[Any, argparse.ArgumentParser], None], ...] = (
     add_send_poll,
     add_send_location,
     add_send_contact,
+    add_poll_votes,
     add_campaigns,
     add_instances,
     *NOUNS,  # instance, settings, groups, group, labels, contacts, chat, send-text, …

@@ -1,7 +1,7 @@
 """``send-audio``, ``send-poll``, ``send-location``, ``send-contact``: one message of a kind
 beyond text and lists, to one recipient, checked as the real server checks it before it is
 sent (the reason is printed, nothing sent). Prints the sent message's id (``--json``: the
-gateway's answer)."""
+gateway's answer). ``poll-votes``: a poll's votes (2.4's getPollVote)."""
 
 from __future__ import annotations
 
@@ -110,6 +110,54 @@ def add_send_contact(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         help="a card: the name, '=', the phone number with its country code (repeat it)",
     )
     parser.set_defaults(run=send_contact)
+
+
+def add_poll_votes(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
+    parser = subcommands.add_parser(
+        "poll-votes",
+        parents=[gateway],
+        formatter_class=RAW,
+        help="a poll's votes, per option (Evolution API 2.4)",
+        description=(
+            "The votes of a poll the instance sent or received, per option, with the voters.\n"
+            "Evolution API 2.4 or later (getPollVote): earlier versions cannot tell them."
+        ),
+        epilog="examples:\n  gateway-tui poll-votes sales-eu 5511999999999 3EB0C1A2B3C4D5E6",
+    )
+    parser.add_argument("instance", metavar="INSTANCE")
+    parser.add_argument("chat", metavar="CHAT", help="the chat the poll is in: number or JID")
+    parser.add_argument("message_id", metavar="MESSAGE_ID", help="the poll's message id")
+    parser.add_argument("--json", action="store_true", help="print the votes as JSON")
+    parser.set_defaults(run=poll_votes)
+
+
+async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
+    from gateway_tui.cli.output import json_line, say
+    from gateway_tui.core.api.errors import GatewayError
+
+    chat = args.chat if "@" in args.chat else f"{args.chat}@s.whatsapp.net"
+    async with _client(config) as client:
+        try:
+            votes = await client.chats.get_poll_votes(args.instance, chat, args.message_id)
+        except GatewayError as error:
+            raise _gateway_error(error) from None
+    if args.json:
+        json_line(
+            {
+                "name": votes.name,
+                "totalVotes": votes.total,
+                "results": {
+                    option: {"votes": count, "voters": list(votes.voters.get(option, ()))}
+                    for option, count in votes.counts.items()
+                },
+            }
+        )
+        return EXIT_OK
+    say(f"{votes.name}: {votes.total} voter{'s' * (votes.total != 1)}")
+    for option, count in votes.counts.items():
+        who = ", ".join(votes.voters.get(option, ()))
+        say(f"  {option}: {count}" + (f" ({who})" if who else ""))
+    return EXIT_OK
 
 
 async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, kind: Any) -> int:

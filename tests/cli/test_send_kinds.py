@@ -46,3 +46,26 @@ def test_a_voice_note_must_be_an_audio_file(gateway, capsys, tmp_path) -> None:
     assert main(["send-audio", "sales-eu", TO, str(notes)]) == 1
     assert "a voice note is ogg/opus" in capsys.readouterr().err
     assert not sends(gateway)
+
+
+def test_poll_votes_on_24_and_refused_before(monkeypatch, capsys) -> None:
+    from gateway_tui.demo.server import DemoServer
+    from gateway_tui.demo.session import extras
+
+    jonas = "4915112340001@s.whatsapp.net"
+    with DemoServer(api_version="2.3.7") as server:
+        monkeypatch.setenv("GATEWAY_URL", server.url)
+        monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
+        assert main(["poll-votes", "sales-eu", jonas, "3EB0AAAA"]) == 1
+        assert "2.4 or later is needed for reading a poll's votes" in capsys.readouterr().err
+        assert not [r for r in server.requests if "getPollVote" in r[2]]
+    with DemoServer(api_version="2.4.0") as server:
+        monkeypatch.setenv("GATEWAY_URL", server.url)
+        monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
+        assert main(["send-poll", "sales-eu", "4915112340001", "Lunch?", "Yes", "No"]) == 0
+        poll_id = capsys.readouterr().out.strip()
+        extras(server.state).poll_votes[poll_id] = {"4915112340002@s.whatsapp.net": ["No"]}
+        assert main(["poll-votes", "sales-eu", "4915112340001", poll_id]) == 0
+        out = capsys.readouterr().out
+        assert "Lunch?: 1 voter" in out and "No: 1 (4915112340002@s.whatsapp.net)" in out
+        assert "Yes: 0" in out

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from gateway_tui.core.api import dialects
+from gateway_tui.core.api.capabilities import is_24_or_later, unsupported
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.message_kinds import (
     Button,
@@ -24,8 +25,6 @@ from gateway_tui.core.api.message_kinds import (
     VoiceNote,
     check_presence,
     guess_mimetype,
-    is_24_or_later,
-    unsupported,
 )
 from tests.recorded.gateway import recordings_dir
 
@@ -54,10 +53,14 @@ def test_a_voice_note_body_on_2x_is_the_recorded_one(prefix) -> None:
     assert dialects.V2.kind_body(sent["number"], note) == sent
 
 
-def test_a_voice_note_body_on_171_is_the_recorded_one() -> None:
-    sent = recorded("v1.7.1-more", "079")["request_body"]
+def test_a_voice_note_body_on_171_is_the_recorded_one_with_options() -> None:
+    # Recording 079: without options 1.7.1 answers 500 "Cannot set properties of undefined
+    # (setting 'encoding')" before anything else, so the body always carries options.
+    case = recorded("v1.7.1-more", "079")
+    assert "setting 'encoding'" in case["response_body"]["response"]["message"]
+    sent = case["request_body"]
     note = VoiceNote(sent["audioMessage"]["audio"])
-    assert dialects.V1.kind_body(sent["number"], note) == sent
+    assert dialects.V1.kind_body(sent["number"], note) == sent | {"options": {"delay": 0}}
 
 
 @pytest.mark.parametrize("prefix", ["928", "957"])
@@ -69,6 +72,7 @@ def test_a_poll_body_on_2x_is_the_recorded_one(prefix) -> None:
     # 1.7.1: the same under pollMessage (its schema: src/validate/validate.schema.ts)
     assert dialects.V1.kind_body(sent["number"], poll) == {
         "number": sent["number"],
+        "options": {"delay": 0},
         "pollMessage": {k: sent[k] for k in ("name", "selectableCount", "values")},
     }
 

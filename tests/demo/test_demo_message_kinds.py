@@ -5,14 +5,13 @@ servers, and on an open instance what each send stores (as the conversation read
 from __future__ import annotations
 
 import base64
-import struct
 from collections.abc import Iterator
 
 import pytest
 
 from gateway_tui.demo.session import extras
 from tests.demo.recorded_replay import Gateway, answer, case_ids, gateway
-from tests.support import RECORDINGS
+from tests.support import RECORDINGS, wav_base64
 
 pytestmark = pytest.mark.skipif(
     not (RECORDINGS / "v2.3.7").is_dir(), reason=f"no recordings at {RECORDINGS}"
@@ -125,16 +124,8 @@ def test_one_contact_card_and_several(gw: Gateway) -> None:
     assert "EMAIL:ann@x.test" in cards["contacts"][1]["vcard"]
 
 
-def _wav(seconds: float) -> str:
-    rate, samples = 8000, int(8000 * seconds)
-    header = b"RIFF" + struct.pack("<I", 36 + samples * 2) + b"WAVEfmt "
-    header += struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16)
-    header += b"data" + struct.pack("<I", samples * 2)
-    return base64.b64encode(header + b"\0" * samples * 2).decode()
-
-
 def test_a_voice_note_is_stored_as_ptt_with_its_duration(gw: Gateway) -> None:
-    sent = _send(gw, "sendWhatsAppAudio", {"audio": _wav(3.0)}, "audioMessage")
+    sent = _send(gw, "sendWhatsAppAudio", {"audio": wav_base64(3.0)}, "audioMessage")
     audio = _stored(gw, sent["key"]["id"])["message"]["audioMessage"]
     assert audio["ptt"] is True and audio["seconds"] == 3
     assert audio["mimetype"] == ("audio/ogg; codecs=opus" if gw.v2 else "audio/mp4")
@@ -366,7 +357,9 @@ def test_poll_votes_and_channels_are_2_4_routes() -> None:
 def test_a_2_4_voice_note_carries_its_waveform() -> None:
     with gateway("2.4.0") as gw:
         sent = gw.call(
-            "POST", "/message/sendWhatsAppAudio/sales-eu", {"number": JONAS, "audio": _wav(1.0)}
+            "POST",
+            "/message/sendWhatsAppAudio/sales-eu",
+            {"number": JONAS, "audio": wav_base64(1.0)},
         )
         audio = _stored(gw, sent.json()["key"]["id"])["message"]["audioMessage"]
         assert len(base64.b64decode(audio["waveform"])) == 64

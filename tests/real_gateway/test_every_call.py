@@ -132,6 +132,11 @@ CASES = [
         "chats.delete_for_everyone", lambda c, i: c.chats.delete_for_everyone(i, KEY), "understood"
     ),
     Case("chats.mark_played", lambda c, i: c.chats.mark_played(i, [KEY]), "understood"),
+    Case(
+        "chats.get_poll_votes",
+        lambda c, i: c.chats.get_poll_votes(i, KEY.remote_jid, KEY.id),
+        "understood",
+    ),
     Case("chats.mark_unread", lambda c, i: c.chats.mark_unread(i, KEY), "understood"),
     Case(
         "chats.send_presence",

@@ -76,6 +76,8 @@ _SENT_BY_CLIENT_ONLY_AS_JSON = "its body is not JSON: the client only sends JSON
 CANNOT_SEND = {
     # --- line 1 (1.7.1) ---------------------------------------------------------------------
     "1.x/010-create-no-instanceName": "no instanceName: the client's request requires one",
+    "1.x/079-sendWhatsAppAudio-disconnected": "no options: the client always sends them on "
+    "1.7.1, as this 500 (\"setting 'encoding'\", before anything else) shows it must",
     "1.x/017-fetchInstances-by-instance_name-ignored": "the client asks by instanceName only",
     "1.x/018-fetchInstances-by-instanceId": "the client asks by instanceName only",
     "1.x/019-fetchInstances-by-number": "the client asks by instanceName only",

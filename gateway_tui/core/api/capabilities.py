@@ -155,3 +155,33 @@ def notes_for(version: str | None, where: str) -> list[str]:
     """Sentences for a screen (``where``): the version note first, then each limit."""
     notes = [note] if (note := version_note(version)) else []
     return notes + [limit.sentence() for limit in limits_for(version, where)]
+
+
+# --- what needs 2.4: one place for version → capability -------------------------------------
+
+SINCE_24 = {
+    "buttons": "buttons",
+    "carousel": "carousels",
+    "played": "marking a voice note played",
+    "message_id": "a message id chosen by the sender",
+    "poll_votes": "reading a poll's votes (getPollVote)",
+}
+
+
+def is_24_or_later(version: str | None) -> bool:
+    """Whether a gateway of ``version`` is 2.4 or later (2.4.0-rc2 counts)."""
+    parsed = assumed_version(version)
+    return parsed is not None and parsed.release[:2] >= (2, 4)
+
+
+def unsupported(feature: str, version: str | None) -> str | None:
+    """Why a gateway of ``version`` cannot be asked for ``feature`` (a SINCE_24 key), or None.
+
+    Buttons and carousels: 2.3.x answers 201 to sendButtons, and WhatsApp never shows them
+    (upstream issues #1620, #1926); 2.4 rebuilt them. Before 2.4, no sendCarousel,
+    markMessageAsPlayed, getPollVote, or messageId on sends (2.4.0-rc2's routes and schemas).
+    """
+    if is_24_or_later(version):
+        return None
+    told = f"this gateway is {version.strip()}" if version else "this gateway's version is unknown"
+    return f"Evolution API 2.4 or later is needed for {SINCE_24[feature]}: {told}"

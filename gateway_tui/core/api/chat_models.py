@@ -343,6 +343,8 @@ class StoredMessage:
     # The phone JID 2.x writes beside an ``@lid`` sender (remoteJidAlt, participantAlt,
     # senderPn): core/identity.py reads it.
     alt: str | None = None
+    # 2.x marks a message deleted for everyone in its stored key (``key.deleted: true``).
+    deleted: bool = False
 
     @classmethod
     def read(cls, data: dict[str, Any]) -> StoredMessage | None:
@@ -375,6 +377,7 @@ class StoredMessage:
             content=content,
             context=context or None,
             alt=_alt_of(key),
+            deleted=key.get("deleted") is True,
         )
 
     @property

@@ -14,7 +14,6 @@ reads both what to do and what the gateway would have answered.
 from __future__ import annotations
 
 import mimetypes
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -368,33 +367,3 @@ class Carousel:
 
     def flat(self) -> dict[str, Any]:
         return {"body": self.body, "cards": [card.to_json() for card in self.cards]}
-
-
-# --- what a version can send ---------------------------------------------------------------
-
-_VERSION = re.compile(r"\s*v?(\d+)\.(\d+)")
-SINCE_24 = {
-    "buttons": "buttons",
-    "carousel": "carousels",
-    "played": "marking a voice note played",
-    "message_id": "a message id chosen by the sender",
-}
-
-
-def is_24_or_later(version: str | None) -> bool:
-    """Whether a gateway of ``version`` is 2.4 or later (2.4.0-rc2 counts)."""
-    match = _VERSION.match(version or "")
-    return bool(match) and (int(match[1]), int(match[2])) >= (2, 4)
-
-
-def unsupported(feature: str, version: str | None) -> str | None:
-    """Why a gateway of ``version`` cannot be asked for ``feature`` (a SINCE_24 key), or None.
-
-    Buttons and carousels: 2.3.x answers 201 to sendButtons, and WhatsApp never shows them
-    (upstream issues #1620, #1926); 2.4 rebuilt them. Before 2.4, no sendCarousel,
-    markMessageAsPlayed, or messageId on sends.
-    """
-    if is_24_or_later(version):
-        return None
-    told = f"this gateway is {version.strip()}" if version else "this gateway's version is unknown"
-    return f"Evolution API 2.4 or later is needed for {SINCE_24[feature]}: {told}"

@@ -34,6 +34,7 @@ class PollView:
     options: tuple[str, ...]
     selectable: int  # 0: any number of choices
     votes: dict[str, int] | None = None  # per option, when the server told them
+    votes_note: str | None = None  # why no votes are shown (the version cannot tell them)
 
     @property
     def several(self) -> bool:
@@ -48,6 +49,8 @@ class PollView:
                 f"  ○ {option}"
                 + (f"  {count} vote{'s' * (count != 1)}" if count is not None else "")
             )
+        if self.votes is None and self.votes_note:
+            rows.append(f"  {self.votes_note}")
         return rows
 
 
@@ -107,7 +110,9 @@ def contact_cards(message: StoredMessage) -> list[ContactView]:
     return []
 
 
-def poll_view(message: StoredMessage, votes: dict[str, int] | None = None) -> PollView | None:
+def poll_view(
+    message: StoredMessage, votes: dict[str, int] | None = None, votes_note: str | None = None
+) -> PollView | None:
     if message.kind not in POLL_KINDS:
         return None
     body = message.body
@@ -119,8 +124,44 @@ def poll_view(message: StoredMessage, votes: dict[str, int] | None = None) -> Po
     )
     count = parse_long(body.get("selectableOptionsCount"))
     return PollView(
-        _str(body.get("name")) or "Poll", names, count if count is not None else 1, votes
+        _str(body.get("name")) or "Poll",
+        names,
+        count if count is not None else 1,
+        votes,
+        votes_note,
     )
+
+
+@dataclass(frozen=True)
+class PollVotes:
+    """2.4's getPollVote answer: the poll's name, how many voted, votes and voters per option."""
+
+    name: str
+    total: int
+    counts: dict[str, int]
+    voters: dict[str, tuple[str, ...]]
+
+
+def read_poll_votes(content: bytes) -> PollVotes:
+    """``{"poll": {"name", "totalVotes", "results": {option: {"votes", "voters"}}}}`` (2.4.0-rc2,
+    baileysDecryptPollVote); a field of the wrong type reads as absent."""
+    import json
+
+    data = json.loads(content)
+    if not isinstance(data, dict) or not isinstance(data.get("poll"), dict):
+        raise ValueError("expected an object with a poll")
+    poll = data["poll"]
+    counts: dict[str, int] = {}
+    voters: dict[str, tuple[str, ...]] = {}
+    for option, result in _dict(poll.get("results")).items():
+        result = _dict(result)
+        who = result.get("voters")
+        who = who if isinstance(who, list) else []
+        voters[option] = tuple(v for v in who if isinstance(v, str))
+        count = parse_long(result.get("votes"))
+        counts[option] = count if count is not None else len(voters[option])
+    total = parse_long(poll.get("totalVotes"))
+    return PollVotes(_str(poll.get("name")) or "Poll", total or 0, counts, voters)
 
 
 def location_view(message: StoredMessage) -> LocationView | None:
@@ -235,9 +276,11 @@ class Decorations:
         return " ".join(f"{emoji} {n}" if n > 1 else emoji for emoji, n in counts.most_common())
 
 
-def detail_lines(message: StoredMessage, votes: dict[str, int] | None = None) -> list[str]:
+def detail_lines(
+    message: StoredMessage, votes: dict[str, int] | None = None, votes_note: str | None = None
+) -> list[str]:
     """The lines the conversation draws for a message of a new kind ([] for the others)."""
-    if (poll := poll_view(message, votes)) is not None:
+    if (poll := poll_view(message, votes, votes_note)) is not None:
         return poll.lines()
     if (place := location_view(message)) is not None:
         return place.lines()

@@ -31,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from gateway_tui.core.api.capabilities import is_24_or_later
 from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import (
     Forbidden,
@@ -40,7 +41,6 @@ from gateway_tui.core.api.errors import (
     InvalidResponse,
     Unauthorized,
 )
-from gateway_tui.core.api.message_kinds import is_24_or_later
 from gateway_tui.core.campaign.journal import Campaign, JournalWriteError, Status
 from gateway_tui.core.campaign.preflight import instance_problem
 from gateway_tui.core.campaign.recipients import MessageTemplate, Recipient

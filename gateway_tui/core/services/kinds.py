@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.api.message_views import PollVotes
 from gateway_tui.core.api.models import MessageKey, SentMessage
 from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.services.messages import recipient_of
@@ -52,6 +54,20 @@ class KindActions(ActionsBase):
 
     async def mark_played(self, instance: str, keys: list[MessageKey]) -> dict | None:
         return await self.client.chats.mark_played(instance, keys)
+
+    async def version(self) -> str | None:
+        """The gateway's version, asked of GET / (quietly) when nothing told it yet; None when
+        it cannot be told (what needs 2.4 is then refused, saying the version is unknown)."""
+        if self.client.server_version is None:
+            try:
+                await self.client.fetch_server_info(quiet=True)
+            except GatewayError:
+                return None
+        return self.client.server_version
+
+    async def poll_votes(self, instance: str, jid: str, message_id: str) -> PollVotes:
+        """2.4: the votes of the poll ``message_id`` in chat ``jid``."""
+        return await self.client.chats.get_poll_votes(instance, jid, message_id)
 
     async def send_presence(
         self, instance: str, jid: str, presence: str, delay: int = kinds.PRESENCE_DELAY_MS

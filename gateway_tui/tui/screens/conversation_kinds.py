@@ -22,6 +22,8 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.capabilities import unsupported
+from gateway_tui.core.api.message_views import POLL_KINDS, PollVotes
 from gateway_tui.core.chat_book import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
@@ -37,6 +39,8 @@ else:
 AUDIO_LIMIT = 16 * 1024 * 1024
 # "typing…" is sent at most this often while writing (it lasts PRESENCE_DELAY_MS).
 PRESENCE_EVERY_SECONDS = 10.0
+# The newest polls whose votes are asked for (one getPollVote each, once per reading).
+POLL_WINDOW = 50
 
 KIND_BINDINGS = [
     Binding("V", "send_kind('voice')", "Voice", show=False, id="messages.send_voice",
@@ -55,8 +59,8 @@ KIND_BINDINGS = [
             tooltip="Show 'typing…' to the chat while you write (off by default)"),
     Binding("Z", "mark_played", "Played", show=False, id="messages.mark_played",
             tooltip="Mark the chosen voice note played (Evolution API 2.4)"),
-    Binding("B", "interactive('buttons')", "Buttons", show=False, id="messages.buttons",
-            tooltip="Write a message with buttons (Evolution API 2.4)"),
+    Binding("B", "interactive('reply')", "Buttons", show=False, id="messages.buttons",
+            tooltip="Write a message with reply buttons (Evolution API 2.4)"),
     Binding("K", "interactive('carousel')", "Carousel", show=False, id="messages.carousel",
             tooltip="Write a carousel of cards (Evolution API 2.4)"),
 ]  # fmt: skip
@@ -205,6 +209,40 @@ class KindFormScreen(FormModal[Any]):
 class ConversationKinds(_Base):
     _typing_on = False
     _typing_sent_at = 0.0
+    _votes_asked: set[str] | None = None
+
+    def forget_poll_votes(self) -> None:
+        """The next reading asks every poll's votes again (``r``, or back on screen)."""
+        self._votes_asked = set()
+
+    def read_poll_votes(self) -> None:
+        """The newest polls' votes from 2.4's getPollVote, once per reading; before 2.4 each
+        poll says its votes are not available on this version."""
+        view = self.view
+        version = self.gateway_app.gateway_version
+        if version is None:
+            return  # not told yet: the next reading asks
+        if unsupported("poll_votes", version):
+            view.set_poll_votes(votes_note=f"votes not available on {version.strip()}")
+            return
+        if self._votes_asked is None:
+            self._votes_asked = set()
+        for message in view.messages[-POLL_WINDOW:]:
+            if message.kind not in POLL_KINDS or message.id in self._votes_asked:
+                continue
+            self._votes_asked.add(message.id)
+
+            def read(votes: PollVotes | None, message_id: str = message.id) -> None:
+                if votes is not None:
+                    self.view.set_poll_votes({message_id: votes.counts})
+
+            self.call(
+                self.actions.kinds.poll_votes(self.instance, self.jid, message.id),
+                what="Reading a poll's votes",
+                on_done=read,
+                on_error=lambda _error: True,  # the poll stays drawn without votes
+                group="poll-votes",
+            )
 
     def action_send_kind(self, kind: str) -> None:
         form = FORMS[kind]

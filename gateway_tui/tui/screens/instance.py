@@ -104,6 +104,39 @@ class InstanceScreen(GatewayScreen):
         ),
         Binding("g", "groups", "Groups", id="instance.groups"),
         Binding("m", "compose", "Compose", id="instance.compose"),
+        # 2.4's interactive messages, one composer per kind of button, beside the list's.
+        Binding(
+            "b",
+            "interactive('reply')",
+            "Reply buttons",
+            tooltip="Compose a message with reply buttons (Evolution API 2.4)",
+            id="instance.reply_buttons",
+            show=False,
+        ),
+        Binding(
+            "u",
+            "interactive('cta')",
+            "URL/call/copy buttons",
+            tooltip="Compose a message with URL, call or copy buttons (Evolution API 2.4)",
+            id="instance.cta_buttons",
+            show=False,
+        ),
+        Binding(
+            "p",
+            "interactive('pix')",
+            "PIX button",
+            tooltip="Compose a PIX payment message (Evolution API 2.4)",
+            id="instance.pix_button",
+            show=False,
+        ),
+        Binding(
+            "K",
+            "interactive('carousel')",
+            "Carousel",
+            tooltip="Compose a carousel of cards (Evolution API 2.4)",
+            id="instance.carousel",
+            show=False,
+        ),
         Binding("t", "chats", "Chats", id="instance.chats"),
         Binding("k", "contacts", "Contacts", id="instance.contacts"),
         Binding("C", "connect", "Connect", id="instance.connect"),
@@ -212,7 +245,13 @@ class InstanceScreen(GatewayScreen):
             ("instance.websocket", "websocket"),
             ("instance.events", "events"),
         )
-        return f"{first}\n{second}"
+        third = self.key_hints(
+            ("instance.reply_buttons", "reply buttons"),
+            ("instance.cta_buttons", "URL/call/copy buttons"),
+            ("instance.pix_button", "PIX"),
+            ("instance.carousel", "carousel (2.4)"),
+        )
+        return f"{first}\n{second}\n{third}"
 
     def _draw_settings(self) -> None:
         loadable = self.state.settings_of(self.instance_name)
@@ -311,6 +350,14 @@ class InstanceScreen(GatewayScreen):
         if self.refuse_if_gone():
             return
         self.gateway_app.open_composer(self.instance_name)
+
+    def action_interactive(self, kind: str) -> None:
+        """A composer of 2.4's interactive messages: "reply", "cta", "pix" or "carousel"."""
+        if self.refuse_if_gone():
+            return
+        from gateway_tui.tui.screens.interactive_composer import InteractiveComposerScreen
+
+        self.app.push_screen(InteractiveComposerScreen(self.instance_name, kind))
 
     def action_chats(self) -> None:
         if self.refuse_if_gone():

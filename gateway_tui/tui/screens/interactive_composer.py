@@ -1,13 +1,16 @@
-"""2.4's interactive messages: reply / URL / call / copy buttons and PIX (``B`` in a
-conversation), and carousels (``K``) — a form beside its preview, the exact JSON and the curl
-that would send it. 2.4's rules are checked as the form changes (at most 2 call-to-action
-buttons; not mixed with reply or PIX; PIX alone, one); before 2.4 nothing is sent, and the
-screen says why and which version the gateway is.
+"""2.4's interactive messages, one composer per kind of button: reply buttons, URL / call /
+copy buttons (call-to-action), PIX, and carousels. Opened beside the list composer (the
+instance view and the palette) and from a conversation (``B``: reply buttons, ``K``: a
+carousel). A form beside its preview, the exact JSON and the curl that would send it. 2.4's
+rules are checked as the form changes (at most 2 call-to-action buttons; not mixed with reply
+or PIX; PIX alone, one); before 2.4 nothing is sent, and the screen says why and which version
+the gateway is.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
@@ -19,6 +22,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Footer, Input, Label, Static, TextArea
 
 from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.core.api.capabilities import unsupported
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.events import curl_command
 from gateway_tui.core.chat_book import printable
@@ -28,13 +32,35 @@ from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.text_input import TextInput
 
 BUTTONS_EXAMPLE = "reply: Yes, please = yes\nreply: No, thanks = no"
+CTA_EXAMPLE = "url: Our site = https://example.com\ncall: Call us = +55 11 4000-0000"
+PIX_EXAMPLE = "pix: Loja Exemplo | email | pix@example.com"
 CARDS_EXAMPLE = (
     "Basic plan, 10 users\nimage: https://example.com/basic.png\nurl: See it = "
     "https://example.com/basic\n\nPro plan, 50 users\nurl: See it = https://example.com/pro"
 )
+
+
+@dataclass(frozen=True)
+class ComposerKind:
+    title: str
+    example: str
+    types: tuple[str, ...]  # the button types this composer writes (() for a carousel)
+    writes: str  # what it writes, in a sentence
+
+
+KINDS = {
+    "reply": ComposerKind("Reply buttons", BUTTONS_EXAMPLE, ("reply",), "reply buttons"),
+    "cta": ComposerKind(
+        "URL, call and copy buttons", CTA_EXAMPLE, ("url", "call", "copy"), "URL/call/copy buttons"
+    ),
+    "pix": ComposerKind("PIX payment button", PIX_EXAMPLE, ("pix",), "one PIX button"),
+    "carousel": ComposerKind("Carousel", "", (), "carousels"),
+}
 HELP = {
-    "buttons": "One button a line: reply: text = id · url: text = https://… · call: text = "
-    "+phone · copy: text = code · pix: name | key type | key",
+    "reply": "One button a line, at most 3: reply: text = id",
+    "cta": "One button a line, at most 2: url: text = https://… · call: text = +phone · "
+    "copy: text = code",
+    "pix": "One line: pix: name | key type (cpf, cnpj, email, phone, random) | key",
     "carousel": "One card a paragraph: its text, then image: URL, footer: …, and its buttons "
     "(reply / url / call / copy, one a line, at most 3)",
 }
@@ -56,20 +82,24 @@ class InteractiveComposerScreen(GatewayScreen):
     def __init__(self, instance: str, kind: str, recipient: str = "") -> None:
         super().__init__()
         self.instance = instance
-        self.kind = kind  # "buttons" or "carousel"
+        self.kind = kind  # a KINDS key: "reply", "cta", "pix" or "carousel"
         self.recipient = recipient
         self.sending = False
+
+    @property
+    def buttons(self) -> bool:
+        return self.kind != "carousel"
 
     def compose(self) -> ComposeResult:
         yield GatewayBar()
         with Horizontal(id="interactive-body"):
             with VerticalScroll(id="interactive-form"):
-                title = "Buttons" if self.kind == "buttons" else "Carousel"
+                title = KINDS[self.kind].title
                 yield Static(Text(f"{title} from {self.instance}", style="bold"), classes="title")
                 yield Static(id="interactive-version")
                 yield Label("To")
                 yield TextInput(self.recipient, placeholder="5511999999999", id="i-to")
-                if self.kind == "buttons":
+                if self.buttons:
                     yield Label("Title")
                     yield TextInput(placeholder="Menu", id="i-title")
                     yield Label("Description (optional)")
@@ -80,7 +110,7 @@ class InteractiveComposerScreen(GatewayScreen):
                     yield Label("Text above the cards")
                     yield TextInput(placeholder="Our plans", id="i-body")
                 yield Static(Text(HELP[self.kind], style="dim"))
-                example = BUTTONS_EXAMPLE if self.kind == "buttons" else CARDS_EXAMPLE
+                example = KINDS[self.kind].example if self.buttons else CARDS_EXAMPLE
                 yield TextArea(example, id="i-lines", soft_wrap=False)
             with VerticalScroll(id="interactive-preview"):
                 yield Static(id="i-problems")
@@ -93,6 +123,15 @@ class InteractiveComposerScreen(GatewayScreen):
     def on_mount(self) -> None:
         self.query_one("#i-to", Input).focus()
         self._redraw()
+        # Opened before anything told the gateway's version (the instance view): ask it, so
+        # 2.4's rules or the refusal name the version, not the line.
+        self.call(
+            self.actions.kinds.version(),
+            what="Reading the gateway's version",
+            on_done=lambda _version: self._redraw(),
+            on_error=lambda _error: True,
+            group="interactive-version",
+        )
 
     @on(Input.Changed)
     @on(TextArea.Changed)
@@ -106,11 +145,15 @@ class InteractiveComposerScreen(GatewayScreen):
     def message(self) -> tuple[Any, list[Problem]]:
         """What the form says, and every problem of it (the version's, the form's, 2.4's)."""
         text = self.query_one("#i-lines", TextArea).text
-        if self.kind == "buttons":
+        if self.buttons:
             buttons, problems = parse_buttons(text)
             message: Any = kinds.Buttons(
                 self._value("title"), self._value("description"), self._value("footer"), buttons
             )
+            kind = KINDS[self.kind]
+            for other in sorted({b.type for b in buttons if b.type not in kind.types}):
+                said = f"{other} buttons: this composer writes {kind.writes}"
+                problems.append(Problem("buttons", said))
         else:
             cards, problems = parse_cards(text)
             message = kinds.Carousel(self._value("body"), cards)
@@ -118,7 +161,8 @@ class InteractiveComposerScreen(GatewayScreen):
         from gateway_tui.core.api.validation import check_recipient
 
         problems += check_recipient(self._value("to"))
-        if why := kinds.unsupported(self.kind, self.gateway_app.gateway_version):
+        feature = "buttons" if self.buttons else "carousel"
+        if why := unsupported(feature, self.gateway_app.gateway_version):
             problems.insert(0, Problem("", why))
         return message, problems
 
@@ -144,13 +188,13 @@ class InteractiveComposerScreen(GatewayScreen):
         self.query_one("#i-json", Static).update(
             Text(json.dumps(body, indent=2, ensure_ascii=False), style="cyan")
         )
-        route = "sendButtons" if self.kind == "buttons" else "sendCarousel"
+        route = "sendButtons" if self.buttons else "sendCarousel"
         url = f"{self.gateway_app.client.base_url}/message/{route}/{quote(self.instance, safe='')}"
         self.query_one("#i-curl", Static).update(Text(curl_command("POST", url, body), style="dim"))
 
     def _preview(self, message: Any) -> Text:
         shown = Text("Preview\n", style="bold underline")
-        if self.kind == "buttons":
+        if self.buttons:
             if message.title:
                 shown.append(printable(message.title) + "\n", style="bold")
             if message.description:
@@ -181,7 +225,7 @@ class InteractiveComposerScreen(GatewayScreen):
             )
             return
         self.sending = True
-        method = "send_buttons" if self.kind == "buttons" else "send_carousel"
+        method = "send_buttons" if self.buttons else "send_carousel"
         to = self._value("to").strip()
         jid = to if "@" in to else f"{to}@s.whatsapp.net"
 

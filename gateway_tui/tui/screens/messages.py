@@ -311,6 +311,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
     # --- loading ---------------------------------------------------------------------------------
 
     def action_refresh(self) -> None:
+        self.forget_poll_votes()
         if not self.actions.chats.messages_of(self.instance, self.jid).loading:
             self.call(
                 self.actions.chats.load_messages(self.instance, self.jid),
@@ -428,6 +429,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             {i: record.texts[i] for i in record.edited if i in record.texts} if record else {}
         )
         view.set_messages(self.all_messages, self.actions.chats.statuses_of(self.instance))
+        self.read_poll_votes()
         if self.query_text:
             self._find_hits()
         self._draw_summary()

@@ -123,8 +123,10 @@ def message_body(
     edited: str | None = None,
     max_lines: int | None = None,
     keys: dict[str, str] = DEFAULT_KEYS,
+    votes: dict[str, int] | None = None,
+    votes_note: str | None = None,
 ) -> list[RenderableType]:
-    """What the bubble holds, by kind."""
+    """What the bubble holds, by kind (a poll with ``votes`` when known, else ``votes_note``)."""
     if message.kind == "listMessage" and message.list_message is not None:
         draft = _list_draft(message.list_message)
         return [bubble(draft), opened_list(draft)]
@@ -141,7 +143,7 @@ def message_body(
         return [text]
     if message.kind in MEDIA_KINDS:
         return [media_card(message, keys)]
-    if (card := kind_card(message)) is not None:
+    if (card := kind_card(message, votes, votes_note)) is not None:
         return [card]
     if message.is_text:
         quote = quote_line(message, find)
@@ -230,6 +232,8 @@ def render_message(
     max_lines: int | None = None,
     keys: dict[str, str] = DEFAULT_KEYS,
     decorations: Decorations = NO_DECORATIONS,
+    votes: dict[str, int] | None = None,
+    votes_note: str | None = None,
 ) -> RenderableType:
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
@@ -239,9 +243,21 @@ def render_message(
         if message.sender_name:
             sender.append(f"  {person_label(message.sender)}", style="dim")
         parts.append(sender)
-    revoked = message.id in decorations.deleted
-    deleted = revoked or (status is not None and status.kind == MessageStatus.DELETED)
-    body = message_body(message, find, edited=edited, max_lines=max_lines, keys=keys)
+    # Deleted for everyone: a revoke in the chat, 2.x's key.deleted, or 1.7.1's DELETED status.
+    deleted = (
+        message.id in decorations.deleted
+        or message.deleted
+        or (status is not None and status.kind == MessageStatus.DELETED)
+    )
+    body = message_body(
+        message,
+        find,
+        edited=edited,
+        max_lines=max_lines,
+        keys=keys,
+        votes=votes,
+        votes_note=votes_note,
+    )
     for part in body:
         if not isinstance(part, Text):
             continue
@@ -250,7 +266,7 @@ def render_message(
         if highlight:
             part.highlight_words([highlight], style="black on yellow", case_sensitive=False)
     parts += body
-    if revoked:
+    if deleted:
         parts.append(deleted_line())
     if (reactions := reactions_line(decorations, message.id)) is not None:
         parts.append(reactions)
@@ -325,6 +341,10 @@ class ConversationView(Widget, can_focus=True):
         self._shown: tuple[int, int] = (0, -1)  # first and last fully visible message
         # Reactions and revokes of the newest messages, drawn on the message they point at.
         self.decorations = NO_DECORATIONS
+        # Polls' votes per option, by message id (2.4's getPollVote), and what a poll says
+        # when the gateway cannot tell its votes (before 2.4).
+        self.poll_votes: dict[str, dict[str, int]] = {}
+        self.votes_note: str | None = None
 
     # --- the model ----------------------------------------------------------------------------
 
@@ -360,6 +380,14 @@ class ConversationView(Widget, can_focus=True):
             # Older messages put before (a paged store's next page): the view stays where it was.
             moved = index_of_message(messages, pinned_id)
             self._anchor = (side, moved if moved >= 0 else self.index)
+        self._relayout()
+
+    def set_poll_votes(
+        self, votes: dict[str, dict[str, int]] | None = None, *, votes_note: str | None = None
+    ) -> None:
+        """Polls' votes read (by message id), or why the gateway cannot tell them."""
+        self.poll_votes.update(votes or {})
+        self.votes_note = votes_note
         self._relayout()
 
     def find(self, message_id: str) -> StoredMessage | None:
@@ -433,8 +461,10 @@ class ConversationView(Widget, can_focus=True):
             edited,
             self.highlight,
             max_lines,
-            message.id in self.decorations.deleted,
+            message.id in self.decorations.deleted or message.deleted,
             self.decorations.reaction_line(message.id),
+            tuple((self.poll_votes.get(message.id) or {}).items()),
+            self.votes_note,
         )
         strips = self._cache.get(key)
         if strips is None:
@@ -452,6 +482,8 @@ class ConversationView(Widget, can_focus=True):
                 max_lines=max_lines,
                 keys=self.keys,
                 decorations=self.decorations,
+                votes=self.poll_votes.get(message.id),
+                votes_note=self.votes_note,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)

@@ -31,11 +31,14 @@ DEFAULT_KEYS = {"save": "s", "view": "v"}
 NO_DECORATIONS = Decorations({}, frozenset(), frozenset())
 
 
-def kind_card(message: StoredMessage, votes: dict[str, int] | None = None) -> Text | None:
-    """A poll, location or contact card as drawn in its bubble (None for other kinds)."""
+def kind_card(
+    message: StoredMessage, votes: dict[str, int] | None = None, votes_note: str | None = None
+) -> Text | None:
+    """A poll, location or contact card as drawn in its bubble (None for other kinds); a poll
+    with its votes when known, else ``votes_note`` (why none are shown) under it."""
     if message.kind not in DRAWN_KINDS:
         return None
-    lines = detail_lines(message, votes)
+    lines = detail_lines(message, votes, votes_note)
     if not lines:
         return None
     card = Text(printable(lines[0]), style="bold")

@@ -138,6 +138,10 @@ class Dialect:
         2.4 Buttons or Carousel); ``message_id`` is 2.4's caller-chosen id."""
         raise NotImplementedError
 
+    def poll_votes_body(self, remote_jid: str, message_id: str) -> dict[str, Any]:
+        """2.4's getPollVote (DecryptPollVoteDto); no earlier line has the route."""
+        return {"message": {"key": {"id": message_id}}, "remoteJid": remote_jid}
+
     def presence_body(self, number: str, presence: str, delay: int) -> dict[str, Any]:
         raise NotImplementedError
 

@@ -65,10 +65,9 @@ class V1Dialect(Dialect):
         self, number: str, kind: Any, *, delay: int | None = None, message_id: str | None = None
     ) -> dict[str, Any]:
         # 1.7.1: the content under <kind>Message, the delay under options; no messageId.
-        body: dict[str, Any] = {"number": number, **kind.nested()}
-        if delay:
-            body["options"] = {"delay": delay}
-        return body
+        # options always: 1.7.1's sendWhatsAppAudio sets options.encoding first and, without
+        # options, answers 500 "Cannot set properties of undefined" (v1.7.1-more/079).
+        return {"number": number, "options": {"delay": delay or 0}, **kind.nested()}
 
     def presence_body(self, number: str, presence: str, delay: int) -> dict[str, Any]:
         return {"number": number, "options": {"presence": presence, "delay": delay}}

@@ -1,12 +1,12 @@
 """The client's calls for the kinds beyond text, media and lists (``message_kinds.py``): voice
 notes, polls, locations, contact cards, 2.4's buttons and carousels; and on chats: presence,
-delete for everyone, mark unread, and 2.4's "played".
+delete for everyone, mark unread, and 2.4's "played" and poll votes (getPollVote).
 
 Two mixins of the client's resources: ``KindMessages`` of ``client.messages`` (sends) and
 ``KindChats`` of ``client.chats``. Each call is
 checked as the real server checks it before anything is sent (``InvalidRequest``), and what a
 gateway's version cannot do is refused with the reason and the version
-(``message_kinds.unsupported``).
+(``capabilities.unsupported``: one place for version → capability).
 """
 
 from __future__ import annotations
@@ -16,8 +16,10 @@ from typing import Any
 
 from gateway_tui.core.api import message_kinds as kinds
 from gateway_tui.core.api import validation
+from gateway_tui.core.api.capabilities import unsupported
 from gateway_tui.core.api.dialects import Dialect
 from gateway_tui.core.api.errors import GatewayError, Problem
+from gateway_tui.core.api.message_views import PollVotes, read_poll_votes
 from gateway_tui.core.api.models import MessageKey, SentMessage
 from gateway_tui.core.api.paths import require, seg_path
 from gateway_tui.core.api.transport import json_object_or_none
@@ -68,7 +70,7 @@ class KindMessages(_Calls):
         if needs_24 is not None or message_id:
             version = await self._version()
             for feature in filter(None, (needs_24, "message_id" if message_id else None)):
-                if why := kinds.unsupported(feature, version):
+                if why := unsupported(feature, version):
                     require([Problem("", why)], "POST", path)
         line = await self.line()
         body = line.kind_body(
@@ -154,7 +156,21 @@ class KindChats(_Calls):
         for key in keys:
             problems += validation.check_message_key(key)
         require(problems, "POST", path)
-        if why := kinds.unsupported("played", await self._version()):
+        if why := unsupported("played", await self._version()):
             require([Problem("", why)], "POST", path)
         body = {"playedMessages": [key.to_json() for key in keys]}
         return await self._read("POST", path, json_object_or_none, body=body)
+
+    async def get_poll_votes(self, instance: str, remote_jid: str, message_id: str) -> PollVotes:
+        """2.4: a poll's votes, per option (the gateway decrypts the votes it stored)."""
+        path = seg_path("/chat/getPollVote/", instance)
+        problems = validation.check_instance_name(instance)
+        if not remote_jid.strip():
+            problems.append(Problem("remoteJid", "give the chat the poll was sent in"))
+        if not message_id.strip():
+            problems.append(Problem("message.key.id", "give the poll's message id"))
+        require(problems, "POST", path)
+        if why := unsupported("poll_votes", await self._version()):
+            require([Problem("", why)], "POST", path)
+        body = (await self.line()).poll_votes_body(remote_jid, message_id)
+        return await self._read("POST", path, read_poll_votes, body=body)
