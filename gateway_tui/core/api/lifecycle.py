@@ -63,6 +63,7 @@ def integration_shown(name: str | None, *, say_default: bool = True) -> str:
         return name
     return f"{BAILEYS} (default)" if say_default else BAILEYS
 
+
 # The name becomes a file name in the server's store (``<name>.json``): a real server given a
 # longer one fails half-way ("Authentication error") and keeps a broken instance in memory.
 MAX_NAME_BYTES = 200

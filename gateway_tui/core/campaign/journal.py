@@ -26,8 +26,6 @@ one, is held as unknown, and when it does not, the whole campaign refuses to sen
 
 from __future__ import annotations
 
-from collections import deque
-
 import hashlib
 import json
 import os
@@ -36,6 +34,7 @@ import secrets
 import stat
 import time
 from array import array
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime

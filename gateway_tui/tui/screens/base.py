@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import contextlib
-from datetime import datetime
 import os
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 

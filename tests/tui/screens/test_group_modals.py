@@ -480,9 +480,7 @@ async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_wor
 
 
 @pytest.mark.in_process
-async def test_the_subject_dialog_names_one_key_for_saving_and_that_key_saves(
-    app_for, demo_server
-):
+async def test_the_subject_dialog_names_one_key_for_saving_and_that_key_saves(app_for, demo_server):
     """The button, help and the key that saves agree (the button once said enter while help
     said ^s)."""
     from textual.widgets import Button

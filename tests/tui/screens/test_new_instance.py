@@ -113,9 +113,7 @@ async def test_a_new_instance_lists_its_integration_not_a_dash(version):
     from tests.support import make_app, make_config
 
     def row() -> str:
-        return next(
-            (line for line in screen_text(app).splitlines() if "fresh-one" in line), ""
-        )
+        return next((line for line in screen_text(app).splitlines() if "fresh-one" in line), "")
 
     with DemoServer(api_version=version) as server:
         server.state.auto_scan_seconds = None
