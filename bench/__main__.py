@@ -26,6 +26,9 @@
    frame with every row beside the bare app; HTTP requests per minute at rest; peak RSS.
 11. Event monitor (bench/events.py, headless in this process): socket event → monitor row
    beside a bare socket.io client; keys answered and RSS over a minute at 1,000 events a second.
+12. A flood of new chats (bench/flood.py): the chats screen open while the demo gateway emits
+   a new message into a new chat 1,000 times a second: key → frame during it (median, worst)
+   beside the same keys at rest, RSS after beside before, chats arrived beside chats emitted.
 
 The machines this runs on are shared and noisy: each figure is the median of at least 5 runs
 (``--runs``), and the ratio to a floor measured in the same run is the figure that counts. The
@@ -39,7 +42,7 @@ import argparse
 import sys
 import time
 
-from bench import big_list, campaign, chats, client, events, fleet, live, start, tables
+from bench import big_list, campaign, chats, client, events, fleet, flood, live, start, tables
 from bench._proc import DemoGatewayProcess
 from bench.report import Report
 
@@ -56,6 +59,7 @@ SECTIONS = (
     "live",
     "events",
     "fleet",
+    "flood",
 )
 
 
@@ -104,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         events.run(report, args.runs)
     if "fleet" in sections:
         fleet.run(report, args.runs)
+    if "flood" in sections:
+        flood.run(report, args.runs)
     print(f"\n{time.monotonic() - began:.0f} s")
     if args.only:
         print("(a partial run: bench/RESULTS.md left as it was; its rows as markdown:)\n")

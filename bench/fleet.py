@@ -6,7 +6,9 @@ so the requests each receives can be counted.
 
 - launch → the first frame with the rows kept at the last run (dimmed, with their age: "rows
   from the last run" in the summary), beside the bare Textual app's first frame (the issue's
-  target: ≤ 1.1×), and launch → every gateway read ("every gateway read since" in the summary);
+  target: ≤ 1.1×): the starting screen draws them from a small file of the first rows
+  (core/fleet/head.py), before the config, the HTTP stack and the 10,000 kept rows are read;
+  and launch → every gateway read ("every gateway read since" in the summary);
 - HTTP requests per minute at rest (refresh interval 10 s), against the budget: one
   fetchInstances per gateway per refresh (the demo has no /metrics on this line, so each
   refresh also asks connectionState of at most 5 instances listed open per gateway, in turn);

@@ -46,6 +46,8 @@ class Figure:
             return f"{value:.1f} MiB"
         if self.unit == "/s":
             return f"{value:,.0f}/s"
+        if self.unit == "count":
+            return f"{value:,.0f}"
         if self.unit == "/min":
             return f"{value:,.1f}/min"
         if value < 10:

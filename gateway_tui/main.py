@@ -91,8 +91,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
             from gateway_tui.tui.app import run_app
 
             # The config is loaded once the first frame is drawn.
-            fleet = {"fleet": True} if args.fleet else {}
-            return run_app(load, starting_url=args.url, **fleet)
+            # The first frame draws what the fleet, or this same launch, kept last.
+            face = {"fleet": True} if args.fleet else {"launch": (args.url, args.profile)}
+            return run_app(load, starting_url=args.url, **face)
         finally:
             gc.enable()
     except KeyboardInterrupt:

@@ -256,6 +256,22 @@ def burst(app: GatewayApp, *keys: str) -> None:
         app.post_message(events.Key(name, char))
 
 
+def imported_by(code: str, tmp_path: Path) -> set[str]:
+    """The modules ``code`` imports, run in a fresh interpreter (a module marked absent, None
+    in sys.modules, was not imported)."""
+    import subprocess
+    import sys
+
+    listing = "sorted(name for name, module in sys.modules.items() if module is not None)"
+    script = f"{code}\nimport sys\nprint('\\n'.join({listing}))"
+    env = {**os.environ, "GATEWAY_TUI_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return set(done.stdout.split())
+
+
 def wav_base64(seconds: float) -> str:
     """A silent 8 kHz mono WAV of ``seconds``, in base64 (a voice note's file)."""
     import base64

@@ -256,15 +256,28 @@ GROUP_VERBS = tuple(_GROUP_VERBS)
 
 
 async def create_group(args: argparse.Namespace, config: ResolvedConfig) -> int:
-    """``group-create INSTANCE SUBJECT NUMBER…``: numbers checked as for add."""
+    """``group-create INSTANCE SUBJECT NUMBER… [--promote NUMBER…]``: numbers checked as for
+    add; then the ones to promote made admins, in one call, each number's outcome said. Each
+    write is made once: a failed promotion says the group exists and how to promote by hand."""
     from gateway_tui.core.api.errors import GatewayError
-    from gateway_tui.core.group_admin import numbers_to_add
+    from gateway_tui.core.api.group_models import ParticipantAction
+    from gateway_tui.core.group_admin import Outcome, numbers_to_add, outcomes
+    from gateway_tui.core.text.phone import person_key
 
     plan = numbers_to_add(args.numbers, [])
     for problem in plan.problems:
         _note(f"left out: {problem}")
     if not plan.numbers:
         raise CommandError(f"nobody to add ({plan.summary()})")
+    members = {person_key(number): number for number in plan.numbers}
+    promote = list(dict.fromkeys(members.get(person_key(n), n) for n in args.promote or ()))
+    strangers = [number for number in promote if person_key(number) not in members]
+    if strangers:  # refused before anything is written
+        raise CommandError(
+            f"--promote {', '.join(strangers)}: not among the group's participants "
+            "(only a participant can be made an admin)"
+        )
+    promoted: list[Outcome] = []
     async with _client(config) as client:
         try:
             created = await client.groups.create(
@@ -272,8 +285,32 @@ async def create_group(args: argparse.Namespace, config: ResolvedConfig) -> int:
             )
         except GatewayError as error:
             raise _gateway_error(error, config.url) from None
-    _one(
-        args,
-        {"group": created.id, "subject": created.subject, "members": len(created.participants)},
-    )
-    return EXIT_OK
+        if promote:
+            try:
+                answer = await client.groups.update_participants(
+                    args.instance, created.id, ParticipantAction.PROMOTE, promote
+                )
+            except GatewayError as error:
+                reason = str(_gateway_error(error, config.url))
+                promoted = [Outcome(number, False, reason) for number in promote]
+                _note(
+                    f"the group {created.id} was created, but nobody was promoted: {reason}. "
+                    f"Do not create it again; promote with: gateway-tui group promote "
+                    f"{args.instance} {created.id} {' '.join(promote)}"
+                )
+            else:
+                promoted = outcomes(promote, answer)
+    row: dict[str, Any] = {
+        "group": created.id,
+        "subject": created.subject,
+        "members": len(created.participants),
+    }
+    said = [{"number": o.number, "promoted": o.ok, "result": o.reason} for o in promoted]
+    if args.json or not promote:
+        _one(args, row | ({"promoted": said} if promote else {}))
+    elif args.csv:
+        _emit([row | line for line in said], (*row, "number", "promoted", "result"), args)
+    else:
+        _one(args, row)
+        _emit(said, ("number", "promoted", "result"), args)
+    return EXIT_OK if all(o.ok for o in promoted) else EXIT_INCOMPLETE

@@ -100,7 +100,9 @@ def _fleet(config: ResolvedConfig, names: list[str] | None) -> Fleet:
             probes.append(probe_for(name, resolved, metrics_auth=auth))
         except GatewayError as error:  # a key that cannot be sent (a newline in it, say)
             raise BadInput(f"{name}: the API key cannot be used: {error.summary}") from None
-    return Fleet(probes)
+    from gateway_tui.core.fleet.alerts import AlertBook
+
+    return Fleet(probes, AlertBook(unreachable_after=config.unreachable_alert_after))
 
 
 async def _rounds(fleet: Fleet, *, as_json: bool, watch: float | None) -> int:

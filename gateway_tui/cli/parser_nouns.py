@@ -143,12 +143,22 @@ def add_group_create(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         "group-create",
         "create a group with a subject and participants",
         "examples:\n  gateway-tui group-create sales-eu 'EU Sales' 5511987650001 +4915112340077\n"
-        "  gateway-tui group-create sales-eu 'Launch' 5511987650001 --description 'Q3' --json",
+        "  gateway-tui group-create sales-eu 'Launch' 5511987650001 --description 'Q3' --json\n"
+        "  gateway-tui group-create sales-eu 'Leads' 5511987650001 4915112340077 "
+        "--promote 4915112340077",
     )
     complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("subject", metavar="SUBJECT")
     parser.add_argument("numbers", nargs="+", metavar="NUMBER")
     parser.add_argument("--description", help="the group's description")
+    parser.add_argument(
+        "--promote",
+        nargs="+",
+        action="extend",
+        metavar="NUMBER",
+        help="make these participants admins once the group is made (each number's outcome "
+        "is said; exit 3 when some were not)",
+    )
     _output(parser)
     parser.set_defaults(run=groups.create_group)
 

@@ -380,7 +380,41 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
         )
     if final.left:
         printer.text(f"Resume with: gateway-tui send-list --resume {campaign.id}")
+    _campaign_alert(config, campaign, final, stopped=final.state is not RunState.FINISHED)
     if printer.closed:  # nobody reads stdout any more: say it where someone may
         left = f"; resume with: gateway-tui send-list --resume {campaign.id}" if final.left else ""
         _note(f"campaign {campaign.id} interrupted: {STDOUT_CLOSED}{left}")
     return status
+
+
+def _campaign_alert(config: ResolvedConfig, campaign: Any, final: Any, *, stopped: bool) -> None:
+    """The alert the app raises when a campaign finishes or stops (core/fleet/alerts.py), on
+    stderr; where stderr is a terminal, the bell too, and (``desktop_notifications``, opt-in)
+    the terminal's desktop notification. Never on stdout: ``--json`` stays JSON."""
+    import sys
+    from datetime import UTC
+
+    from gateway_tui.core.fleet.alerts import AlertBook, desktop_notification
+
+    detail = f"{final.sent:,} sent, {final.failed:,} failed, {final.left:,} left"
+    if final.stop_reason:
+        detail += f" — {final.stop_reason}"
+    gateway = config.profile or config.url or "gateway"
+    for alert in AlertBook().campaign_ended(
+        gateway,
+        campaign.instance,
+        campaign.id,
+        stopped=stopped,
+        at=datetime.now(UTC),
+        detail=detail,
+    ):
+        _note(f"alert: {alert.summary()}")
+        try:
+            if not sys.stderr.isatty():
+                continue
+            sys.stderr.write("\a")
+            if config.desktop_notifications:
+                sys.stderr.write(desktop_notification(alert))
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass  # a closed stderr is no reason to fail the campaign's exit status

@@ -15,6 +15,7 @@ from gateway_tui.core.api.chat_models import Contact, StatusRow, StoredChat, Sto
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.label_models import labels_of_chat
 from gateway_tui.core.api.models import MessageKey, MessageStatus, jid_number
+from gateway_tui.core.identity import Identities, Identity, is_lid
 from gateway_tui.core.text import sanitize
 from gateway_tui.core.text.formatting import format_number
 
@@ -87,6 +88,7 @@ class ChatRow:
     sent_key: MessageKey | None = None  # the sent history's last key, when it is newer
     unread: int = 0  # new messages live events brought since the chat was last open
     labels: tuple[str, ...] = ()  # label ids on the chat (1.7.1's findChats; set from here)
+    phone: str | None = None  # an ``@lid`` chat's number, when known (core/identity.py)
 
     @property
     def is_group(self) -> bool:
@@ -94,7 +96,12 @@ class ChatRow:
 
     @property
     def number(self) -> str:
-        return printable(self.jid if self.is_group else person_label(self.jid))
+        """The number; an ``@lid`` chat's number beside the LID, or "number hidden"."""
+        if self.is_group:
+            return printable(self.jid)
+        if is_lid(self.jid):
+            return printable(Identity(self.jid, phone=self.phone, lid=self.jid).label())
+        return printable(person_label(self.jid))
 
     @property
     def title(self) -> str:
@@ -108,7 +115,7 @@ class ChatRow:
 
     @property
     def search(self) -> str:
-        return " ".join((self.jid, self.name, self.number, self.last_text))
+        return " ".join((self.jid, self.phone or "", self.name, self.number, self.last_text))
 
 
 def _at(seconds: int | None) -> datetime | None:
@@ -124,11 +131,13 @@ def chat_rows(
     book: ChatBook | None,
     sent: dict,  # JID -> state.ChatRecord (this app's sent history and flags)
     subject_of: Callable[[str], str | None],
+    identities: Identities | None = None,
 ) -> list[ChatRow]:
     """The gateway's chats plus chats only the sent history knows, newest activity first.
 
     A chat is one row whichever side knows it; its last message is the newer of the store's
-    and the sent history's.
+    and the sent history's. An ``@lid`` chat carries its number when ``identities`` knows it
+    (remoteJidAlt, senderPn, group members, contacts: core/identity.py).
     """
     rows: dict[str, ChatRow] = {}
     if book is not None:
@@ -143,6 +152,8 @@ def chat_rows(
             if listed_at is not None and (last_at is None or listed_at > last_at):
                 last_at = listed_at
             name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else names.get(jid)
+            if not name and stored is not None:
+                name = stored.name  # the chat row's own name (a group's, where no list has it)
             record = sent.get(jid)
             rows[jid] = ChatRow(
                 jid=jid,
@@ -190,6 +201,10 @@ def chat_rows(
             row.from_me = True
             row.sent_key = record.last_key
     result = list(rows.values())
+    if identities is not None:
+        for row in result:
+            if is_lid(row.jid):
+                row.phone = identities.phone_of(row.jid)
     result.sort(key=lambda r: r.last_at or datetime.min, reverse=True)
     return result
 

@@ -60,6 +60,41 @@ def live_events_missing(configured: bool, enabled: bool, events: list[str]) -> l
     return [name for name in LIVE_EVENTS if events and name not in events]
 
 
+# What each of LIVE_EVENTS brings, in words.
+LIVE_EVENT_WORDS = {
+    "MESSAGES_UPSERT": "new messages",
+    "SEND_MESSAGE": "messages sent from elsewhere",
+    "MESSAGES_UPDATE": "delivery marks",
+    "CONNECTION_UPDATE": "connection changes",
+    "QRCODE_UPDATED": "new QR codes",
+}
+
+
+def live_gap(instance: str, missing: list[str], *, webhook_on: bool = False) -> str:
+    """What really comes live from ``instance`` given what its websocket settings lack
+    (``live_events_missing``), and what the app does instead: none ("No live updates") only
+    when the websocket is off; else partial, naming what comes and what does not."""
+    if missing == [OFF]:
+        why = "its websocket is off"
+        if webhook_on:
+            why += " (its webhook is on, but this app listens on the websocket only)"
+        return f"No live updates from {instance}: {why}; the screens read again instead"
+    comes = [LIVE_EVENT_WORDS[name] for name in LIVE_EVENTS if name not in missing]
+    lacks = [f"{LIVE_EVENT_WORDS.get(name, name)} ({name})" for name in missing]
+    instead = []
+    if "MESSAGES_UPSERT" in missing:
+        instead.append("the chats and the conversation read new messages again")
+    if "MESSAGES_UPDATE" in missing:
+        instead.append("the conversation reads delivery marks again")
+    if not instead:
+        instead.append("the rest shows on the next read")
+    return (
+        f"Live updates from {instance} are partial: its websocket sends "
+        f"{', '.join(comes) or 'none of what the screens need'}, but not {', '.join(lacks)}; "
+        f"{' and '.join(instead)} at the refresh interval"
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class LiveEvent:
     event: str  # "messages.upsert", "send.message", "connection.update", …

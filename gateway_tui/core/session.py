@@ -82,7 +82,10 @@ class GatewaySession:
         config, client = _client(config, transport)
         state = AppState(clock)
         client.subscribe(state.record_call)
-        return cls(config, client, state, Actions(client, state), live=live, live_url=live_url)
+        actions = Actions(client, state)
+        if live and config.url:
+            actions.chats.restore_marks()  # the "new" markers of the last run (the app's)
+        return cls(config, client, state, actions, live=live, live_url=live_url)
 
     # --- live events -----------------------------------------------------------------------------
 
@@ -138,6 +141,8 @@ class GatewaySession:
         if self.closed:
             return
         self.closed = True
+        if self.live_allowed:
+            self.actions.chats.save_marks()  # the "new" markers the last events left
         # Nothing told after this: the app has moved on to another session.
         self.on_live_arrival = lambda session: None
         self.on_live_status = lambda session, live, why: None

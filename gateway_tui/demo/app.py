@@ -224,18 +224,22 @@ def _labelled(status: int, label: str) -> Callable[[str], GatewayError]:
 # ---------------------------------------------------------------- helpers on the WhatsApp side
 
 
-def _exists_on_whatsapp(instance: Instance, jid: str) -> bool:
+def _exists_on_whatsapp(state: DemoState, instance: Instance, jid: str) -> bool:
     if jid.endswith(GROUP_DOMAIN):
         return jid in instance.groups
     if jid.endswith(PERSON_DOMAIN):
         return is_on_whatsapp(number_of(jid))
-    return True  # @lid and @broadcast addresses
+    if jid.endswith("@lid"):
+        # Before 2.4.0-rc2 the server's onWhatsApp check knows no @lid: a send to one answers
+        # exists: false on every line (the issue threads; 2.4.0-rc2 takes it).
+        return versions.at_least(state, "2.4.0") and jid in instance.workspace.lids
+    return True  # @broadcast addresses
 
 
-def _recipient(instance: Instance, number: str) -> str:
+def _recipient(state: DemoState, instance: Instance, number: str) -> str:
     """The JID for ``number``, or 400 ``[{"exists": false, ...}]`` when it is not on WhatsApp."""
     jid = create_jid(number)
-    if not _exists_on_whatsapp(instance, jid):
+    if not _exists_on_whatsapp(state, instance, jid):
         raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     return jid
 
@@ -302,7 +306,7 @@ async def deliver_list(
 ) -> Reply:
     """Send a list message whose body passed its line's schema."""
     _require_open(instance, "onWhatsApp", _plain_500)
-    jid = _recipient(instance, number)
+    jid = _recipient(call.state, instance, number)
     if number_of(jid) in call.state.not_on_whatsapp:  # the demo's knob (campaign tests)
         raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     if delay and delay > 0:
@@ -387,7 +391,7 @@ def _sent_answer(message: Message, content: dict[str, Any]) -> dict[str, Any]:
 async def send_text(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_TEXT)
     _require_open(instance, "onWhatsApp", _plain_500)
-    jid = _recipient(instance, body["number"])
+    jid = _recipient(call.state, instance, body["number"])
     options = body.get("options", {})
     if options.get("delay", 0) > 0:
         await asyncio.sleep(options["delay"] / 1000)
@@ -414,7 +418,7 @@ _MEDIA_MIMETYPES = {
 async def send_media(call: Call, instance: Instance) -> Reply:
     body = call.validated(schemas.SEND_MEDIA)
     _require_open(instance, "waUploadToServer", lambda text: GatewayError(500, [text]))
-    jid = _recipient(instance, body["number"])
+    jid = _recipient(call.state, instance, body["number"])
     media = body["mediaMessage"]
     try:
         data = base64.b64decode(media["media"], validate=True)
@@ -548,7 +552,7 @@ async def fetch_profile(call: Call, instance: Instance) -> Reply:
             "status": instance.profile_status,
             "isBusiness": False,
         }
-    jid = _recipient(instance, body["number"])
+    jid = _recipient(call.state, instance, body["number"])
     return 200, _profile(jid) | call.state.profile_overrides.get(number_of(jid), {})
 
 
@@ -569,7 +573,7 @@ async def whatsapp_numbers(call: Call, instance: Instance) -> Reply:
                 {"jid": jid, "exists": group is not None, "number": number_of(jid), "name": subject}
             )
             continue
-        exists = _exists_on_whatsapp(instance, jid) and (
+        exists = _exists_on_whatsapp(call.state, instance, jid) and (
             number_of(jid) not in call.state.not_on_whatsapp
         )
         answer: dict[str, Any] = {"exists": exists, "jid": jid}
@@ -595,7 +599,7 @@ async def send_invite(call: Call, instance: Instance) -> Reply:
     jid = normalize_group_jid(request["groupJid"])
     recipients = [create_jid(number) for number in request["numbers"]]
     if _group_problem(instance, jid, as_admin=True) or not all(
-        _exists_on_whatsapp(instance, recipient) for recipient in recipients
+        _exists_on_whatsapp(call.state, instance, recipient) for recipient in recipients
     ):
         raise GatewayError(404, ["No send invite"])
     invite_url = INVITE_URL_PREFIX + instance.groups[jid].invite_code

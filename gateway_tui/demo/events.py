@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import socketio
 
 from gateway_tui.demo import chats as chat_store
-from gateway_tui.demo.data import CONTACT_NAMES, Message, number_of
+from gateway_tui.demo.data import CONTACT_NAMES, Chat, Message, number_of
 from gateway_tui.demo.webhooks import WebhookSender
 
 if TYPE_CHECKING:
@@ -302,6 +302,22 @@ class DemoEvents:
             if number % per_tick == per_tick - 1:
                 await asyncio.sleep(max(0.0, began + (number + 1) / rate - time.monotonic()))
         return written
+
+    async def flood_chats(self, name: str, rate: int, count: int, first: int = 0) -> int:
+        """``count`` messages.upsert at ``rate`` a second, each from a new contact into a new
+        chat of instance ``name`` (stored, as a history sync after pairing brings them): the
+        chats numbered ``first`` on. Returns how many were emitted."""
+        instance = self._state_of().instances[name]
+        tick = 0.01
+        per_tick = max(1, round(rate * tick))
+        began = time.monotonic()
+        for number in range(count):
+            jid = f"{5519900000000 + first + number}@s.whatsapp.net"
+            instance.chats.setdefault(jid, Chat(jid))
+            self.write(instance, jid, f"flood chat {first + number}")
+            if number % per_tick == per_tick - 1:
+                await asyncio.sleep(max(0.0, began + (number + 1) / rate - time.monotonic()))
+        return count
 
 
 class Incoming:

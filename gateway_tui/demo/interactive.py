@@ -14,10 +14,12 @@ call-to-action buttons (url, call, copy), the texts name CTA, no ``viewOnceMessa
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.demo.data import Instance
+from gateway_tui.demo import versions
+from gateway_tui.demo.data import Chat, DemoState, Instance, Message
 from gateway_tui.demo.errors import GatewayError
 from gateway_tui.demo.session import (
     Reply,
@@ -302,6 +304,39 @@ async def get_poll_vote(call: Call, instance: Instance) -> Reply:
                 results[name]["votes"] += 1
                 results[name]["voters"].append(voter)
     return 200, {"poll": {"name": poll["name"], "totalVotes": len(votes), "results": results}}
+
+
+def receive_poll_vote(
+    state: DemoState, chat: Chat, poll_id: str, voter: str, chosen: list[str]
+) -> None:
+    """A contact votes on a poll of ``chat`` (a demo scenario hook; a new vote of the same
+    voter replaces theirs). 2.4 answers it through getPollVote; 2.3.7 and later also keep the
+    vote in the store as a ``pollUpdateMessage`` whose ``vote.selectedOptions`` holds the
+    chosen option names (decrypted on arrival), returned by findMessages. 2.3.6 and 1.7.1
+    drop a vote on arrival: nothing is kept."""
+    extras(state).poll_votes.setdefault(poll_id, {})[voter] = list(chosen)
+    if not versions.at_least(state, "2.3.7"):
+        return
+    poll = chat.find(poll_id)
+    if poll is None:
+        return
+    group = chat.jid.endswith("@g.us")
+    # After every message of the chat: a vote changed within a second still reads as later.
+    stamp = max([int(time.time()), *(m.timestamp + 1 for m in chat.messages)])
+    vote = {
+        "pollCreationMessageKey": dict(poll.key),
+        "vote": {"encPayload": "", "encIv": "", "selectedOptions": list(chosen)},
+        "senderTimestampMs": stamp * 1000,
+    }
+    chat.messages.append(
+        Message(
+            key={"remoteJid": chat.jid, "fromMe": False, "id": uuid.uuid4().hex[:20].upper()},
+            text="",
+            timestamp=stamp,
+            content={"pollUpdateMessage": vote},
+            participant=voter if group else None,
+        )
+    )
 
 
 async def find_channels(call: Call, instance: Instance) -> Reply:

@@ -79,7 +79,10 @@ async def handle_label(call: Call, instance: Instance) -> Reply:
     from gateway_tui.demo import app as v1
 
     jid = create_jid(body["number"])
-    if not v1._exists_on_whatsapp(instance, jid) or number_of(jid) in call.state.not_on_whatsapp:
+    if (
+        not v1._exists_on_whatsapp(call.state, instance, jid)
+        or number_of(jid) in call.state.not_on_whatsapp
+    ):
         raise GatewayError(404, ["Number is not on WhatsApp"])
     action, label_id = body["action"], body["labelId"]
     if not any(label["id"] == label_id for label in instance.workspace.labels):

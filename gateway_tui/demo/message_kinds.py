@@ -212,7 +212,7 @@ async def deliver(
     from gateway_tui.demo import app as v1
 
     require_open(instance, "onWhatsApp", plain_500)
-    jid = v1._recipient(instance, number)
+    jid = v1._recipient(call.state, instance, number)
     if number_of(jid) in call.state.not_on_whatsapp:
         raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     delay = options.get("delay")
@@ -407,7 +407,7 @@ async def send_presence(call: Call, instance: Instance) -> Reply:
     if instance.status != "open":
         raise GatewayError(400, [failure_text(instance, "onWhatsApp")])
     jid = create_jid(body["number"])
-    if not v1._exists_on_whatsapp(instance, jid):
+    if not v1._exists_on_whatsapp(call.state, instance, jid):
         # The server throws a plain object and answers its toString().
         raise GatewayError(400, ["[object Object]"])
     extras(call.state).presences.append((jid, options["presence"]))

@@ -184,6 +184,11 @@ class DemoServer:
         the new messages' ids."""
         return self.on_loop(self.events.flood(instance, jid, rate, count))
 
+    def flood_chats(self, instance: str, rate: int, count: int, first: int = 0) -> Any:
+        """``count`` new messages at ``rate`` a second, each into a new chat
+        (DemoEvents.flood_chats): a future of how many were emitted."""
+        return self.on_loop(self.events.flood_chats(instance, rate, count, first))
+
     @property
     def port(self) -> int:
         if self._port is None:

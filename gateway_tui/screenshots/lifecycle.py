@@ -33,9 +33,12 @@ async def _pairing(pilot: Pilot, number: str | None = None) -> None:
 
     def drawn() -> bool:
         result = app.actions.lifecycle.pairing_of("onboarding").value  # type: ignore[attr-defined]
-        if result is None or app.screen.query_one(QRCode).drawing is None:
+        if result is None:
             return False
         if number and not result.pairing_code:
+            return False
+        # With a number the screen opens on the pairing code alone; else on the QR, drawn.
+        if not number and app.screen.query_one(QRCode).drawing is None:
             return False
         # The state line says when the state was checked: not "never" in the picture.
         return "onboarding" in app.state.lifecycle.checked_at  # type: ignore[attr-defined]

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from gateway_tui.core.api.dialects import Dialect
     from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.files.config import ResolvedConfig
+    from gateway_tui.core.files.instances_head import InstancesHead
     from gateway_tui.core.fleet.alerts import Alert
     from gateway_tui.core.fleet.monitor import FleetMonitor
     from gateway_tui.core.services import Actions
@@ -138,13 +139,19 @@ class GatewayApp(App[int]):
         starting_url: str | None = None,
         fleet: bool = False,
         fleet_transport: Callable[[ResolvedConfig], httpx.AsyncBaseTransport | None] | None = None,
+        launch: tuple[str | None, str | None] | None = None,
     ) -> None:
         """``config``, or a function that loads it after the first frame (see the module doc);
         ``starting_url`` is shown in that first frame when known. ``transport``: a stand-in
         for the network (tests), or a function of the config giving each session its own.
         ``fleet``: open on the fleet screen; ``fleet_transport``: each fleet gateway's
-        transport (tests)."""
+        transport (tests). ``launch``: the command line's --url and --profile: the instance
+        rows a launch the same as this one kept are drawn in the first frame (dimmed, aged)."""
         super().__init__()
+        self._launch = launch
+        self._launch_key: str | None = None
+        self._kept_instances: InstancesHead | None = None  # drawn until the gateway answers
+        self._instances_kept_at: float | None = None
         self._open_on_fleet = fleet
         self._fleet_transport = fleet_transport
         self._fleet: FleetMonitor | None = None
@@ -331,8 +338,27 @@ class GatewayApp(App[int]):
             # Keys typed before the home screen exists wait for it (no safety release: the
             # imports may take long on a busy machine, and the keys are meant for home).
             token = self.type_ahead.hold(safety=False)
+            head = instances = None
+            if self._open_on_fleet:  # the fleet's rows kept at the last run, a small file
+                from gateway_tui.core.fleet.head import head_path, load_head
+
+                head = load_head(head_path(storage.data_dir()))
+            elif self._launch is not None:  # the instance rows this same launch kept
+                from gateway_tui.core.files import instances_head
+
+                self._launch_key = instances_head.launch_key(
+                    *self._launch, storage.config_dir() / "config.toml"
+                )
+                path = instances_head.head_path(storage.data_dir())
+                instances = instances_head.load_head(path, self._launch_key)
+                self._kept_instances = instances
             self.push_screen(
-                StartingScreen(self._starting_url, on_shown=partial(self._finish_start, token))
+                StartingScreen(
+                    self._starting_url,
+                    on_shown=partial(self._finish_start, token),
+                    head=head,
+                    instances=instances,
+                )
             )
             return
         self._show_first_home()
@@ -439,6 +465,7 @@ class GatewayApp(App[int]):
         from coming, say so once, and where to turn them on."""
 
         from gateway_tui.core.api.errors import GatewayError
+        from gateway_tui.core.live import OFF
 
         async def check() -> None:
             try:
@@ -446,13 +473,17 @@ class GatewayApp(App[int]):
             except GatewayError:
                 return  # the stream itself tells what it can
             self._live_missing[instance] = set(missing)
+            webhook_on = False
+            if missing == [OFF]:  # only the webhook on? Say so: this app does not listen there
+                with contextlib.suppress(GatewayError):
+                    webhook_on = (await self.client.hooks.find_webhook(instance)).enabled
             if missing:
-                self._tell_live_missing(instance, missing)
+                self._tell_live_missing(instance, missing, webhook_on)
 
         self.run_worker(check(), group="live-settings", exit_on_error=False)
 
-    def _tell_live_missing(self, instance: str, missing: list[str]) -> None:
-        from gateway_tui.core.live import OFF
+    def _tell_live_missing(self, instance: str, missing: list[str], webhook_on: bool) -> None:
+        from gateway_tui.core.live import live_gap
         from gateway_tui.tui.screens.instance import InstanceScreen
         from gateway_tui.tui.screens.webhook import HookSettingsScreen
 
@@ -460,17 +491,14 @@ class GatewayApp(App[int]):
         key_on = getattr(screen, "key_on", None)
         if key_on is None:
             return
-        what = (
-            "its websocket is off"
-            if missing == [OFF]
-            else "its websocket does not send " + ", ".join(missing)
-        )
+        websocket = key_on(InstanceScreen, "instance.websocket")
+        live_events = key_on(HookSettingsScreen, "hooks.live_events")
+        save = key_on(HookSettingsScreen, "hooks.save")
         self.notify(
-            f"No live updates from {instance}: {what} (this app changes no websocket setting by "
-            f"itself). {key_on(InstanceScreen, 'instance.websocket')} on the instance opens its "
-            f"websocket screen; there {key_on(HookSettingsScreen, 'hooks.live_events')} turns it "
-            f"on with the events live updates need, {key_on(HookSettingsScreen, 'hooks.save')} "
-            "writes it.",
+            f"{live_gap(instance, missing, webhook_on=webhook_on)} (this app changes no "
+            f"websocket setting by itself). {websocket} on the instance opens its websocket "
+            f"screen; there {live_events} turns it on with the events live updates need, "
+            f"{save} writes it.",
             title="Live events",
             severity="warning",
             timeout=20,
@@ -480,6 +508,58 @@ class GatewayApp(App[int]):
     def live_for(self, instance: str) -> bool:
         """Whether ``instance``'s events come over the socket now (no need to poll them)."""
         return self.session is not None and self.session.live_for(instance)
+
+    @property
+    def kept_instances(self) -> InstancesHead | None:
+        """The instance rows this launch kept at the last run, when they are of the gateway in
+        use (the home screen shows them, dimmed, until the gateway answers)."""
+        kept = self._kept_instances
+        if kept is None or self.session is None:
+            return None
+        return kept if kept.label == (self.config.profile or self.config.url) else None
+
+    def keep_instance_rows(self, rows: list[tuple[str, ...]]) -> None:
+        """The instance rows shown (display strings), kept for the next same launch's first
+        frame; at most once a minute, and only when launched from the command line."""
+        import time
+
+        from gateway_tui.core.files import instances_head
+
+        moment = time.monotonic()
+        if self._launch_key is None or (
+            self._instances_kept_at is not None and moment - self._instances_kept_at < 60
+        ):
+            return
+        self._instances_kept_at = moment
+        label = self.config.profile or self.config.url or "the gateway"
+        path = instances_head.head_path(storage.data_dir())
+        try:
+            instances_head.save_head(path, self._launch_key, label, rows, instances_head.now())
+        except OSError:
+            pass  # only a head start for the next run
+
+    def polling_reason(self, instance: str) -> str | None:
+        """Why ``instance`` (of the gateway in use) is polled; None when its events come live."""
+        from gateway_tui.core.live import OFF
+
+        session = self.session
+        if session is None or self.live_for(instance):
+            return None
+        if not session.follows(instance):
+            return "not opened in this app yet: its events are followed once it is"
+        missing = sorted(self._live_missing.get(instance, ()))
+        if missing == [OFF]:
+            return "its websocket is off on the gateway"
+        if missing:
+            return "its websocket does not send " + ", ".join(missing)
+        return "the gateway's socket is not connected (or refused this instance's namespace)"
+
+    def live_messages_for(self, instance: str) -> bool:
+        """Whether ``instance``'s new messages come over the socket now: its websocket may be
+        live yet not send them (then the chats and the conversation poll)."""
+        return self.live_for(instance) and not (
+            self._live_missing.get(instance, set()) & {"ENABLED", "MESSAGES_UPSERT"}
+        )
 
     def live_marks_for(self, instance: str) -> bool:
         """Whether ``instance``'s delivery marks come over the socket now."""
@@ -562,9 +642,10 @@ class GatewayApp(App[int]):
         it runs on while other screens are shown, so alerts reach them)."""
         if self._fleet is None:
             from gateway_tui.core.fleet.monitor import FleetMonitor, cache_path
+            from gateway_tui.core.fleet.seen import seen_path
 
             self._fleet = FleetMonitor.for_profiles(
-                self.config, transport=self._fleet_transport, cache=cache_path()
+                self.config, transport=self._fleet_transport, cache=cache_path(), seen=seen_path()
             )
             self._fleet.on_alert(self._fleet_alert)
             self._fleet_hears(self.client)
@@ -579,18 +660,14 @@ class GatewayApp(App[int]):
 
     def _fleet_alert(self, alert: Alert) -> None:
         """A notice, the bell, and (opt-in) the terminal's desktop notification."""
-        from gateway_tui.core.text.sanitize import line
+        from gateway_tui.core.fleet.alerts import desktop_notification
         from gateway_tui.tui.textual_private import write_to_terminal
 
         text = alert.summary()
         self.notify(text, title=f"Fleet: {alert.kind.value}", severity="warning", markup=False)
         self.bell()
         if self.config.desktop_notifications:
-            # No control character, no separator of the sequences, no secret in it.
-            body = line(text).replace(";", ",")[:200]
-            title = f"gateway-tui: {alert.kind.value}"
-            write_to_terminal(self, f"\x1b]9;{title}: {body}\x07")
-            write_to_terminal(self, f"\x1b]777;notify;{title};{body}\x07")
+            write_to_terminal(self, desktop_notification(alert))
 
     def campaign_ended(
         self, instance: str, campaign: str, *, stopped: bool, detail: str = ""
@@ -824,6 +901,7 @@ def run_app(
     *,
     starting_url: str | None = None,
     fleet: bool = False,
+    launch: tuple[str | None, str | None] | None = None,
 ) -> int:
-    GatewayApp(config, starting_url=starting_url, fleet=fleet).run()
+    GatewayApp(config, starting_url=starting_url, fleet=fleet, launch=launch).run()
     return 0

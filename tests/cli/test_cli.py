@@ -19,9 +19,11 @@ class FakeApp:
         self.configs: list[ResolvedConfig] = []
         self.exit_code = exit_code
         self.collector_on: list[bool] = []
+        self.launches: list[tuple[str | None, str | None] | None] = []
 
-    def run_app(self, config, *, starting_url: str | None = None) -> int:
+    def run_app(self, config, *, starting_url: str | None = None, launch=None) -> int:
         self.collector_on.append(gc.isenabled())
+        self.launches.append(launch)  # what decides which kept instance rows are drawn first
         # The app is given a loader (it loads the config after its first frame): load it here.
         self.configs.append(config() if callable(config) else config)
         return self.exit_code
@@ -137,6 +139,7 @@ def test_env_and_profile_reach_the_app(fake_app, monkeypatch):
     [config] = fake_app.configs
     assert config.url == "https://env.example.com"
     assert any("'missing'" in problem for problem in config.problems)
+    assert fake_app.launches == [(None, "missing")]  # the kept rows of this launch come first
 
 
 def test_the_app_starts_with_the_collector_off_and_it_is_on_after(fake_app):

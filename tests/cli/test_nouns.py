@@ -102,6 +102,46 @@ def test_promote_then_demote_then_remove(gw, capsys) -> None:
     assert all(p["id"] != jid for p in _members(gw, WAR_ROOM))
 
 
+def test_group_create_promote_makes_the_listed_participants_admins_each_said(gw, capsys) -> None:
+    other = "5511987650001"
+    before = len(gw.state.writes)
+    made = _json(
+        capsys,
+        ["group-create", "sales-eu", "Leads", other, NEWCOMER, "--promote", "+49 151 12349999"],
+    )
+    assert made["promoted"] == [{"number": NEWCOMER, "promoted": True, "result": "done"}]
+    members = gw.state.instances["sales-eu"].groups[made["group"]].participants
+    admins = {p["id"] for p in members if p["admin"]}
+    assert f"{NEWCOMER}@s.whatsapp.net" in admins
+    assert f"{other}@s.whatsapp.net" not in admins
+    # One create, one promote: each write once.
+    assert [w.path.split("/")[2] for w in gw.state.writes[before:]] == [
+        "create",
+        "updateParticipant",
+    ]
+
+
+def test_group_create_promote_refuses_a_stranger_before_writing(gw, capsys) -> None:
+    before = len(gw.state.writes)
+    assert main(["group-create", "sales-eu", "Leads", NEWCOMER, "--promote", "5511987650001"]) == 1
+    assert "not among the group's participants" in capsys.readouterr().err
+    assert len(gw.state.writes) == before
+
+
+def test_a_failed_promotion_says_the_group_exists_and_is_not_retried(gw, capsys) -> None:
+    gw.state.not_on_whatsapp.add("4915112348888")
+    before = len(gw.state.writes)
+    made = _json(
+        capsys,
+        ["group-create", "sales-eu", "Leads", NEWCOMER, "4915112348888"]
+        + ["--promote", "4915112348888"],
+        status=3,
+    )
+    (row,) = made["promoted"]
+    assert row["number"] == "4915112348888" and row["promoted"] is False
+    assert len(gw.state.writes) - before == 2  # the create and one promote, never again
+
+
 def test_settings_change_once_each_and_read_back(gw, capsys) -> None:
     before = len(gw.state.writes)
     shown = _json(

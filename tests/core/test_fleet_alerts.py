@@ -87,3 +87,47 @@ def test_campaigns_finishing_and_stopping_each_alert_and_the_log_keeps_times() -
         (AlertKind.CAMPAIGN_FINISHED, at(0)),
         (AlertKind.CAMPAIGN_STOPPED, at(5)),
     ]
+
+
+def _config_file(text: str):
+    from gateway_tui.core.files.config import config_path, load_config
+
+    path = config_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o600)
+    return load_config()
+
+
+def test_the_unreachable_delay_is_a_setting_the_fleet_and_health_use() -> None:
+    from gateway_tui.cli.health import _fleet as build_fleet
+    from gateway_tui.core.fleet.monitor import FleetMonitor
+
+    config = _config_file(
+        "unreachable_alert_after = 300\n"
+        '[profiles.prod]\nurl = "http://127.0.0.1:9"\napi_key = "SOME-KEY-OF-PROD-1"\n'
+    )
+    assert config.unreachable_alert_after == 300 and config.warnings == []
+    for book in (FleetMonitor.for_profiles(config).fleet.book, build_fleet(config, None).book):
+        gone = book.observe_gateway("prod", Verdict.UNREACHABLE, T0, "down")
+        gone += book.observe_gateway("prod", Verdict.UNREACHABLE, T0 + timedelta(seconds=290))
+        assert gone == []  # the default (60 s) would have alerted
+        late = book.observe_gateway("prod", Verdict.UNREACHABLE, T0 + timedelta(seconds=300))
+        assert [alert.kind for alert in late] == [AlertKind.UNREACHABLE]
+
+
+def test_an_unreachable_delay_out_of_bounds_is_brought_in_and_said() -> None:
+    from gateway_tui.core.files.config import (
+        MAX_UNREACHABLE_ALERT_AFTER,
+        MIN_UNREACHABLE_ALERT_AFTER,
+    )
+
+    config = _config_file("unreachable_alert_after = 0.5\n")
+    assert config.unreachable_alert_after == MIN_UNREACHABLE_ALERT_AFTER
+    assert any("unreachable_alert_after" in w and "too short" in w for w in config.warnings)
+    config = _config_file("unreachable_alert_after = 1e9\n")
+    assert config.unreachable_alert_after == MAX_UNREACHABLE_ALERT_AFTER
+    assert any("too long" in w for w in config.warnings)
+    config = _config_file('unreachable_alert_after = "soon"\n')
+    assert config.problems  # a clear message, not a traceback; the default is kept
+    assert config.unreachable_alert_after == 60

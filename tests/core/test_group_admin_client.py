@@ -230,3 +230,17 @@ async def test_a_lid_member_is_sent_as_it_is() -> None:
     async with GatewayClient("http://gw.test", "k", transport=transport, api_version="2") as c:
         await c.groups.update_participants("i", GROUP, ParticipantAction.REMOVE, ["1188223@lid"])
     assert json.loads(seen[0].content)["participants"] == ["1188223@lid"]
+
+
+async def test_2x_gives_one_chats_labels_through_find_chat_by_remote_jid() -> None:
+    """2.x's findChats selects no label; the Chat row (findChatByRemoteJid) holds them. No row:
+    the server answers an empty body, read as no label."""
+    from gateway_tui.demo.server import DemoServer
+
+    with DemoServer(api_version="2.3.7") as server:
+        chats = server.state.instances["sales-eu"].chats
+        labelled = next(jid for jid, chat in chats.items() if chat.labels)
+        async with GatewayClient(server.url, server.api_key, retry_delays=()) as client:
+            found = await client.labels.of_chat("sales-eu", labelled)
+            assert found == tuple(chats[labelled].labels)
+            assert await client.labels.of_chat("sales-eu", "4915199999999@s.whatsapp.net") == ()

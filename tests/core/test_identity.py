@@ -186,32 +186,121 @@ def test_stored_2_x_messages_teach_the_number_and_name_of_a_lid_sender() -> None
 # --- the rule in the app's sends, against the demo (its support instance has @lid chats) ---
 
 
-@pytest.mark.parametrize("version", ["1.7.1", "2.3.7", "2.4.0"])
-async def test_a_reply_in_a_lid_chat_goes_where_the_version_delivers(version: str) -> None:
+@contextlib.asynccontextmanager
+async def _on_support(version: str):
+    """A demo of ``version`` and the app's services on it: (demo, actions)."""
     from gateway_tui.core.api import GatewayClient
-    from gateway_tui.core.api.errors import InvalidRequest
     from gateway_tui.core.services import Actions
     from gateway_tui.core.state import AppState
     from gateway_tui.demo.server import DemoServer
 
     with DemoServer(api_version=version) as server:
-        chats = server.state.instances["support"].chats
         async with GatewayClient(server.url, server.api_key, retry_delays=()) as client:
             await client.fetch_server_info()
-            actions = Actions(client, AppState())
-            await actions.chats.load_messages("support", LID)
-            sends = len(server.state.writes)
-            if version == "1.7.1":  # no number beside the LID on 1.7.1: refused, not sent
-                with pytest.raises(InvalidRequest, match="hides this contact's number"):
-                    await actions.messages.send_text("support", LID, "hello")
-                assert len(server.state.writes) == sends
-                return
-            await actions.messages.send_text("support", LID, "hello")
-            to = LID if version == "2.4.0" else PHONE_JID
-            assert chats[to].messages[-1].text == "hello"
-            with pytest.raises(InvalidRequest) if version == "2.3.7" else _nothing():
-                await actions.messages.send_text("support", HIDDEN, "hello")
+            yield server, Actions(client, AppState())
+
+
+@pytest.mark.parametrize("version", ["1.7.1", "2.3.7", "2.4.0"])
+async def test_a_reply_in_a_lid_chat_goes_where_the_version_delivers(version: str) -> None:
+    from gateway_tui.core.api.errors import InvalidRequest
+
+    async with _on_support(version) as (server, actions):
+        chats = server.state.instances["support"].chats
+        await actions.chats.load_messages("support", LID)
+        sends = len(server.state.writes)
+        if version == "1.7.1":  # no number beside the LID on 1.7.1: refused, not sent
+            with pytest.raises(InvalidRequest, match="hides this contact's number"):
+                await actions.messages.send_text("support", LID, "hello")
+            assert len(server.state.writes) == sends
+            return
+        await actions.messages.send_text("support", LID, "hello")
+        to = LID if version == "2.4.0" else PHONE_JID
+        assert chats[to].messages[-1].text == "hello"
+        with pytest.raises(InvalidRequest) if version == "2.3.7" else _nothing():
+            await actions.messages.send_text("support", HIDDEN, "hello")
 
 
 def _nothing():
     return contextlib.nullcontext()
+
+
+# --- the rule in the chats list and in list sends (single and to many) ---
+
+
+@pytest.mark.parametrize("version", ["1.7.1", "2.3.7", "2.4.0"])
+async def test_the_chats_read_shows_a_lid_chats_number_and_list_sends_go_where_they_work(
+    version: str,
+) -> None:
+    """The chats list alone (findChats/findContacts/findMessages' newest keys) teaches a LID
+    chat's number (2.x's remoteJidAlt): the row shows it beside the LID and is found by it;
+    a list message to the LID goes to the number before 2.4.0-rc2 (the LID answers
+    exists: false there), to the LID on 2.4, and is refused, nothing sent, when no number is
+    known."""
+    from gateway_tui.core.api.errors import InvalidRequest
+    from gateway_tui.core.chat_book import chat_rows
+
+    async with _on_support(version) as (server, actions):
+        chats = server.state.instances["support"].chats
+        book = await actions.chats.load_chat_book("support")
+        known = actions.people.identities_of("support")
+        rows = {r.jid: r for r in chat_rows(book, {}, lambda _j: None, known)}
+        assert rows[HIDDEN].number == f"{HIDDEN} (number hidden)"
+        if version == "1.7.1":  # 1.7.1 gives no number beside a LID
+            assert rows[LID].number == f"{LID} (number hidden)"
+        else:
+            assert rows[LID].number == f"+55 11 98700-1234 · {LID}"
+            assert PHONE in rows[LID].search
+        sends = len(server.state.writes)
+        if version == "1.7.1":
+            with pytest.raises(InvalidRequest, match="hides this contact's number"):
+                await actions.messages.send_list("support", _menu(LID))
+            assert len(server.state.writes) == sends
+            return
+        result = await actions.messages.send_list("support", _menu(LID))
+        to = LID if version == "2.4.0" else PHONE_JID
+        assert result.key is not None and result.key.remote_jid == to
+        assert chats[to].messages[-1].key["id"] == result.key.id
+        with pytest.raises(InvalidRequest) if version == "2.3.7" else _nothing():
+            await actions.messages.send_list("support", _menu(HIDDEN))
+
+
+def _menu(to: str):
+    from tests.data import send_list_request
+
+    request = send_list_request(to, "Menu")
+    footer = request.list_message.model_copy(update={"footer_text": "Thanks"})  # 2.x wants one
+    return request.model_copy(update={"list_message": footer})
+
+
+def test_to_many_a_lid_recipient_goes_to_its_number_or_is_left_out_with_the_reason() -> None:
+    from gateway_tui.core.campaign.recipients import parse_recipients
+
+    known = _learnt()
+    recipients = parse_recipients(f"number,name\n{LID},Marina\n{HIDDEN},Theo\n{PHONE},Again\n")
+    recipients.route_lids(lambda jid: known.resolve(jid).send_jid("2.3.7"))
+    assert [r.number for r in recipients.recipients] == [PHONE]  # Marina's number, once
+    assert recipients.recipients[0].name == "Marina"
+    assert recipients.duplicates == 1
+    (left_out,) = recipients.invalid
+    assert left_out.field == "line 3" and "exists: false" in left_out.message
+    on_2_4 = parse_recipients(f"{LID}\n{HIDDEN}\n")
+    on_2_4.route_lids(lambda jid: known.resolve(jid).send_jid("2.4.0"))
+    assert [r.number for r in on_2_4.recipients] == [LID, HIDDEN]
+
+
+@pytest.mark.parametrize("version", ["2.3.7", "2.4.0"])
+async def test_a_poll_to_a_lid_chat_goes_where_the_version_delivers(version: str) -> None:
+    """The interactive composers' sends (core/services/kinds.py) follow the rule too."""
+    from gateway_tui.core.api.errors import InvalidRequest
+    from gateway_tui.core.api.message_kinds import Poll
+
+    async with _on_support(version) as (server, actions):
+        chats = server.state.instances["support"].chats
+        await actions.chats.load_chat_book("support")
+        poll = Poll("Lunch?", ("Yes", "No"))
+        result = await actions.kinds.send("send_poll", "support", LID, poll)
+        to = LID if version == "2.4.0" else PHONE_JID
+        assert result.key is not None and result.key.remote_jid == to
+        assert chats[to].messages[-1].key["id"] == result.key.id
+        with pytest.raises(InvalidRequest) if version == "2.3.7" else _nothing():
+            await actions.kinds.send("send_poll", "support", HIDDEN, poll)

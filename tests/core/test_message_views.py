@@ -141,3 +141,55 @@ def test_reactions_are_counted_on_their_message_and_revokes_mark_it_deleted() ->
     # Reactions and revokes that point at a loaded message are not bubbles of their own; one
     # on a message not loaded still is.
     assert seen.hidden == {"R1", "R2", "R3", "R4", "R5", "X1"}
+
+
+def test_votes_kept_in_the_store_are_counted_per_voter_the_latest_wins() -> None:
+    """2.3.7 keeps each vote as a ``pollUpdateMessage`` whose ``vote.selectedOptions`` holds
+    the chosen option names (decrypted on arrival); findMessages returns them newest first."""
+    poll = stored(
+        "P1",
+        {
+            "pollCreationMessageV3": {
+                "name": "Lunch?",
+                "options": [{"optionName": n} for n in ("Yes", "No", "Later")],
+                "selectableOptionsCount": 0,
+            }
+        },
+        from_me=True,
+    )
+
+    def vote(mid, chosen, who, at, *, from_me=False):
+        content = {
+            "pollUpdateMessage": {
+                "pollCreationMessageKey": {"remoteJid": CHAT, "fromMe": True, "id": "P1"},
+                "vote": {"encPayload": "", "encIv": "", "selectedOptions": chosen},
+                "senderTimestampMs": str(at * 1000),
+            }
+        }
+        return stored(mid, content, who=who, stamp=at, from_me=from_me)
+
+    undecrypted = [{"type": "Buffer", "data": [1, 2, 3]}]
+    messages = [
+        poll,
+        vote("V4", ["Later"], "a@s.whatsapp.net", 4),  # a's latest, read before their first
+        vote("V1", ["Yes"], "a@s.whatsapp.net", 1),
+        vote("V2", ["Yes", "No"], "b@s.whatsapp.net", 2),
+        vote("V3", ["No"], "c@s.whatsapp.net", 3),
+        vote("V5", [], "c@s.whatsapp.net", 5),  # c took theirs away
+        vote("V6", ["No"], None, 6, from_me=True),
+        vote("V7", undecrypted, "d@s.whatsapp.net", 7),  # not names: not counted
+    ]
+    unread = stored(
+        "V8",
+        {"pollUpdateMessage": {"pollCreationMessageKey": {"id": "P1"}, "vote": {"encIv": "x"}}},
+        who="e@s.whatsapp.net",
+        stamp=8,
+    )  # the gateway did not find the poll: the vote stays encrypted
+    messages.append(unread)
+    seen = Decorations.of(messages)
+    assert seen.poll_votes["P1"] == {"Later": 1, "Yes": 1, "No": 2}
+    assert seen.hidden == {"V1", "V2", "V3", "V4", "V5", "V6"}
+    lines = detail_lines(poll, seen.poll_votes["P1"])
+    assert lines[1:] == ["  ○ Yes  1 vote", "  ○ No  2 votes", "  ○ Later  1 vote"]
+    nobody = Decorations.of([poll, vote("V9", [], "a@s.whatsapp.net", 9)])
+    assert detail_lines(poll, nobody.poll_votes["P1"])[1] == "  ○ Yes  0 votes"

@@ -129,3 +129,23 @@ def test_a_lid_member_carries_its_phone_number_on_2x_only() -> None:
         members = gw.call("GET", "/group/participants/support", groupJid=group).json()
         (member,) = [p for p in members["participants"] if p["id"] == LID]
         assert "phoneNumber" not in member
+
+
+@pytest.mark.parametrize(
+    ("version", "reaches"), [("1.7.1", False), ("2.3.7", False), ("2.4.0", True)]
+)
+def test_a_send_to_an_lid_answers_exists_false_before_2_4(version: str, reaches: bool) -> None:
+    """Before 2.4.0-rc2 the server's onWhatsApp check knows no ``@lid``: every send to one
+    answers 400 ``exists: false`` (the phone JID beside it is what reaches the person)."""
+    with gateway(version) as gw:
+        text = {"text": "hello"} if gw.v2 else {"textMessage": {"text": "hello"}}
+        answer = gw.call("POST", "/message/sendText/support", {"number": LID, **text})
+        if reaches:
+            assert answer.status_code == 201
+            assert answer.json()["key"]["remoteJid"] == LID
+        else:
+            assert answer.status_code == 400
+            (refusal,) = answer.json()["response"]["message"]
+            assert refusal["exists"] is False and refusal["jid"] == LID
+        phone = {"number": "5511987001234", **text}
+        assert gw.call("POST", "/message/sendText/support", phone).status_code == 201

@@ -122,12 +122,13 @@ async def test_the_instances_screen_says_how_many_were_skipped_and_d_says_why(de
     async with app.run_test(size=(140, 40)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         await pilot.pause()
-        assert "1 instance could not be read — d shows why" in screen_text(app)
+        # Named by the row's own raw name (issue 29): not only counted.
+        assert "1 instance could not be read (support) — d shows why" in screen_text(app)
         assert len(app.state.instances.value) == len(demo_server.state.instances) - 1
         assert "sales-eu" in screen_text(app)
         await pilot.press("d")
         await pilot.pause()
-        assert any("item 2" in n and "profileName" in n for n in notices(app))
+        assert any("item 2 (support)" in n and "profileName" in n for n in notices(app))
 
 
 async def test_a_huge_list_is_validated_while_the_event_loop_keeps_running(monkeypatch):

@@ -174,6 +174,7 @@ CASES = [
         "understood",
     ),
     Case("labels.find", lambda c, i: c.labels.find(i), "understood"),
+    Case("labels.of_chat", lambda c, i: c.labels.of_chat(i, NUMBER), "understood"),
     Case(
         "labels.handle",
         lambda c, i: c.labels.handle(i, NUMBER, "1", list(LabelAction)[0]),

@@ -139,13 +139,18 @@ async def test_websocket_events_off_are_told_once_with_the_keys_that_turn_them_o
             await wait_for(pilot, lambda: bool(app.state.instances.value))
             for _ in range(2):
                 app.push_screen(MessagesScreen(INSTANCE, jid))
-                await wait_for(
-                    pilot, lambda: any("No live updates from" in n for n in notices(app))
-                )
+                await wait_for(pilot, lambda: any("Live updates from" in n for n in notices(app)))
                 app.pop_screen()
                 await pilot.pause()
-            told = [n for n in notices(app) if "No live updates from" in n]
+            told = [n for n in notices(app) if "Live updates from" in n]
             assert len(told) == 1, told
+            # Partial, not none (issue 29): what comes and what does not, and what is polled.
+            assert not [n for n in notices(app) if "No live updates" in n]
+            assert f"Live updates from {INSTANCE} are partial" in told[0]
+            assert "sends new messages, connection changes, but not" in told[0]
+            assert "delivery marks (MESSAGES_UPDATE)" in told[0]
+            assert "the conversation reads delivery marks again" in told[0]
+            assert app.live_messages_for(INSTANCE) and not app.live_marks_for(INSTANCE)
             screen = app.screen
             websocket_key = screen.key_on(InstanceScreen, "instance.websocket")
             live_key = screen.key_on(HookSettingsScreen, "hooks.live_events")

@@ -6,15 +6,12 @@ Only what happens is checked here, never how long it takes: speed is measured in
 from __future__ import annotations
 
 import gc
-import os
-import subprocess
-import sys
 
 import httpx
 
 from gateway_tui.core.client_factory import transport_for as _transport_for
 from gateway_tui.tui.screens.instances import InstancesScreen
-from tests.support import wait_for
+from tests.support import imported_by, wait_for
 
 # Not needed for the first frame of the app, so not imported by `import gateway_tui.tui.app`.
 NOT_AT_START = (
@@ -25,18 +22,6 @@ NOT_AT_START = (
     "gateway_tui.tui.screens.participants",
     "gateway_tui.tui.screens.instance",
 )
-
-
-def imported_by(code: str, tmp_path) -> set[str]:
-    # A module marked absent (None in sys.modules) was not imported.
-    listing = "sorted(name for name, module in sys.modules.items() if module is not None)"
-    script = f"{code}\nimport sys\nprint('\\n'.join({listing}))"
-    env = {**os.environ, "GATEWAY_TUI_HOME": str(tmp_path / "home")}
-    done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    return set(done.stdout.split())
 
 
 def heavy(modules: set[str]) -> list[str]:

@@ -174,6 +174,15 @@ def is_24_or_later(version: str | None) -> bool:
     return parsed is not None and parsed.release[:2] >= (2, 4)
 
 
+def keeps_poll_votes(version: str | None) -> bool:
+    """Whether a gateway of ``version`` keeps the poll votes it receives in its store, with the
+    chosen options decrypted to their names (findMessages returns them as
+    ``pollUpdateMessage``): 2.3.7 and later. 2.3.6 and 1.7.1 drop a vote on arrival
+    (``messages.upsert`` skips ``pollUpdateMessage``), so their polls' votes cannot be told."""
+    parsed = assumed_version(version)
+    return parsed is not None and parsed.release[:3] >= (2, 3, 7)
+
+
 def unsupported(feature: str, version: str | None) -> str | None:
     """Why a gateway of ``version`` cannot be asked for ``feature`` (a SINCE_24 key), or None.
 

@@ -232,6 +232,17 @@ class StoredChat:
     def is_group(self) -> bool:
         return self.id.endswith(GROUP_SUFFIX)
 
+    @property
+    def name(self) -> str | None:
+        """The chat's own name as the server stores it: a group's ``subject`` or ``name``, or
+        2.x's ``pushName`` (its findChats rows carry the chat's name there, a group's subject
+        included); 1.7.1's rows have none (``{id, owner}``). Blank is no name."""
+        for field in ("subject", "name", "pushName"):
+            value = self.raw.get(field)
+            if isinstance(value, str) and value.strip():
+                return value.strip()
+        return None
+
     @classmethod
     def read(cls, data: dict[str, Any]) -> StoredChat | None:
         jid = _str(data.get("id"))

@@ -33,18 +33,44 @@ _WHITESPACE = " \t\n\r"
 
 
 class PartialList(list[T], Generic[T]):
-    """The items that could be read, and why each of the others could not (in order)."""
+    """The items that could be read, and why each of the others could not (in order), with
+    what names each of those (``unreadable_names``: its own name where the raw item has one,
+    else "row N")."""
 
     unreadable: list[str]
+    unreadable_names: list[str]
 
-    def __init__(self, items: Any = (), unreadable: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        items: Any = (),
+        unreadable: list[str] | None = None,
+        unreadable_names: list[str] | None = None,
+    ) -> None:
         super().__init__(items)
         self.unreadable = unreadable or []
+        self.unreadable_names = unreadable_names or []
 
 
 def unreadable_of(value: object) -> list[str]:
     """The reasons items were skipped, for any list (empty for a plain one)."""
     return list(getattr(value, "unreadable", ()) or ())
+
+
+def unreadable_names_of(value: object) -> list[str]:
+    """What names each skipped item (its raw name, else "row N"), for any list."""
+    return list(getattr(value, "unreadable_names", ()) or ())
+
+
+def _raw_name(text: str, name_of: Callable[[Any], Any] | None) -> str | None:
+    """The name a raw item gives itself, where it has one that is a string (server data:
+    shown through the display boundary like any other)."""
+    if name_of is None:
+        return None
+    try:
+        name = name_of(json.loads(text))
+    except (ValueError, TypeError, AttributeError, KeyError):
+        return None
+    return name if isinstance(name, str) and name.strip() else None
 
 
 class ListReader(Generic[Item]):
@@ -56,7 +82,9 @@ class ListReader(Generic[Item]):
         convert: Callable[[Any], T] | None = None,
         *,
         off_loop_bytes: int | None = None,
+        name_of: Callable[[Any], Any] | None = None,
     ) -> None:
+        self._name_of = name_of  # a raw item's own name, to say which one was skipped
         self._many = TypeAdapter(list[item])
         self._one = TypeAdapter(item)
         self._convert = convert or (lambda value: value)
@@ -116,7 +144,12 @@ class ListReader(Generic[Item]):
                 try:
                     item = self._one.validate_json(text)
                 except ValidationError as error:
-                    into.unreadable.append(f"item {first + offset + 1}: {_first_problem(error)}")
+                    row = first + offset + 1
+                    name = _raw_name(text, self._name_of)
+                    label = f"row {row}" if name is None else name
+                    shown = f"item {row}" if name is None else f"item {row} ({name})"
+                    into.unreadable.append(f"{shown}: {_first_problem(error)}")
+                    into.unreadable_names.append(label)
                     continue
                 into.append(self._convert(item))
             return

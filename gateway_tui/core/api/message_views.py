@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gateway_tui.core.api.chat_models import StoredMessage, parse_long
@@ -44,7 +44,7 @@ class PollView:
         head = f"📊 {self.question}" + (" (several choices)" if self.several else "")
         rows = [head]
         for option in self.options:
-            count = self.votes.get(option) if self.votes is not None else None
+            count = self.votes.get(option, 0) if self.votes is not None else None
             rows.append(
                 f"  ○ {option}"
                 + (f"  {count} vote{'s' * (count != 1)}" if count is not None else "")
@@ -229,15 +229,37 @@ def reaction_target(message: StoredMessage) -> tuple[str, str] | None:
     return target, text if isinstance(text, str) else ""
 
 
+def poll_vote(message: StoredMessage) -> tuple[str, tuple[str, ...]] | None:
+    """(the poll's message id, the option names chosen — () takes a vote away) of a stored
+    ``pollUpdateMessage``. 2.3.7 keeps each vote it receives in the store with the chosen
+    options already decrypted to their names (``vote.selectedOptions``). A vote whose poll it
+    did not find stays as received (no ``selectedOptions``) and reads as None, as does anything
+    but a list of names: not counted. (One it found but could not decrypt is stored with
+    ``[]``, which reads as a vote taken away: the store cannot tell them apart.)"""
+    if message.kind != "pollUpdateMessage":
+        return None
+    body = message.body
+    target = _str(_dict(body.get("pollCreationMessageKey")).get("id"))
+    chosen = _dict(body.get("vote")).get("selectedOptions")
+    if target is None or not isinstance(chosen, list):
+        return None
+    if not all(isinstance(name, str) for name in chosen):
+        return None
+    return target, tuple(chosen)
+
+
 @dataclass(frozen=True)
 class Decorations:
     """What the other messages of a chat say about each message: its reactions (a count per
-    emoji, one per sender: the latest wins) and whether it was deleted for everyone. The
-    reactions and revokes themselves are not drawn as bubbles of their own."""
+    emoji, one per sender: the latest wins), whether it was deleted for everyone, and a
+    poll's votes kept in the store (a count per option, one vote per voter: the latest wins,
+    so a voter who changes their vote moves). The reactions, revokes and votes themselves are
+    not drawn as bubbles of their own."""
 
     reactions: dict[str, Counter[str]]
     deleted: frozenset[str]
-    hidden: frozenset[str]  # reactions and revokes that point at a message of the chat
+    hidden: frozenset[str]  # reactions, revokes and votes that point at a message of the chat
+    poll_votes: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, messages: Iterable[StoredMessage]) -> Decorations:
@@ -246,11 +268,21 @@ class Decorations:
         latest: dict[tuple[str, str], tuple[int, str]] = {}
         deleted: set[str] = set()
         hidden: set[str] = set()
+        ballots: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         for message in ordered:
             if (gone := revoked_id(message)) is not None:
                 deleted.add(gone)
                 if gone in ids:
                     hidden.add(message.id)
+                continue
+            if (vote := poll_vote(message)) is not None:
+                poll, chosen = vote
+                if poll in ids:
+                    hidden.add(message.id)
+                who = "me" if message.from_me else message.sender
+                stamp = message.timestamp or 0
+                if (poll, who) not in ballots or ballots[(poll, who)][0] <= stamp:
+                    ballots[(poll, who)] = (stamp, chosen)
                 continue
             reaction = reaction_target(message)
             if reaction is None:
@@ -267,7 +299,12 @@ class Decorations:
         for (target, _who), (_stamp, emoji) in latest.items():
             if emoji:
                 reactions.setdefault(target, Counter())[emoji] += 1
-        return cls(reactions, frozenset(deleted), frozenset(hidden))
+        poll_votes: dict[str, dict[str, int]] = {}
+        for (poll, _who), (_stamp, chosen) in ballots.items():
+            counts = poll_votes.setdefault(poll, {})
+            for name in chosen:
+                counts[name] = counts.get(name, 0) + 1
+        return cls(reactions, frozenset(deleted), frozenset(hidden), poll_votes)
 
     def reaction_line(self, message_id: str) -> str:
         counts = self.reactions.get(message_id)

@@ -18,8 +18,8 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from gateway_tui.core.api.dialects import Dialect
@@ -27,6 +27,7 @@ from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.models import SendListRequest
 from gateway_tui.core.api.validation import check_recipient, normalise_number
 from gateway_tui.core.draft import Draft
+from gateway_tui.core.identity import NoRoute, is_lid
 from gateway_tui.core.text.phone import number_problem, person_digits, person_key
 from gateway_tui.core.text.placeholders import column_name as _column_name
 from gateway_tui.core.text.placeholders import fill, placeholders_in
@@ -82,6 +83,37 @@ class RecipientList:
         left_out = len(self.recipients) - len(kept)
         self.recipients = kept
         return left_out
+
+    def route_lids(self, route: Callable[[str], str]) -> int:
+        """Each ``@lid`` recipient sent to the JID that works on the gateway (``route``: the
+        @lid rule of core/identity.py, raising NoRoute with the reason): its number before
+        2.4.0-rc2, else left out with the reason; one that becomes a number already listed is
+        a duplicate. Returns how many were changed or left out."""
+        seen: set[str] = set()
+        kept: list[Recipient] = []
+        changed = 0
+        for recipient in self.recipients:
+            number = recipient.number
+            if is_lid(number):
+                try:
+                    target = route(number)
+                except NoRoute as reason:
+                    self.invalid.append(Problem(f"line {recipient.line}", str(reason)))
+                    changed += 1
+                    continue
+                if target != number:
+                    changed += 1
+                    number = person_digits(target) or target
+            key = person_key(number)
+            if key in seen:  # the number of a LID also listed as a number: once
+                self.duplicates += 1
+                continue
+            seen.add(key)
+            kept.append(
+                recipient if number == recipient.number else replace(recipient, number=number)
+            )
+        self.recipients = kept
+        return changed
 
     def summary(self) -> str:
         parts = [f"{len(self.recipients):,} recipient(s)"]

@@ -214,6 +214,7 @@ BINDINGS = {
     "pairing.copy_code": ("c", "Copy pairing code"),
     "pairing.new_code": ("r", "New code now"),
     "pairing.pair_by_number": ("p", "Pairing code"),
+    "pairing.toggle_qr": ("q", "QR code / pairing code"),
     "pairing_number.cancel": ("escape", "Cancel"),
     "participants.add": ("a", "Add"),
     "participants.back": ("escape", "Back"),
@@ -528,7 +529,7 @@ SCREENS = {
     "PairingScreen": (
         "app.events", "app.fleet", "app.help", "app.help_f1", "app.quit", "app.quit_now",
         "app.request_log", "app.toggle_theme", "pairing.back", "pairing.copy_code",
-        "pairing.new_code", "pairing.pair_by_number", "textual.app.focus_next",
+        "pairing.new_code", "pairing.pair_by_number", "pairing.toggle_qr", "textual.app.focus_next",
         "textual.app.focus_previous", "textual.command_palette", "textual.help_quit",
         "textual.screen.copy_text",
     ),

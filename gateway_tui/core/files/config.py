@@ -55,6 +55,23 @@ def clamped_refresh_interval(seconds: float) -> tuple[float, str | None]:
     )
 
 
+# How long a fleet gateway stays unreachable before it is an alert (core/fleet/alerts.py): a
+# shorter one alerts on every restart of a gateway, a longer one than a day is no alert at all.
+DEFAULT_UNREACHABLE_ALERT_AFTER = 60.0
+MIN_UNREACHABLE_ALERT_AFTER = 10.0
+MAX_UNREACHABLE_ALERT_AFTER = 86_400.0
+
+
+def clamped_unreachable_alert_after(seconds: float) -> tuple[float, str | None]:
+    """The delay kept for ``seconds`` (the one place it is bounded), and what to say when it
+    was brought into bounds."""
+    kept = min(max(seconds, MIN_UNREACHABLE_ALERT_AFTER), MAX_UNREACHABLE_ALERT_AFTER)
+    if kept == seconds:
+        return seconds, None
+    too = "short" if seconds < kept else "long"
+    return kept, f"unreachable_alert_after = {seconds:g} is too {too}: {kept:g} s is used"
+
+
 DEFAULT_REQUEST_TIMEOUT = 15.0
 DEFAULT_MAX_RESPONSE_MB = 64.0
 
@@ -167,6 +184,11 @@ class ConfigFile(BaseModel):
     mark_read_on_open: bool = False
     # The fleet's alerts also as the terminal's desktop notifications (OSC 9 and OSC 777).
     desktop_notifications: bool = False
+    # Seconds a fleet gateway stays unreachable before it is an alert; brought into
+    # [MIN_UNREACHABLE_ALERT_AFTER, MAX_UNREACHABLE_ALERT_AFTER] and said.
+    unreachable_alert_after: float = Field(
+        default=DEFAULT_UNREACHABLE_ALERT_AFTER, ge=0, allow_inf_nan=False
+    )
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key(s)
     profiles: dict[str, Profile] = Field(default_factory=dict)
 
@@ -218,6 +240,7 @@ class ResolvedConfig:
     api_version: str = "auto"  # the profile's pin, or "auto"
     mark_read_on_open: bool = False
     desktop_notifications: bool = False
+    unreachable_alert_after: float = DEFAULT_UNREACHABLE_ALERT_AFTER
     keys: dict[str, str] = field(default_factory=dict)
     profiles: dict[str, Profile] = field(default_factory=dict)
     path: Path = field(default_factory=config_path)
@@ -494,6 +517,9 @@ def load_config(
 
     file_warning = _insecure_file_warning(path, config_file)
     interval, interval_warning = clamped_refresh_interval(config_file.refresh_interval)
+    unreachable, unreachable_warning = clamped_unreachable_alert_after(
+        config_file.unreachable_alert_after
+    )
     base = ResolvedConfig(
         demo=demo,
         refresh_interval=interval,
@@ -502,11 +528,12 @@ def load_config(
         theme=config_file.theme,
         mark_read_on_open=config_file.mark_read_on_open,
         desktop_notifications=config_file.desktop_notifications,
+        unreachable_alert_after=unreachable,
         keys=keys,
         profiles=dict(config_file.profiles),
         path=path,
         problems=problems,
-        warnings=[w for w in (file_warning, interval_warning) if w],
+        warnings=[w for w in (file_warning, interval_warning, unreachable_warning) if w],
     )
     return base._retarget(chosen_url, key, profile_name if uses_profile else None)
 

@@ -78,6 +78,7 @@ def show(
         "max_response_mb",
         "theme",
         "mark_read_on_open",
+        "unreachable_alert_after",
     ):
         value = getattr(config, name)
         rows.append(

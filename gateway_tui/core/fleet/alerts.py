@@ -194,3 +194,13 @@ class AlertBook:
         self._last[key] = alert
         self.log.append(alert)
         return [alert]
+
+
+def desktop_notification(alert: Alert) -> str:
+    """The terminal's desktop notification of ``alert`` (OSC 9 and OSC 777, for the terminals
+    that know either): no control character, no separator of the sequences, no secret."""
+    from gateway_tui.core.text.sanitize import line
+
+    body = line(alert.summary()).replace(";", ",")[:200]
+    title = f"gateway-tui: {alert.kind.value}"
+    return f"\x1b]9;{title}: {body}\x07\x1b]777;notify;{title};{body}\x07"

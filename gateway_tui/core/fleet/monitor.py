@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from gateway_tui.core.files.config import ResolvedConfig
     from gateway_tui.core.fleet.probe import GatewayProbe, GatewayReading
+    from gateway_tui.core.fleet.seen import SeenStore
 
 DEFAULT_INTERVAL = 30.0
 # connectionState checks per gateway per refresh where /metrics is not served.
@@ -42,17 +43,19 @@ class FleetMonitor:
         interval: float = DEFAULT_INTERVAL,
         book: AlertBook | None = None,
         cache: Any = None,
+        seen: Any = None,
     ) -> None:
-        """``cache``: where the rows last seen are kept for the next start (None: nowhere)."""
+        """``cache``: where the rows last seen are kept for the next start; ``seen``: where
+        what the user has seen is kept (seen.py) (None: nowhere)."""
         self.fleet = Fleet(probes, book)
         self.cache = cache
+        self._seen_path = seen
+        self._seen_store: SeenStore | None = None
         self._saved_at: float | None = None
         self.interval = interval
         # The gateways being read now: each is read on its own schedule (a slow or dead one
         # holds back nobody's next refresh), and never twice at once.
         self._reading: set[str] = set()
-        # (gateway, instance) → the message count when last seen: new messages count from it.
-        self.seen: dict[tuple[str, str], int] = {}
         self._listeners: list[Callable[[], None]] = []
         self._alert_listeners: list[Callable[[Alert], None]] = []
         self._tasks: list[asyncio.Task[None]] = []
@@ -68,6 +71,7 @@ class FleetMonitor:
         interval: float | None = None,
         state_checks: int | None = DEFAULT_STATE_CHECKS,
         cache: Any = None,
+        seen: Any = None,
     ) -> FleetMonitor:
         """One probe per profile of ``config`` (or the gateway in use, when it has none)."""
         from gateway_tui.core.fleet.probe import probe_for
@@ -88,7 +92,43 @@ class FleetMonitor:
             except Exception:  # noqa: BLE001 - a key that cannot be sent: that profile is left out
                 continue
         every = interval if interval is not None else (config.refresh_interval or DEFAULT_INTERVAL)
-        return cls(probes, interval=every, cache=cache)
+        book = AlertBook(unreachable_after=config.unreachable_alert_after)
+        return cls(probes, interval=every, book=book, cache=cache, seen=seen)
+
+    # --- what the user has seen (kept between runs) -----------------------------------------
+
+    @property
+    def seen_store(self) -> SeenStore:
+        """Read once, when first needed (after the first frame): the alerts of the last run
+        join the log, with their times."""
+        if self._seen_store is None:
+            from gateway_tui.core.fleet.seen import SeenStore
+
+            self._seen_store = SeenStore.load(self._seen_path)
+            log = self.fleet.book.log
+            joined = [a for a in self._seen_store.alerts if a not in log] + list(log)
+            log.clear()
+            log.extend(joined)  # the oldest fall out first when it is full
+        return self._seen_store
+
+    @property
+    def seen(self) -> dict[tuple[str, str], int]:
+        """(gateway, instance) → the message count when last seen: new messages count from it."""
+        return self.seen_store.counts
+
+    @property
+    def alerts_unseen(self) -> int:
+        """The alerts raised since the alert log was last looked at (this run or an earlier)."""
+        return self.seen_store.unseen(self.fleet.book.log)
+
+    def alerts_looked_at(self) -> None:
+        self.seen_store.alerts_seen_at = datetime.now(UTC)
+        self._keep_seen()
+        self._changed()
+
+    def _keep_seen(self) -> None:
+        if self._seen_path is not None:
+            self.seen_store.save(self.fleet.book.log)
 
     # --- listening -------------------------------------------------------------------------
 
@@ -119,6 +159,8 @@ class FleetMonitor:
 
     @property
     def alerts(self) -> list[Alert]:
+        """This run's alerts, after the last runs' (kept: seen.py)."""
+        self.seen_store  # noqa: B018 - read first: the last runs' alerts join the log
         return list(self.fleet.book.log)
 
     @property
@@ -138,6 +180,7 @@ class FleetMonitor:
         schedule (in the running loop) until closed."""
         if self._tasks or self._stopped:
             return
+        self.seen_store  # noqa: B018 - read before the first reading counts from it
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._run(probe)) for probe in self.fleet.probes.values()]
 
@@ -177,6 +220,7 @@ class FleetMonitor:
             save_rows(self.rows(), self.cache)
         except OSError:
             pass  # only a head start for the next run: the fleet itself is unaffected
+        self._keep_seen()
 
     def cached_rows(self) -> list[FleetRow]:
         """The rows kept at the last run, of the gateways not read yet in this one."""
@@ -192,14 +236,17 @@ class FleetMonitor:
         for alert in alerts:
             for listener in list(self._alert_listeners):
                 listener(alert)
+        if alerts:
+            self._keep_seen()  # an alert of this run is in the next run's log
         self._changed()
 
     def mark_seen(self, gateway: str, instance: str) -> None:
-        """The user opened the instance: its new messages count from now."""
+        """The user opened the instance: its new messages count from now (kept)."""
         reading = self.fleet.readings.get(gateway)
         for row in reading.instances if reading else ():
             if row.name == instance and row.message_count is not None:
                 self.seen[(gateway, instance)] = row.message_count
+        self._keep_seen()
         self._changed()
 
     def note_send(self, gateway: str, instance: str, error: BaseException | None) -> None:
@@ -230,6 +277,7 @@ class FleetMonitor:
         ):
             for listener in list(self._alert_listeners):
                 listener(alert)
+        self._keep_seen()
 
     # --- acting on many --------------------------------------------------------------------
 
@@ -255,6 +303,8 @@ class FleetMonitor:
 
     async def aclose(self) -> None:
         self._keep_rows(now=True)
+        if self._seen_store is not None:
+            self._keep_seen()
         self._stopped = True
         tasks = [*self._tasks, *self._after]
         for task in tasks:
@@ -326,6 +376,10 @@ def save_rows(rows: list[FleetRow], path: Any = None) -> None:
         {"version": CACHE_VERSION, "gateways": gateways}, ensure_ascii=False, separators=(",", ":")
     )
     storage.atomic_write_text(target, storage_safe(text))
+    # The few rows the next start's first frame draws, before anything else is read (head.py).
+    from gateway_tui.core.fleet.head import head_path, head_text
+
+    storage.atomic_write_text(head_path(target.parent), head_text(rows))
 
 
 def storage_safe(text: str) -> str:

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from gateway_tui.core.live import LiveEvent
 
 
+MARKS_EVERY = 2.0  # seconds between writes of the "new" markers while events come
+
+
 class ChatStoreActions(ActionsBase):
     def chat_book(self, instance: str) -> Loadable[ChatBook]:
         return self.state.chat_books.setdefault(instance, Loadable())
@@ -43,6 +46,7 @@ class ChatStoreActions(ActionsBase):
         last = await self.client.chats.last_messages(instance)
         skipped = chats.skipped + contacts.skipped + last.skipped
         book = ChatBook.build(chats, contacts, last, skipped)
+        self.actions.people.learn_book(instance, contacts, last)
         has_groups = any(jid.endswith(GROUP_SUFFIX) for jid in (*book.last, *(c.id for c in chats)))
         known = self.state.instance(instance)
         if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:
@@ -122,6 +126,8 @@ class ChatStoreActions(ActionsBase):
                     states[event.instance] = state  # the last of the batch holds
             elif event.event == "qrcode.updated" and isinstance(event.data, dict):
                 self._live_qr(event.instance, event.data.get("qrcode"), changed)
+        if getattr(self, "_marks_changed", False):
+            self.save_marks(force=False)
         for instance in renewed:
             book = self.state.chat_books.get(instance)
             if book is not None and book.value is not None:
@@ -179,6 +185,7 @@ class ChatStoreActions(ActionsBase):
             if not message.from_me:
                 unread = self.state.unread.setdefault(instance, {})
                 unread[jid] = unread.get(jid, 0) + 1
+                self._marks_changed = True
 
     def _live_mark(self, instance: str, data: object, changed: set[Topic]) -> None:
         """Delivery marks, as the store's rows ``{id, remoteJid, fromMe, status, datetime}``
@@ -223,7 +230,37 @@ class ChatStoreActions(ActionsBase):
     def mark_seen(self, instance: str, jid: str) -> None:
         """The chat is open: its new messages are seen (here; no read receipt is sent)."""
         if self.state.unread.get(instance, {}).pop(jid, None):
+            self._marks_changed = True
+            self.save_marks()
             self.state.notify(Topic.CHATS)
+
+    # --- the "new" markers, kept between runs (core/files/new_marks.py) ---
+
+    def restore_marks(self) -> None:
+        """The markers this gateway's chats had when the app last ran."""
+        from gateway_tui.core.files.new_marks import load_marks
+
+        for instance, chats in load_marks(self.client.base_url).items():
+            unread = self.state.unread.setdefault(instance, {})
+            for jid, count in chats.items():
+                unread[jid] = max(unread.get(jid, 0), count)
+        self.state.notify(Topic.CHATS)
+
+    def save_marks(self, *, force: bool = True) -> None:
+        """Write the markers (atomically) if they changed: at once when ``force``, else at most
+        every MARKS_EVERY seconds (a flood of events changes them every frame); the session
+        writes what is left when it closes."""
+        import time
+
+        from gateway_tui.core.files.new_marks import save_marks
+
+        if not getattr(self, "_marks_changed", False):
+            return
+        now = time.monotonic()
+        if not force and now - getattr(self, "_marks_saved_at", float("-inf")) < MARKS_EVERY:
+            return
+        self._marks_changed, self._marks_saved_at = False, now
+        save_marks(self.client.base_url, self.state.unread)
 
     def restore_archived(self, instance: str, flags: dict[str, bool]) -> None:
         """Archived flags this app set in earlier runs, for chats not known yet (the ones the

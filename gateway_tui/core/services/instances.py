@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gateway_tui.core.api.errors import GatewayError, NotFound
-from gateway_tui.core.api.lists import PartialList, unreadable_of
+from gateway_tui.core.api.lists import PartialList, unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import (
     SETTING_LABELS,
     DeleteResult,
@@ -163,4 +163,4 @@ class InstanceActions(ActionsBase):
 
 def _same_skips(before: list[Instance], after: list[Instance]) -> PartialList[Instance]:
     """``after``, still counting the instances the last answer held that could not be read."""
-    return PartialList(after, unreadable_of(before))
+    return PartialList(after, unreadable_of(before), unreadable_names_of(before))

@@ -35,7 +35,10 @@ class KindActions(ActionsBase):
         sent once, never retried."""
         if method not in _SHOWN:
             raise ValueError(f"not a send of a kind: {method}")
-        result = await getattr(self.client.messages, method)(instance, recipient_of(jid), kind)
+        # An @lid goes to its number before 2.4.0-rc2 (core/identity.py), as texts and lists do.
+        path = f"/message/{method}/{instance}"
+        target = self.actions.people.send_jid(instance, jid, path)
+        result = await getattr(self.client.messages, method)(instance, recipient_of(target), kind)
         shown = {"textMessage": {"text": _SHOWN[method](kind)}}
         self.actions.messages._after_send(instance, jid, result, shown)
         return result

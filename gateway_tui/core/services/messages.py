@@ -63,8 +63,22 @@ class MessageActions(ActionsBase):
         return self.client.messages.send_list_curl(instance, request)
 
     async def send_list(self, instance: str, request: SendListRequest) -> SentMessage:
-        """Send once (never retried); record the message and its chat in the state."""
+        """Send once (never retried); record the message and its chat in the state. An
+        ``@lid`` recipient goes to the JID that works on the gateway's version (its number
+        before 2.4.0-rc2; refused, nothing sent, when the number is not known)."""
+        if request.number.lower().endswith("@lid"):
+            path = f"/message/sendList/{instance}"
+            target = self.actions.people.send_jid(instance, request.number, path)
+            if target != request.number:
+                sent = request.model_copy(update={"number": recipient_of(target)})
+                result = await self.client.messages.send_list(instance, sent)
+                self._record_list(instance, request, result)
+                return result
         result = await self.client.messages.send_list(instance, request)
+        self._record_list(instance, request, result)
+        return result
+
+    def _record_list(self, instance: str, request: SendListRequest, result: SentMessage) -> None:
         record = SentRecord(
             instance=instance,
             recipient=request.number,
@@ -75,7 +89,6 @@ class MessageActions(ActionsBase):
         self._add_sent(record)
         self.state.notify(Topic.SENT)
         self.state.notify(Topic.CHATS)
-        return result
 
     def restore_sent(
         self,

@@ -53,6 +53,22 @@ class PeopleActions(ActionsBase):
             problems = [Problem("number", str(error))]
             raise InvalidRequest(problems, method="POST", path=path) from None
 
+    def learn_book(self, instance: str, contacts: Iterable[Any], last: Iterable[Any]) -> None:
+        """What a chats read tells of who is who: each chat's newest message key (remoteJidAlt,
+        senderPn), and contact rows that name a number beside a LID (``remoteJidAlt``,
+        ``phoneNumber``, ``lid``), with their names."""
+        known = self.identities_of(instance)
+        for message in last:
+            known.learn_message(message)
+        for contact in contacts:
+            jid = contact.id
+            for field in ("remoteJidAlt", "phoneNumber", "senderPn", "lid"):
+                other = contact.raw.get(field)
+                if isinstance(other, str):
+                    lid, phone = (jid, other) if is_lid(jid) else (other, jid)
+                    known.pair(lid, phone)
+            known.name(jid, contact.name)
+
     def learn_chat(self, instance: str, jid: str, messages: Iterable[Any]) -> None:
         """A LID chat's stored keys tell its number (2.x's remoteJidAlt)."""
         if is_lid(jid):
@@ -73,6 +89,16 @@ class PeopleActions(ActionsBase):
     def chat_labels(self, instance: str) -> dict[str, set[str]]:
         """Label ids by chat JID, as known (1.7.1's findChats, and changes made here)."""
         return self.state.chat_labels.setdefault(instance, {})
+
+    async def load_chat_labels(self, instance: str, jid: str) -> tuple[str, ...] | None:
+        """2.x: one chat's labels as the gateway stores them (findChatByRemoteJid), which then
+        show for it; None on 1.7.1, whose findChats lists every chat's."""
+        if self.client.dialect.line == "1":
+            return None
+        found = await self.client.labels.of_chat(instance, jid)
+        self.chat_labels(instance)[jid] = set(found)
+        self.state.notify(Topic.LABELS)
+        return found
 
     async def set_label(
         self,

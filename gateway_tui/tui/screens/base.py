@@ -201,8 +201,8 @@ class GatewayScreen(Screen):
             # until something asked. A tick with no call of the screen's own asks GET /.
             self._probe_gateway()
         instance = self.live_instance()
-        if instance is None or self.gateway_app.live_for(instance):
-            return
+        if instance is None or self.gateway_app.live_messages_for(instance):
+            return  # its messages come live (a socket without them is polled, as none)
         now = time.monotonic()
         if now - getattr(self, "_polled_at", now) >= self.gateway_app.config.refresh_interval:
             self._polled_at = now

@@ -246,6 +246,10 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         table.clear(columns=True)
         if self.recipients is None:
             return
+        # An @lid goes to its number before 2.4.0-rc2 (core/identity.py), as a single send does.
+        known = self.actions.people.identities_of(self.instance)
+        version = self.gateway_app.client.server_version
+        self.recipients.route_lids(lambda jid: known.resolve(jid).send_jid(version))
         columns = self.recipients.columns
         table.add_columns("line", *(Text(column) for column in columns))
         # Text cells: a plain string in a DataTable would be read as markup.

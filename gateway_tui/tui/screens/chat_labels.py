@@ -2,8 +2,12 @@
 label's colour; ``l`` shows only the chats of one label (again: the next, then all); ``b``
 puts a label on the chat or takes it off. Mixed into ChatsScreen (the bindings are its own).
 
-1.7.1 lists a chat's labels with the chats; 2.x does not (its findChats has none), so there a
-chat shows the labels put on it from here, and the summary says so.
+1.7.1 lists a chat's labels with the chats. 2.x does not: its findChats selects no label (the
+2.3.6/2.3.7 sources keep them in the Chat row's ``labels``, filled from WhatsApp's
+labels.association events, and give them only one chat at a time, through
+findChatByRemoteJid). So there a chat shows the labels put on it from here, and the chat the
+cursor rests on is read on its own (its stored labels then show); the summary says the rest
+is not known (LABELS_NOT_LISTED).
 """
 
 from __future__ import annotations
@@ -24,6 +28,8 @@ from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.widgets.record_table import Column
 
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from gateway_tui.tui.screens.chats import ChatsScreen
 
     _Base = ChatsScreen
@@ -31,6 +37,11 @@ else:
     _Base = object
 
 MARK = "●"
+LABELS_READ_AFTER = 0.3  # seconds the cursor rests on a chat before its labels are read (2.x)
+LABELS_NOT_LISTED = (
+    "labels applied elsewhere are not listed by this gateway version (2.x): a chat's are read "
+    "when the cursor reaches it; the label filter knows only those"
+)
 
 
 def labels_column(labels: dict[str, Label]) -> Column[ChatRow]:
@@ -91,9 +102,13 @@ class LabelPickerScreen(ModalScreen[tuple[str, LabelAction] | None]):
 
 
 class ChatLabels(_Base):
-    """What ChatsScreen does with labels (``label_filter``: the label id shown, or None)."""
+    """What ChatsScreen does with labels (``label_filter``: the label id shown, or None;
+    ``_labels_asked``: the chats whose labels were read on 2.x; ``_labels_timer``: the read
+    waiting for the cursor to rest)."""
 
     label_filter: str | None
+    _labels_asked: set[str]
+    _labels_timer: Timer | None
 
     def labels_by_id(self) -> dict[str, Label]:
         return {x.id: x for x in self.actions.people.labels_of(self.instance).value or []}
@@ -113,6 +128,36 @@ class ChatLabels(_Base):
         for row in rows:
             if row.jid in known:
                 row.labels = tuple(sorted(known[row.jid]))
+
+    def read_labels_of(self, row: ChatRow | None) -> None:
+        """2.x: the chat the cursor rests on gets its stored labels (once per chat and visit;
+        a cursor running down the list asks for none of the rows it passes)."""
+        if self._labels_timer is not None:
+            self._labels_timer.stop()
+            self._labels_timer = None
+        if row is None or self.gateway_app.gateway_line.line == "1":
+            return
+        if row.jid in self._labels_asked or not self.labels_by_id():
+            return
+        jid = row.jid
+
+        def read() -> None:
+            self._labels_timer = None
+            self._labels_asked.add(jid)
+            self.call(
+                self.actions.people.load_chat_labels(self.instance, jid),
+                what="Reading the chat's labels",
+                on_error=lambda _error: True,  # the summary's note says what is not known
+                group="labels-row",
+            )
+
+        self._labels_timer = self.set_timer(LABELS_READ_AFTER, read)
+
+    def labels_note(self) -> str | None:
+        """What the labels column cannot know on this line (None where it knows it all)."""
+        if self.gateway_app.gateway_line.line == "1" or not self.labels_by_id():
+            return None  # 1.7.1 lists them; an instance without labels has nothing to miss
+        return LABELS_NOT_LISTED
 
     def label_summary(self) -> str | None:
         if self.label_filter is None:

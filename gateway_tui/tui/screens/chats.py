@@ -21,6 +21,8 @@ from gateway_tui.core.api.label_models import Label
 from gateway_tui.core.api.models import jid_number
 from gateway_tui.core.chat_book import ChatBook, ChatRow, chat_rows, printable
 from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.core.identity import is_lid
+from gateway_tui.core.services.messages import recipient_of
 from gateway_tui.core.state import Topic
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.chat_labels import ChatLabels, labels_column
@@ -126,6 +128,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         # once they are in (the row it was on may now be far down the list).
         self._placed = False
         self.label_filter: str | None = None
+        self._labels_asked: set[str] = set()  # 2.x: chats whose labels were read (chat_labels)
+        self._labels_timer = None
         self._labels: dict[str, Label] = {}  # by id, as last read (the labels column's)
         self.COLUMNS = [CHAT_COLUMNS[0], labels_column(self._labels), *CHAT_COLUMNS[1:]]
 
@@ -196,7 +200,12 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         loadable = self.actions.chats.chat_book(self.instance)
         book = loadable.value
         sent = self.state.chats_of(self.instance)
-        self.rows = chat_rows(book, sent, lambda jid: self.state.subject_of(self.instance, jid))
+        self.rows = chat_rows(
+            book,
+            sent,
+            lambda jid: self.state.subject_of(self.instance, jid),
+            self.actions.people.identities_of(self.instance),
+        )
         self._labels.clear()
         self._labels.update(self.labels_by_id())
         self.apply_labels(self.rows)
@@ -243,10 +252,21 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             parts.append(f"{table.visible_count:,} shown")
         text = Text(" · ".join(parts))
         notes: list[tuple[str, str]] = []
-        if loading:
+        if book is None and rows and error is None:
+            # Before the first read answers, the rows are only what this app sent: say so.
+            notes.append(
+                (
+                    "⟳ loading the gateway's chats… showing only the chats this app sent to "
+                    "until it answers",
+                    "yellow",
+                )
+            )
+        elif loading:
             notes.append(("refreshing…", "dim"))
         if error is not None and rows:
             notes.append((f"✕ could not read the gateway's chats: {error.title}", "red"))
+            if book is None:
+                notes.append(("showing only the chats this app sent to", "yellow"))
         if book is not None and book.empty and rows:
             notes.append(
                 (
@@ -259,6 +279,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             notes.append((book.groups_note, "dim"))
         if book is not None and book.skipped:
             notes.append((f"{book.skipped} stored item(s) could not be read", "yellow"))
+        if labels_note := self.labels_note():
+            notes.append((labels_note, "dim"))
         for note, style in notes:
             text.append("\n")
             text.append(note, style=style)
@@ -268,6 +290,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         details = self.query_one("#chat-details", Static)
         row = self.table.cursor_row if self.table.display else None
         details.display = row is not None
+        self.read_labels_of(row)
         if row is None:
             return
         text = Text(row.title, style="bold")
@@ -354,7 +377,10 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
 
     def action_profile(self) -> None:
         row = self.table.cursor_row if self.table.display else None
-        number = jid_number(row.jid) if row is not None and not row.is_group else ""
+        number = ""
+        if row is not None and not row.is_group:
+            # A LID's digits are no phone number: its known number, else the profile asks.
+            number = row.phone or ("" if is_lid(row.jid) else jid_number(row.jid))
         self.app.push_screen(ProfileScreen(self.instance, number))
 
     def action_compose(self) -> None:
@@ -397,7 +423,9 @@ def archive_chat(screen: GatewayScreen, jid: str, key, archive: bool) -> None:  
 def open_composer_to(screen: GatewayScreen, jid: str) -> None:
     from gateway_tui.tui.screens.composer import ComposerScreen
 
-    recipient = jid if jid.endswith("@g.us") else jid_number(jid)
+    # A group or an ``@lid`` by its JID (its digits are no number; the send picks the JID
+    # that works on the gateway's version), a person by the number.
+    recipient = recipient_of(jid)
     screen.app.push_screen(
         ComposerScreen(screen.instance, recipient=recipient, store=getattr(screen, "store", None))  # type: ignore[attr-defined]
     )

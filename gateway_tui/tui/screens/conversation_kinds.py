@@ -22,7 +22,7 @@ from textual.containers import Vertical
 from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.api import message_kinds as kinds
-from gateway_tui.core.api.capabilities import unsupported
+from gateway_tui.core.api.capabilities import keeps_poll_votes, unsupported
 from gateway_tui.core.api.message_views import POLL_KINDS, PollVotes
 from gateway_tui.core.chat_book import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
@@ -216,14 +216,18 @@ class ConversationKinds(_Base):
         self._votes_asked = set()
 
     def read_poll_votes(self) -> None:
-        """The newest polls' votes from 2.4's getPollVote, once per reading; before 2.4 each
-        poll says its votes are not available on this version."""
+        """The newest polls' votes from 2.4's getPollVote, once per reading; on 2.3.7 counted
+        from the votes the store keeps among the chat's messages; before, each poll says its
+        votes are not available on this version."""
         view = self.view
         version = self.gateway_app.gateway_version
         if version is None:
             return  # not told yet: the next reading asks
         if unsupported("poll_votes", version):
-            view.set_poll_votes(votes_note=f"votes not available on {version.strip()}")
+            if keeps_poll_votes(version):
+                view.set_poll_votes(stored=True)
+            else:
+                view.set_poll_votes(votes_note=f"votes not available on {version.strip()}")
             return
         if self._votes_asked is None:
             self._votes_asked = set()

@@ -24,6 +24,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Input, Static, TextArea
 
+from gateway_tui.core.api.capabilities import EVENTS, notes_for
 from gateway_tui.core.events.coverage import Asked, coverage, headline
 from gateway_tui.core.events.filters import EventFilter
 from gateway_tui.core.events.history import HistoryBook
@@ -268,6 +269,11 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         text = Text("Asked for versus arrived\n", style="bold")
         for line in headline(websocket, webhook):
             text.append(printable(line) + "\n")
+        # What this gateway's version cannot emit or refuses (core/api/capabilities.py).
+        for note in notes_for(self.gateway_app.gateway_version, EVENTS):
+            text.append(
+                printable(f"{self.gateway_app.gateway_version}: {note}") + "\n", style="yellow"
+            )
         flagged = [row for row in rows if row.verdict]
         for row in flagged:
             seen = row.socket_seen + row.global_seen + row.webhook_seen

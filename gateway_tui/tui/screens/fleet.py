@@ -10,6 +10,7 @@ from any screen; the last ones are shown under the table, the log on a key.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -54,14 +55,15 @@ def _verdict_text(row: FleetRow) -> str:
 
 
 def _age(row: FleetRow) -> str:
-    from datetime import UTC, datetime
+    from gateway_tui.core.fleet.head import age
 
-    if row.at is None:
-        return "old"
-    minutes = int((datetime.now(UTC) - row.at).total_seconds() // 60)
-    if minutes < 60:
-        return f"{max(minutes, 0)} min ago"
-    return f"{minutes // 60} h ago" if minutes < 48 * 60 else f"{minutes // 1440} d ago"
+    return age(row.at)
+
+
+def _when(at: datetime) -> str:
+    """An alert's time; with its day when not today (the log keeps the last runs' too)."""
+    local = at.astimezone()
+    return f"{local:%H:%M:%S}" if local.date() == datetime.now().date() else f"{local:%m-%d %H:%M}"
 
 
 FLEET_COLUMNS: list[Column[FleetRow]] = [
@@ -223,6 +225,8 @@ class FleetScreen(TableScreen[FleetRow]):
         elif cannot:
             short = "; ".join(limit_named(key).short for key in cannot)
             text.append(f"\n{row.version or 'this version'}: {short}", style="dim")
+        if row.instance and not row.cached:
+            text.append(f"\n{row.link}: {self._link_reason(row)}", style="dim")
         widget.update(text)
 
     def _link(self, row: FleetRow) -> str:
@@ -232,6 +236,17 @@ class FleetScreen(TableScreen[FleetRow]):
         if row.instance and row.gateway == current and host.live_for(row.instance):
             return "⚡ live"
         return "polled"
+
+    def _link_reason(self, row: FleetRow) -> str:
+        """Why the row is live or polled, true for every gateway of the fleet."""
+        host = self.gateway_app
+        every = f"read every {self.monitor.interval:g} s by the fleet"
+        if row.gateway != host.config.profile:
+            in_use = host.config.profile or host.config.url
+            return f"{every}: this app listens live to the gateway in use ({in_use}) only"
+        if row.instance is None or (why := host.polling_reason(row.instance)) is None:
+            return "its events arrive on the app's socket"
+        return f"{every}: {why}"
 
     def update_summary(self) -> None:
         monitor = self.monitor
@@ -247,6 +262,8 @@ class FleetScreen(TableScreen[FleetRow]):
             parts.append(f"{shown} shown")
         if self._marks:
             parts.append(f"{len(self._marks)} marked")
+        if unseen := monitor.alerts_unseen:
+            parts.append(f"{unseen} new alerts since last seen ({self.key_for('fleet.alert_log')})")
         parts += self.table.view_summary()
         if cached := sum(1 for row in rows if row.cached):
             parts.append(f"{cached} rows from the last run, dimmed, until read again")
@@ -263,7 +280,7 @@ class FleetScreen(TableScreen[FleetRow]):
         text = Text()
         width = max(20, self.size.width - 2)  # one line each: the log (`l`) has them whole
         for alert in reversed(alerts):
-            line = Text(f"⚠ {alert.at.astimezone():%H:%M:%S} ", style="yellow")
+            line = Text(f"⚠ {_when(alert.at)} ", style="yellow")
             line.append(alert.summary())
             line.truncate(width, overflow="ellipsis")
             if text:
@@ -404,10 +421,11 @@ class FleetScreen(TableScreen[FleetRow]):
         if not alerts:
             self.notify("No alert yet.", markup=False)
             return
-        shown = [f"{a.at.astimezone():%H:%M:%S} {a.summary()}" for a in alerts[-15:]]
+        shown = [f"{_when(a.at)} {a.summary()}" for a in alerts[-15:]]
         self.notify(
             "\n".join(reversed(shown)),
             title=f"Alerts ({len(alerts)})",
             timeout=30,
             markup=False,
         )
+        self.monitor.alerts_looked_at()

@@ -32,7 +32,14 @@ from gateway_tui.core.group_admin import NumbersToAdd, Outcome, numbers_to_add
 from gateway_tui.core.text.formatting import format_number
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.form_modal import FormModal
-from gateway_tui.tui.screens.group_modals import GroupModal, explain_on, problem_text
+from gateway_tui.tui.screens.group_modals import (
+    GroupModal,
+    dialog_buttons,
+    dialog_keys,
+    explain_on,
+    numbers_ready,
+    problem_text,
+)
 from gateway_tui.tui.widgets.text_input import TextInput
 
 PROBLEMS_SHOWN = 6
@@ -48,9 +55,7 @@ def plan_text(plan: NumbersToAdd) -> Text:
     """What the numbers box holds: who will be added, and every number left out and why."""
     text = Text()
     if plan.numbers:
-        text.append(f"✓ {len(plan.numbers)} to add: ", style="green")
-        shown = [format_number(n) for n in plan.numbers[:6]]
-        text.append(", ".join(shown) + (" …" if len(plan.numbers) > 6 else ""))
+        numbers_ready(text, plan.numbers, "to add")
     if plan.duplicates:
         text.append(f"\n· {plan.duplicates} duplicate(s) removed", style="dim")
     for problem in plan.problems[:PROBLEMS_SHOWN]:
@@ -69,10 +74,7 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
     RETRY_ID = "add_participants.save"
     NOTE_ID = "add-result"
     SUBMIT_BUTTON = "add-save"
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Add them", id="add_participants.save", priority=True),
-        Binding("escape", "cancel", "Cancel", id="add_participants.cancel"),
-    ]
+    BINDINGS = dialog_keys("add_participants.save", "Add them", "add_participants.cancel")
 
     def __init__(
         self, instance: str, group_jid: str, subject: str | None, members: Sequence[Participant]
@@ -90,10 +92,11 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
                 yield TextArea(id="add-numbers", soft_wrap=True)
                 yield Static(id="add-check", classes="field-error")
                 yield Static(id="add-result", classes="field-error")
-            with Horizontal(classes="dialog-buttons"):
-                save = self.key_for("add_participants.save")
-                yield Button(f"Add ({save})", variant="primary", id="add-save")
-                yield Button(f"Cancel ({self.key_for('add_participants.cancel')})", id="add-no")
+            yield from dialog_buttons(
+                self,
+                ("Add", "add_participants.save", "add-save"),
+                ("Cancel", "add_participants.cancel", "add-no"),
+            )
 
     def on_mount(self) -> None:
         self.query_one("#add-numbers", TextArea).focus()
@@ -176,10 +179,7 @@ class GroupSettingsScreen(GroupModal[bool | None]):
     RETRY_ID = "group_settings.save"
     NOTE_ID = "settings-result"
     SUBMIT_BUTTON = "settings-save"
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Save the settings", id="group_settings.save", priority=True),
-        Binding("escape", "cancel", "Cancel", id="group_settings.cancel"),
-    ]
+    BINDINGS = dialog_keys("group_settings.save", "Save the settings", "group_settings.cancel")
 
     def __init__(
         self, instance: str, group_jid: str, info: GroupMetadata, version: str | None
@@ -225,10 +225,11 @@ class GroupSettingsScreen(GroupModal[bool | None]):
                 yield Label("Description")
                 yield TextArea(info.desc or "", id="set-description", soft_wrap=True)
                 yield Static(id="settings-result", classes="field-error")
-            with Horizontal(classes="dialog-buttons"):
-                save = self.key_for("group_settings.save")
-                yield Button(f"Save ({save})", variant="primary", id="settings-save")
-                yield Button(f"Cancel ({self.key_for('group_settings.cancel')})", id="settings-no")
+            yield from dialog_buttons(
+                self,
+                ("Save", "group_settings.save", "settings-save"),
+                ("Cancel", "group_settings.cancel", "settings-no"),
+            )
 
     def on_mount(self) -> None:
         self.query_one("#set-announce", Checkbox).focus()
@@ -304,10 +305,7 @@ class LeaveGroupScreen(GroupModal[bool | None]):
     RETRY_ID = "leave.confirm"
     NOTE_ID = "leave-result"
     SUBMIT_BUTTON = "leave-yes"
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Leave", id="leave.confirm", priority=True),
-        Binding("escape", "cancel", "Stay", id="leave.cancel"),
-    ]
+    BINDINGS = dialog_keys("leave.confirm", "Leave", "leave.cancel", "Stay")
 
     def __init__(self, instance: str, group_jid: str, subject: str | None) -> None:
         super().__init__(instance, group_jid)
@@ -326,10 +324,13 @@ class LeaveGroupScreen(GroupModal[bool | None]):
             yield Static(body, classes="dialog-body")
             yield TextInput(placeholder=self.phrase, id="leave-phrase")
             yield Static(id="leave-result", classes="field-error")
-            with Horizontal(classes="dialog-buttons"):
-                yes = self.key_for("leave.confirm")
-                yield Button(f"Leave ({yes})", variant="error", id="leave-yes", disabled=True)
-                yield Button(f"Stay ({self.key_for('leave.cancel')})", id="leave-no")
+            yield from dialog_buttons(
+                self,
+                ("Leave", "leave.confirm", "leave-yes"),
+                ("Stay", "leave.cancel", "leave-no"),
+                variant="error",
+                disabled=True,
+            )
 
     def on_mount(self) -> None:
         self.query_one("#leave-phrase", Input).focus()
@@ -361,10 +362,7 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
     HELP_TITLE = "Create a group"
     NOTE_ID = "create-result"
     SUBMIT_BUTTON = "create-save"
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Create the group", id="create_group.save", priority=True),
-        Binding("escape", "cancel", "Cancel", id="create_group.cancel"),
-    ]
+    BINDINGS = dialog_keys("create_group.save", "Create the group", "create_group.cancel")
 
     def __init__(self, instance: str) -> None:
         super().__init__()
@@ -383,10 +381,11 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
                 yield Label("Description (optional)")
                 yield TextInput(id="create-description")
                 yield Static(id="create-result", classes="field-error")
-            with Horizontal(classes="dialog-buttons"):
-                save = self.key_for("create_group.save")
-                yield Button(f"Create ({save})", variant="primary", id="create-save")
-                yield Button(f"Cancel ({self.key_for('create_group.cancel')})", id="create-no")
+            yield from dialog_buttons(
+                self,
+                ("Create", "create_group.save", "create-save"),
+                ("Cancel", "create_group.cancel", "create-no"),
+            )
 
     def on_mount(self) -> None:
         self.query_one("#create-subject", Input).focus()

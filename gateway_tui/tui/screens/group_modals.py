@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from rich.text import Text
 from textual import events
@@ -185,6 +185,51 @@ def problem_text(
     return text
 
 
+def dialog_keys(
+    submit_id: str,
+    submit_says: str,
+    cancel_id: str,
+    cancel_says: str = "Cancel",
+    *,
+    enter: bool = False,
+) -> list[Binding]:
+    """A dialog's two keys: ctrl+s submits (before a field takes it), escape cancels.
+    ``enter``: a one-field dialog's enter submits too, named first (help and the button say
+    it); on a focused button it presses that button (FormModal.action_enter)."""
+    first = [Binding("enter", "enter", submit_says, id=submit_id, priority=True)] if enter else []
+    return [
+        *first,
+        Binding("ctrl+s", "submit", submit_says, id=submit_id, priority=True),
+        Binding("escape", "cancel", cancel_says, id=cancel_id),
+    ]
+
+
+def dialog_buttons(
+    screen: GatewayScreen,
+    submit: tuple[str, str, str],
+    cancel: tuple[str, str, str],
+    *,
+    variant: Literal["primary", "error"] = "primary",
+    disabled: bool = False,
+) -> ComposeResult:
+    """The row under a dialog's form, each button naming its key: ``submit`` and ``cancel``
+    are (label, binding id, button id)."""
+    with Horizontal(classes="dialog-buttons"):
+        label, binding, button = submit
+        yield Button(
+            f"{label} ({screen.key_for(binding)})", variant=variant, id=button, disabled=disabled
+        )
+        label, binding, button = cancel
+        yield Button(f"{label} ({screen.key_for(binding)})", id=button)
+
+
+def numbers_ready(text: Text, numbers: list[str], what: str) -> None:
+    """``✓ 3 to add: +55 …, …`` (the first six numbers, formatted) appended to ``text``."""
+    text.append(f"✓ {len(numbers)} {what}: ", style="green")
+    shown = [format_number(n) for n in numbers[:6]]
+    text.append(", ".join(shown) + (" …" if len(numbers) > 6 else ""))
+
+
 class GroupModal(FormModal[_R]):
     """A dialog about one group that reads the state and runs gateway calls."""
 
@@ -210,13 +255,9 @@ class SubjectScreen(GroupModal[str | None]):
     RETRY_ID = "subject.save"
     NOTE_ID = "subject-error"
     SUBMIT_BUTTON = "subject-save"
-    BINDINGS = [
-        # Enter saves (on a focused button it presses that button); help and the button name
-        # the key that saves, and ctrl+s still does.
-        Binding("enter", "enter", "Save the subject", id="subject.save", priority=True),
-        Binding("ctrl+s", "submit", "Save the subject", id="subject.save", priority=True),
-        Binding("escape", "cancel", "Cancel", id="subject.cancel"),
-    ]
+    # Enter saves (on a focused button it presses that button): help and the button name
+    # the key that saves, and ctrl+s still does.
+    BINDINGS = dialog_keys("subject.save", "Save the subject", "subject.cancel", enter=True)
 
     def __init__(self, instance: str, group_jid: str, current: str) -> None:
         super().__init__(instance, group_jid)
@@ -294,9 +335,7 @@ def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
     """What the numbers box holds: the numbers ready to send and every invalid line."""
     text = Text()
     if parsed.numbers:
-        text.append(f"✓ {len(parsed.numbers)} number(s) ready: ", style="green")
-        shown = [format_number(n) for n in parsed.numbers[:6]]
-        text.append(", ".join(shown) + (" …" if len(parsed.numbers) > 6 else ""))
+        numbers_ready(text, parsed.numbers, "number(s) ready")
     if parsed.duplicates_removed:
         text.append(f"\n{parsed.duplicates_removed} duplicate(s) removed", style="dim")
     for problem in parsed.problems[:INVITE_PROBLEMS_SHOWN]:
@@ -324,10 +363,7 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
     RETRY_ID = "invite.send"
     NOTE_ID = "invite-result"
     SUBMIT_BUTTON = "invite-send"
-    BINDINGS = [
-        Binding("ctrl+s", "submit", "Send the invite", id="invite.send", priority=True),
-        Binding("escape", "cancel", "Close", id="invite.cancel"),
-    ]
+    BINDINGS = dialog_keys("invite.send", "Send the invite", "invite.cancel", "Close")
 
     def __init__(self, instance: str, group_jid: str, subject: str | None = None) -> None:
         super().__init__(instance, group_jid)
@@ -352,11 +388,11 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
                     id="invite-description",
                 )
                 yield Static(id="invite-result", classes="field-error")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(
-                    f"Send ({self.key_for('invite.send')})", variant="primary", id="invite-send"
-                )
-                yield Button(f"Close ({self.key_for('invite.cancel')})", id="invite-close")
+            yield from dialog_buttons(
+                self,
+                ("Send", "invite.send", "invite-send"),
+                ("Close", "invite.cancel", "invite-close"),
+            )
 
     def on_mount(self) -> None:
         self.query_one("#invite-numbers", TextArea).focus()
@@ -471,11 +507,7 @@ class ExportScreen(FormModal[Path | None]):
     HELP_TITLE = "Export to CSV"
     NOTE_ID = "export-preview"
     SUBMIT_BUTTON = "export-save"
-    BINDINGS = [
-        Binding("enter", "enter", "Export", id="export.save", priority=True),
-        Binding("ctrl+s", "submit", "Export", id="export.save", priority=True),
-        Binding("escape", "cancel", "Cancel", id="export.cancel"),
-    ]
+    BINDINGS = dialog_keys("export.save", "Export", "export.cancel", enter=True)
 
     def __init__(self, default_path: str, what: str, write: Callable[[Path, bool], int]) -> None:
         super().__init__()

@@ -1,7 +1,9 @@
 """Choose a group of an instance: from the server's list (fetchAllGroups), or by typing its JID.
 
 fetchAllGroups is an optional endpoint: when a server answers 404 the picker becomes a JID entry.
-Groups used recently on this instance come first either way.
+Groups used recently on this instance come first either way, the rest in the order the picker
+first showed them: the server's order varies from one answer to the next, and a refresh must not
+move the groups under the cursor (a group new since then joins at the end).
 """
 
 from __future__ import annotations
@@ -65,9 +67,14 @@ GROUP_COLUMNS: list[Column[GroupRow]] = [
 
 
 def picker_rows(
-    listed: list | None, recents: list[RecentGroup], subjects: dict[str, str]
+    listed: list | None,
+    recents: list[RecentGroup],
+    subjects: dict[str, str],
+    seen: dict[str, int] | None = None,
 ) -> list[GroupRow]:
-    """Recent groups first (newest first), then the rest in the server's order.
+    """Recent groups first (newest first), then the rest in the order they were first seen
+    (``seen``: JID → place, kept by the screen and added to here; without it, the server's
+    order of this answer).
 
     With a server list, only listed groups are offered (a recent group the instance left is
     not); without one (no fetchAllGroups), the recent groups are all there is.
@@ -77,8 +84,17 @@ def picker_rows(
         return [
             GroupRow(r.jid, subjects.get(r.jid) or r.subject, None, rank[r.jid]) for r in recents
         ]
+    seen = {} if seen is None else seen
+    for group in listed:
+        seen.setdefault(group.id, len(seen))
     rows = [GroupRow(group.id, group.subject, group.size, rank.get(group.id)) for group in listed]
-    return sorted(rows, key=lambda row: _NOT_RECENT if row.recent_rank is None else row.recent_rank)
+    return sorted(
+        rows,
+        key=lambda row: (
+            _NOT_RECENT if row.recent_rank is None else row.recent_rank,
+            seen[row.jid],
+        ),
+    )
 
 
 def jid_preview(raw: str) -> tuple[str | None, Text]:
@@ -122,6 +138,7 @@ class GroupPickerScreen(TableScreen[GroupRow]):
         self._recents: list[RecentGroup] = []
         self._show_lines = False
         self._entry_mode = False
+        self._seen: dict[str, int] = {}  # JID -> the place it was first shown in: a stable order
 
     def row_key(self, row: GroupRow) -> str:
         return row.jid
@@ -176,7 +193,7 @@ class GroupPickerScreen(TableScreen[GroupRow]):
             for (name, jid), subject in self.state.group_subjects.items()
             if name == self.instance
         }
-        rows = picker_rows(loadable.value, self._recents, subjects)
+        rows = picker_rows(loadable.value, self._recents, subjects, self._seen)
         table.set_rows(rows)
         table.display = bool(rows)
         panel.display = True

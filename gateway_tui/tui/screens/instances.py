@@ -8,7 +8,7 @@ from textual.widgets import Static
 
 from gateway_tui.core.api.errors import BadRequest, GatewayError, NotFound
 from gateway_tui.core.api.lifecycle import integration_shown
-from gateway_tui.core.api.lists import unreadable_of
+from gateway_tui.core.api.lists import unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import Instance, InstanceStatus
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import (
@@ -18,6 +18,7 @@ from gateway_tui.core.text.formatting import (
     status_cell,
     status_style,
 )
+from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
@@ -158,7 +159,32 @@ class InstancesScreen(TableScreen[Instance]):
             empty=("No instances on this gateway", f"Create one with {new_key}."),
         )
         self.show_stale(loadable, "data", loadable.error.summary if loadable.error else "")
+        if loadable.value is None and loadable.error is None:
+            self._show_kept_rows()
         self.update_summary()
+        if loadable.value and not loadable.loading:  # for the next start's first frame
+            columns = INSTANCE_COLUMNS[:5]
+            rows = self.table.rows[:120]
+            self.gateway_app.keep_instance_rows([tuple(c.text(r) for c in columns) for r in rows])
+
+    def _show_kept_rows(self) -> None:
+        """Before the gateway's first answer: the rows this launch kept at the last run, in the
+        loading panel, dimmed and with their age (never as current)."""
+        from gateway_tui.core.fleet.head import age
+        from gateway_tui.tui.screens.starting import instances_table
+
+        kept = self.gateway_app.kept_instances
+        if kept is None:
+            return
+        width = max(self.size.width - 10, 20)  # inside the panel's border and padding
+        table = instances_table(kept, self.size.height - 9).plain.split("\n")
+        lines = [line if len(line) <= width else line[: width - 1] + "…" for line in table]
+        self.panel.show_message(
+            "Loading instances…",
+            f"Asking the gateway. Until it answers, the {kept.total} instances it listed at the "
+            f"last run ({age(kept.at)}), not current:",
+            lines,
+        )
 
     def leave(self) -> None:
         pass  # the home screen: nothing under it to go back to
@@ -170,7 +196,10 @@ class InstancesScreen(TableScreen[Instance]):
         parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
         if skipped := len(unreadable_of(loadable.value)):
             why = self.key_for("instances.unreadable")
-            parts.append(f"{skipped} {_instances(skipped)} could not be read — {why} shows why")
+            named = _named(unreadable_names_of(loadable.value))
+            parts.append(
+                f"{skipped} {_instances(skipped)} could not be read{named} — {why} shows why"
+            )
         if self._status_filter is not None:
             parts.append(f"status: {self._status_filter.value}")
         parts += self.table.view_summary()
@@ -370,3 +399,12 @@ class InstancesScreen(TableScreen[Instance]):
             self.notify(f"{instance.instance_name} is already open (connected).", markup=False)
             return
         self.gateway_app.open_pairing(instance.instance_name)
+
+
+def _named(names: list[str], most: int = 3) -> str:
+    """' (a, b, row 7 +2 more)': which instances were skipped, by their raw name where the
+    row has one, else by row (server text: the table's display boundary cleans it)."""
+    if not names:
+        return ""
+    more = f" +{len(names) - most} more" if len(names) > most else ""
+    return f" ({', '.join(printable(name) for name in names[:most])}{more})"

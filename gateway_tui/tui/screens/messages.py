@@ -248,6 +248,11 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         self.store = store
         self.all_messages: Sequence[StoredMessage] = []
         self.query_text = ""
+        # Group members' names learnt so far (_learn_names): what they were learnt from.
+        self._names: object = None
+        self._members: object = None
+        self._learnt = 0
+        self._first_learnt: str | None = None
         self._search_texts: list[str] | None = None
         self.hits: list[int] = []  # indices of the messages the search text is in
         self._polling = False
@@ -306,6 +311,8 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "view": self.key_for("messages.view_whole") or "v",
         }
         self.gateway_app.follow_live(self.instance)  # new messages come without a key
+        if self.is_group:
+            self.view.who = self._who
         # The first read starts on_screen_resume, which comes with the push too.
 
     # --- loading ---------------------------------------------------------------------------------
@@ -416,8 +423,40 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         merged.sort(key=lambda m: m.timestamp or 0)
         return merged
 
+    def _who(self, message: StoredMessage) -> tuple[str | None, str]:
+        """A group member as known on this instance (core/identity.py): the message's own
+        pushName, else a name learnt from contacts, members or their other messages (a live
+        message may carry none); the number beside a LID."""
+        identity = self.actions.people.identities_of(self.instance).resolve(
+            message.sender, name=message.sender_name
+        )
+        return identity.name, identity.label()
+
+    def _learn_names(self) -> None:
+        """What tells group members' names: the chat book's contacts, the group's members,
+        the pushNames of messages read (each learnt once)."""
+        known = self.actions.people.identities_of(self.instance)
+        book = self.state.chat_books.get(self.instance)
+        if book is not None and book.value is not None and book.value.names is not self._names:
+            self._names = book.value.names
+            known.learn_contacts(self._names.items())
+        members = self.state.participants_of(self.instance, self.jid).value
+        if members and members is not self._members:
+            self._members = members
+            for member in members:
+                known.learn_participant(member)
+        messages = self.all_messages
+        first = messages[0].id if messages else None
+        if first != self._first_learnt:  # an older page joined in front: all again
+            self._first_learnt, self._learnt = first, 0
+        for message in messages[self._learnt :]:
+            known.learn_message(message)
+        self._learnt = len(messages)
+
     def refresh_from_state(self) -> None:
         self.all_messages = self._merged()
+        if self.is_group:
+            self._learn_names()
         if self.app.screen is self:
             self.actions.chats.mark_seen(self.instance, self.jid)
         self._follow_pending_reload()

@@ -84,12 +84,16 @@ class PairingScreen(GatewayScreen):
         Binding("r", "new_code", "New code now", id="pairing.new_code"),
         Binding("p", "pair_by_number", "Pairing code", id="pairing.pair_by_number"),
         Binding("c", "copy_code", "Copy pairing code", id="pairing.copy_code"),
+        Binding("q", "toggle_qr", "QR code / pairing code", id="pairing.toggle_qr"),
     ]
 
     def __init__(self, name: str, number: str | None = None) -> None:
         super().__init__()
         self.instance_name = name
         self.number = number
+        # With a number the pairing code is what the user needs: the screen opens on it, and
+        # the QR (the gateway sends both) is a key away.
+        self._qr_shown = number is None
         # When the code on screen arrived: the app's clock (fixed in screenshots).
         self._code_since = datetime.now()
         self._connected_at: float | None = None
@@ -212,6 +216,7 @@ class PairingScreen(GatewayScreen):
         if instance is not None and instance.status_kind == InstanceStatus.OPEN:
             self._show_connected(instance.profile_name, instance.owner_number)
             return
+        qr.display = True  # hidden below only while a pairing code is shown alone
         if loadable.error is not None and result is None:
             qr.show_message(f"No code: {loadable.error.summary}\n\nr asks again.")
         elif result is None:
@@ -221,7 +226,11 @@ class PairingScreen(GatewayScreen):
                 self._shown_code = result.code
                 self._code_since = self.state.now()  # a new code: asked, or pushed live
             qr.show_code(result.code)
-            self._layout(result.code)
+            if self._qr_shown or not result.pairing_code:
+                self._layout(result.code)
+            else:
+                qr.display = False  # the pairing code alone, on the whole width
+                self._drawing = None
         else:
             self._drawing = None
             qr.show_message(result.explanation)
@@ -231,12 +240,22 @@ class PairingScreen(GatewayScreen):
 
     def _note(self, result) -> Text:
         text = Text()
-        if result is not None and result.has_code:
+        code_alone = bool(self.number and result and result.pairing_code and not self._qr_shown)
+        if result is not None and result.has_code and not code_alone:  # says how to scan
             text.append(result.explanation + "\n")
             if result.count:
                 text.append(f"Code {result.count} from the gateway.\n", style="dim")
+        toggle = self.key_for("pairing.toggle_qr")
         if not self.number:
-            text.append("No QR scanner at hand? p pairs with a code typed on the phone.\n")
+            pair = self.key_for("pairing.pair_by_number")
+            text.append(f"No QR scanner at hand? {pair} pairs with a code typed on the phone.\n")
+        elif code_alone:
+            text.append(
+                "On the phone: WhatsApp → Linked devices → Link a device → Link with phone "
+                f"number instead, and type this code. {toggle} shows the QR code instead.\n"
+            )
+        elif result is not None and result.pairing_code:
+            text.append(f"{toggle} shows the pairing code alone.\n")
         if self._drawing == Drawing.SEXTANT:
             text.append(
                 "Compact drawing (sextant characters) to fit this window: if it shows boxes, "
@@ -288,6 +307,7 @@ class PairingScreen(GatewayScreen):
         qr = self.query_one(QRCode)
         who = profile or "(no profile name)"
         where = format_number(number) if number else "number not reported"
+        qr.display = True  # hidden while the pairing code was shown alone
         qr.show_message(f"✓ Connected\n\n{who}\n{where}")
         self.query_one("#pairing-code", Static).display = False
         self.query_one("#pairing-countdown", Static).update(Text())
@@ -306,9 +326,17 @@ class PairingScreen(GatewayScreen):
         def chosen(number: str | None) -> None:
             if number:
                 self.number = number
+                self._qr_shown = False  # the code asked for is what is shown
                 self._ask_code()
 
         self.app.push_screen(PairingNumberScreen(), chosen)
+
+    def action_toggle_qr(self) -> None:
+        if not self.number:
+            self.action_pair_by_number()  # no number, no pairing code: ask for one
+            return
+        self._qr_shown = not self._qr_shown
+        self.refresh_from_state()
 
     def action_copy_code(self) -> None:
         result = self.actions.lifecycle.pairing_of(self.instance_name).value

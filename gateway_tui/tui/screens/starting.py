@@ -1,17 +1,24 @@
 """The first frame: the header and an empty instances table saying "loading…".
 
 Drawn from Textual alone (no httpx, no pydantic, no config): the app shows it the moment it
-starts, then imports the rest and replaces it with the home screen (see app.py).
+starts, then imports the rest and replaces it with the home screen (see app.py). Opening on
+the fleet, it draws the rows the fleet kept at the last run instead (core/fleet/head.py: a
+small file of the first rows, trouble first), dimmed and with their age: never as current.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, Static
+
+if TYPE_CHECKING:
+    from gateway_tui.core.files.instances_head import InstancesHead
+    from gateway_tui.core.fleet.head import Head
 
 LOADING = "loading…"
 # The instances table's header, as the home screen will draw it (no rows yet).
@@ -25,18 +32,114 @@ def empty_table() -> Text:
     return text
 
 
+# The fleet's columns as its screen draws them (screens/fleet.py), widest first allowed.
+FLEET_COLUMNS = (
+    ("Verdict", 24),
+    ("Gateway", 20),
+    ("Instance", 28),
+    ("State", 10),
+    ("Number", 20),
+    ("Version", 14),
+    ("Why", 60),
+)
+
+
+def kept_table(columns: tuple[tuple[str, int], ...], cells: list[tuple[str, ...]]) -> Text:
+    """A header and ``cells`` dimmed (rows kept at the last run, never current), each column
+    as wide as its widest cell, at most its limit."""
+    widths = [
+        min(limit, max([len(label), *(len(cell[i]) for cell in cells)]))
+        for i, (label, limit) in enumerate(columns)
+    ]
+
+    def line(values: tuple[str, ...] | list[str]) -> str:
+        parts = []
+        for value, width in zip(values, widths, strict=True):
+            value = value if len(value) <= width else value[: width - 1] + "…"
+            parts.append(value.ljust(width))
+        return "  ".join(parts).rstrip()
+
+    text = Text(line([label for label, _ in columns]), style="bold", no_wrap=True)
+    for cell in cells:
+        text.append("\n" + line(cell), style="dim")
+    return text
+
+
+INSTANCE_LIMITS = (
+    ("Name", 32),
+    ("Status", 14),
+    ("Owner", 22),
+    ("Profile name", 28),
+    ("Integration", 20),
+)
+
+
+def instances_table(head: InstancesHead, height: int) -> Text:
+    return kept_table(INSTANCE_LIMITS, [tuple(row) for row in head.rows[: max(height, 1)]])
+
+
+def instances_summary(head: InstancesHead) -> Text:
+    from gateway_tui.core.fleet.head import age
+
+    return Text(
+        f"{head.total} instances of {head.label} from the last run ({age(head.at)}), dimmed, "
+        "until the gateway answers · loading…"
+    )
+
+
+def fleet_table(head: Head, height: int) -> Text:
+    """The kept rows that fit ``height`` lines, dimmed, each verdict with its age (from the
+    last run, not current)."""
+    from gateway_tui.core.fleet.head import age
+
+    cells = [
+        (
+            f"{row.verdict} ({age(row.at)})",
+            row.gateway,
+            row.instance or "(gateway)",
+            row.status,
+            row.number or "—",
+            row.version or "?",
+            row.reason,
+        )
+        for row in head.rows[: max(height, 1)]
+    ]
+    return kept_table(FLEET_COLUMNS, cells)
+
+
+def fleet_summary(head: Head) -> Text:
+    parts = [f"{head.gateways} gateways", f"{head.instances} instances"]
+    if head.not_ok:
+        parts.append(f"{head.not_ok} not ok")
+    parts.append(f"{head.total} rows from the last run, dimmed, until read again")
+    parts.append("loading…")
+    return Text(" · ".join(parts))
+
+
 class StartingScreen(Screen):
     """Shown until the app has loaded its config and its HTTP stack. ``on_shown`` is called
     once the frame has been handed to the terminal (the app tells it: ``frame_drawn``)."""
 
     DEFAULT_CSS = """
     #starting-bar { height: 1; background: $panel; }
-    #starting-table { height: 1fr; padding: 0 1; }
+    #starting-table { height: 1fr; padding: 0 1; overflow: hidden; }
+    #starting-summary { height: 1; padding: 0 1; }
     """
 
-    def __init__(self, url: str | None, *, on_shown: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        url: str | None,
+        *,
+        on_shown: Callable[[], None],
+        head: Head | None = None,
+        instances: InstancesHead | None = None,
+    ) -> None:
+        """``head``: the fleet's rows kept at the last run, drawn instead of the instances;
+        ``instances``: the instance rows kept by the same launch at the last run."""
         super().__init__()
         self._url = url
+        self._head = head
+        self._instances = instances
         self._on_shown: Callable[[], None] | None = on_shown
 
     def compose(self) -> ComposeResult:
@@ -44,8 +147,20 @@ class StartingScreen(Screen):
         if self._url:
             bar.append(f"  {self._url}")
         yield Static(bar, id="starting-bar")
-        yield Static(Text("Instances", style="bold"), classes="title")
-        yield Static(empty_table(), id="starting-table")
+        if self._head is not None:
+            yield Static(Text("Fleet", style="bold"), classes="title")
+            # The bar, the title, the header, the summary and the footer take 5 lines.
+            table = fleet_table(self._head, self.app.size.height - 5)
+            yield Static(table, id="starting-table")
+            yield Static(fleet_summary(self._head), id="starting-summary")
+        elif self._instances is not None:
+            yield Static(Text("Instances", style="bold"), classes="title")
+            table = instances_table(self._instances, self.app.size.height - 5)
+            yield Static(table, id="starting-table")
+            yield Static(instances_summary(self._instances), id="starting-summary")
+        else:
+            yield Static(Text("Instances", style="bold"), classes="title")
+            yield Static(empty_table(), id="starting-table")
         yield Footer()
 
     def frame_drawn(self) -> None:

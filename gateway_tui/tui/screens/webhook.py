@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Checkbox, Footer, Input, Label, SelectionList, Static
 
+from gateway_tui.core.api.capabilities import EVENTS, notes_for
 from gateway_tui.core.api.dialects import Dialect
 from gateway_tui.core.api.errors import GatewayError, InvalidRequest
 from gateway_tui.core.api.lifecycle import (
@@ -24,6 +25,7 @@ from gateway_tui.core.api.lifecycle import (
 )
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
+from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.text_input import TextInput
@@ -107,6 +109,12 @@ class HookSettingsScreen(GatewayScreen):
                 id="hooks-events",
                 compact=True,
             )
+            # What this gateway's version refuses in an event list (core/api/capabilities.py).
+            version = self.gateway_app.gateway_version
+            if notes := notes_for(version, EVENTS):
+                lines = (printable(f"{version}: {note}") for note in notes)
+                said = Text("\n".join(lines), style="yellow")
+                yield Static(said, id="hooks-capabilities", classes="summary")
             yield Static(id="hooks-problems", classes="field-error")
         yield Footer()
 

@@ -33,7 +33,7 @@ from gateway_tui.core.api.chat_models import (
     StoredMessage,
     one_line,
 )
-from gateway_tui.core.api.message_views import Decorations
+from gateway_tui.core.api.message_views import POLL_KINDS, Decorations
 from gateway_tui.core.api.models import MessageStatus
 from gateway_tui.core.chat_book import person_label, printable
 from gateway_tui.core.draft import Draft
@@ -234,15 +234,18 @@ def render_message(
     decorations: Decorations = NO_DECORATIONS,
     votes: dict[str, int] | None = None,
     votes_note: str | None = None,
+    sender: tuple[str | None, str] | None = None,
 ) -> RenderableType:
+    """``sender``: a group member's (name, label) as the screen knows them (a contact's name
+    where the message carries no pushName; the number beside a LID); by default the message's
+    own pushName and person_label."""
     parts: list[RenderableType] = []
     if not message.from_me and is_group:
-        sender = Text(
-            printable(message.sender_name or person_label(message.sender)), style="bold cyan"
-        )
-        if message.sender_name:
-            sender.append(f"  {person_label(message.sender)}", style="dim")
-        parts.append(sender)
+        name, label = sender or (message.sender_name, person_label(message.sender))
+        line = Text(printable(name or label), style="bold cyan")
+        if name:
+            line.append(f"  {printable(label)}", style="dim")
+        parts.append(line)
     # Deleted for everyone: a revoke in the chat, 2.x's key.deleted, or 1.7.1's DELETED status.
     deleted = (
         message.id in decorations.deleted
@@ -333,6 +336,11 @@ class ConversationView(Widget, can_focus=True):
         self.edits: dict[str, str] = {}
         self.highlight = ""  # the search's text, marked in every bubble that holds it
         self.keys = dict(DEFAULT_KEYS)  # what the hints in bubbles name
+        # Who a group member is, as the screen knows (core/identity.py): (name, label).
+        self.who: Callable[[StoredMessage], tuple[str | None, str]] = lambda message: (
+            message.sender_name,
+            person_label(message.sender),
+        )
         self._cache: dict[tuple, list[Strip]] = {}
         # Where the view is pinned: ("bottom", i) shows message i at the bottom edge, ("top", i)
         # at the top; the cursor moving out of sight re-pins it.
@@ -345,6 +353,8 @@ class ConversationView(Widget, can_focus=True):
         # when the gateway cannot tell its votes (before 2.4).
         self.poll_votes: dict[str, dict[str, int]] = {}
         self.votes_note: str | None = None
+        # The gateway keeps the votes among the chat's messages (2.3.7): counted from them.
+        self.stored_votes = False
 
     # --- the model ----------------------------------------------------------------------------
 
@@ -383,12 +393,25 @@ class ConversationView(Widget, can_focus=True):
         self._relayout()
 
     def set_poll_votes(
-        self, votes: dict[str, dict[str, int]] | None = None, *, votes_note: str | None = None
+        self,
+        votes: dict[str, dict[str, int]] | None = None,
+        *,
+        votes_note: str | None = None,
+        stored: bool = False,
     ) -> None:
-        """Polls' votes read (by message id), or why the gateway cannot tell them."""
+        """Polls' votes read (by message id), or why the gateway cannot tell them; ``stored``:
+        counted from the votes among the chat's messages."""
         self.poll_votes.update(votes or {})
         self.votes_note = votes_note
+        self.stored_votes = stored
         self._relayout()
+
+    def votes_of(self, message: StoredMessage) -> dict[str, int] | None:
+        """A poll's votes per option: read from the gateway, else counted from the store's."""
+        votes = self.poll_votes.get(message.id)
+        if votes is None and self.stored_votes and message.kind in POLL_KINDS:
+            votes = self.decorations.poll_votes.get(message.id, {})
+        return votes
 
     def find(self, message_id: str) -> StoredMessage | None:
         index = index_of_message(self.messages, message_id)
@@ -449,7 +472,9 @@ class ConversationView(Widget, can_focus=True):
         if message.id in self.decorations.hidden and not selected:
             return []
         edited = self.edits.get(message.id)
+        votes = self.votes_of(message)
         max_lines = max(3, self.size.height - 8)
+        sender = self.who(message) if self.is_group and not message.from_me else None
         key = (
             message.id,
             index,
@@ -463,8 +488,9 @@ class ConversationView(Widget, can_focus=True):
             max_lines,
             message.id in self.decorations.deleted or message.deleted,
             self.decorations.reaction_line(message.id),
-            tuple((self.poll_votes.get(message.id) or {}).items()),
+            tuple((votes or {}).items()) if votes is not None else None,
             self.votes_note,
+            sender,  # a contact's name learnt since redraws the bubble
         )
         strips = self._cache.get(key)
         if strips is None:
@@ -482,8 +508,9 @@ class ConversationView(Widget, can_focus=True):
                 max_lines=max_lines,
                 keys=self.keys,
                 decorations=self.decorations,
-                votes=self.poll_votes.get(message.id),
+                votes=votes,
                 votes_note=self.votes_note,
+                sender=sender,
             )
             console = self.app.console
             options = console.options.update_width(width).update(highlight=False)

@@ -17,14 +17,14 @@ from gateway_tui.tui.textual_private import FooterKey, footer_bindings_ready
 
 class GatewayFooter(Footer):
     DEFAULT_CSS = """
-    GatewayFooter #footer-global {
+    GatewayFooter .footer-global {
         dock: right;
         width: auto;
         height: 1;
         background: $footer-background;
         border-left: vkey $foreground 20%;
     }
-    GatewayFooter #footer-global FooterKey.-command-palette {
+    GatewayFooter .footer-global FooterKey.-command-palette {
         dock: none;
     }
     """
@@ -69,4 +69,6 @@ class GatewayFooter(Footer):
         # The palette key last, at the right edge, as Textual puts it.
         global_keys.sort(key=lambda key: key.has_class("-command-palette"))
         if global_keys:
-            yield HorizontalGroup(*global_keys, id="footer-global")
+            # A class, not an id: two recomposes close together (screens pushed in a row)
+            # mount the new group before the old one is gone, and an id would clash.
+            yield HorizontalGroup(*global_keys, classes="footer-global")

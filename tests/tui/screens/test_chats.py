@@ -279,6 +279,30 @@ async def test_the_list_opens_at_its_newest_row(app_for, demo_server):
 
 
 @pytest.mark.in_process
+async def test_before_the_gateway_answers_the_list_says_it_shows_only_local_chats(
+    app_for, demo_server
+):
+    """Issue 29: for the first read's time only this app's sent history is there; the list
+    says so until the gateway's chats are in, then no more."""
+    stall = demo_server.faults.add("stall", seconds=20, path_prefix="/chat/findChats/", times=1)
+    app = app_for(request_timeout=120)  # the stalled read is answered, late
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await app.actions.messages.send_list(INSTANCE, send_list_request(JONAS, "Local first"))
+        app.push_screen(ChatsScreen(INSTANCE))
+        book = app.actions.chats.chat_book(INSTANCE)
+        await wait_for(pilot, lambda: "Local first" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert book.value is None and stall.hits == 1  # the gateway has not answered yet
+        assert "loading the gateway's chats… showing only the chats this app sent to" in text
+        await wait_for(pilot, lambda: book.value is not None and not book.loading)
+        await pilot.pause()
+        text = " ".join(screen_text(app).split())
+        assert "showing only the chats this app sent to" not in text
+        assert len(app.screen.table.rows) > 1
+
+
+@pytest.mark.in_process
 async def test_server_text_is_shown_as_text_not_markup(app_for, demo_server):
     contacts = demo_instance(demo_server).workspace.contacts
     contacts[JONAS_JID] = "[bold red]Jonas[/]"
@@ -439,3 +463,39 @@ async def test_the_chats_screen_recovers_by_itself_when_the_gateway_is_back():
             await pilot.pause()
             text = screen_text(app)
             assert "● ok" in text and "could not read the gateway's chats" not in text
+
+
+LID = "205641847891234@lid"  # Marina Costa on support: her number is known on 2.x
+HIDDEN = "118822334455667@lid"  # Theo Baker: never shared a number
+
+
+async def test_a_lid_chat_shows_its_number_is_found_by_it_and_m_composes_to_the_lid():
+    """The @lid rule (core/identity.py) in the chats list: the number beside the LID where
+    2.x's keys give it, "number hidden" where none does; `/` finds the chat by the number;
+    `m` composes to the LID's JID (its digits are no phone number), which the send takes to
+    the number on this 2.3.7 (core/test_identity.py holds the send)."""
+    from gateway_tui.demo.server import DemoServer
+    from tests.navigation import open_instance
+    from tests.support import make_app, make_config
+
+    with DemoServer(api_version="2.3.7") as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await open_instance(app, pilot, "support")
+            await pilot.press("t")
+            await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+            screen = app.screen
+            await wait_for(pilot, lambda: any(r.jid == LID for r in screen.table.visible_rows))
+            text = screen_text(app)
+            assert "+55 11 98700-1234 · 2056" in text  # the column is cut at its width
+            hidden = next(r for r in screen.rows if r.jid == HIDDEN)
+            assert hidden.number == f"{HIDDEN} (number hidden)"
+            await pilot.press("slash", *"5511987001234")
+            await wait_for(pilot, lambda: [r.jid for r in screen.table.visible_rows] == [LID])
+            await pilot.press("ctrl+u", *"98700-1234")  # the number as shown
+            await wait_for(pilot, lambda: [r.jid for r in screen.table.visible_rows] == [LID])
+            await pilot.press("enter")  # out of the filter, on the row
+            await pilot.pause()
+            await pilot.press("m")
+            await wait_for(pilot, lambda: isinstance(app.screen, ComposerScreen))
+            assert app.screen.query_one("#f-recipient", Input).value == LID

@@ -309,3 +309,32 @@ async def test_enter_on_another_gateways_row_leaks_nothing_of_the_first(gateways
         await wait_for(pilot, lambda: first.closed)
         await wait_for(pilot, lambda: len(one.events.sio.eio.sockets) == 0)
         assert app.client.base_url == two.url
+
+
+async def test_live_or_polled_says_why_for_every_gateways_instances(gateways) -> None:
+    """⚡ live only where the instance's events arrive on the app's socket; every other row
+    says why it is polled: another gateway (the app listens to the one in use only), an
+    instance not opened yet."""
+    app = fleet_app(gateways, current="one", fleet=False)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: all_read(app))
+        screen = fleet_screen(app)
+
+        def detail_for(gateway: str, instance: str) -> str:
+            row = next(r for r in rows_in(app) if r.gateway == gateway and r.instance == instance)
+            screen.table.move_cursor_to_key(row.key)
+            screen._show_detail()
+            return str(screen.query_one("#fleet-detail").render())
+
+        other = detail_for("two", "sales-eu")
+        assert "polled: read every" in other and "gateway in use (one) only" in other
+        assert "not opened in this app yet" in detail_for("one", "sales-eu")
+        app.follow_live("sales-eu")
+        await wait_for(pilot, lambda: app.live_for("sales-eu"))
+        screen.refresh_from_state()
+        live = next(r for r in rows_in(app) if r.gateway == "one" and r.instance == "sales-eu")
+        assert live.link == "⚡ live"
+        assert "⚡ live: its events arrive on the app's socket" in detail_for("one", "sales-eu")
+        assert "gateway in use (one) only" in detail_for("two", "sales-eu")

@@ -64,6 +64,33 @@ async def test_recent_groups_come_first(app_for, demo_server):
         assert recent_groups.load_recent("support") == []  # per instance
 
 
+@pytest.mark.in_process
+async def test_a_refresh_in_another_server_order_moves_nothing_under_the_cursor(
+    app_for, demo_server
+):
+    """Issue 29: the server's order varies between answers; the picker's does not, and the
+    cursor stays on its group (by JID)."""
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_groups(app, pilot)
+        table = picker_table(app)
+        before = [row.jid for row in table.visible_rows]
+        chosen = before[len(before) // 2]
+        assert table.move_cursor_to_key(chosen)
+        groups = demo_server.state.instances[INSTANCE].groups
+        listed = list(groups.items())
+        groups.clear()
+        groups.update(reversed(listed))  # the next answer lists them the other way round
+        loadable = app.state.groups_of(INSTANCE)
+        read = loadable.updated_at
+        await pilot.press("r")
+        await wait_for(pilot, lambda: loadable.updated_at != read and not loadable.loading)
+        await pilot.pause()
+        assert [group.id for group in loadable.value][0] == listed[-1][0]  # read anew, reversed
+        assert [row.jid for row in table.visible_rows] == before
+        assert table.cursor_key == chosen
+
+
 # --- JID entry when the server has no fetchAllGroups ----------------------------------------
 
 

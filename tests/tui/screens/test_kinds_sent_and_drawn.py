@@ -1,7 +1,8 @@
 """Each new kind sent through the app against the demo, then drawn in the conversation, on
 both demo lines (1.7.1 and 2.3.7; 2.4 where the kind needs it): voice note, poll, location,
-contact card, delete for everyone, reaction. And 2.4's poll votes under their poll (before 2.4
-the poll says its votes are not available), mark played, and the carousel composer."""
+contact card, delete for everyone, reaction. And poll votes under their poll: 2.4's getPollVote,
+2.3.7's votes kept in the store (before 2.3.7 the poll says its votes are not available), mark
+played, and the carousel composer."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 from textual.widgets import Input, Static
 
 from gateway_tui.core.api import message_kinds as kinds
+from gateway_tui.demo.interactive import receive_poll_vote
 from gateway_tui.demo.session import extras
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.interactive_composer import InteractiveComposerScreen
@@ -131,17 +133,47 @@ async def test_poll_votes_are_drawn_under_the_poll_on_24(isolated_home) -> None:
         }
 
 
-@pytest.mark.parametrize("version", LINES)
-async def test_before_24_a_poll_says_its_votes_are_not_available(version, isolated_home) -> None:
-    async with conversation(version, isolated_home) as (_demo, app, pilot, screen):
+@pytest.mark.parametrize("version", ("1.7.1", "2.3.6"))
+async def test_where_votes_are_dropped_a_poll_says_its_votes_are_not_available(
+    version, isolated_home
+) -> None:
+    async with conversation(version, isolated_home) as (demo, app, pilot, screen):
         poll = kinds.Poll(name="Lunch?", values=("Yes", "No"), selectable_count=1)
+        sent = await app.actions.kinds.send("send_poll", INSTANCE, JONAS_JID, poll)
+        chat = demo.state.instances[INSTANCE].chats[JONAS_JID]
+        receive_poll_vote(demo.state, chat, sent.key.id, JONAS_JID, ["No"])  # dropped
+        screen.action_refresh()
+        await wait_for(
+            pilot, lambda: f"votes not available on {version}" in screen_text(app), within=30
+        )
+        assert "No  1 vote" not in screen_text(app)
+        assert not [e for e in app.state.calls if "/getPollVote/" in e.path]
+
+
+async def test_on_237_votes_kept_in_the_store_are_counted_under_the_poll(isolated_home) -> None:
+    async with conversation("2.3.7", isolated_home) as (demo, app, pilot, screen):
+        poll = kinds.Poll(name="Lunch?", values=("Yes", "No", "Later"), selectable_count=1)
         await sent_then_drawn(
             app,
             pilot,
             screen,
             app.actions.kinds.send("send_poll", INSTANCE, JONAS_JID, poll),
-            f"votes not available on {version}",
+            "Yes  0 votes",
         )
+        poll_id = screen.view.messages[-1].id
+        chat = demo.state.instances[INSTANCE].chats[JONAS_JID]
+        receive_poll_vote(demo.state, chat, poll_id, JONAS_JID, ["No"])
+        screen.action_refresh()
+        await wait_for(pilot, lambda: "No  1 vote" in screen_text(app), within=30)
+        # Jonas changes his mind: his vote moves, it is not counted twice.
+        receive_poll_vote(demo.state, chat, poll_id, JONAS_JID, ["Later"])
+        screen.action_refresh()
+        await wait_for(pilot, lambda: "Later  1 vote" in screen_text(app), within=30)
+        text = screen_text(app)
+        assert "No  0 votes" in text and "Yes  0 votes" in text
+        assert "votes not available" not in text
+        # The votes are drawn on their poll, not as bubbles of their own.
+        assert len(screen.view.decorations.hidden) == 2
         assert not [e for e in app.state.calls if "/getPollVote/" in e.path]
 
 

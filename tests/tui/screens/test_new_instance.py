@@ -133,3 +133,37 @@ async def test_a_new_instance_lists_its_integration_not_a_dash(version):
             await wait_for(pilot, lambda: not app.state.instances.loading)
             await wait_for(pilot, lambda: "fresh-one" in row())
             assert "WHATSAPP-BAILEYS" in row(), row()
+
+
+async def test_an_instance_created_with_a_number_connects_on_its_pairing_code(app_for, manual_scan):
+    """Issue 29: with a number, the pairing code is what the user needs; the QR is a key away."""
+    from gateway_tui.tui.screens.pairing import PairingScreen
+    from gateway_tui.tui.widgets.qr import QRCode
+
+    app = app_for()
+    async with app.run_test(size=(140, 45)) as pilot:
+        await _instances(pilot)
+        await pilot.press("n")
+        await pilot.pause()
+        await _type(pilot, "with-phone")
+        await pilot.press("tab")
+        await _type(pilot, "+55 11 98888 7777")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.state.instance("with-phone") is not None)
+        await pilot.press("ctrl+o")  # connect it now
+        await wait_for(pilot, lambda: isinstance(app.screen, PairingScreen))
+        answer = app.actions.lifecycle.pairing_of("with-phone")
+        await wait_for(pilot, lambda: answer.value is not None and bool(answer.value.pairing_code))
+        await pilot.pause()
+        screen = app.screen
+        qr = screen.query_one(QRCode)
+        assert not qr.display and qr.drawing is None  # not opened on the QR
+        text = " ".join(screen_text(app).split())
+        assert "Pairing code for +55 11 98888 7777" in text
+        assert answer.value.pairing_code[:4] in text and "Scan the code" not in text
+        toggle = screen.key_for("pairing.toggle_qr")
+        assert f"{toggle} shows the QR code instead" in text
+        await pilot.press(toggle)
+        await wait_for(pilot, lambda: qr.display and qr.drawing is not None)
+        await pilot.press(toggle)
+        await wait_for(pilot, lambda: not qr.display)

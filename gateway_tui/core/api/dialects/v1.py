@@ -59,7 +59,11 @@ class V1Dialect(Dialect):
         {"number", "disconnection_reason_code", "disconnection_at", "message_count"}
     )
     # One bad item is skipped and counted (see api/lists.py), not the whole list lost.
-    instances = ListReader(InstanceEnvelope, lambda envelope: envelope.instance)
+    instances = ListReader(
+        InstanceEnvelope,
+        lambda envelope: envelope.instance,
+        name_of=lambda raw: raw["instance"]["instanceName"],  # to name a row that is skipped
+    )
 
     def kind_body(
         self, number: str, kind: Any, *, delay: int | None = None, message_id: str | None = None

@@ -194,7 +194,9 @@ class V2Dialect(Dialect):
     # most of it skipped (settings, token, times): the same 18,000-odd rows that make 8 MB of
     # 1.7.1 make 20 MB here and take as long to read. Below that the fast path holds the loop
     # no longer than 1.7.1's does; 10,000 rows (9.8 MB) go through it, as on 1.7.1.
-    instances = ListReader(InstanceRow, off_loop_bytes=20 * 1024 * 1024)
+    instances = ListReader(
+        InstanceRow, off_loop_bytes=20 * 1024 * 1024, name_of=lambda raw: raw["name"]
+    )
 
     # The conversation's bodies: flat, camelCase (as the 2.3.6 recordings and
     # src/validate/message.schema.ts have them); delay top-level, no presence.

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
+
 import httpx
 
 from gateway_tui.core.api import validation
 from gateway_tui.core.api.errors import InvalidResponse, Problem
-from gateway_tui.core.api.label_models import LABEL_LIST, Label, LabelAction, LabelResult
+from gateway_tui.core.api.label_models import (
+    LABEL_LIST,
+    Label,
+    LabelAction,
+    LabelResult,
+    labels_of_chat,
+)
 from gateway_tui.core.api.paths import instance_path, require, seg_path
 from gateway_tui.core.api.resources.base import Resource
 from gateway_tui.core.api.transport import parse_answer
@@ -21,6 +29,19 @@ class Labels(Resource):
             return parse_answer(response, "GET", path, LABEL_LIST.validate_json)
 
         return await self._call("GET", path, parse)
+
+    async def of_chat(self, instance: str, jid: str) -> tuple[str, ...]:
+        """2.x: the label ids on one chat. findChats selects none; findChatByRemoteJid gives the
+        stored Chat row, whose ``labels`` WhatsApp's labels.association events fill (an empty
+        answer: no row, so no label). 1.7.1 has no such route (its findChats lists them)."""
+        path = instance_path("/chat/findChatByRemoteJid/", instance, "GET")
+        require(validation.check_recipient(jid, "remoteJid"), "GET", path)
+
+        def parse(response: httpx.Response) -> tuple[str, ...]:
+            row = parse_answer(response, "GET", path, lambda raw: json.loads(raw or b"null"))
+            return labels_of_chat(row) if isinstance(row, dict) else ()
+
+        return await self._call("GET", path, parse, params={"remoteJid": jid})
 
     async def handle(
         self, instance: str, number: str, label_id: str, action: LabelAction
