@@ -60,3 +60,18 @@ async def test_the_websocket_off_and_the_webhook_on_is_named():
             await wait_for(pilot, lambda: any("No live updates from" in n for n in notices(app)))
             (told,) = [n for n in notices(app) if "No live updates from" in n]
             assert "its websocket is off (its webhook is on, but this app listens on the " in told
+
+
+async def test_a_failed_check_of_the_live_settings_is_said():
+    """The websocket settings could not be read: said in a notice (live updates may not come),
+    never swallowed."""
+    from tests.navigation import open_chats
+
+    with DemoServer() as server:
+        rule = server.faults.add("status", status=500, path_prefix=f"/websocket/find/{INSTANCE}")
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await open_chats(app, pilot)
+            await wait_for(pilot, lambda: rule.hits > 0)
+            wanted = f"Checking the live-update settings of {INSTANCE} failed"
+            await wait_for(pilot, lambda: any(wanted in n for n in notices(app)))
