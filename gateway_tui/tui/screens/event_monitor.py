@@ -122,6 +122,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.new_while_paused = 0
         self.event_filter = EventFilter()
         self.stream: Any = None
+        self._thread: Any = None  # the stream's thread (core/events/stream.py)
         self.exported: Any = None  # the last export's path
         self._pending: list[EventRecord] = []
         self._lines_stale = False
@@ -168,23 +169,37 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             )
 
     async def _follow(self) -> None:
-        from gateway_tui.core.events.stream import EventStream
+        from gateway_tui.core.events.stream import StreamThread
 
         config = self.gateway_app.config
         key = config.api_key.get_secret_value() if config.api_key else ""
         instances = [self.instance] if self.instance else self._known_instances()
-        self.stream = EventStream(
+        # The socket is read in a thread of its own: a flood's frames here must not keep it
+        # from being read (the server would queue the events, then drop the connection and
+        # them when its pings go unanswered).
+        self._thread = StreamThread(
             config.url or "",
             key,
-            self.arrived,
+            self._from_thread,
             instances=instances,
             global_stream=self.gateway_app.gateway_line.line == "2",
-            on_status=lambda _line: self.update_summary(),
+            on_status=lambda _line: self._status_changed(),
         )
-        await self.stream.run()
+        self.stream = self._thread.stream
+        await self._thread.run()
         if self.stream.failed and self.is_attached:
             self.notify(f"Events: {self.stream.failed}", severity="warning", markup=False)
             self.update_summary()
+
+    def _status_changed(self) -> None:
+        self._lines_stale = True
+        self.update_summary()
+
+    def _from_thread(self) -> None:
+        """Records wait in the stream's thread: taken at the next frame, all at once."""
+        if self._thread is not None:
+            for record in self._thread.take():
+                self.arrived(record)
 
     def _known_instances(self) -> list[str]:
         return [i.instance_name for i in self.state.instances.value or ()]
@@ -268,6 +283,11 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if self.listening:
             parts.append(f"the webhook posts here ({self.listening})")
         stream = self.stream
+        if stream is not None and stream.drops:
+            parts.append(
+                f"the socket dropped {stream.drops:,} "
+                f"{'time' if stream.drops == 1 else 'times'}: events during a gap may be lost"
+            )
         if stream is not None and stream.failed:
             parts.append(f"no events: {stream.failed}")
         elif stream is not None and not stream.connected:
