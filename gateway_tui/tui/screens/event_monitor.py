@@ -46,6 +46,9 @@ from gateway_tui.tui.widgets.text_input import TextInput
 # milliseconds on a slow machine: at 60 a second the loop would do nothing else, the socket
 # would be read late and keys answered in seconds).
 LINES_EVERY = 0.25
+# In a flood the table is redrawn at most once in this many seconds (a redraw of 5,000 rows
+# is the costliest thing the app's loop does in one: the stream's thread needs the rest).
+TABLE_EVERY_IN_FLOOD = 1.0
 # More events than this in a second is a flood: the table is then redrawn every LINES_EVERY
 # (below it, each event shows at the next frame).
 FLOOD_PER_SECOND = 20
@@ -127,6 +130,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self._pending: list[EventRecord] = []
         self._lines_stale = False
         self._rows_stale = False  # events taken in that the table does not show yet
+        self._rows_shown_at = 0.0  # monotonic() of the table's last redraw
         # (when this second began, events taken in since, events of the second before)
         self._window = (0.0, 0, 0)
         self.listening: str | None = None  # the receiver's URL while the webhook points here
@@ -238,7 +242,8 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if self._pending:
             self._take()  # a frame's call missed (a screen over this one): taken here
         if self._rows_stale and not self.paused:
-            self._show_ring()
+            if monotonic() - self._rows_shown_at >= TABLE_EVERY_IN_FLOOD:
+                self._show_ring()
         syncing = self.instance is not None and self.history.line(self.instance) is not None
         if self._lines_stale or syncing:
             self._lines_stale = False
@@ -258,6 +263,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
 
     def _show_ring(self) -> None:
         self._rows_stale = False
+        self._rows_shown_at = monotonic()
         self.table.set_rows(list(reversed(self.ring)))
 
     # --- drawing -------------------------------------------------------------------------------
