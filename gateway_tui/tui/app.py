@@ -726,6 +726,19 @@ class GatewayApp(App[int]):
         if not isinstance(self.screen, EventMonitorScreen):
             self.push_screen(EventMonitorScreen())
 
+    async def action_quit(self) -> None:
+        """q and ctrl+q (and the palette's Quit): a running campaign is asked about first —
+        quitting pauses it, and its journal resumes it (campaign_run.confirm_quit)."""
+        from gateway_tui.tui.screens.campaign_run import QUIT_QUESTION_ID, CampaignRunScreen
+
+        if self.screen.id == QUIT_QUESTION_ID:
+            return  # already asking: a second ctrl+q does not quit behind the question
+        running = [s for s in self.screen_stack if isinstance(s, CampaignRunScreen) and s.running]
+        if running:
+            running[-1].confirm_quit()
+            return
+        self.exit()
+
     def action_help(self) -> None:
         from gateway_tui.tui.screens.help import HelpScreen
 

@@ -89,3 +89,32 @@ async def test_the_palette_finds_revoke_on_participants_and_lists_each_action_on
         await pilot.press(*"revoke")
         await wait_for(pilot, lambda: "Revoke code" in screen_text(app))
         await pilot.press("escape")
+
+
+async def test_typing_in_help_filters_its_keys_and_esc_clears_then_closes(app_for):
+    """Help filters as lazygit's keybindings menu does: typing keeps the bindings whose key,
+    description or id hold the text; esc clears the filter, then closes."""
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        under = app.screen
+        await pilot.press("f1")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        # (ids, not words: the footer of the screen under help shows the words)
+        assert "instances.status_filter" in screen_text(app) and "app.request_log" in screen_text(
+            app
+        )
+        await pilot.press(*"refresh")
+        await wait_for(pilot, lambda: "instances.status_filter" not in screen_text(app))
+        text = screen_text(app)
+        assert "instances.refresh" in text and "app.request_log" not in text
+        await pilot.press("ctrl+u", *"f12")  # by key
+        await wait_for(pilot, lambda: "app.request_log" in screen_text(app))
+        assert "instances.refresh" not in screen_text(app)
+        await pilot.press("ctrl+u", *"[b]zz")  # typed text is text, never markup
+        await wait_for(pilot, lambda: "No key matches “[b]zz”" in screen_text(app))
+        await pilot.press("escape")  # clears the filter: everything is back
+        await wait_for(pilot, lambda: "instances.status_filter" in screen_text(app))
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")  # and closes
+        await wait_for(pilot, lambda: app.screen is under)

@@ -95,7 +95,7 @@ def _old_displays(old: dict[str, set[str]]) -> set[str]:
 
 # "enter" in a dialog's one text field submits it: Textual's Input does that, no binding does
 # (there is nothing to remap), so these hints name it by hand.
-FIELD_ENTER = ("Save (enter)", "Export (enter)", "enter fetches", "enter saves", "enter or ")
+FIELD_ENTER = ("enter fetches", "enter saves", "enter or ")
 
 
 def _stale_hints(text: str, old_displays: set[str]) -> list[str]:

@@ -53,6 +53,17 @@ BAILEYS = "WHATSAPP-BAILEYS"
 BUSINESS = "WHATSAPP-BUSINESS"
 INTEGRATIONS: tuple[str, ...] = (BAILEYS, BUSINESS)
 
+
+def integration_shown(name: str | None, *, say_default: bool = True) -> str:
+    """An instance's integration as the gateway names it, else the default of both lines for
+    an instance created without one: 2.x stores Baileys (and lists it by name); 1.7.1 lists
+    it unnamed (its create answer and fetchInstances in the recordings). ``say_default``
+    adds "(default)" to the one told, not read."""
+    if name:
+        return name
+    return f"{BAILEYS} (default)" if say_default else BAILEYS
+
+
 # The name becomes a file name in the server's store (``<name>.json``): a real server given a
 # longer one fails half-way ("Authentication error") and keeps a broken instance in memory.
 MAX_NAME_BYTES = 200

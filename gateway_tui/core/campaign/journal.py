@@ -34,6 +34,7 @@ import secrets
 import stat
 import time
 from array import array
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -451,6 +452,21 @@ class Campaign:
         for event in self._events():
             if event["e"] == "done" and event["s"] == Status.SENT.value:
                 yield event["i"], float(event["at"]), str(event.get("id") or "")
+
+    def latest_outcomes(self, limit: int) -> list[tuple[int, Outcome]]:
+        """The last ``limit`` outcomes recorded, oldest first (a screen's log of recent sends;
+        the journal is read a line at a time, only ``limit`` kept)."""
+        found: deque[tuple[int, Outcome]] = deque(maxlen=max(limit, 0))
+        for event in self._events():
+            if event["e"] == "done":
+                outcome = Outcome(
+                    Status(event["s"]),
+                    float(event["at"]),
+                    str(event.get("id") or ""),
+                    str(event.get("err") or ""),
+                )
+                found.append((int(event["i"]), outcome))
+        return list(found)
 
     def outcome(self, index: int) -> Outcome | None:
         """The last recorded outcome of ``index`` (reads the journal: for reports and checks)."""

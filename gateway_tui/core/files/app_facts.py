@@ -119,7 +119,8 @@ BINDINGS = {
     "groups.open": ("enter", "Open"),
     "groups.refresh": ("r", "Refresh"),
     "groups.sort": ("o", "Sort"),
-    "help.close": ("escape,question_mark,q,f1", "Close"),
+    "help.back": ("escape", "Clear the filter, then close"),
+    "help.close": ("f1,question_mark,q", "Close"),
     "hooks.all_events": ("ctrl+e", "Tick all events"),
     "hooks.back": ("escape", "Back"),
     "hooks.listen_here": ("ctrl+o", "Listen here"),
@@ -422,7 +423,7 @@ SCREENS = {
     ),
     "HelpScreen": (
         "app.events", "app.fleet", "app.help", "app.help_f1", "app.quit", "app.quit_now",
-        "app.request_log", "app.toggle_theme", "help.close", "textual.app.focus_next",
+        "app.request_log", "app.toggle_theme", "help.back", "help.close", "textual.app.focus_next",
         "textual.app.focus_previous", "textual.command_palette", "textual.help_quit",
         "textual.screen.copy_text",
     ),

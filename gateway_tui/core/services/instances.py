@@ -34,6 +34,11 @@ class SettingsWritten:
 
 
 class InstanceActions(ActionsBase):
+    async def probe_gateway(self) -> None:
+        """GET / (the gateway's version): the smallest call there is. In the request log like
+        any call, so the connection health follows its result (state.record_call)."""
+        await self.client.fetch_server_info()
+
     async def refresh_instances(self) -> list[Instance]:
         return await self._load(self.state.instances, Topic.INSTANCES, self._listed())
 

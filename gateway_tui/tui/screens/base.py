@@ -8,6 +8,7 @@ import subprocess
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import datetime
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -188,10 +189,17 @@ class GatewayScreen(Screen):
         if self.app.screen is not self:
             return
         down = isinstance(self.data_error(), GatewayUnreachable | GatewayTimeout)
+        quiet = self._gateway_quiet()
         if down or self.state.health is Health.UNREACHABLE:
             self._polled_at = time.monotonic()
             self.recover()
+            if quiet:
+                self._probe_gateway()  # the dot turns ok with the first answer, whatever the screen
             return
+        if quiet and self.state.live is not True:
+            # No socket tells when the gateway goes: without a call, the dot would say ok
+            # until something asked. A tick with no call of the screen's own asks GET /.
+            self._probe_gateway()
         instance = self.live_instance()
         if instance is None or self.gateway_app.live_messages_for(instance):
             return  # its messages come live (a socket without them is polled, as none)
@@ -201,6 +209,21 @@ class GatewayScreen(Screen):
             self.recover()  # not live: poll, as the screens did before live events
         elif not hasattr(self, "_polled_at"):
             self._polled_at = now
+
+    def _gateway_quiet(self) -> bool:
+        """Whether no call started for half a recovery tick: the dot would then say what the
+        last call left, however long ago that was."""
+        if not self.state.calls:
+            return True
+        tick = min(self.gateway_app.config.refresh_interval, RECOVERY_SECONDS)
+        return (datetime.now() - self.state.calls[-1].started_at).total_seconds() >= tick / 2
+
+    def _probe_gateway(self) -> None:
+        async def probe() -> None:
+            with contextlib.suppress(GatewayError):
+                await self.actions.instances.probe_gateway()
+
+        self.run_worker(probe(), group="health-probe", exclusive=True, exit_on_error=False)
 
     def on_screen_resume(self) -> None:
         self.refresh_from_state()

@@ -8,11 +8,12 @@ listed; only the user resends them (u, after a confirmation) or sets them aside 
 from __future__ import annotations
 
 import time
+from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.widgets import DataTable, Footer, ProgressBar, Static
+from textual.widgets import DataTable, Footer, ProgressBar, RichLog, Static
 
 from gateway_tui.core.campaign.journal import (
     Campaign,
@@ -23,8 +24,15 @@ from gateway_tui.core.campaign.journal import (
     open_campaign,
 )
 from gateway_tui.core.campaign.lock import Holder, holder
-from gateway_tui.core.campaign.runner import CampaignRunner, Progress, RunState, duration_text
+from gateway_tui.core.campaign.runner import (
+    Attempt,
+    CampaignRunner,
+    Progress,
+    RunState,
+    duration_text,
+)
 from gateway_tui.core.text.formatting import format_number
+from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -32,11 +40,40 @@ from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 REDRAW_SECONDS = 0.25
 FOLLOW_SECONDS = 2.0  # how often a campaign another process sends is read again
 _ACTIVE = (RunState.READY, RunState.WAITING, RunState.SENDING, RunState.PAUSED)
+# The live log keeps the latest attempts only: a 10,000-recipient run stays small on screen.
+LOG_LINES = 200
+# Each attempt's outcome in the log: a mark and words (never colour alone).
+_OUTCOME = {
+    Status.SENT: ("✓ sent", "green"),
+    Status.FAILED: ("✕ failed", "red"),
+    Status.UNKNOWN: ("? unknown, held", "yellow"),
+    Status.PENDING: ("↻ not sent", "dim"),
+    Status.SKIPPED: ("– set aside", "dim"),
+}
 
 
 def _who(number: str, name: str) -> str:
     shown = format_number(number) if number.isdigit() else number
     return f"{shown} ({name})" if name else shown
+
+
+def attempt_line(attempt: Attempt) -> Text:
+    """One line of the live log: when, what happened, to whom, and why it failed. Names and
+    the gateway's reasons are data: printable, never markup, one line."""
+    words, style = _OUTCOME.get(attempt.status, (attempt.status.value, ""))
+    when = datetime.fromtimestamp(attempt.at).strftime("%H:%M:%S") if attempt.at else "--:--:--"
+    line = Text(f"{when}  ")
+    line.append(f"{words:<16}", style=style)
+    line.append(f"line {attempt.recipient.line}  ", style="dim")
+    recipient = attempt.recipient
+    line.append(printable(_who(recipient.number, recipient.name)))
+    if attempt.error:
+        line.append("  — " + printable(" ".join(attempt.error.split())), style=style)
+    return line
+
+
+# The question asked before quitting while a campaign runs (the app asks it once at a time).
+QUIT_QUESTION_ID = "quit-while-running"
 
 
 class CampaignRunScreen(GatewayScreen):
@@ -72,6 +109,9 @@ class CampaignRunScreen(GatewayScreen):
         yield Static(id="run-current")
         yield Static(id="run-error")
         yield Static(id="run-end")
+        log = RichLog(id="run-log", max_lines=LOG_LINES, markup=False, highlight=False)
+        log.border_title = "Sent just now (latest last)"
+        yield log
         yield Static(id="run-held-title", classes="summary")
         yield DataTable(id="run-held", cursor_type="row", zebra_stripes=True)
         yield Footer()
@@ -87,6 +127,7 @@ class CampaignRunScreen(GatewayScreen):
         self.set_interval(REDRAW_SECONDS, self._redraw)
         self.set_interval(FOLLOW_SECONDS, self._follow_elsewhere)
         self._latest = self._idle_progress()
+        self._log_from_journal()
         self._redraw()
         if self._start_now:
             self.action_resume_campaign()
@@ -155,6 +196,7 @@ class CampaignRunScreen(GatewayScreen):
             self.campaign,
             self.gateway_app.client,
             on_progress=self._progressed,
+            on_attempt=self._attempted,
             clock=self._now,
             monotonic=self.monotonic,
         )
@@ -186,6 +228,21 @@ class CampaignRunScreen(GatewayScreen):
                 stopped=ended is not RunState.FINISHED,
                 detail=detail,
             )
+
+    def _log_from_journal(self) -> None:
+        """The log starts with the latest outcomes the journal holds (a resumed campaign)."""
+        log = self.query_one("#run-log", RichLog)
+        recipients = self.campaign.recipients
+        for index, outcome in self.campaign.latest_outcomes(LOG_LINES):
+            if 0 <= index < len(recipients):
+                attempt = Attempt(
+                    index, recipients[index], outcome.status, error=outcome.error, at=outcome.at
+                )
+                log.write(attempt_line(attempt))
+
+    def _attempted(self, attempt: Attempt) -> None:
+        """Each recipient's outcome, as the runner writes it in the journal, in the live log."""
+        self.query_one("#run-log", RichLog).write(attempt_line(attempt))
 
     def _progressed(self, progress: Progress) -> None:
         self._latest = progress
@@ -388,24 +445,27 @@ class CampaignRunScreen(GatewayScreen):
     def action_skip_held(self) -> None:
         self._decide_held(resend=False)
 
-    def action_quit_app(self) -> None:
+    async def action_quit_app(self) -> None:
+        await self.app.action_quit()  # asks first while the campaign runs
+
+    def confirm_quit(self) -> None:
+        """Ask before quitting while the campaign runs (the app's quit path calls this)."""
         from gateway_tui.tui.screens.campaign_setup import CampaignSetupScreen
 
-        if not self.running:
-            self.app.exit()
-            return
         resume = self.key_on(CampaignSetupScreen, "campaign_setup.campaigns")
-        self.app.push_screen(
-            ConfirmScreen(
-                "Quit while the campaign runs",
-                Text(
-                    "Quit now? The send in flight, if any, is held as unknown; the journal keeps "
-                    f"the rest, and the campaign resumes from the set-up ({resume})."
-                ),
-                confirm_label="Quit",
+        left = self._latest.left if self._latest is not None else 0
+        question = ConfirmScreen(
+            "Quit while the campaign runs",
+            Text(
+                f"The campaign is running ({left:,} not sent yet). Quit now? It is paused: the "
+                "send in flight, if any, is held as unknown; the journal keeps the rest, and "
+                f"the campaign resumes from the journal in the set-up ({resume})."
             ),
-            lambda yes: self.app.exit() if yes else None,
+            confirm_label="Quit",
+            cancel_label="Keep sending",
         )
+        question.id = QUIT_QUESTION_ID
+        self.app.push_screen(question, lambda yes: self.app.exit() if yes else None)
 
     def leave(self) -> None:
         if self.running:

@@ -105,16 +105,12 @@ class SendFileScreen(FormModal[FileToSend | None]):
             yield TextInput(placeholder="shown under the file", id="send-file-caption")
             yield Static(id="send-file-note", classes="field-error")
             send, cancel = self.key_for("send_file.send"), self.key_for("send_file.cancel")
-            yield Static(Text(f"enter or {send} sends · {cancel} cancels", style="dim"))
+            yield Static(
+                Text(f"enter or {send} sends · tab to the caption · {cancel} cancels", "dim")
+            )
 
     def on_mount(self) -> None:
         self.query_one("#send-file-path", Input).focus()
-
-    def field_submitted(self, field: Input) -> None:
-        if field.id == "send-file-path":
-            self.query_one("#send-file-caption", Input).focus()
-            return
-        self.submit()
 
     def submit(self) -> None:
         path = self.query_one("#send-file-path", Input).value

@@ -68,6 +68,14 @@ class FormModal(ModalScreen[_R], GatewayScreen):
         if not self.busy:
             self.submit()
 
+    def action_enter(self) -> None:
+        """Enter as a dialog's submit key: a focused button is pressed (Cancel cancels),
+        anywhere else the form is submitted."""
+        if isinstance(self.focused, Button):
+            self.focused.press()
+        else:
+            self.action_submit()
+
     def action_cancel(self) -> None:
         if self.busy:
             self.notify("Waiting for the gateway's answer…", markup=False)

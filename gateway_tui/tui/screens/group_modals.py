@@ -186,10 +186,19 @@ def problem_text(
 
 
 def dialog_keys(
-    submit_id: str, submit_says: str, cancel_id: str, cancel_says: str = "Cancel"
+    submit_id: str,
+    submit_says: str,
+    cancel_id: str,
+    cancel_says: str = "Cancel",
+    *,
+    enter: bool = False,
 ) -> list[Binding]:
-    """A dialog's two keys: ctrl+s submits (before a field takes it), escape cancels."""
+    """A dialog's two keys: ctrl+s submits (before a field takes it), escape cancels.
+    ``enter``: a one-field dialog's enter submits too, named first (help and the button say
+    it); on a focused button it presses that button (FormModal.action_enter)."""
+    first = [Binding("enter", "enter", submit_says, id=submit_id, priority=True)] if enter else []
     return [
+        *first,
         Binding("ctrl+s", "submit", submit_says, id=submit_id, priority=True),
         Binding("escape", "cancel", cancel_says, id=cancel_id),
     ]
@@ -246,7 +255,9 @@ class SubjectScreen(GroupModal[str | None]):
     RETRY_ID = "subject.save"
     NOTE_ID = "subject-error"
     SUBMIT_BUTTON = "subject-save"
-    BINDINGS = dialog_keys("subject.save", "Save the subject", "subject.cancel")
+    # Enter saves (on a focused button it presses that button): help and the button name
+    # the key that saves, and ctrl+s still does.
+    BINDINGS = dialog_keys("subject.save", "Save the subject", "subject.cancel", enter=True)
 
     def __init__(self, instance: str, group_jid: str, current: str) -> None:
         super().__init__(instance, group_jid)
@@ -267,7 +278,9 @@ class SubjectScreen(GroupModal[str | None]):
             )
             yield Static(id="subject-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Save (enter)", variant="primary", id="subject-save")
+                yield Button(
+                    f"Save ({self.key_for('subject.save')})", variant="primary", id="subject-save"
+                )
                 yield Button(f"Cancel ({self.key_for('subject.cancel')})", id="subject-cancel")
 
     def on_mount(self) -> None:
@@ -494,7 +507,7 @@ class ExportScreen(FormModal[Path | None]):
     HELP_TITLE = "Export to CSV"
     NOTE_ID = "export-preview"
     SUBMIT_BUTTON = "export-save"
-    BINDINGS = dialog_keys("export.save", "Export", "export.cancel")
+    BINDINGS = dialog_keys("export.save", "Export", "export.cancel", enter=True)
 
     def __init__(self, default_path: str, what: str, write: Callable[[Path, bool], int]) -> None:
         super().__init__()
@@ -510,7 +523,9 @@ class ExportScreen(FormModal[Path | None]):
             yield TextInput(value=self._default, select_on_focus=False, id="export-path")
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Export (enter)", variant="primary", id="export-save")
+                yield Button(
+                    f"Export ({self.key_for('export.save')})", variant="primary", id="export-save"
+                )
                 yield Button(f"Cancel ({self.key_for('export.cancel')})", id="export-cancel")
 
     def on_mount(self) -> None:

@@ -1,6 +1,8 @@
 """`?` / `f1`: the keys of the screen it was opened from — its own actions first, with their ids.
 
 The ids are what `[keys]` in the config remaps (README), so help is where a user finds them.
+Typing filters the list (by key, what it does or its id), as lazygit's keybindings menu does;
+esc clears the filter, then closes.
 """
 
 from __future__ import annotations
@@ -8,15 +10,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.cells import cell_len
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from gateway_tui.tui.screens.base import key_for
+from gateway_tui.tui.widgets.text_input import TextInput
 
 # Where a binding comes from, in the order help lists them.
 SCREEN, APP, FIELD = "screen", "app", "field"
@@ -66,8 +70,24 @@ def key_rows(screen: Screen) -> list[KeyRow]:
     return sorted(rows, key=lambda row: order[row.group])  # stable: binding order within a group
 
 
+def matching(rows: list[KeyRow], needle: str) -> list[KeyRow]:
+    """The rows whose keys, description or id hold ``needle`` (any case); all when empty."""
+    needle = needle.strip().casefold()
+    if not needle:
+        return list(rows)
+    return [
+        row
+        for row in rows
+        if needle in f"{row.keys}\n{row.description}\n{row.binding_id}".casefold()
+    ]
+
+
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,question_mark,q,f1", "close", "Close", id="help.close")]
+    # The filter field has the focus: ? and q are typed into it there, f1 still closes.
+    BINDINGS = [
+        Binding("escape", "back", "Clear the filter, then close", id="help.back"),
+        Binding("f1,question_mark,q", "close", "Close", id="help.close"),
+    ]
 
     def __init__(self, for_screen: Screen) -> None:
         super().__init__()
@@ -77,16 +97,13 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog", classes="dialog"):
             yield Static(Text(f"Keys — {self._title}", style="bold"), classes="dialog-title")
-            groups: dict[str, list[KeyRow]] = {}
-            for row in self._rows:
-                groups.setdefault(row.group, []).append(row)
-            # One table a group, its title above it: the columns fit the keys and ids, and what
-            # a key does gets the rest of the width (at 80 columns too).
-            for group, rows in groups.items():
-                yield Static(Text(GROUP_TITLES[group], style="bold underline"))
-                yield Static(_key_table(rows))
+            yield TextInput(
+                placeholder="type to filter: a key, what it does, its id", id="help-filter"
+            )
+            yield Static(id="help-keys")
             yield Static(
                 Text(
+                    f"{key_for(self, 'help.back')} clears the filter, then closes · "
                     f"{key_for(self, 'help.close')} closes · "
                     f"{self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, ''))} "
                     "finds every action · remap a key by its id in the [keys] table of the "
@@ -94,6 +111,42 @@ class HelpScreen(ModalScreen[None]):
                     style="dim",
                 )
             )
+
+    def on_mount(self) -> None:
+        self._show("")
+        self.query_one("#help-filter", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self._show(event.value)
+
+    def _show(self, needle: str) -> None:
+        """One table a group, its title above it: the columns fit the keys and ids, and what a
+        key does gets the rest of the width (at 80 columns too)."""
+        rows = matching(self._rows, needle)
+        if not rows:
+            said = Text("No key matches “", style="yellow")
+            said.append(needle.strip())  # typed by the user: plain text, never markup
+            said.append("”.")
+            self.query_one("#help-keys", Static).update(said)
+            return
+        groups: dict[str, list[KeyRow]] = {}
+        for row in rows:
+            groups.setdefault(row.group, []).append(row)
+        parts: list[Text | Table] = []
+        for group, shown in groups.items():
+            parts += [Text(GROUP_TITLES[group], style="bold underline"), _key_table(shown)]
+        self.query_one("#help-keys", Static).update(Group(*parts))
+
+    @property
+    def filter_text(self) -> str:
+        return self.query_one("#help-filter", Input).value
+
+    def action_back(self) -> None:
+        if self.filter_text:
+            self.query_one("#help-filter", Input).value = ""
+            return
+        self.dismiss(None)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -13,7 +13,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from gateway_tui.core.api.errors import GatewayError, NotFound
-from gateway_tui.core.api.lifecycle import BAILEYS
+from gateway_tui.core.api.lifecycle import integration_shown
 from gateway_tui.core.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock, disconnect_text, format_number, status_text
@@ -45,8 +45,7 @@ def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> 
         ("number", "Number", Text(format_number(instance.number) if instance.number else "—")),
         ("", "Profile name", Text(instance.profile_name or "—")),
         ("profile_status", "Profile status", Text(instance.profile_status or "—")),
-        # A 1.7.1 gateway names no integration for its default one (its list, not create).
-        ("", "Integration", Text(instance.integration_name or f"{BAILEYS} (default)")),
+        ("", "Integration", Text(integration_shown(instance.integration_name))),
         # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
         # gateway posts this instance's events to.
         (

@@ -7,6 +7,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from gateway_tui.core.api.errors import BadRequest, GatewayError, NotFound
+from gateway_tui.core.api.lifecycle import integration_shown
 from gateway_tui.core.api.lists import unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import Instance, InstanceStatus
 from gateway_tui.core.state import Topic
@@ -53,7 +54,8 @@ INSTANCE_COLUMNS: list[Column[Instance]] = [
     Column(
         "integration",
         "Integration",
-        lambda i: i.integration_name or "—",
+        # The line's default where the gateway names none (the instance view says "default").
+        lambda i: integration_shown(i.integration_name, say_default=False),
         max_width=20,
         drop_priority=2,
     ),

@@ -491,7 +491,8 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         if self.query_text:
             if self.hits:
                 index = self.view.index
-                at = self.hits.index(index) + 1 if index in self.hits else None
+                # Counted the way n (next) goes: from the newest hit back, so n counts up.
+                at = len(self.hits) - self.hits.index(index) if index in self.hits else None
                 where = f"hit {at} of {len(self.hits):,}" if at else f"{len(self.hits):,} hit(s)"
                 text.append(f" · {where} for “")
                 text.append(self.query_text)

@@ -217,3 +217,110 @@ async def test_campaign_sends_are_in_the_sent_history_marked_as_a_campaign(app_f
         assert campaign.id in text
         await pilot.press("enter")  # the form is empty: reopened at once
         await wait_for(pilot, lambda: screen.draft.title == "Autumn menu, {name}")
+
+
+@pytest.mark.parametrize("key", ["ctrl+q", "q"])
+async def test_quitting_while_a_campaign_runs_asks_first(app_for, demo_server, key):
+    """ctrl+q (the app's quit, above every screen) and q once quit a running campaign without
+    a word: both ask, say it is paused and resumable from the journal; no keeps it sending."""
+    campaign, app = await _run_screen(app_for, demo_server, Pace(per_minute=1, jitter=0))
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(campaign, start=True))
+        await pilot.pause()
+        run = app.screen
+        await wait_for(pilot, lambda: run.running and run.runner.state is RunState.WAITING)
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        text = " ".join(screen_text(app).split())
+        assert "The campaign is running" in text and "paused" in text
+        assert "resumes from the journal" in text
+        await pilot.press("ctrl+q")  # asked already: no second question, no quit behind it
+        await pilot.pause()
+        assert sum(isinstance(s, ConfirmScreen) for s in app.screen_stack) == 1
+        await pilot.press("n")
+        await wait_for(pilot, lambda: app.screen is run)
+        assert run.running and app.is_running  # "no" keeps it sending
+        await pilot.press(key)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert open_campaign(campaign.id).count(Status.PENDING) > 0  # the journal keeps the rest
+
+
+async def test_the_run_screen_logs_each_recipient_as_it_goes_bounded_and_as_text(
+    app_for, demo_server, monkeypatch
+):
+    """A live per-recipient log: who just got it, who failed and why; the latest lines only;
+    names and reasons shown as they are (a name is data, never markup)."""
+    from textual.widgets import RichLog
+
+    from gateway_tui.tui.screens import campaign_run
+
+    monkeypatch.setattr(campaign_run, "LOG_LINES", 3)
+    demo_server.state.not_on_whatsapp.add("4917300000002")
+    pasted = "number,name\n" + "".join(
+        f"49173000000{n:02d},{'[b]Ana[/b]' if n == 1 else f'P{n}'}\n" for n in range(1, 6)
+    )
+    campaign = create_campaign(
+        gateway=demo_server.url,
+        instance="sales-eu",
+        draft=SETUP_DRAFT,
+        recipients=parse_recipients(pasted),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    app = app_for()
+    seen: list[str] = []
+    real_line = campaign_run.attempt_line
+
+    def line_of(attempt):
+        line = real_line(attempt)
+        seen.append(line.plain)
+        return line
+
+    monkeypatch.setattr(campaign_run, "attempt_line", line_of)
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(campaign, start=True))
+        await pilot.pause()
+        run = app.screen
+        log = run.query_one("#run-log", RichLog)
+        await wait_for(pilot, lambda: run.runner is not None and not run.running)
+        await wait_for(pilot, lambda: len(log.lines) == 3)
+        shown = "\n".join(strip.text for strip in log.lines)
+    # Every recipient had its line as it went; the screen keeps the latest three.
+    assert len(seen) == 5, seen
+    first = next(line for line in seen if "4917300000001" in line.replace(" ", ""))
+    assert "✓ sent" in first and "[b]Ana[/b]" in first  # the name as typed, not bold
+    refused = next(line for line in seen if "P2" in line)
+    assert "✕ failed" in refused and "—" in refused  # with the gateway's reason
+    assert "P5" in shown and "P2" not in shown
+
+
+async def test_a_resumed_campaign_opens_with_its_latest_outcomes_in_the_log(app_for, demo_server):
+    """The live log starts from the journal: a campaign opened again shows who got it last."""
+    from textual.widgets import RichLog
+
+    demo_server.state.not_on_whatsapp.add("4917300000002")
+    campaign = create_campaign(
+        gateway=demo_server.url,
+        instance="sales-eu",
+        draft=SETUP_DRAFT,
+        recipients=parse_recipients(PASTED),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    app = app_for()
+    async with app.run_test(size=(140, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(campaign, start=True))
+        await pilot.pause()
+        run = app.screen
+        await wait_for(pilot, lambda: run.runner is not None and not run.running)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is not run)
+        app.push_screen(CampaignRunScreen(open_campaign(campaign.id)))
+        await wait_for(pilot, lambda: isinstance(app.screen, CampaignRunScreen))
+        log = app.screen.query_one("#run-log", RichLog)
+        await wait_for(pilot, lambda: len(log.lines) >= 2)
+        shown = "\n".join(strip.text for strip in log.lines)
+        assert "✓ sent" in shown and "(Ana)" in shown
+        assert "✕ failed" in shown and "(Bo)" in shown

@@ -195,7 +195,7 @@ async def test_f_sends_a_local_file_with_a_caption(app_for, demo_server, tmp_pat
         await pilot.press("f")
         await pilot.pause()
         assert isinstance(app.screen, SendFileScreen)
-        await pilot.press(*str(photo), "enter", *"the receipt", "enter")
+        await pilot.press(*str(photo), "tab", *"the receipt", "enter")
         await wait_for(pilot, lambda: bool(calls_to(app, "/message/sendMedia/")))
         chat = demo_instance(demo_server).chats[JONAS_JID]
         await wait_for(pilot, lambda: chat.messages[-1].media is not None)
@@ -203,6 +203,26 @@ async def test_f_sends_a_local_file_with_a_caption(app_for, demo_server, tmp_pat
         assert chat.messages[-1].content["imageMessage"]["caption"] == "the receipt"
         await wait_for(pilot, lambda: screen.view.selected.kind == "imageMessage")
         assert "🖼 Photo" in screen_text(app)
+
+
+async def test_enter_in_the_file_field_sends_as_the_dialog_says(
+    app_for, demo_server, tmp_path: Path
+):
+    """The dialog says "enter sends": enter in the file field sends (it once moved on to the
+    caption and sent nothing)."""
+    photo = tmp_path / "plain.jpg"
+    photo.write_bytes(b"\xff\xd8\xff" + bytes(range(256)) * 4)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_conversation(app, pilot, JONAS_JID)
+        await pilot.press("f")
+        await wait_for(pilot, lambda: isinstance(app.screen, SendFileScreen))
+        assert "enter or ^s sends" in screen_text(app)
+        await pilot.press(*str(photo), "enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, SendFileScreen))
+        await wait_for(pilot, lambda: bool(calls_to(app, "/message/sendMedia/")))
+        chat = demo_instance(demo_server).chats[JONAS_JID]
+        await wait_for(pilot, lambda: chat.messages[-1].media == photo.read_bytes())
 
 
 async def test_a_file_too_big_is_refused_before_sending(
@@ -216,7 +236,7 @@ async def test_a_file_too_big_is_refused_before_sending(
         await open_conversation(app, pilot, JONAS_JID)
         await pilot.press("f")
         await pilot.pause()
-        await pilot.press(*str(big), "enter", "enter")
+        await pilot.press(*str(big), "enter")
         await pilot.pause()
         assert isinstance(app.screen, SendFileScreen)  # still open, to fix
         assert "WhatsApp takes at most" in screen_text(app)

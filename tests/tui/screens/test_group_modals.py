@@ -477,3 +477,37 @@ async def test_the_participants_export_is_offered_in_the_apps_folder_not_the_wor
         await pilot.pause()
     assert list(tmp_path.iterdir()) == []
     assert len(list((data_dir() / "exports").glob("*.csv"))) == 1
+
+
+@pytest.mark.in_process
+async def test_the_subject_dialog_names_one_key_for_saving_and_that_key_saves(app_for, demo_server):
+    """The button, help and the key that saves agree (the button once said enter while help
+    said ^s)."""
+    from textual.widgets import Button
+
+    from gateway_tui.tui.screens.help import key_rows
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await open_participants(app, pilot)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SubjectScreen))
+        dialog = app.screen
+        key = dialog.key_for("subject.save")
+        assert key == "⏎"
+        assert f"({key})" in str(dialog.query_one("#subject-save", Button).label)
+        # Help (f1) lists the same key first for saving.
+        rows = {row.binding_id: row.keys for row in key_rows(dialog)}
+        assert rows["subject.save"].split(" / ")[0] == key
+        dialog.query_one("#subject-input", Input).value = "EU Sales — keys agree"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
+        assert demo_group(demo_server).subject == "EU Sales — keys agree"
+        # Enter on the focused Cancel button cancels: nothing is written.
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, SubjectScreen))
+        app.screen.query_one("#subject-input", Input).value = "not this one"
+        app.screen.query_one("#subject-cancel", Button).focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
+        assert demo_group(demo_server).subject == "EU Sales — keys agree"

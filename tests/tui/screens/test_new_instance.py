@@ -103,6 +103,38 @@ async def test_a_new_instance_says_its_key_is_listed_again_and_keeps_its_integra
         assert "WHATSAPP-BAILEYS" in line
 
 
+@pytest.mark.parametrize("version", ["1.7.1", "2.3.7"])
+async def test_a_new_instance_lists_its_integration_not_a_dash(version):
+    """A new instance's row names its integration (it once said `Integration —`): the one the
+    gateway reports, else the line's default (both lines make an instance created without
+    one a Baileys instance; 2.3.7's fetchInstances says WHATSAPP-BAILEYS), after the create and
+    after the gateway's own listing."""
+    from gateway_tui.demo.server import DemoServer
+    from tests.support import make_app, make_config
+
+    def row() -> str:
+        return next((line for line in screen_text(app).splitlines() if "fresh-one" in line), "")
+
+    with DemoServer(api_version=version) as server:
+        server.state.auto_scan_seconds = None
+        app = make_app(make_config(server))
+        async with app.run_test(size=(220, 40)) as pilot:
+            await _instances(pilot)
+            await pilot.press("n")
+            await wait_for(pilot, lambda: isinstance(app.screen, NewInstanceScreen))
+            await pilot.press(*"fresh-one", "enter")
+            await wait_for(pilot, lambda: app.state.instance("fresh-one") is not None)
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: isinstance(app.screen, InstancesScreen))
+            await wait_for(pilot, lambda: "fresh-one" in row())
+            assert "Integration" in screen_text(app)
+            assert "WHATSAPP-BAILEYS" in row(), row()
+            await pilot.press("r")
+            await wait_for(pilot, lambda: not app.state.instances.loading)
+            await wait_for(pilot, lambda: "fresh-one" in row())
+            assert "WHATSAPP-BAILEYS" in row(), row()
+
+
 async def test_an_instance_created_with_a_number_connects_on_its_pairing_code(app_for, manual_scan):
     """Issue 29: with a number, the pairing code is what the user needs; the QR is a key away."""
     from gateway_tui.tui.screens.pairing import PairingScreen
