@@ -220,9 +220,6 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
     second (not every frame: a frame of it costs tens of milliseconds on a busy machine, and
     at 60 a second the socket was read late and keys answered in seconds), and keys are
     answered meanwhile."""
-    from time import monotonic
-
-    from gateway_tui.tui.screens.event_monitor import FLOOD_PER_SECOND, LINES_EVERY
 
     count = 5_000
     app = app_for()
@@ -240,7 +237,6 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
 
         screen.table.set_rows = counted
         before = (screen.ring.total, demo_server.events.emitted)
-        began = monotonic()
         flood = demo_server.flood(INSTANCE, newest_person_chat(demo_server, INSTANCE), 1000, count)
         keys = 0
         while not flood.done():
@@ -257,10 +253,12 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
             pilot,
             lambda: screen.table.visible_rows[0] is screen.ring[-1],
         )
-        elapsed = monotonic() - began
         assert keys >= 1
-        # One table update per tick of the lines, and the few before the flood was known.
-        assert len(given) <= elapsed / LINES_EVERY + FLOOD_PER_SECOND / 4, (len(given), elapsed)
+        # Batched, not drawn per event nor per frame: thousands of events came, and the table
+        # was given the ring a few times a second at most (no clock in the bound: a frame a
+        # second for even a minute-long flood on a busy machine stays far below it).
+        arrived = screen.ring.total - before[0]
+        assert len(given) <= arrived / 20, (len(given), arrived)
 
 
 async def test_the_monitor_of_one_instance_keeps_only_its_events_from_the_global_stream():
