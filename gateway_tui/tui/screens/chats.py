@@ -55,12 +55,12 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
     Column(
         "chat",
         "Chat",
-        lambda r: ("👥 " if r.is_group else "") + r.title,
+        lambda r: ("👥 " if r.is_group else "📢 " if r.is_channel else "") + r.title,
         style=lambda r: "bold" if r.name else "",
         max_width=28,
         shrink_to=18,
     ),
-    Column("number", "Number / JID", lambda r: r.number, max_width=26),
+    Column("number", "Number / JID", lambda r: r.number, max_width=30),
     Column(
         "last",
         "Last message",
