@@ -266,6 +266,16 @@ class Identities:
             self.pair(lid, jid)
         self.name(jid, get("name"))
 
+    def learn_contact_row(self, jid: str, raw: Mapping[str, Any], name: str | None) -> None:
+        """A findContacts / findChats row: a number beside a LID (``remoteJidAlt``,
+        ``phoneNumber``, ``senderPn``, ``lid``), and its name."""
+        for field in ("remoteJidAlt", "phoneNumber", "senderPn", "lid"):
+            other = raw.get(field)
+            if isinstance(other, str):
+                lid, phone = (jid, other) if is_lid(jid) else (other, jid)
+                self.pair(lid, phone)
+        self.name(jid, name)
+
     def learn_contacts(self, contacts: Iterable[tuple[str, str | None]]) -> None:
         """(jid, name) of the store's contacts."""
         for jid, name in contacts:
