@@ -134,9 +134,8 @@ def add_poll_votes(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
 
 async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
     from gateway_tui.cli.output import json_line, say
-    from gateway_tui.core.api.errors import GatewayError
-
     from gateway_tui.core.api.capabilities import keeps_poll_votes, unsupported
+    from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.api.message_views import stored_poll_votes
 
     chat = args.chat if "@" in args.chat else f"{args.chat}@s.whatsapp.net"

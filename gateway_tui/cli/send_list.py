@@ -144,7 +144,9 @@ async def _route_lids(instance: str, recipients: Any, config: ResolvedConfig) ->
             version = client.server_version or (await client.fetch_server_info(quiet=True)).version
             known = await identities_from_store(client, instance, lids)
         except GatewayError as error:
-            raise CommandError(f"cannot read who the @lid recipients are: {_plain(error)}") from None
+            raise CommandError(
+                f"cannot read who the @lid recipients are: {_plain(error)}"
+            ) from None
     recipients.route_lids(lambda jid: known.resolve(jid).send_jid(version))
 
 

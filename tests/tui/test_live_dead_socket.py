@@ -15,12 +15,13 @@ INSTANCE = "sales-eu"
 
 
 class BlackHole:
-    """A TCP relay to the gateway that, once ``hold`` is set, passes no byte either way and
-    closes nothing: what a half-closed socket looks like from the app."""
+    """A TCP relay to the gateway that, while held, passes no byte either way and closes
+    nothing: what a half-closed socket looks like from the app."""
 
     def __init__(self, host: str, port: int) -> None:
         self.target = (host, port)
-        self.hold = False
+        self.flowing = asyncio.Event()  # cleared: held
+        self.flowing.set()
         self.server: asyncio.base_events.Server | None = None
         self.tasks: set[asyncio.Task[None]] = set()
 
@@ -31,18 +32,16 @@ class BlackHole:
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(Exception):
             while data := await reader.read(65536):
-                while self.hold:
-                    await asyncio.sleep(0.05)
+                await self.flowing.wait()
                 writer.write(data)
                 await writer.drain()
         with contextlib.suppress(Exception):
             writer.close()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        if self.hold:  # a new connection while held: accepted, never answered
+        if not self.flowing.is_set():  # a new connection while held: accepted, not answered
             self.tasks.add(asyncio.current_task())  # type: ignore[arg-type]
-            while self.hold:
-                await asyncio.sleep(0.05)
+            await self.flowing.wait()
         up_reader, up_writer = await asyncio.open_connection(*self.target)
         for task in (
             asyncio.create_task(self._pipe(reader, up_writer)),
@@ -51,7 +50,7 @@ class BlackHole:
             self.tasks.add(task)
 
     async def close(self) -> None:
-        self.hold = False
+        self.flowing.set()
         for task in self.tasks:
             task.cancel()
         if self.server is not None:
@@ -74,9 +73,9 @@ async def test_a_silent_socket_is_not_said_live_and_is_opened_again():
                 app.open_chats(INSTANCE)
                 await wait_for(pilot, lambda: app.state.live is True)
                 reconnects = app.session.link.reconnects
-                hole.hold = True  # silence: no packet either way, nothing closed
+                hole.flowing.clear()  # silence: no packet either way, nothing closed
                 await wait_for(pilot, lambda: app.state.live is False, within=60)
-                hole.hold = False
+                hole.flowing.set()
                 await wait_for(pilot, lambda: app.state.live is True, within=90)
                 assert app.session.link.reconnects > reconnects
         finally:

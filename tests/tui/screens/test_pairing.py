@@ -244,7 +244,7 @@ async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_
 
 
 async def test_the_pairing_hints_name_the_keys_the_bindings_have(app_for, manual_scan):
-    """"(r: now)" and "press p" were written by hand: remapped, the hints follow the keys."""
+    """ "(r: now)" and "press p" were written by hand: remapped, the hints follow the keys."""
     keys = {"pairing.new_code": "f5", "pairing.pair_by_number": "f6"}
     app = app_for(keys=keys)
     async with app.run_test(size=(60, 16)) as pilot:
