@@ -51,6 +51,17 @@ def _demo_child(conn) -> None:  # noqa: ANN001 - a multiprocessing Connection
 
     with DemoServer(instances=8) as demo:
         httpx.get(f"{demo.url}/")  # socket.io's loop is known from the first request
+        # The server's side of a lost flood: a client it timed out (its pings unanswered
+        # within ping_timeout) loses every event queued for it.
+        closed: list[str] = []
+        eio = demo.events.sio.eio
+        handler = eio.handlers["disconnect"]
+
+        async def counted(sid: str, reason: object) -> None:  # noqa: ANN001
+            closed.append(str(reason))
+            await handler(sid, reason)
+
+        eio.handlers["disconnect"] = counted
         chats = demo.state.instances[INSTANCE].chats.values()
         people = [c for c in chats if not c.jid.endswith("@g.us")]
         jid = max(people, key=lambda c: c.messages[-1].timestamp).jid
@@ -61,9 +72,10 @@ def _demo_child(conn) -> None:  # noqa: ANN001 - a multiprocessing Connection
                 start = time.monotonic()
                 conn.send((demo.write(INSTANCE, jid, command[1]), start))
             elif command[0] == "flood":
-                emitted = demo.events.emitted
+                emitted, were = demo.events.emitted, len(closed)
                 demo.flood(INSTANCE, jid, command[1], command[2]).result(3600)
-                conn.send(demo.events.emitted - emitted)  # asked of the server; some queued
+                # asked of the server (some still queued), and the clients it closed meanwhile
+                conn.send((demo.events.emitted - emitted, closed[were:]))
             else:
                 return
 
@@ -131,7 +143,7 @@ async def _measure(conn, url: str, key: str, runs: int, minute: float) -> dict[s
         taken_at_end = screen.ring.total - before_flood
         # The demo's emits are queued on its loop: the last ones leave after its flood ends.
         # The monitor is given until nothing has come for CATCH_UP seconds.
-        emitted, ended = done.result(), time.monotonic()
+        (emitted, closed), ended = done.result(), time.monotonic()
         last, quiet_since = -1, time.monotonic()
         while screen.ring.total - before_flood < emitted:
             if screen.ring.total != last:
@@ -141,6 +153,8 @@ async def _measure(conn, url: str, key: str, runs: int, minute: float) -> dict[s
             await asyncio.sleep(0.1)
         out["catch_up"] = [time.monotonic() - ended]
         out["kept"] = [float(len(screen.ring)), float(screen.ring.total)]
+        out["drops"] = [float(screen.stream.drops)]  # the monitor's socket, seen by the app
+        out["closed"] = closed  # type: ignore[assignment] - the demo's side
         out["taken"] = [
             float(taken_at_end),
             float(screen.ring.total - before_flood),
@@ -183,7 +197,9 @@ def run(report: Report, runs: int, minute: float = MINUTE) -> None:
             Figure("the same key with no events coming", out["idle"]),
             note=f"{len(out['keys'])} keys in {minute:g} s; worst {max(out['keys']):.0f} ms; "
             f"taken in: {at_end:,.0f} by the flood's end, {taken:,.0f} of the {sent:,.0f} "
-            f"emitted {out['catch_up'][0]:.0f} s later",
+            f"emitted {out['catch_up'][0]:.0f} s later; the socket dropped "
+            f"{out['drops'][0]:.0f} times (the demo closed {len(out['closed'])} clients"
+            f"{': ' + ', '.join(sorted(set(out['closed']))) if out['closed'] else ''})",
         )
     )
     kept, total = out["kept"]

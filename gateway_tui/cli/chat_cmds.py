@@ -91,17 +91,17 @@ async def contacts(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
 
 async def send_target(client: Any, instance: str, chat: str) -> str:
-    """The JID to write to for ``chat`` on this gateway: an ``@lid`` before 2.4 goes to its
-    phone JID when the chat's stored keys give it; refused with the reason when none does."""
+    """The JID to write to for ``chat`` on this gateway: an ``@lid`` before 2.4.0-rc2 goes to
+    its phone JID when the store tells it; refused with the reason when it does not."""
     from gateway_tui.core.identity import Identities, NoRoute, is_lid, sends_to_lid
+    from gateway_tui.core.services.people import identities_from_store
 
     if not is_lid(chat):
         return chat
     version = client.server_version or (await client.fetch_server_info(quiet=True)).version
     known = Identities()
-    if not sends_to_lid(version):
-        for message in await client.chats.chat_messages(instance, chat):
-            known.learn_message(message)
+    if not sends_to_lid(version):  # its number, from findContacts, findChats, its own chat
+        known = await identities_from_store(client, instance, [chat])
     try:
         return known.resolve(chat).send_jid(version)
     except NoRoute as error:

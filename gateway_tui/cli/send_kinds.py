@@ -117,10 +117,11 @@ def add_poll_votes(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "poll-votes",
         parents=[gateway],
         formatter_class=RAW,
-        help="a poll's votes, per option (Evolution API 2.4)",
+        help="a poll's votes, per option (Evolution API 2.3.7 and later)",
         description=(
             "The votes of a poll the instance sent or received, per option, with the voters.\n"
-            "Evolution API 2.4 or later (getPollVote): earlier versions cannot tell them."
+            "Evolution API 2.4 or later answers getPollVote; 2.3.7's are counted from the votes\n"
+            "its store keeps; 2.3.6 and 1.7.1 drop votes on arrival and cannot tell them."
         ),
         epilog="examples:\n  gateway-tui poll-votes sales-eu 5511999999999 3EB0C1A2B3C4D5E6",
     )
@@ -133,12 +134,25 @@ def add_poll_votes(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
 
 async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
     from gateway_tui.cli.output import json_line, say
+    from gateway_tui.core.api.capabilities import keeps_poll_votes, unsupported
     from gateway_tui.core.api.errors import GatewayError
+    from gateway_tui.core.api.message_views import stored_poll_votes
 
     chat = args.chat if "@" in args.chat else f"{args.chat}@s.whatsapp.net"
     async with _client(config) as client:
         try:
-            votes = await client.chats.get_poll_votes(args.instance, chat, args.message_id)
+            version = client.server_version or (await client.fetch_server_info(quiet=True)).version
+            if unsupported("poll_votes", version) and keeps_poll_votes(version):
+                # 2.3.7 has no getPollVote but keeps each vote it receives in the store:
+                # counted from the chat's messages, as the conversation counts them.
+                messages = await client.chats.chat_messages(args.instance, chat)
+                votes = stored_poll_votes(messages, args.message_id)
+                if votes is None:
+                    raise CommandError(
+                        f"no poll {args.message_id} among the stored messages of {chat}"
+                    )
+            else:
+                votes = await client.chats.get_poll_votes(args.instance, chat, args.message_id)
         except GatewayError as error:
             raise _gateway_error(error) from None
     if args.json:

@@ -92,6 +92,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         recipients = read_recipients_file(args.to)
     except RecipientFileError as exc:
         raise CommandError(str(exc)) from None
+    await _route_lids(args.instance, recipients, config)
     if recipients.invalid:
         lines = "; ".join(str(problem) for problem in recipients.invalid[:10])
         more = len(recipients.invalid) - 10
@@ -125,6 +126,28 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         )
     except (JournalError, OSError) as exc:
         raise CommandError(f"cannot create the campaign: {exc}") from None
+
+
+async def _route_lids(instance: str, recipients: Any, config: ResolvedConfig) -> None:
+    """Each ``@lid`` recipient to the JID that works on this gateway, as the app does (core/
+    identity.py): before 2.4.0-rc2 its number from the store, else left out as invalid with
+    the reason (never sent to a LID that would answer exists: false)."""
+    from gateway_tui.core.api.errors import GatewayError
+    from gateway_tui.core.identity import is_lid
+    from gateway_tui.core.services.people import identities_from_store
+
+    lids = [r.number for r in recipients.recipients if is_lid(r.number)]
+    if not lids:
+        return
+    async with _client(config) as client:
+        try:
+            version = client.server_version or (await client.fetch_server_info(quiet=True)).version
+            known = await identities_from_store(client, instance, lids)
+        except GatewayError as error:
+            raise CommandError(
+                f"cannot read who the @lid recipients are: {_plain(error)}"
+            ) from None
+    recipients.route_lids(lambda jid: known.resolve(jid).send_jid(version))
 
 
 async def _check_instance(instance: str, config: ResolvedConfig) -> None:

@@ -15,7 +15,7 @@ from gateway_tui.core.api.chat_models import Contact, StatusRow, StoredChat, Sto
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.label_models import labels_of_chat
 from gateway_tui.core.api.models import MessageKey, MessageStatus, jid_number
-from gateway_tui.core.identity import Identities, Identity, is_lid
+from gateway_tui.core.identity import Identities, Identity, channel_title, is_channel, is_lid
 from gateway_tui.core.text import sanitize
 from gateway_tui.core.text.formatting import format_number
 
@@ -64,9 +64,10 @@ class ChatBook:
 
 
 def person_label(number_or_jid: str) -> str:
-    """A number or JID for reading: "+49 1511 2340001"; a group's JID as it is (no number)."""
-    if number_or_jid.endswith(GROUP_SUFFIX):
-        return number_or_jid
+    """A number or JID for reading: "+49 1511 2340001"; a group's or a channel's JID as it is
+    (no number)."""
+    if number_or_jid.endswith(GROUP_SUFFIX) or is_channel(number_or_jid):
+        return number_or_jid  # a group's or a channel's id is no phone number
     digits = jid_number(number_or_jid) if "@" in number_or_jid else number_or_jid
     return format_number(digits) if digits.isdigit() else number_or_jid
 
@@ -104,7 +105,13 @@ class ChatRow:
         return printable(person_label(self.jid))
 
     @property
+    def is_channel(self) -> bool:
+        return is_channel(self.jid)
+
+    @property
     def title(self) -> str:
+        if self.is_channel:
+            return channel_title(self.name)
         return self.name or self.number
 
     @property

@@ -31,6 +31,7 @@ from typing import Any
 LID_SUFFIX = "@lid"
 PHONE_SUFFIX = "@s.whatsapp.net"
 GROUP_SUFFIX = "@g.us"
+CHANNEL_SUFFIX = "@newsletter"  # a WhatsApp channel: its digits are an id, not a phone number
 
 _VERSION = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.(\d+))?(?:-?([a-z]+)\.?(\d+)?)?", re.IGNORECASE)
 # The first releases that do it.
@@ -49,6 +50,15 @@ def is_lid(jid: str | None) -> bool:
 
 def is_group(jid: str | None) -> bool:
     return bool(jid) and jid.lower().endswith(GROUP_SUFFIX)  # type: ignore[union-attr]
+
+
+def is_channel(jid: str | None) -> bool:
+    return bool(jid) and jid.lower().endswith(CHANNEL_SUFFIX)  # type: ignore[union-attr]
+
+
+def channel_title(name: str | None) -> str:
+    """What a channel's chat is called: its name, else plainly a channel (never a number)."""
+    return name or "channel"
 
 
 def phone_digits(value: str | None) -> str | None:
@@ -255,6 +265,16 @@ class Identities:
         elif is_lid(lid):
             self.pair(lid, jid)
         self.name(jid, get("name"))
+
+    def learn_contact_row(self, jid: str, raw: Mapping[str, Any], name: str | None) -> None:
+        """A findContacts / findChats row: a number beside a LID (``remoteJidAlt``,
+        ``phoneNumber``, ``senderPn``, ``lid``), and its name."""
+        for field in ("remoteJidAlt", "phoneNumber", "senderPn", "lid"):
+            other = raw.get(field)
+            if isinstance(other, str):
+                lid, phone = (jid, other) if is_lid(jid) else (other, jid)
+                self.pair(lid, phone)
+        self.name(jid, name)
 
     def learn_contacts(self, contacts: Iterable[tuple[str, str | None]]) -> None:
         """(jid, name) of the store's contacts."""

@@ -466,6 +466,7 @@ class GatewayApp(App[int]):
 
         from gateway_tui.core.api.errors import GatewayError
         from gateway_tui.core.live import OFF
+        from gateway_tui.core.state import Topic
 
         what = f"Checking the live-update settings of {instance}"
 
@@ -477,6 +478,7 @@ class GatewayApp(App[int]):
                 self.report_error(error, what)
                 return
             self._live_missing[instance] = set(missing)
+            self.state.notify(Topic.LIVE)  # the bar says "partial" where it is
             webhook_on = False
             if missing == [OFF]:  # only the webhook on? Say so: this app does not listen there
                 try:
@@ -566,6 +568,11 @@ class GatewayApp(App[int]):
         return self.live_for(instance) and not (
             self._live_missing.get(instance, set()) & {"ENABLED", "MESSAGES_UPSERT"}
         )
+
+    def live_partial_for(self, instance: str) -> bool:
+        """Whether ``instance``'s socket is live but its websocket leaves out events live
+        updates need (the notice says "partial"; the bar says so too)."""
+        return self.live_for(instance) and bool(self._live_missing.get(instance))
 
     def live_marks_for(self, instance: str) -> bool:
         """Whether ``instance``'s delivery marks come over the socket now."""

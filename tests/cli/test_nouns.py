@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 
@@ -261,3 +262,32 @@ def test_instance_connect_draws_a_qr_code_for_a_closed_instance(gw, capsys) -> N
     out = capsys.readouterr().out
     assert "▀" in out or "▄" in out
     assert "Linked devices" in out
+
+
+def _lid_list(gw: DemoServer, tmp_path, *lids: str) -> list[str]:
+    from gateway_tui.core.files.drafts import ComposeStore
+    from tests.data import CAMPAIGN_DRAFT
+
+    draft = dataclasses.replace(CAMPAIGN_DRAFT, footer="Acme")  # 2.x lists need one
+    ComposeStore(gw.url, "support").save_template("Weekly menu", draft)
+    to = tmp_path / "to.csv"
+    to.write_text("number,name\n" + "".join(f"{lid},P\n" for lid in lids))
+    return ["send-list", "--instance", "support", "--draft", "Weekly menu", "--to", str(to)]
+
+
+def test_send_list_to_a_lid_takes_its_number_or_refuses_it_before_sending(
+    gw, capsys, tmp_path, isolated_home
+) -> None:
+    """The @lid rule (core/identity.py) as the app applies it: before 2.4.0-rc2 a LID goes to
+    its number where findContacts / findChats tell it; one without is refused, said, unsent."""
+    argv = _lid_list(gw, tmp_path, LID, HIDDEN)
+    assert main([*argv, "--rate", "max"]) == 1
+    err = capsys.readouterr().err
+    assert "hides this contact's number" in err and "line 3" in err
+    assert not [w for w in _writes(gw) if "sendList" in w]
+    if gw.api_version.startswith("2"):
+        code = main([*argv, "--rate", "max", "--skip-invalid", "--json"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        assert len([w for w in _writes(gw) if "sendList" in w]) == 1
+        assert "5511987001234" in out and LID not in out and HIDDEN not in out

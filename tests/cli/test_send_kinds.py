@@ -53,12 +53,13 @@ def test_poll_votes_on_24_and_refused_before(monkeypatch, capsys) -> None:
     from gateway_tui.demo.session import extras
 
     jonas = "4915112340001@s.whatsapp.net"
-    with DemoServer(api_version="2.3.7") as server:
-        monkeypatch.setenv("GATEWAY_URL", server.url)
-        monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
-        assert main(["poll-votes", "sales-eu", jonas, "3EB0AAAA"]) == 1
-        assert "2.4 or later is needed for reading a poll's votes" in capsys.readouterr().err
-        assert not [r for r in server.requests if "getPollVote" in r[2]]
+    for line in ("1.7.1", "2.3.6"):
+        with DemoServer(api_version=line) as server:
+            monkeypatch.setenv("GATEWAY_URL", server.url)
+            monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
+            assert main(["poll-votes", "sales-eu", jonas, "3EB0AAAA"]) == 1
+            assert "2.4 or later is needed for reading a poll's votes" in capsys.readouterr().err
+            assert not [r for r in server.requests if "getPollVote" in r[2]]
     with DemoServer(api_version="2.4.0") as server:
         monkeypatch.setenv("GATEWAY_URL", server.url)
         monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
@@ -69,3 +70,27 @@ def test_poll_votes_on_24_and_refused_before(monkeypatch, capsys) -> None:
         out = capsys.readouterr().out
         assert "Lunch?: 1 voter" in out and "No: 1 (4915112340002@s.whatsapp.net)" in out
         assert "Yes: 0" in out
+
+
+def test_poll_votes_on_237_are_counted_from_the_stored_votes(monkeypatch, capsys) -> None:
+    """2.3.7 has no getPollVote, but keeps each vote in the store (pollUpdateMessage): the
+    command counts them as the conversation does, a changed vote moved, not counted twice."""
+    from gateway_tui.demo.interactive import receive_poll_vote
+    from gateway_tui.demo.server import DemoServer
+
+    jonas = "4915112340001@s.whatsapp.net"
+    with DemoServer(api_version="2.3.7") as server:
+        monkeypatch.setenv("GATEWAY_URL", server.url)
+        monkeypatch.setenv("GATEWAY_API_KEY", server.api_key)
+        assert main(["send-poll", "sales-eu", "4915112340001", "Lunch?", "Yes", "No"]) == 0
+        poll_id = capsys.readouterr().out.strip()
+        chat = server.state.instances["sales-eu"].chats[jonas]
+        receive_poll_vote(server.state, chat, poll_id, jonas, ["Yes"])
+        receive_poll_vote(server.state, chat, poll_id, jonas, ["No"])  # Jonas changes his mind
+        assert main(["poll-votes", "sales-eu", "4915112340001", poll_id]) == 0
+        out = capsys.readouterr().out
+        assert "Lunch?: 1 voter" in out
+        assert "Yes: 0" in out and f"No: 1 ({jonas})" in out
+        assert not [r for r in server.requests if "getPollVote" in r[2]]
+        assert main(["poll-votes", "sales-eu", "4915112340001", "3EB0NOPE"]) == 1
+        assert "no poll 3EB0NOPE among the stored messages" in capsys.readouterr().err

@@ -39,7 +39,9 @@ def test_the_ring_keeps_the_newest_and_says_so():
     assert len(ring) == 3
     assert [r.data["message"]["conversation"] for r in ring] == ["m7", "m8", "m9"]
     assert ring.total == 10 and ring.dropped == 7
-    assert ring.capacity_line() == "3 of the last 3 events kept (7 older let go)"
+    assert ring.capacity_line() == (
+        "3 of the last 3 events kept (10 arrived: 7 dropped from the ring)"
+    )
     assert ring.count("MESSAGES_UPSERT") == 10
 
 

@@ -13,6 +13,7 @@ from gateway_tui.tui.screens.instance import InstanceScreen
 from gateway_tui.tui.textual_private import FooterKey
 from gateway_tui.tui.widgets.footer import GatewayFooter
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.record_table import RecordTable
 from tests.support import make_app, make_config, screen_text, wait_for
 
 SIZE = (80, 24)
@@ -86,3 +87,32 @@ async def test_the_bar_drops_the_version_and_the_key_before_the_instance_name(de
         await pilot.resize_terminal(200, 24)
         await pilot.pause()
         assert "Evolution API 2.3.7" in bar.render().plain and "(production)" in bar.render().plain
+
+
+@pytest.mark.parametrize("line", LINES)
+async def test_at_80x24_the_chats_table_shows_whole_columns_only(line):
+    """Issue 29: the chats table cut its last column at the edge (`gatew`, `Archiv`). Narrow,
+    it shrinks the name and the last message, then drops low-value columns: every column
+    shown fits whole, with its header."""
+    with DemoServer(api_version=line) as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            app.open_chats(INSTANCE)
+            await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+            await wait_for(pilot, lambda: app.actions.chats.chat_book(INSTANCE).value is not None)
+            table = app.screen.query_one(RecordTable)
+            await wait_for(pilot, lambda: table.visible_count > 0)
+            await pilot.pause()
+            room = table.scrollable_content_region.width
+            assert table.virtual_size.width <= room  # nothing to scroll sideways, nothing cut
+            shown = table.shown_columns
+            assert {"chat", "number", "last"} <= set(shown)
+            header = screen_text(app).splitlines()[table.region.y]
+            labels = {c.key: c.label for c in app.screen.COLUMNS}
+            for key in shown:
+                assert labels[key] in header, (key, header)
+            # Wide, the dropped columns come back.
+            await pilot.resize_terminal(200, 36)
+            await wait_for(pilot, lambda: "source" in table.shown_columns)
+            assert "archived" in table.shown_columns and "when" in table.shown_columns

@@ -62,6 +62,40 @@ async def test_the_websocket_off_and_the_webhook_on_is_named():
             assert "its websocket is off (its webhook is on, but this app listens on the " in told
 
 
+def bar_text(app) -> str:
+    from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+
+    return app.screen.query_one(GatewayBar).render().plain
+
+
+async def test_the_bar_says_partial_where_the_notice_does():
+    with DemoServer() as server:
+        await _set(server, "websocket", {"enabled": True, "events": ["CONNECTION_UPDATE"]})
+        jid = newest_person_chat(server, INSTANCE)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            app.open_instance(INSTANCE)
+            app.push_screen(MessagesScreen(INSTANCE, jid))
+            await wait_for(pilot, lambda: any("are partial" in n for n in notices(app)))
+            await wait_for(pilot, lambda: app.live_for(INSTANCE))
+            await wait_for(pilot, lambda: "⚡ partial" in bar_text(app))
+            assert "⚡ live" not in bar_text(app)
+
+
+async def test_the_bar_says_live_when_every_event_comes():
+    with DemoServer() as server:
+        jid = newest_person_chat(server, INSTANCE)
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            app.open_instance(INSTANCE)
+            app.push_screen(MessagesScreen(INSTANCE, jid))
+            await wait_for(pilot, lambda: app.live_for(INSTANCE))
+            await wait_for(pilot, lambda: "⚡ live" in bar_text(app))
+            assert "partial" not in bar_text(app)
+
+
 async def test_a_failed_check_of_the_live_settings_is_said():
     """The websocket settings could not be read: said in a notice (live updates may not come),
     never swallowed."""

@@ -248,6 +248,43 @@ def poll_vote(message: StoredMessage) -> tuple[str, tuple[str, ...]] | None:
     return target, tuple(chosen)
 
 
+def latest_ballots(messages: Iterable[StoredMessage]) -> dict[tuple[str, str], tuple[str, ...]]:
+    """Each voter's latest vote on each poll, from the stored ``pollUpdateMessage`` rows:
+    (poll id, voter) → the option names chosen (() takes a vote away)."""
+    ballots: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
+    for message in messages:
+        if (vote := poll_vote(message)) is None:
+            continue
+        poll, chosen = vote
+        who = "me" if message.from_me else message.sender
+        stamp = message.timestamp or 0
+        if (poll, who) not in ballots or ballots[(poll, who)][0] <= stamp:
+            ballots[(poll, who)] = (stamp, chosen)
+    return {key: chosen for key, (_stamp, chosen) in ballots.items()}
+
+
+def stored_poll_votes(messages: Iterable[StoredMessage], poll_id: str) -> PollVotes | None:
+    """2.3.7: the votes of poll ``poll_id`` counted from a chat's stored messages, as the
+    conversation counts them (one vote per voter, the latest wins); None when the poll is not
+    among them."""
+    ordered = list(messages)
+    poll = next((m for m in ordered if m.id == poll_id and m.kind in POLL_KINDS), None)
+    view = poll_view(poll) if poll is not None else None
+    if view is None:
+        return None
+    counts = dict.fromkeys(view.options, 0)
+    voters: dict[str, list[str]] = {}
+    total = 0
+    for (target, who), chosen in latest_ballots(ordered).items():
+        if target != poll_id or not chosen:
+            continue
+        total += 1
+        for name in chosen:
+            counts[name] = counts.get(name, 0) + 1
+            voters.setdefault(name, []).append(who)
+    return PollVotes(view.question, total, counts, {k: tuple(v) for k, v in voters.items()})
+
+
 @dataclass(frozen=True)
 class Decorations:
     """What the other messages of a chat say about each message: its reactions (a count per
@@ -268,7 +305,6 @@ class Decorations:
         latest: dict[tuple[str, str], tuple[int, str]] = {}
         deleted: set[str] = set()
         hidden: set[str] = set()
-        ballots: dict[tuple[str, str], tuple[int, tuple[str, ...]]] = {}
         for message in ordered:
             if (gone := revoked_id(message)) is not None:
                 deleted.add(gone)
@@ -276,13 +312,8 @@ class Decorations:
                     hidden.add(message.id)
                 continue
             if (vote := poll_vote(message)) is not None:
-                poll, chosen = vote
-                if poll in ids:
+                if vote[0] in ids:
                     hidden.add(message.id)
-                who = "me" if message.from_me else message.sender
-                stamp = message.timestamp or 0
-                if (poll, who) not in ballots or ballots[(poll, who)][0] <= stamp:
-                    ballots[(poll, who)] = (stamp, chosen)
                 continue
             reaction = reaction_target(message)
             if reaction is None:
@@ -300,7 +331,7 @@ class Decorations:
             if emoji:
                 reactions.setdefault(target, Counter())[emoji] += 1
         poll_votes: dict[str, dict[str, int]] = {}
-        for (poll, _who), (_stamp, chosen) in ballots.items():
+        for (poll, _who), chosen in latest_ballots(ordered).items():
             counts = poll_votes.setdefault(poll, {})
             for name in chosen:
                 counts[name] = counts.get(name, 0) + 1

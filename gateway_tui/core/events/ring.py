@@ -59,4 +59,6 @@ class EventRing:
     def capacity_line(self) -> str:
         """What the ring keeps, said on screen."""
         line = f"{len(self):,} of the last {self.capacity:,} events kept"
-        return line + (f" ({self.dropped:,} older let go)" if self.dropped else "")
+        if self.dropped:
+            line += f" ({self.total:,} arrived: {self.dropped:,} dropped from the ring)"
+        return line

@@ -12,7 +12,9 @@ once.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
+import contextlib
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -49,6 +51,7 @@ class EventStream:
             self.namespaces.append(ROOT)
         self.connected: set[str] = set()
         self.failed: str | None = None
+        self.drops = 0  # times a namespace that was up dropped (not by us): events may be lost
         # (fingerprint, way) → events of it handed over whose twin has not come yet
         self._seen: OrderedDict[tuple[tuple[str, str, str, str], str], int] = OrderedDict()
         self._done = asyncio.Event()
@@ -113,4 +116,98 @@ class EventStream:
         elif namespace in self.connected:
             self.connected.discard(namespace)
             if not self._stopping:
+                self.drops += 1
                 self._on_status(f"{namespace}: dropped, reconnecting")
+
+
+class StreamThread:
+    """An EventStream on a loop of its own, in a thread: the socket is read, and the server's
+    pings answered, however long the caller's loop is busy (a screen's frames). A server
+    that sends faster than its client reads queues the events, its pings behind them; a ping
+    answered more than its timeout (20 s) after it was sent ends the connection, and every
+    event still queued is lost (a flood of 1,000 a second into the monitor did that).
+
+    Records wait in a deque (appended in the thread, taken on the caller's loop: O(1) each);
+    ``wake`` is called, on the caller's loop, when the first record waits after a ``take``
+    (the caller then takes them all at its next frame). ``on_status`` too is called on the
+    caller's loop."""
+
+    def __init__(
+        self,
+        url: str,
+        api_key: str,
+        wake: Callable[[], None],
+        *,
+        instances: Iterable[str] = (),
+        global_stream: bool = False,
+        on_status: Callable[[str], None] = lambda _line: None,
+    ) -> None:
+        self._wake = wake
+        self._status = on_status
+        self._waiting: deque[EventRecord] = deque()
+        self._woken = False
+        self._caller: asyncio.AbstractEventLoop | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self.stream = EventStream(
+            url,
+            api_key,
+            self._received,
+            instances=instances,
+            global_stream=global_stream,
+            on_status=self._said,
+        )
+
+    def _received(self, record: EventRecord) -> None:  # in the thread
+        self._waiting.append(record)
+        if not self._woken and self._caller is not None:
+            self._woken = True
+            with contextlib.suppress(RuntimeError):  # the caller's loop is closed
+                self._caller.call_soon_threadsafe(self._wake)
+
+    def _said(self, line: str) -> None:  # in the thread
+        if self._caller is not None:
+            with contextlib.suppress(RuntimeError):
+                self._caller.call_soon_threadsafe(self._status, line)
+
+    def take(self) -> list[EventRecord]:
+        """Every record waiting (on the caller's loop)."""
+        self._woken = False
+        waiting = self._waiting
+        return [waiting.popleft() for _ in range(len(waiting))]
+
+    def _run(self, ended: asyncio.Future[None]) -> None:
+        async def main() -> None:
+            self._loop = asyncio.get_running_loop()
+            self._task = asyncio.current_task()
+            if not self._stopping:  # else stopped before it began
+                await self.stream.run()
+
+        try:
+            asyncio.run(main())
+        except (asyncio.CancelledError, Exception):  # noqa: BLE001 - said by stream.failed
+            pass
+        finally:
+            caller = self._caller
+            if caller is not None:
+                with contextlib.suppress(RuntimeError):
+                    caller.call_soon_threadsafe(lambda: ended.done() or ended.set_result(None))
+
+    async def run(self) -> None:
+        """Follow until cancelled (or refused for good: ``stream.failed`` says why)."""
+        self._caller = asyncio.get_running_loop()
+        ended: asyncio.Future[None] = self._caller.create_future()
+        thread = threading.Thread(target=self._run, args=(ended,), name="events", daemon=True)
+        thread.start()
+        try:
+            await asyncio.shield(ended)
+        finally:
+            self._stop()
+
+    def _stop(self) -> None:
+        self._stopping = True
+        loop, task = self._loop, self._task
+        if loop is not None and task is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has ended already
+                loop.call_soon_threadsafe(task.cancel)

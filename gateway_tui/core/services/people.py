@@ -13,6 +13,22 @@ from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.state import Loadable, Topic
 
 
+async def identities_from_store(client: Any, instance: str, lids: Iterable[str]) -> Identities:
+    """What the gateway's store tells of who is who, for a send from the command line: the
+    contacts (findContacts), each chat's newest key (findChats), and the stored keys of each
+    of ``lids``' own chats (2.x's remoteJidAlt), as the app learns them."""
+    known = Identities()
+    for contact in await client.contacts.find(instance):
+        known.learn_contact_row(contact.id, contact.raw, contact.name)
+    for message in await client.chats.last_messages(instance):
+        known.learn_message(message)
+    for lid in lids:
+        if known.phone_of(lid) is None:
+            for message in await client.chats.chat_messages(instance, lid):
+                known.learn_message(message)
+    return known
+
+
 class PeopleActions(ActionsBase):
     # --- contacts ------------------------------------------------------------------------------
 
@@ -63,13 +79,7 @@ class PeopleActions(ActionsBase):
         for message in last:
             known.learn_message(message)
         for contact in contacts:
-            jid = contact.id
-            for field in ("remoteJidAlt", "phoneNumber", "senderPn", "lid"):
-                other = contact.raw.get(field)
-                if isinstance(other, str):
-                    lid, phone = (jid, other) if is_lid(jid) else (other, jid)
-                    known.pair(lid, phone)
-            known.name(jid, contact.name)
+            known.learn_contact_row(contact.id, contact.raw, contact.name)
 
     def learn_chat(self, instance: str, jid: str, messages: Iterable[Any]) -> None:
         """A LID chat's stored keys tell its number (2.x's remoteJidAlt)."""

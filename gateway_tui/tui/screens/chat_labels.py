@@ -54,6 +54,7 @@ def labels_column(labels: dict[str, Label]) -> Column[ChatRow]:
         style=lambda r: _first_colour(r, labels),
         max_width=16,
         only_when=lambda r: bool(r.labels),
+        drop_priority=4,
     )
 
 

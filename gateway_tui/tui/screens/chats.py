@@ -48,21 +48,26 @@ def _source(row: ChatRow) -> str:
     return f"{row.sent_here} sent here" if not row.in_store else "gateway"
 
 
+# At a narrow width the chat's name and its last message give up width first, then the columns
+# go in this order: where it is known from, archived, labels, last activity (issue 29: never a
+# column cut at the table's edge).
 CHAT_COLUMNS: list[Column[ChatRow]] = [
     Column(
         "chat",
         "Chat",
-        lambda r: ("👥 " if r.is_group else "") + r.title,
+        lambda r: ("👥 " if r.is_group else "📢 " if r.is_channel else "") + r.title,
         style=lambda r: "bold" if r.name else "",
         max_width=28,
+        shrink_to=18,
     ),
-    Column("number", "Number / JID", lambda r: r.number, max_width=26),
+    Column("number", "Number / JID", lambda r: r.number, max_width=30),
     Column(
         "last",
         "Last message",
         _last,
         style=lambda r: "bold" if r.unread else "",
         max_width=48,
+        shrink_to=20,
     ),
     Column(
         "when",
@@ -70,6 +75,7 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
         when_text,
         width=16,
         sort_key=lambda r: r.last_at.timestamp() if r.last_at else 0,
+        drop_priority=3,
     ),
     Column(
         "archived",
@@ -77,8 +83,9 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
         lambda r: "archived" if r.archived else "—",
         style=lambda r: "yellow" if r.archived else "dim",
         width=9,
+        drop_priority=5,
     ),
-    Column("source", "Known from", _source, style=lambda r: "dim", max_width=20),
+    Column("source", "Known from", _source, style=lambda r: "dim", max_width=20, drop_priority=6),
 ]
 
 

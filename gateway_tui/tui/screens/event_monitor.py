@@ -46,6 +46,9 @@ from gateway_tui.tui.widgets.text_input import TextInput
 # milliseconds on a slow machine: at 60 a second the loop would do nothing else, the socket
 # would be read late and keys answered in seconds).
 LINES_EVERY = 0.25
+# In a flood the table is redrawn at most once in this many seconds (a redraw of 5,000 rows
+# is the costliest thing the app's loop does in one: the stream's thread needs the rest).
+TABLE_EVERY_IN_FLOOD = 1.0
 # More events than this in a second is a flood: the table is then redrawn every LINES_EVERY
 # (below it, each event shows at the next frame).
 FLOOD_PER_SECOND = 20
@@ -122,10 +125,12 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.new_while_paused = 0
         self.event_filter = EventFilter()
         self.stream: Any = None
+        self._thread: Any = None  # the stream's thread (core/events/stream.py)
         self.exported: Any = None  # the last export's path
         self._pending: list[EventRecord] = []
         self._lines_stale = False
         self._rows_stale = False  # events taken in that the table does not show yet
+        self._rows_shown_at = 0.0  # monotonic() of the table's last redraw
         # (when this second began, events taken in since, events of the second before)
         self._window = (0.0, 0, 0)
         self.listening: str | None = None  # the receiver's URL while the webhook points here
@@ -168,23 +173,37 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             )
 
     async def _follow(self) -> None:
-        from gateway_tui.core.events.stream import EventStream
+        from gateway_tui.core.events.stream import StreamThread
 
         config = self.gateway_app.config
         key = config.api_key.get_secret_value() if config.api_key else ""
         instances = [self.instance] if self.instance else self._known_instances()
-        self.stream = EventStream(
+        # The socket is read in a thread of its own: a flood's frames here must not keep it
+        # from being read (the server would queue the events, then drop the connection and
+        # them when its pings go unanswered).
+        self._thread = StreamThread(
             config.url or "",
             key,
-            self.arrived,
+            self._from_thread,
             instances=instances,
             global_stream=self.gateway_app.gateway_line.line == "2",
-            on_status=lambda _line: self.update_summary(),
+            on_status=lambda _line: self._status_changed(),
         )
-        await self.stream.run()
+        self.stream = self._thread.stream
+        await self._thread.run()
         if self.stream.failed and self.is_attached:
             self.notify(f"Events: {self.stream.failed}", severity="warning", markup=False)
             self.update_summary()
+
+    def _status_changed(self) -> None:
+        self._lines_stale = True
+        self.update_summary()
+
+    def _from_thread(self) -> None:
+        """Records wait in the stream's thread: taken at the next frame, all at once."""
+        if self._thread is not None:
+            for record in self._thread.take():
+                self.arrived(record)
 
     def _known_instances(self) -> list[str]:
         return [i.instance_name for i in self.state.instances.value or ()]
@@ -223,7 +242,8 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if self._pending:
             self._take()  # a frame's call missed (a screen over this one): taken here
         if self._rows_stale and not self.paused:
-            self._show_ring()
+            if monotonic() - self._rows_shown_at >= TABLE_EVERY_IN_FLOOD:
+                self._show_ring()
         syncing = self.instance is not None and self.history.line(self.instance) is not None
         if self._lines_stale or syncing:
             self._lines_stale = False
@@ -243,6 +263,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
 
     def _show_ring(self) -> None:
         self._rows_stale = False
+        self._rows_shown_at = monotonic()
         self.table.set_rows(list(reversed(self.ring)))
 
     # --- drawing -------------------------------------------------------------------------------
@@ -268,6 +289,11 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if self.listening:
             parts.append(f"the webhook posts here ({self.listening})")
         stream = self.stream
+        if stream is not None and stream.drops:
+            parts.append(
+                f"the socket dropped {stream.drops:,} "
+                f"{'time' if stream.drops == 1 else 'times'}: events during a gap may be lost"
+            )
         if stream is not None and stream.failed:
             parts.append(f"no events: {stream.failed}")
         elif stream is not None and not stream.connected:

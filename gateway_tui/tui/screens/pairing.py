@@ -105,7 +105,7 @@ class PairingScreen(GatewayScreen):
     def compose(self) -> ComposeResult:
         yield GatewayBar()
         with Horizontal(id="pairing-body"):
-            yield QRCode(id="pairing-qr")
+            yield QRCode(id="pairing-qr", pair_key=self.key_for("pairing.pair_by_number"))
             with Vertical(id="pairing-side"):
                 yield Static(id="pairing-title", classes="title")
                 yield Static(id="pairing-state", classes="summary")
@@ -218,7 +218,8 @@ class PairingScreen(GatewayScreen):
             return
         qr.display = True  # hidden below only while a pairing code is shown alone
         if loadable.error is not None and result is None:
-            qr.show_message(f"No code: {loadable.error.summary}\n\nr asks again.")
+            again = self.key_for("pairing.new_code")
+            qr.show_message(f"No code: {loadable.error.summary}\n\n{again} asks again.")
         elif result is None:
             qr.show_message("Asking the gateway for a code… (a closed instance takes ~5 s)")
         elif result.code:
@@ -259,7 +260,8 @@ class PairingScreen(GatewayScreen):
         if self._drawing == Drawing.SEXTANT:
             text.append(
                 "Compact drawing (sextant characters) to fit this window: if it shows boxes, "
-                "the font lacks them — enlarge the window, or press p.\n",
+                "the font lacks them — enlarge the window, or press "
+                f"{self.key_for('pairing.pair_by_number')}.\n",
                 style="dim",
             )
         return text
@@ -298,10 +300,11 @@ class PairingScreen(GatewayScreen):
             widget.update(Text("Asking the gateway…", style="dim"))
         elif result is not None and result.has_code:
             left = max(0, round(self._seconds_left()))
-            widget.update(Text(f"New code in {left} s (r: now)"))
+            widget.update(Text(f"New code in {left} s ({self.key_for('pairing.new_code')}: now)"))
         else:
             left = max(0, round(self._seconds_left()))
-            widget.update(Text(f"Asking again in {left} s (r: now)", style="dim"))
+            now = self.key_for("pairing.new_code")
+            widget.update(Text(f"Asking again in {left} s ({now}: now)", style="dim"))
 
     def _show_connected(self, profile: str | None, number: str) -> None:
         qr = self.query_one(QRCode)

@@ -61,6 +61,7 @@ class GatewayBar(Widget):
             profile=app.config.profile,
             insecure=bool(url and insecure_url_warning(url)),
             live=app.state.live,
+            partial=bool(app.state.selected) and app.live_partial_for(app.state.selected or ""),
         )
 
     def show(
@@ -74,6 +75,7 @@ class GatewayBar(Widget):
         profile: str | None,
         insecure: bool,
         live: bool | None = None,
+        partial: bool = False,
     ) -> None:
         from gateway_tui.core.text.sanitize import mask_secrets
 
@@ -90,7 +92,9 @@ class GatewayBar(Widget):
         parts.append((0, f"{mark} {words}", style))
         if live is not None:  # once live events were tried: live, or polling as before
             parts.append((4, "  ", ""))
-            parts.append((4, "⚡ live" if live else "⟳ polling", "green" if live else "yellow"))
+            # Live, but the selected instance's websocket leaves out events: "partial".
+            said = ("⚡ partial", "yellow") if live and partial else ("⚡ live", "green")
+            parts.append((4, *(said if live else ("⟳ polling", "yellow"))))
         if selected:
             parts.append((0, "  instance ", "dim"))
             parts.append((0, selected, "bold"))

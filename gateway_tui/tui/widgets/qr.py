@@ -157,8 +157,11 @@ class QRCode(Widget):
     }
     """
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, pair_key: str | None = None) -> None:
+        """``pair_key``: the key that pairs with a code instead (the screen asks its bindings);
+        None: the hint names no key."""
         super().__init__(id=id)
+        self.pair_key = pair_key
         self._code: str | None = None
         self._matrix: Matrix = []
         self._message = "Asking the gateway for a code…"
@@ -190,7 +193,8 @@ class QRCode(Widget):
             return Text(
                 f"Too small for the QR code: it needs {columns}×{rows} characters, this "
                 f"space is {width}×{height}. Enlarge the window or zoom out (ctrl -), "
-                "or press p to pair with a code typed on the phone instead.",
+                + (f"or press {self.pair_key} to pair" if self.pair_key else "or pair")
+                + " with a code typed on the phone instead.",
                 style="yellow",
                 justify="center",
             )

@@ -107,6 +107,9 @@ class Column(Generic[R]):
     highest priority first, until the rest fit."""
     only_when: Callable[[R], bool] | None = None
     """Shown only when a sampled row has it (a field one line of the gateway lacks)."""
+    shrink_to: int | None = None
+    """When the table is too narrow, the column gives up width down to this (its cells cut
+    with "…") before any column is dropped; it grows back when there is room."""
 
     def text(self, row: R) -> str:
         value = self.value(row)
@@ -529,6 +532,14 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         widths = list(self._base_widths)
         if room <= 0:  # not laid out yet
             return widths
+        # Too wide: the columns that may give up width shrink first, then low-value columns
+        # go, so that every column shown fits whole (never one cut at the table's edge).
+        for index, column in enumerate(self._columns):
+            excess = _row_width(widths) - room
+            if excess <= 0:
+                break
+            if column.shrink_to is not None and widths[index] > column.shrink_to:
+                widths[index] -= min(excess, widths[index] - column.shrink_to)
         droppable = sorted(
             (i for i, c in enumerate(self._columns) if c.drop_priority > 0),
             key=lambda i: -self._columns[i].drop_priority,
@@ -539,8 +550,9 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         for index, width in enumerate(widths):
             if spare <= 0:
                 break
-            if width and self._wanted_widths[index] > width:
-                grow = min(self._wanted_widths[index] - width, spare)
+            wanted = max(self._wanted_widths[index], self._base_widths[index])
+            if width and wanted > width:
+                grow = min(wanted - width, spare)
                 widths[index] += grow
                 spare -= grow
         return widths

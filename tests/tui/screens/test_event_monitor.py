@@ -98,7 +98,9 @@ async def test_the_ring_is_bounded_and_says_so(app_for, demo_server):
         for n in range(5):
             await write(demo_server, f"message {n}")
         await wait_for(pilot, lambda: screen.ring.total == 5)
-        await wait_for(pilot, lambda: "3 of the last 3 events kept (2 older" in screen_text(app))
+        await wait_for(
+            pilot, lambda: "3 of the last 3 events kept (5 arrived: 2 dropped" in screen_text(app)
+        )
         assert screen.table.visible_count == 3
         shown = [r.data["message"]["conversation"] for r in screen.table.visible_rows]
         assert shown == ["message 4", "message 3", "message 2"]
@@ -218,9 +220,6 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
     second (not every frame: a frame of it costs tens of milliseconds on a busy machine, and
     at 60 a second the socket was read late and keys answered in seconds), and keys are
     answered meanwhile."""
-    from time import monotonic
-
-    from gateway_tui.tui.screens.event_monitor import FLOOD_PER_SECOND, LINES_EVERY
 
     count = 5_000
     app = app_for()
@@ -238,7 +237,6 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
 
         screen.table.set_rows = counted
         before = (screen.ring.total, demo_server.events.emitted)
-        began = monotonic()
         flood = demo_server.flood(INSTANCE, newest_person_chat(demo_server, INSTANCE), 1000, count)
         keys = 0
         while not flood.done():
@@ -255,10 +253,12 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
             pilot,
             lambda: screen.table.visible_rows[0] is screen.ring[-1],
         )
-        elapsed = monotonic() - began
         assert keys >= 1
-        # One table update per tick of the lines, and the few before the flood was known.
-        assert len(given) <= elapsed / LINES_EVERY + FLOOD_PER_SECOND / 4, (len(given), elapsed)
+        # Batched, not drawn per event nor per frame: thousands of events came, and the table
+        # was given the ring a few times a second at most (no clock in the bound: a frame a
+        # second for even a minute-long flood on a busy machine stays far below it).
+        arrived = screen.ring.total - before[0]
+        assert len(given) <= arrived / 20, (len(given), arrived)
 
 
 async def test_the_monitor_of_one_instance_keeps_only_its_events_from_the_global_stream():
@@ -281,3 +281,45 @@ async def test_the_monitor_of_one_instance_keeps_only_its_events_from_the_global
             await wait_for(pilot, lambda: screen.ring.total >= 1)
             await wait_for(pilot, lambda: screen.table.visible_count >= 1)
             assert {record.instance for record in screen.ring} == {INSTANCE}
+
+
+async def test_a_flood_arrives_whole_while_the_app_loop_is_busy(app_for, demo_server):
+    """Every event of a flood is taken in even when the app's loop is held up longer than the
+    server's ping timeout (a slow frame): the socket is read, and its pings answered, apart
+    from the loop. Read on the app's loop, the server timed the client out and the events it
+    had queued were lost (a minute at 1,000 a second: 48,216 of 60,000 taken in)."""
+    import time
+
+    eio = demo_server.events.sio.eio
+    eio.ping_interval, eio.ping_timeout = 1, 2  # seconds (the defaults are 25 and 20)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_monitor(app, pilot)
+        before, emitted = screen.ring.total, demo_server.events.emitted
+        jid = newest_person_chat(demo_server, INSTANCE)
+        flood = demo_server.flood(INSTANCE, jid, 500, 1_500)
+        # The load, not a wait: a frame that holds the app's loop for 5 s, past the ping timeout.
+        time.sleep(5)  # noqa: ASYNC251
+        await asyncio.to_thread(flood.result, 120)
+        sent = demo_server.events.emitted - emitted
+        assert sent == 1_500
+        await wait_for(pilot, lambda: screen.ring.total - before == sent, within=120)
+        assert screen.stream.drops == 0
+
+
+async def test_a_dropped_socket_is_counted_and_said(app_for, demo_server):
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_monitor(app, pilot)
+        sio, namespace = demo_server.events.sio, f"/{INSTANCE}"
+
+        async def drop() -> None:
+            for sid, _eio in list(sio.manager.get_participants(namespace, None)):
+                await sio.disconnect(sid, namespace=namespace)
+
+        await asyncio.to_thread(lambda: demo_server.on_loop(drop()).result(30))
+        await wait_for(
+            pilot, lambda: "the socket dropped 1 time: events during" in screen_text(app)
+        )
+        assert screen.stream.drops == 1
+        await wait_for(pilot, lambda: screen.stream.connected, within=120)  # and it came back

@@ -241,3 +241,17 @@ async def test_the_pairing_code_is_also_plain_text_beside_its_large_letters(app_
         shown = app.screen.query_one("#pairing-code").render().plain
         assert "█" in shown  # large letters
         assert grouped(answer.value.pairing_code) in screen_text(app)  # and as text
+
+
+async def test_the_pairing_hints_name_the_keys_the_bindings_have(app_for, manual_scan):
+    """ "(r: now)" and "press p" were written by hand: remapped, the hints follow the keys."""
+    keys = {"pairing.new_code": "f5", "pairing.pair_by_number": "f6"}
+    app = app_for(keys=keys)
+    async with app.run_test(size=(60, 16)) as pilot:
+        await open_pairing(pilot.app, pilot)
+        assert app.config.problems == []
+        await wait_for(pilot, lambda: "now)" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        assert "Too small for the QR code" in text
+        assert "press f6 to pair" in text and "press p" not in text
+        assert "(f5: now)" in text and "(r: now)" not in text
