@@ -186,6 +186,8 @@ class AppState:
         # who is who (LID and number), its labels, and label ids by chat JID as known.
         self.group_infos: dict[tuple[str, str], Loadable[GroupMetadata]] = {}
         self.contacts: dict[str, Loadable[list[Identity]]] = {}
+        # Why the last contacts read could not add numbers from stored messages (None: it did).
+        self.contact_numbers_error: dict[str, GatewayError | None] = {}
         self.identities: dict[str, Identities] = {}
         self.labels: dict[str, Loadable[list[Label]]] = {}
         self.chat_labels: dict[str, dict[str, set[str]]] = {}

@@ -468,17 +468,23 @@ class GatewayApp(App[int]):
         from gateway_tui.core.live import OFF
         from gateway_tui.core.state import Topic
 
+        what = f"Checking the live-update settings of {instance}"
+
         async def check() -> None:
             try:
                 missing = await self.actions.lifecycle.live_events_missing(instance)
-            except GatewayError:
-                return  # the stream itself tells what it can
+            except GatewayError as error:
+                # Said, not swallowed: without them nobody knows whether live updates can come.
+                self.report_error(error, what)
+                return
             self._live_missing[instance] = set(missing)
             self.state.notify(Topic.LIVE)  # the bar says "partial" where it is
             webhook_on = False
             if missing == [OFF]:  # only the webhook on? Say so: this app does not listen there
-                with contextlib.suppress(GatewayError):
+                try:
                     webhook_on = (await self.client.hooks.find_webhook(instance)).enabled
+                except GatewayError as error:
+                    self.report_error(error, what)
             if missing:
                 self._tell_live_missing(instance, missing, webhook_on)
 

@@ -94,3 +94,18 @@ async def test_the_bar_says_live_when_every_event_comes():
             await wait_for(pilot, lambda: app.live_for(INSTANCE))
             await wait_for(pilot, lambda: "⚡ live" in bar_text(app))
             assert "partial" not in bar_text(app)
+
+
+async def test_a_failed_check_of_the_live_settings_is_said():
+    """The websocket settings could not be read: said in a notice (live updates may not come),
+    never swallowed."""
+    from tests.navigation import open_chats
+
+    with DemoServer() as server:
+        rule = server.faults.add("status", status=500, path_prefix=f"/websocket/find/{INSTANCE}")
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await open_chats(app, pilot)
+            await wait_for(pilot, lambda: rule.hits > 0)
+            wanted = f"Checking the live-update settings of {INSTANCE} failed"
+            await wait_for(pilot, lambda: any(wanted in n for n in notices(app)))

@@ -49,11 +49,13 @@ class PeopleActions(ActionsBase):
     async def _read_contacts(self, instance: str) -> list[Identity]:
         known = self.identities_of(instance)
         found = await self.client.contacts.find(instance)
+        self.state.contact_numbers_error[instance] = None
         try:
             for message in await self.client.chats.last_messages(instance):
                 known.learn_message(message)
-        except GatewayError:
-            pass  # the contacts stand without the numbers messages would have told
+        except GatewayError as error:
+            # The contacts stand without the numbers messages would have told: kept to be said.
+            self.state.contact_numbers_error[instance] = error
         known.learn_contacts((c.id, c.name) for c in found)
         rows = [known.resolve(c.id, name=c.name) for c in found if not c.id.endswith("@g.us")]
         rows.sort(key=lambda who: (who.name is None, (who.name or who.jid).casefold()))

@@ -22,6 +22,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from gateway_tui.core.api.errors import GatewayError, NotFound, Unauthorized
 from gateway_tui.core.api.label_models import Label, LabelAction
 from gateway_tui.core.chat_book import ChatRow
 from gateway_tui.tui.screens.base import key_for
@@ -105,11 +106,12 @@ class LabelPickerScreen(ModalScreen[tuple[str, LabelAction] | None]):
 class ChatLabels(_Base):
     """What ChatsScreen does with labels (``label_filter``: the label id shown, or None;
     ``_labels_asked``: the chats whose labels were read on 2.x; ``_labels_timer``: the read
-    waiting for the cursor to rest)."""
+    waiting for the cursor to rest; ``_labels_error``: why the last chat's read failed)."""
 
     label_filter: str | None
     _labels_asked: set[str]
     _labels_timer: Timer | None
+    _labels_error: GatewayError | None
 
     def labels_by_id(self) -> dict[str, Label]:
         return {x.id: x for x in self.actions.people.labels_of(self.instance).value or []}
@@ -118,10 +120,28 @@ class ChatLabels(_Base):
         self.call(
             self.actions.people.load_labels(self.instance),
             what="Reading the labels",
-            on_error=lambda _error: True,  # a gateway without labels: no markers, said in l/b
+            on_error=self._labels_failed,
             group="labels",
             exclusive=True,
         )
+
+    def _labels_failed(self, error: GatewayError) -> bool:
+        """A failed labels read stays said in the summary (the loadable or ``_labels_error``
+        holds it); a refused key is also told at once: it is never a quiet matter."""
+        if self.is_attached:
+            self.update_summary()
+        return not isinstance(error, Unauthorized)
+
+    def labels_failure(self) -> str | None:
+        """The summary's line for labels that could not be read (None: nothing failed)."""
+        error = self.actions.people.labels_of(self.instance).error
+        if error is not None:
+            if isinstance(error, NotFound):  # a gateway without labels (no WhatsApp Business)
+                return f"no labels: this gateway answered 404 to findLabels ({error.title})"
+            return f"✕ could not read the labels: {error.title}"
+        if self._labels_error is not None:
+            return f"✕ could not read a chat's labels: {self._labels_error.title}"
+        return None
 
     def apply_labels(self, rows: list[ChatRow]) -> None:
         """The labels set from here replace what the list said for those chats."""
@@ -142,13 +162,25 @@ class ChatLabels(_Base):
             return
         jid = row.jid
 
+        def failed(error: GatewayError) -> bool:
+            self._labels_asked.discard(jid)  # asked again when the cursor comes back
+            self._labels_error = error
+            return self._labels_failed(error)
+
+        def read_done(_found: object) -> None:
+            if self._labels_error is not None:
+                self._labels_error = None  # a chat's labels were read: the line goes
+                if self.is_attached:
+                    self.update_summary()
+
         def read() -> None:
             self._labels_timer = None
             self._labels_asked.add(jid)
             self.call(
                 self.actions.people.load_chat_labels(self.instance, jid),
                 what="Reading the chat's labels",
-                on_error=lambda _error: True,  # the summary's note says what is not known
+                on_done=read_done,
+                on_error=failed,
                 group="labels-row",
             )
 

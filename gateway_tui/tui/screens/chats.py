@@ -137,6 +137,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         self.label_filter: str | None = None
         self._labels_asked: set[str] = set()  # 2.x: chats whose labels were read (chat_labels)
         self._labels_timer = None
+        self._labels_error: GatewayError | None = None  # the last chat's labels read (2.x)
         self._labels: dict[str, Label] = {}  # by id, as last read (the labels column's)
         self.COLUMNS = [CHAT_COLUMNS[0], labels_column(self._labels), *CHAT_COLUMNS[1:]]
 
@@ -170,10 +171,14 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             )
             # The gateway's store keeps no archived flag: the ones set from here are ours.
             self.actions.chats.restore_archived(self.instance, stored.archived)
-        self.action_refresh()
         self.load_labels()
+        self._read_chats()
 
     def action_refresh(self) -> None:
+        self.refresh_labels_if_failed()
+        self._read_chats()
+
+    def _read_chats(self) -> None:
         if self.actions.chats.chat_book(self.instance).loading:
             return  # a read is under way: its answer is the fresh one
         self.call(
@@ -186,6 +191,10 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
 
     def recover(self) -> None:
         self.action_refresh()  # quiet: a failure is drawn in the panel or summary (_failed)
+
+    def refresh_labels_if_failed(self) -> None:
+        if self.actions.people.labels_of(self.instance).error is not None:
+            self.load_labels()  # read again with the chats: its failure line then goes
 
     def data_error(self) -> GatewayError | None:
         return self.actions.chats.chat_book(self.instance).error
@@ -288,6 +297,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             notes.append((f"{book.skipped} stored item(s) could not be read", "yellow"))
         if labels_note := self.labels_note():
             notes.append((labels_note, "dim"))
+        if labels_failure := self.labels_failure():
+            notes.append((labels_failure, "red" if "✕" in labels_failure else "dim"))
         for note, style in notes:
             text.append("\n")
             text.append(note, style=style)

@@ -95,10 +95,16 @@ class ContactsScreen(TableScreen[Identity]):
         self.call(
             self.actions.people.load_contacts(self.instance),
             what="Reading the contacts",
+            on_done=self._loaded,
             on_error=lambda _error: True,  # shown in place
             group="contacts",
             exclusive=True,
         )
+
+    def _loaded(self, _rows: object) -> None:
+        error = self.state.contact_numbers_error.get(self.instance)
+        if error is not None:  # the contacts are there; numbers behind LIDs may be missing
+            self.gateway_app.report_error(error, "Reading numbers from stored messages")
 
     def refresh_from_state(self) -> None:
         loadable = self.actions.people.contacts_of(self.instance)
@@ -118,6 +124,8 @@ class ContactsScreen(TableScreen[Identity]):
         parts = [f"{len(rows):,} contacts"] if loadable.value is not None else []
         if hidden:
             parts.append(f"{hidden} with the number hidden (LID only)")
+        if numbers_error := self.state.contact_numbers_error.get(self.instance):
+            parts.append(f"⚠ numbers from stored messages unavailable: {numbers_error.title}")
         if rows and self.table.visible_count != len(rows):
             parts.append(f"showing {self.table.visible_count:,}")
         parts += self.table.view_summary()

@@ -10,7 +10,7 @@ from gateway_tui.tui.screens.chat_labels import LabelPickerScreen
 from gateway_tui.tui.screens.chats import ChatsScreen
 from tests.data import INSTANCE
 from tests.navigation import open_chats
-from tests.support import make_app, make_config, screen_text, wait_for
+from tests.support import make_app, make_config, notices, screen_text, wait_for
 
 
 def _labels_read(app) -> bool:
@@ -66,3 +66,31 @@ async def test_filter_by_label_and_put_one_on_a_chat(version):
             await wait_for(pilot, lambda: ("11" in screen.table.cursor_row.labels) != had)
         on_server = chats[row.jid].labels
         assert ("11" in on_server) != had
+
+
+async def test_a_failed_labels_read_is_said_and_a_refused_key_told():
+    """A labels read that fails stays said in the summary (never swallowed); a refused key is
+    also told in a notice; r reads them again and the line goes."""
+    with DemoServer(api_version="2.3.7") as server:
+        rule = server.faults.add("status", status=500, path_prefix=f"/label/findLabels/{INSTANCE}")
+        app = make_app(make_config(server))
+        async with app.run_test(size=(140, 40)) as pilot:
+            screen = await open_chats(app, pilot)
+            assert isinstance(screen, ChatsScreen)
+            await wait_for(pilot, lambda: bool(screen.rows) and rule.hits > 0)
+            await wait_for(pilot, lambda: "✕ could not read the labels" in screen_text(app))
+            rule.times = 0
+            await pilot.press("r")
+            await wait_for(pilot, lambda: _labels_read(app))
+            await wait_for(pilot, lambda: "could not read the labels" not in screen_text(app))
+            # A chat's own labels (2.x), refused: said in the summary and in a notice.
+            server.faults.add("unauthorized", path_prefix=f"/chat/findChatByRemoteJid/{INSTANCE}")
+            rows = [r.jid for r in screen.rows]
+            screen._labels_asked.clear()
+            screen.table.move_cursor_to_key(
+                rows[1] if screen.table.cursor_row.jid == rows[0] else rows[0]
+            )
+            await wait_for(pilot, lambda: "✕ could not read a chat's labels" in screen_text(app))
+            await wait_for(
+                pilot, lambda: any("Reading the chat's labels failed" in n for n in notices(app))
+            )
