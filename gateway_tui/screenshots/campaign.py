@@ -69,6 +69,8 @@ async def _setup(pilot: Pilot) -> None:
 
 
 async def _running(pilot: Pilot) -> None:
+    from textual.widgets import RichLog
+
     from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
 
     app = pilot.app
@@ -114,6 +116,12 @@ async def _running(pilot: Pilot) -> None:
     # Drawn: the next recipient and the wait before it (the screen redraws on a timer).
     current = screen.query_one("#run-current", Static)
     await wait_until(pilot, lambda: str(current.render()).startswith("Next:"))
+    # The log holds the journal's 80 outcomes and shows its newest (a RichLog scrolls after
+    # its next refresh: drawn before that, the picture is a line short).
+    log = screen.query_one("#run-log", RichLog)
+    await wait_until(
+        pilot, lambda: len(log.lines) >= len(outcomes) and 0 < log.max_scroll_y == log.scroll_y
+    )
 
 
 SCENARIOS = [

@@ -215,7 +215,7 @@ BINDINGS = {
     "pairing.copy_code": ("c", "Copy pairing code"),
     "pairing.new_code": ("r", "New code now"),
     "pairing.pair_by_number": ("p", "Pairing code"),
-    "pairing.toggle_qr": ("q", "QR code / pairing code"),
+    "pairing.toggle_qr": ("v", "QR code / pairing code"),
     "pairing_number.cancel": ("escape", "Cancel"),
     "participants.add": ("a", "Add"),
     "participants.back": ("escape", "Back"),

@@ -109,7 +109,7 @@ class CampaignRunScreen(GatewayScreen):
         yield Static(id="run-current")
         yield Static(id="run-error")
         yield Static(id="run-end")
-        log = RichLog(id="run-log", max_lines=LOG_LINES, markup=False, highlight=False)
+        log = RichLog(id="run-log", max_lines=LOG_LINES, markup=False, highlight=False, wrap=True)
         log.border_title = "Sent just now (latest last)"
         yield log
         yield Static(id="run-held-title", classes="summary")

@@ -84,7 +84,7 @@ class PairingScreen(GatewayScreen):
         Binding("r", "new_code", "New code now", id="pairing.new_code"),
         Binding("p", "pair_by_number", "Pairing code", id="pairing.pair_by_number"),
         Binding("c", "copy_code", "Copy pairing code", id="pairing.copy_code"),
-        Binding("q", "toggle_qr", "QR code / pairing code", id="pairing.toggle_qr"),
+        Binding("v", "toggle_qr", "QR code / pairing code", id="pairing.toggle_qr"),
     ]
 
     def __init__(self, name: str, number: str | None = None) -> None:
