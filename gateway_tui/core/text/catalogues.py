@@ -116,6 +116,11 @@ def load(language: str) -> tuple[Catalog, list[str]]:
     for path in sources(language):
         with path.open("rb") as handle:
             catalogue = read_po(handle, locale=language, domain=DOMAIN)
+        # The sources' Plural-Forms (two forms), not Babel's CLDR rule for the locale (three
+        # for pt_BR and es: a "many" form the sources do not have, so n=2 found no string).
+        merged.mime_headers = [
+            (name, value) for name, value in catalogue.mime_headers if name == "Plural-Forms"
+        ]
         for message in catalogue:
             if not message.id:
                 continue
