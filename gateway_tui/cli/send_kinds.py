@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -175,6 +174,7 @@ async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
 
 async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, kind: Any) -> int:
+    from gateway_tui.cli.output import json_line, say
     from gateway_tui.core.api.errors import GatewayError
 
     async with _client(config) as client:
@@ -184,10 +184,12 @@ async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, k
             )
         except GatewayError as error:
             raise _gateway_error(error) from None
+    # Through cli/output.py: what the gateway echoes is data (escaped in JSON, printable in
+    # text), and a reader that went away (``| head -0``) ends the command quietly.
     if args.json:
-        print(json.dumps(result.model_dump(by_alias=True, mode="json"), ensure_ascii=False))
+        json_line(result.model_dump(by_alias=True, mode="json"))
     else:
-        print(result.key.id if result.key is not None else "sent (the gateway gave no id)")
+        say(result.key.id if result.key is not None else "sent (the gateway gave no id)")
     return EXIT_OK
 
 
