@@ -132,3 +132,14 @@ def test_what_the_gateway_echoes_passes_the_display_boundary(gateway, capsys) ->
     out = capsys.readouterr().out
     assert not any(raw in out for raw in ("\x1b", "\x07", "\x9b", "\u202e")), repr(out)
     assert json.loads(out)["message"]["pollCreationMessage"]["name"] == question
+
+
+def test_a_text_that_is_not_utf8_is_refused_before_sending(gateway, capsys) -> None:
+    """``--name "$(printf 'Off\\x9bice')"``: a byte that is not UTF-8 reaches Python as a lone
+    surrogate, which no request can carry: said with the argument's name, nothing sent, no
+    traceback."""
+    name = b"Off\x9bice".decode("utf-8", "surrogateescape")
+    assert main(["send-location", "sales-eu", TO, "1.5", "2.5", "--name", name]) == 1
+    err = capsys.readouterr().err
+    assert "NAME is not valid UTF-8 text" in err and "Traceback" not in err
+    assert not sends(gateway)
