@@ -15,6 +15,7 @@ import io
 import json
 import re
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -127,10 +128,9 @@ async def walk(scenario: Scenario) -> tuple[list[str], str]:
     answers: list[str] = []
     forward, recording = _recording(answers)
     RedirectTransport.handle_async_request = recording  # type: ignore[method-assign]
-    set_language(PSEUDO)
     try:
         with DemoServer(**scenario.server_options) as server:
-            app = build_app(server, scenario)
+            app = build_app(server, replace(scenario, language=PSEUDO))
             async with app.run_test(size=scenario.size) as pilot:
                 await scenario.run(pilot)
                 text = _screen_text(app)
