@@ -362,7 +362,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
 
     def action_edit(self) -> None:
         """The edit dialog for the chat's newest own text message (read from the gateway)."""
-        from gateway_tui.tui.screens.messages import edit_own_message
+        from gateway_tui.tui.screens.conversation_actions import edit_own_message
 
         row = self._current()
         if row is None:
