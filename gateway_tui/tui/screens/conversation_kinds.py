@@ -25,6 +25,7 @@ from gateway_tui.core.api import message_kinds as kinds
 from gateway_tui.core.api.capabilities import keeps_poll_votes, unsupported
 from gateway_tui.core.api.message_views import POLL_KINDS, PollVotes
 from gateway_tui.core.chat_book import printable
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.text_input import TextInput
@@ -44,25 +45,25 @@ POLL_WINDOW = 50
 
 KIND_BINDINGS = [
     Binding("V", "send_kind('voice')", "Voice", show=False, id="messages.send_voice",
-            tooltip="Send a voice note from an audio file"),
+            tooltip=N_("Send a voice note from an audio file")),
     Binding("P", "send_kind('poll')", "Poll", show=False, id="messages.send_poll",
-            tooltip="Send a poll (2-10 options, one or several choices)"),
+            tooltip=N_("Send a poll (2-10 options, one or several choices)")),
     Binding("L", "send_kind('location')", "Location", show=False, id="messages.send_location",
-            tooltip="Send a location (latitude, longitude, name, address)"),
+            tooltip=N_("Send a location (latitude, longitude, name, address)")),
     Binding("C", "send_kind('contact')", "Contact", show=False, id="messages.send_contact",
-            tooltip="Send one or several contact cards"),
+            tooltip=N_("Send one or several contact cards")),
     Binding("D", "delete_for_everyone", "Delete", show=False, id="messages.delete_everyone",
-            tooltip="Delete your chosen message for everyone"),
+            tooltip=N_("Delete your chosen message for everyone")),
     Binding("U", "mark_unread", "Unread", show=False, id="messages.mark_unread",
-            tooltip="Mark the chat unread"),
+            tooltip=N_("Mark the chat unread")),
     Binding("T", "toggle_typing", "Typing", show=False, id="messages.toggle_typing",
-            tooltip="Show 'typing…' to the chat while you write (off by default)"),
+            tooltip=N_("Show 'typing…' to the chat while you write (off by default)")),
     Binding("Z", "mark_played", "Played", show=False, id="messages.mark_played",
-            tooltip="Mark the chosen voice note played (Evolution API 2.4)"),
+            tooltip=N_("Mark the chosen voice note played (Evolution API 2.4)")),
     Binding("B", "interactive('reply')", "Buttons", show=False, id="messages.buttons",
-            tooltip="Write a message with reply buttons (Evolution API 2.4)"),
+            tooltip=N_("Write a message with reply buttons (Evolution API 2.4)")),
     Binding("K", "interactive('carousel')", "Carousel", show=False, id="messages.carousel",
-            tooltip="Write a carousel of cards (Evolution API 2.4)"),
+            tooltip=N_("Write a carousel of cards (Evolution API 2.4)")),
 ]  # fmt: skip
 
 
