@@ -66,17 +66,21 @@ async def test_footers_fit_at_120_columns(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        for opener in (
-            lambda: None,
-            lambda: app.open_instance(INSTANCE),
-            lambda: app.open_groups(INSTANCE),
-            lambda: app.push_screen(ParticipantsScreen(INSTANCE, group)),
-            lambda: app.open_composer(INSTANCE),
-            app.action_request_log,
+        for number, opener in enumerate(
+            (
+                lambda: None,
+                lambda: app.open_instance(INSTANCE),
+                lambda: app.open_groups(INSTANCE),
+                lambda: app.push_screen(ParticipantsScreen(INSTANCE, group)),
+                lambda: app.open_composer(INSTANCE),
+                app.action_request_log,
+            )
         ):
+            shown = app.screen
             opener()
-            await pilot.pause()
-            await pilot.pause()
+            # The new screen's footer once drawn (a loaded machine took more than two pauses).
+            await wait_for(pilot, lambda n=number, s=shown: n == 0 or app.screen is not s)
+            await wait_for(pilot, lambda: footer_line(app).strip() != "")
             footer = screen_text(app).splitlines()[-1]
             assert "f12 Log" in footer, (app.screen, footer)  # the last key, uncut
 
