@@ -27,6 +27,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.signal import Signal
 
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.core.text.sanitize import clipboard_text, printable
 from gateway_tui.core.text.urls import insecure_url_warning
 from gateway_tui.tui.app_fleet import FleetGlue
@@ -68,13 +69,13 @@ class GatewayApp(StartUp, LiveEvents, FleetGlue, PaletteCommands, App[int]):
         Binding("f1", "help", "Keys", id="app.help_f1"),
         Binding("question_mark", "help", "Keys", id="app.help", show=False),
         # One word: the app's keys stay in every footer, at 80 columns too (widgets/footer.py).
-        Binding("f12", "request_log", "Log", tooltip="Request log", id="app.request_log"),
+        Binding("f12", "request_log", "Log", tooltip=N_("Request log"), id="app.request_log"),
         Binding("ctrl+t", "toggle_theme", "Dark / light theme", id="app.toggle_theme", show=False),
         Binding(
             "f11",
             "event_monitor",
             "Event monitor",
-            tooltip="Every event of the gateway, live",
+            tooltip=N_("Every event of the gateway, live"),
             id="app.events",
             show=False,
         ),

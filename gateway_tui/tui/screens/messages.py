@@ -27,6 +27,7 @@ from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.chat_book import person_label, printable, waiting_for_read
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.conversation_actions import ConversationActions
 from gateway_tui.tui.screens.conversation_compose import ConversationCompose
@@ -58,41 +59,47 @@ class MessagesScreen(
     BINDINGS = [
         # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
         # palette say.
-        Binding("e", "edit", "Edit", tooltip="Edit your text message", id="messages.edit"),
+        Binding("e", "edit", "Edit", tooltip=N_("Edit your text message"), id="messages.edit"),
         Binding(
             "a",
             "archive",
             "Archive",
-            tooltip="Archive / unarchive the chat",
+            tooltip=N_("Archive / unarchive the chat"),
             id="messages.archive",
         ),
         Binding(
             "p",
             "profile",
             "Profile",
-            tooltip="Business profile of the sender",
+            tooltip=N_("Business profile of the sender"),
             id="messages.profile",
         ),
         Binding(
-            "m", "compose", "Answer", tooltip="Answer with a list message", id="messages.compose"
+            "m",
+            "compose",
+            "Answer",
+            tooltip=N_("Answer with a list message"),
+            id="messages.compose",
         ),
-        Binding("y", "copy_id", "Copy id", tooltip="Copy the message id", id="messages.copy_id"),
+        Binding(
+            "y", "copy_id", "Copy id", tooltip=N_("Copy the message id"), id="messages.copy_id"
+        ),
         Binding(
             "Y",
             "copy_json",
             "Copy JSON",
-            tooltip="Copy the message JSON",
+            tooltip=N_("Copy the message JSON"),
             id="messages.copy_json",
         ),
         Binding(
-            "i", "write", "Write", tooltip="Write a message (enter sends)", id="messages.write"
+            "i", "write", "Write", tooltip=N_("Write a message (enter sends)"), id="messages.write"
         ),
         Binding(
             "R",
             "reply",
             "Reply",
             show=False,
-            tooltip="Reply quoting the chosen message",
+            tooltip=N_("Reply quoting the chosen message"),
             id="messages.reply",
         ),
         Binding(
@@ -100,7 +107,7 @@ class MessagesScreen(
             "react",
             "React",
             show=False,
-            tooltip="React to the chosen message",
+            tooltip=N_("React to the chosen message"),
             id="messages.react",
         ),
         Binding(
@@ -108,7 +115,7 @@ class MessagesScreen(
             "save_media",
             "Save",
             show=False,
-            tooltip="Save the chosen photo, video, audio or document to a file",
+            tooltip=N_("Save the chosen photo, video, audio or document to a file"),
             id="messages.save_media",
         ),
         Binding(
@@ -116,7 +123,7 @@ class MessagesScreen(
             "send_file",
             "File",
             show=False,
-            tooltip="Send a file (photo, video, audio or document) with a caption",
+            tooltip=N_("Send a file (photo, video, audio or document) with a caption"),
             id="messages.send_file",
         ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
@@ -124,17 +131,17 @@ class MessagesScreen(
             "o",
             "load_older",
             "Older",
-            tooltip="Read older messages from the gateway (a paged store: 2.x)",
+            tooltip=N_("Read older messages from the gateway (a paged store: 2.x)"),
             show=False,
             id="messages.older",
         ),
-        Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
+        Binding("slash", "search", "Search", tooltip=N_("Search the chat"), id="messages.search"),
         Binding(
             "n",
             "next_hit",
             "Next hit",
             show=False,
-            tooltip="Next search hit (older)",
+            tooltip=N_("Next search hit (older)"),
             id="messages.next_hit",
         ),
         Binding(
@@ -142,7 +149,7 @@ class MessagesScreen(
             "previous_hit",
             "Previous hit",
             show=False,
-            tooltip="Previous search hit (newer)",
+            tooltip=N_("Previous search hit (newer)"),
             id="messages.previous_hit",
         ),
         Binding(
@@ -150,7 +157,7 @@ class MessagesScreen(
             "view_whole",
             "View",
             show=False,
-            tooltip="Open the chosen message whole, in a pager",
+            tooltip=N_("Open the chosen message whole, in a pager"),
             id="messages.view_whole",
         ),
         *KIND_BINDINGS,
