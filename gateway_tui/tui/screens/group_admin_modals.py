@@ -146,9 +146,7 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
     RETRY_ID = "add_participants.save"
     NOTE_ID = "add-result"
     SUBMIT_BUTTON = "add-save"
-    BINDINGS = dialog_keys(
-        "add_participants.save", N_("Add them"), "add_participants.cancel", N_("Cancel")
-    )
+    BINDINGS = dialog_keys("add_participants.save", N_("Add them"), "add_participants.cancel")
 
     def __init__(
         self, instance: str, group_jid: str, subject: str | None, members: Sequence[Participant]
@@ -257,9 +255,7 @@ class GroupSettingsScreen(GroupModal[bool | None]):
     RETRY_ID = "group_settings.save"
     NOTE_ID = "settings-result"
     SUBMIT_BUTTON = "settings-save"
-    BINDINGS = dialog_keys(
-        "group_settings.save", N_("Save the settings"), "group_settings.cancel", N_("Cancel")
-    )
+    BINDINGS = dialog_keys("group_settings.save", N_("Save the settings"), "group_settings.cancel")
 
     def __init__(
         self, instance: str, group_jid: str, info: GroupMetadata, version: str | None
@@ -455,9 +451,7 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
     HELP_TITLE = N_("Create a group")
     NOTE_ID = "create-result"
     SUBMIT_BUTTON = "create-save"
-    BINDINGS = dialog_keys(
-        "create_group.save", N_("Create the group"), "create_group.cancel", N_("Cancel")
-    )
+    BINDINGS = dialog_keys("create_group.save", N_("Create the group"), "create_group.cancel")
 
     def __init__(self, instance: str) -> None:
         super().__init__()

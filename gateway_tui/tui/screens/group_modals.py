@@ -355,9 +355,7 @@ class SubjectScreen(GroupModal[str | None]):
     SUBMIT_BUTTON = "subject-save"
     # Enter saves (on a focused button it presses that button): help and the button name
     # the key that saves, and ctrl+s still does.
-    BINDINGS = dialog_keys(
-        "subject.save", N_("Save the subject"), "subject.cancel", N_("Cancel"), enter=True
-    )
+    BINDINGS = dialog_keys("subject.save", N_("Save the subject"), "subject.cancel", enter=True)
 
     def __init__(self, instance: str, group_jid: str, current: str) -> None:
         super().__init__(instance, group_jid)
@@ -656,7 +654,7 @@ class ExportScreen(FormModal[Path | None]):
     HELP_TITLE = N_("Export to CSV")
     NOTE_ID = "export-preview"
     SUBMIT_BUTTON = "export-save"
-    BINDINGS = dialog_keys("export.save", N_("Export"), "export.cancel", N_("Cancel"), enter=True)
+    BINDINGS = dialog_keys("export.save", N_("Export"), "export.cancel", enter=True)
 
     def __init__(self, default_path: str, what: str, write: Callable[[Path, bool], int]) -> None:
         super().__init__()

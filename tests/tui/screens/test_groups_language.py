@@ -147,10 +147,11 @@ async def test_promote_confirmation_and_outcomes_in_portuguese(app_for, language
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         text = screen_text(app)
-        assert "Promover 2 participantes em" in text and "viram admins:" in text
+        assert "Tornar participantes admins" in text  # the dialog's title
+        assert "2 participantes de EU Sales" in text and "vão virar admins:" in text
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, OutcomesScreen))
-        assert "Promover: 2 de 2 promovidos a admin" in screen_text(app)
+        assert "Tornar admin: 2 de 2 viraram admins" in screen_text(app)
         assert "feito" in screen_text(app)
 
 
