@@ -50,7 +50,7 @@ def labels_column(labels: dict[str, Label]) -> Column[ChatRow]:
     """The markers, and the names for search and sort ("" when the chat has none)."""
     return Column(
         "labels",
-        N_("Labels"),
+        _("Labels"),
         lambda r: " ".join(f"{MARK} {labels[i].name if i in labels else i}" for i in r.labels),
         style=lambda r: _first_colour(r, labels),
         max_width=16,

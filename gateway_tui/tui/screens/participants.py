@@ -153,15 +153,17 @@ def default_export_name(group_jid: str, subject: str | None) -> str:
 
 
 def marked_columns(marked: set[str]) -> list[Column[Participant]]:
-    """The participants' columns, a marked one's number shown "✓ +49 …" in bold."""
-    number, *rest = PARTICIPANT_COLUMNS
+    """The participants' columns, their titles in the reader's language, a marked one's
+    number shown "✓ +49 …" in bold."""
+    first, *rest = PARTICIPANT_COLUMNS
     return [
         replace(
-            number,
+            first,
+            label=_(first.label),
             value=lambda p: f"✓ {number_cell(p)}" if p.id in marked else number_cell(p),
             style=lambda p: "bold reverse" if p.id in marked else "",
         ),
-        *rest,
+        *(replace(column, label=_(column.label)) for column in rest),
     ]
 
 
