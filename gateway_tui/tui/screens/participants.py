@@ -294,9 +294,8 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         if invite.current is not None:
             text.append(invite.current.url or _("(no URL)"), style="bold green")
             if invite.current.invite_code:
-                text.append("  ")
                 text.append_text(
-                    styled(_("code {code}"), "dim", code=(invite.current.invite_code, ""))
+                    styled("  " + _("code {code}"), "dim", code=(invite.current.invite_code, ""))
                 )
             read = _("read {time}").format(time=clock(invite.updated_at))
             text.append(f"  {read}", style="dim")
