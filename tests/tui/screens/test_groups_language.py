@@ -39,7 +39,7 @@ async def test_groups_screen_says_not_connected_in_portuguese(app_for, language)
             pilot,
             lambda: "A instância onboarding não está conectada (status: close)" in screen_text(app),
         )
-        assert "Chamadas de grupo precisam de uma instância conectada" in screen_text(app)
+        assert "As operações de grupo precisam de uma instância conectada" in screen_text(app)
         assert "is not connected" not in screen_text(app)
 
 
