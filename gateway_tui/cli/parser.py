@@ -64,6 +64,16 @@ def _metrics_credentials(text: str) -> tuple[str, str]:
 RAW = argparse.RawDescriptionHelpFormatter
 
 
+def language_code(text: str) -> str:
+    """``--lang``: a language we ship (pt-BR, pt_BR.UTF-8 and pt all name pt_BR)."""
+    from gateway_tui.core.text.i18n import LANGUAGES, normalize
+
+    code = normalize(text)
+    if code is None:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(LANGUAGES)}, got {text!r}")
+    return code
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gateway-tui",
@@ -92,6 +102,13 @@ def build_parser() -> argparse.ArgumentParser:
         profile_names,
     )
     add_color_option(parser, default="auto")
+    parser.add_argument(
+        "--lang",
+        metavar="LANG",
+        type=language_code,
+        help="the language of the app and the command line: en, pt_BR or es (default: the "
+        "config's language, else LC_ALL / LC_MESSAGES / LANG, else English)",
+    )
     parser.add_argument(
         "--demo",
         action="store_true",
