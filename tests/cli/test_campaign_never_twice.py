@@ -331,4 +331,4 @@ def test_6_a_cut_last_line_that_names_its_recipient_holds_it(demo_server):
     assert demo_server.state.sends_by_number[NUMBERS[2]] == 1
     reopened = open_campaign(campaign.id)
     assert reopened.status(2) is Status.UNKNOWN
-    assert reopened.unknown[2][1] == "its journal line was cut short: held"
+    assert reopened.unknown[2][1].render() == "its journal line was cut short: held"

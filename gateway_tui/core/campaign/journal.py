@@ -58,6 +58,7 @@ from gateway_tui.core.campaign.model import (
     campaigns_dir,
     new_campaign_id,
 )
+from gateway_tui.core.campaign.reasons import LINE_CUT, NO_OUTCOME, SKIPPED, Reason
 from gateway_tui.core.campaign.recipients import RecipientList
 from gateway_tui.core.campaign.record import CampaignRecord
 from gateway_tui.core.campaign.report import REPORT_COLUMNS, write_report
@@ -68,6 +69,7 @@ from gateway_tui.core.files.storage import (
     atomic_write_json,
     ensure_private_dir,
 )
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import mask_secrets
 
 # What the rest of the code imports from here, wherever it is defined.
@@ -83,6 +85,7 @@ __all__ = [
     "JournalWriteError",
     "Outcome",
     "Pace",
+    "Reason",
     "RecipientStore",
     "Status",
     "campaigns_dir",
@@ -116,9 +119,10 @@ class Campaign(CampaignRecord):
         except OSError as problem:  # a folder where the lock file goes, no permission, …
             path = self.dir / LOCK_NAME
             raise JournalError(
-                f"the campaign's lock file {path} cannot be used "
-                f"({problem.strerror or problem}); nothing was sent. It should be a small "
-                "file the app makes: move it away, then try again."
+                _(
+                    "the campaign's lock file {path} cannot be used ({why}); nothing was sent. "
+                    "It should be a small file the app makes: move it away, then try again."
+                ).format(path=path, why=problem.strerror or problem)
             ) from None
         if found is not None:
             raise CampaignBusy(self.id, found)
@@ -128,9 +132,7 @@ class Campaign(CampaignRecord):
         if index is not None and self.status(index) is Status.PENDING and not self.refusal:
             # A crash cannot cut a `try` whose send started (the send waits for the whole
             # line), but damage can: what the cut line was about is held, never resent.
-            self.record_done(
-                index, Status.UNKNOWN, at=time.time(), error="its journal line was cut short: held"
-            )
+            self.record_done(index, Status.UNKNOWN, at=time.time(), reason=LINE_CUT)
 
     def unlock(self) -> None:
         self.close()
@@ -171,7 +173,9 @@ class Campaign(CampaignRecord):
             fd = self._file.fileno()
             start = os.fstat(fd).st_size
         except OSError as exc:
-            self._broken = f"{self.journal_path} cannot be opened for writing: {_why(exc)}"
+            self._broken = _("{path} cannot be opened for writing: {why}").format(
+                path=self.journal_path, why=_why(exc)
+            )
             raise JournalWriteError(self._broken) from None
         try:
             view = memoryview(line)
@@ -179,7 +183,9 @@ class Campaign(CampaignRecord):
                 view = view[_write(fd, view) :]
             os.fsync(fd)
         except OSError as exc:
-            self._broken = f"{self.journal_path} cannot be written: {_why(exc)}"
+            self._broken = _("{path} cannot be written: {why}").format(
+                path=self.journal_path, why=_why(exc)
+            )
             try:
                 os.ftruncate(fd, start)  # take the partial line back
                 os.fsync(fd)
@@ -208,7 +214,11 @@ class Campaign(CampaignRecord):
         gateway takes one: fixed here, before the call). Call before sending."""
         self.lock()
         if self.status(index) is not Status.PENDING:
-            raise JournalError(f"recipient {index} is {self.status(index)}, not pending")
+            raise JournalError(
+                _("recipient {index} is {status}, not pending").format(
+                    index=index, status=self.status(index)
+                )
+            )
         event: dict[str, Any] = {"e": "try", "i": index, "at": at, "plan": planned, "gap": gap}
         if message_id:
             event["mid"] = message_id
@@ -216,21 +226,27 @@ class Campaign(CampaignRecord):
         if message_id:
             self.fixed_ids[index] = message_id
         self._set(index, Status.UNKNOWN)  # until the outcome is recorded
-        self.unknown[index] = (at, "no outcome recorded")
+        self.unknown[index] = (at, NO_OUTCOME)
         self.last_try_at = at
 
     def record_done(
-        self, index: int, status: Status, *, at: float, message_id: str = "", error: str = ""
+        self,
+        index: int,
+        status: Status,
+        *,
+        at: float,
+        message_id: str = "",
+        reason: Reason | None = None,
     ) -> None:
+        """Durably note ``index``'s outcome, and why (a code with parameters, never words)."""
         event: dict[str, Any] = {"e": "done", "i": index, "s": status.value, "at": at}
         # What the gateway answered is data: a key it echoes is not written to the disk.
-        message_id, error = mask_secrets(message_id), mask_secrets(error)
+        message_id, reason = mask_secrets(message_id), (reason or Reason()).masked()
         if message_id:
             event["id"] = message_id
-        if error:
-            event["err"] = error
+        _put_reason(event, reason, "err")
         self._append(event)
-        self._apply_done(index, status, at, message_id, error)
+        self._apply_done(index, status, at, reason)
 
     def release(self, indexes: list[int], *, at: float) -> int:
         """The user's decision: send these held recipients again. Returns how many."""
@@ -252,16 +268,27 @@ class Campaign(CampaignRecord):
         skipped = 0
         for index in indexes:
             if self.status(index) is Status.UNKNOWN:
-                self.record_done(index, Status.SKIPPED, at=at, error="held, then skipped")
+                self.record_done(index, Status.SKIPPED, at=at, reason=SKIPPED)
                 skipped += 1
         return skipped
 
-    def record_stop(self, reason: str, *, at: float) -> None:
-        self._append({"e": "stop", "why": mask_secrets(reason), "at": at})
+    def record_stop(self, reason: Reason, *, at: float) -> None:
+        event: dict[str, Any] = {"e": "stop", "at": at}
+        _put_reason(event, reason.masked(), "why")
+        self._append(event)
 
     def write_report(self) -> Path:
         """Write report.csv (atomically, streamed) and return its path."""
         return write_report(self)
+
+
+def _put_reason(event: dict[str, Any], reason: Reason, old_key: str) -> None:
+    """A reason goes in as its code and parameters; one without a code (words a caller gave,
+    or an old journal's) under the key old journals used."""
+    if reason.code:
+        event["reason"] = reason.to_json()
+    elif reason.text:
+        event[old_key] = reason.text
 
 
 # --- creating and opening -------------------------------------------------------------------
@@ -281,7 +308,7 @@ def create_campaign(
 ) -> Campaign:
     """Write a new campaign's folder and return it, ready to run."""
     if not recipients.recipients:
-        raise JournalError("the campaign has no recipients")
+        raise JournalError(_("the campaign has no recipients"))
     root = campaigns_dir() if root is None else root
     campaign_id = campaign_id or new_campaign_id(now)
     directory = ensure_private_dir(root / campaign_id)
@@ -322,15 +349,19 @@ def open_campaign(campaign_id: str, *, root: Path | None = None) -> Campaign:
     """Load a campaign and replay its journal. Raises JournalError."""
     root = campaigns_dir() if root is None else root
     if not campaign_id or "/" in campaign_id or campaign_id in (".", ".."):
-        raise JournalError(f"no campaign {campaign_id!r}")
+        raise JournalError(_("no campaign {id}").format(id=repr(campaign_id)))
     directory = root / campaign_id
     try:
         meta = json.loads((directory / "campaign.json").read_text(encoding="utf-8"))
         recipients = RecipientStore(directory / "recipients.jsonl")
     except FileNotFoundError:
-        raise JournalError(f"no campaign {campaign_id!r} in {root}") from None
+        raise JournalError(
+            _("no campaign {id} in {folder}").format(id=repr(campaign_id), folder=root)
+        ) from None
     except (OSError, ValueError) as exc:
-        raise JournalError(f"campaign {campaign_id} cannot be read: {exc}") from None
+        raise JournalError(
+            _("campaign {id} cannot be read: {why}").format(id=campaign_id, why=exc)
+        ) from None
     try:
         campaign = Campaign(
             id=campaign_id,
@@ -345,7 +376,9 @@ def open_campaign(campaign_id: str, *, root: Path | None = None) -> Campaign:
             version=int(meta.get("version", 1)),
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise JournalError(f"campaign {campaign_id} is damaged: {exc}") from None
+        raise JournalError(
+            _("campaign {id} is damaged: {why}").format(id=campaign_id, why=exc)
+        ) from None
     # A torn last line is cut by the next runner, under the lock (lock()), not by a reader.
     campaign._replay()
     return campaign
@@ -373,7 +406,11 @@ def list_campaigns(*, root: Path | None = None) -> list[CampaignSummary]:
         try:
             campaign = open_campaign(campaign_id, root=root)
         except Exception as exc:  # one damaged campaign never hides the others
-            problem = str(exc) if isinstance(exc, JournalError) else f"cannot be read: {exc!r}"
+            problem = (
+                str(exc)
+                if isinstance(exc, JournalError)
+                else _("cannot be read: {why}").format(why=repr(exc))
+            )
             found.append(CampaignSummary(campaign_id, "?", "", {}, problem, running))
             continue
         problem = campaign.refusal or (campaign.problems[0] if campaign.problems else "")

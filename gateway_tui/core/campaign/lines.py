@@ -11,6 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from gateway_tui.core.campaign.model import Status
+from gateway_tui.core.campaign.reasons import Reason
+from gateway_tui.core.campaign.reasons import problem as reason_problem
+from gateway_tui.core.text.i18n import _, number
 
 _KINDS = ("head", "try", "done", "release", "stop")
 _STATUS_VALUES = {status.value for status in Status}
@@ -30,24 +33,28 @@ def _event_problem(event: Any, count: int) -> str:
     """Why an event cannot be used ("" when it can): every field has the type it was written
     with (``"i": true`` is not recipient 1, ``"at": "x"`` not a time)."""
     if not isinstance(event, dict):
-        return "not an event"
+        return _("not an event")
     kind = event.get("e")
     if kind not in _KINDS:
-        return f"unknown event {str(kind)[:20]!r}"
+        return _("unknown event {kind}").format(kind=repr(str(kind)[:20]))
+    if "reason" in event and (why := reason_problem(event["reason"])):
+        return _('"reason": {why}').format(why=why)
     if kind in ("head", "stop"):
-        return "" if "at" not in event or _is_time(event["at"]) else '"at" is not a time'
+        return "" if "at" not in event or _is_time(event["at"]) else _('"at" is not a time')
     index = event.get("i")
     if not isinstance(index, int) or isinstance(index, bool):
-        return '"i" is not a recipient number'
+        return _('"i" is not a recipient number')
     if not 0 <= index < count:
-        return f"recipient {index} is not in this campaign (it has {count})"
+        return _("recipient {index} is not in this campaign (it has {n})").format(
+            index=index, n=number(count)
+        )
     if not _is_time(event.get("at")):
-        return '"at" is not a time'
+        return _('"at" is not a time')
     if kind == "done" and event.get("s") not in _STATUS_VALUES:
-        return f"unknown status {str(event.get('s'))[:20]!r}"
+        return _("unknown status {status}").format(status=repr(str(event.get("s"))[:20]))
     for key in ("id", "err", "mid"):
         if key in event and not isinstance(event[key], str):
-            return f'"{key}" is not text'
+            return _('"{key}" is not text').format(key=key)
     return ""
 
 
@@ -78,25 +85,25 @@ def _lines(path: Path, count: int) -> Iterator[tuple[int, dict[str, Any] | None,
     OSError when the journal cannot be opened (FileNotFoundError when there is none).
     """
     with path.open("rb") as file:
-        for number, (raw, whole) in enumerate(_raw_lines(file), start=1):
+        for line_no, (raw, whole) in enumerate(_raw_lines(file), start=1):
             if not raw.endswith(b"\n"):
                 return
             if not whole:  # never one of ours: its start may still name a recipient
-                problem = f"longer than {MAX_LINE // 1024} kB"
-                yield number, None, problem, _index_named(raw, None, count)
+                problem = _("longer than {n} MiB").format(n=number(MAX_LINE // (1024 * 1024)))
+                yield line_no, None, problem, _index_named(raw, None, count)
                 continue
             if not raw.strip():
                 continue
             try:
                 event = json.loads(raw)
             except ValueError:  # also UnicodeDecodeError
-                event, problem = None, "not JSON"
+                event, problem = None, _("not JSON")
             else:
                 problem = _event_problem(event, count)
             if problem:
-                yield number, None, problem, _index_named(raw, event, count)
+                yield line_no, None, problem, _index_named(raw, event, count)
             else:
-                yield number, event, "", None
+                yield line_no, event, "", None
 
 
 def _raw_lines(file: Any) -> Iterator[tuple[bytes, bool]]:
@@ -146,3 +153,10 @@ def _cut_torn_line(path: Path) -> bytes:
         file.flush()
         os.fsync(file.fileno())
         return torn
+
+
+def reason_of(event: dict[str, Any]) -> Reason:
+    """A ``done`` or ``stop`` line's reason: its code, or an old journal's sentence as is."""
+    if "reason" in event:
+        return Reason.from_json(event["reason"])
+    return Reason(text=str(event.get("err") or event.get("why") or ""))

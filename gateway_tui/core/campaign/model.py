@@ -8,15 +8,17 @@ import json
 import secrets
 from array import array
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 from gateway_tui.core.campaign.lock import Holder
+from gateway_tui.core.campaign.reasons import Reason
 from gateway_tui.core.campaign.recipients import Recipient
 from gateway_tui.core.files.storage import data_dir
+from gateway_tui.core.text.i18n import _, decimal
 
 FORMAT_VERSION = 2  # 2: the journal starts with a ``head`` line (1: no head line)
 
@@ -32,8 +34,10 @@ class CampaignBusy(JournalError):
         self.campaign_id = campaign_id
         self.holder = holder
         super().__init__(
-            f"campaign {campaign_id} is being sent by {holder.describe()}; "
-            "nothing was sent from here (one runner per campaign)"
+            _(
+                "campaign {id} is being sent by {holder}; nothing was sent from here (one "
+                "runner per campaign)"
+            ).format(id=campaign_id, holder=holder.describe())
         )
 
 
@@ -67,7 +71,12 @@ class Outcome:
     status: Status
     at: float
     message_id: str = ""
-    error: str = ""
+    reason: Reason = field(default_factory=Reason)  # why it failed or is held
+
+    @property
+    def error(self) -> str:
+        """The reason in words, in the current language ("" when there is none)."""
+        return self.reason.render()
 
 
 @dataclass
@@ -94,9 +103,13 @@ class Pace:
 
     def describe(self) -> str:
         if self.per_minute <= 0:
-            return "full speed (no pause between sends)"
+            return _("full speed (no pause between sends)")
         low, high = self.bounds()
-        return f"{self.per_minute:g}/min, one every {low:.1f}–{high:.1f} s"
+        return _("{rate}/min, one every {low}–{high} s").format(
+            rate=decimal(self.per_minute, 0 if self.per_minute == int(self.per_minute) else 1),
+            low=decimal(low, 1),
+            high=decimal(high, 1),
+        )
 
 
 class RecipientStore:
@@ -112,13 +125,17 @@ class RecipientStore:
         offset = 0
         digest = hashlib.sha256()
         with path.open("rb") as file:
-            for number, line in enumerate(file, start=1):
+            for line_no, line in enumerate(file, start=1):
                 digest.update(line)
                 if line.strip():
                     try:
                         Recipient.from_json(json.loads(line))
                     except (ValueError, TypeError) as exc:
-                        raise JournalError(f"{path}, line {number}: damaged ({exc})") from None
+                        raise JournalError(
+                            _("{path}, line {line}: damaged ({why})").format(
+                                path=path, line=line_no, why=exc
+                            )
+                        ) from None
                     self._offsets.append(offset)
                 offset += len(line)
         self.digest = "sha256:" + digest.hexdigest()

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gateway_tui.core.campaign.lines import MAX_PROBLEMS, _lines
+from gateway_tui.core.campaign.lines import MAX_PROBLEMS, _lines, reason_of
 from gateway_tui.core.campaign.lock import CampaignLock
 from gateway_tui.core.campaign.model import (
     _CODES,
@@ -22,7 +22,9 @@ from gateway_tui.core.campaign.model import (
     Status,
     _why,
 )
+from gateway_tui.core.campaign.reasons import JOURNAL_CANNOT_TELL, NO_OUTCOME, Reason
 from gateway_tui.core.draft import Draft
+from gateway_tui.core.text.i18n import _, number
 
 
 @dataclass
@@ -41,7 +43,7 @@ class CampaignRecord:
     codes: bytearray = field(default_factory=bytearray)
     # Held recipients only (outcome unknown): when, and what happened. Everything else about
     # an outcome stays in the journal, so memory does not grow with the campaign.
-    unknown: dict[int, tuple[float, str]] = field(default_factory=dict)
+    unknown: dict[int, tuple[float, Reason]] = field(default_factory=dict)
     # On a gateway that takes the sender's messageId (2.4): the id each recipient's message
     # was given in its ``try`` line, kept until its outcome is known. A resend of a held
     # recipient reuses it, so the gateway cannot make a second message.
@@ -97,18 +99,16 @@ class CampaignRecord:
     def finished(self) -> bool:
         return self.count(Status.PENDING) == 0
 
-    def _apply_done(
-        self, index: int, status: Status, at: float, message_id: str, error: str
-    ) -> None:
+    def _apply_done(self, index: int, status: Status, at: float, reason: Reason) -> None:
         self._set(index, status)
         if status is Status.UNKNOWN:
-            self.unknown[index] = (at, error)
+            self.unknown[index] = (at, reason)
         else:
             self.unknown.pop(index, None)
             if status is not Status.PENDING:
                 self.fixed_ids.pop(index, None)
 
-    def _hold(self, index: int, at: float, why: str) -> None:
+    def _hold(self, index: int, at: float, why: Reason) -> None:
         self._set(index, Status.UNKNOWN)
         self.unknown[index] = (at, why)
 
@@ -148,7 +148,7 @@ class CampaignRecord:
                     Status(event["s"]),
                     float(event["at"]),
                     str(event.get("id") or ""),
-                    str(event.get("err") or ""),
+                    reason_of(event),
                 )
                 found.append((int(event["i"]), outcome))
         return list(found)
@@ -164,7 +164,7 @@ class CampaignRecord:
                     Status(event["s"]),
                     float(event["at"]),
                     str(event.get("id") or ""),
-                    str(event.get("err") or ""),
+                    reason_of(event),
                 )
             elif event["e"] in ("try", "release"):
                 found = None
@@ -184,77 +184,77 @@ class CampaignRecord:
             self._replay_lines(count)
         except FileNotFoundError:
             if self.version >= 2:
-                self.refusal = (
-                    f"{path} is missing: whom this campaign has sent to cannot be known, so it "
+                self.refusal = _(
+                    "{path} is missing: whom this campaign has sent to cannot be known, so it "
                     "will not send (was the journal deleted or moved?)"
-                )
+                ).format(path=path)
         except OSError as exc:
-            self.refusal = f"{path} cannot be read ({_why(exc)}): the campaign will not send"
+            self.refusal = _("{path} cannot be read ({why}): the campaign will not send").format(
+                path=path, why=_why(exc)
+            )
         if self.refusal:
             # Never "not sent" by default: everyone without a known outcome is held.
             for index in list(self.pending()):
-                self._hold(index, 0.0, "the journal cannot tell")
+                self._hold(index, 0.0, JOURNAL_CANNOT_TELL)
 
     def _replay_lines(self, count: int) -> None:
         path = self.journal_path
         if not stat.S_ISREG(path.stat().st_mode):
-            raise OSError("it is not a file")
+            raise OSError(_("it is not a file"))
         expect_head = self.version >= 2
-        for number, event, problem, index in _lines(path, count):
+        for line_no, event, problem, index in _lines(path, count):
             if expect_head:
                 expect_head = False
                 why = problem or self._head_problem(event)
                 if why:
-                    self.refusal = (
-                        f"{path}, line {number}: not this campaign's journal ({why}); the "
+                    self.refusal = _(
+                        "{path}, line {line}: not this campaign's journal ({why}); the "
                         "campaign will not send"
-                    )
+                    ).format(path=path, line=number(line_no), why=why)
                     return
                 continue
             if event is None:
                 if len(self.problems) < MAX_PROBLEMS:
-                    self.problems.append(f"{path}, line {number}: unreadable ({problem})")
+                    self.problems.append(
+                        _("{path}, line {line}: unreadable ({why})").format(
+                            path=path, line=number(line_no), why=problem
+                        )
+                    )
                 else:  # a journal of millions of bad lines: counted, not kept
                     self.problems_left_out += 1
                 if index is None:
-                    self.refusal = (
-                        f"{path}, line {number}: unreadable ({problem}) and it does not say "
-                        "which recipient; the campaign will not send until the line is mended"
-                    )
+                    self.refusal = _(
+                        "{path}, line {line}: unreadable ({why}) and it does not say which "
+                        "recipient; the campaign will not send until the line is mended"
+                    ).format(path=path, line=number(line_no), why=problem)
                     return
-                self._hold(index, 0.0, f"journal line {number} unreadable")
+                self._hold(index, 0.0, Reason("line_unreadable", {"line": line_no}))
                 continue
             kind = event["e"]
             if kind in ("stop", "head"):
                 continue
             index, at = event["i"], float(event["at"])
             if kind == "try":
-                self._hold(index, at, "no outcome recorded")
+                self._hold(index, at, NO_OUTCOME)
                 self.last_try_at = at
                 if event.get("mid"):
                     self.fixed_ids[index] = event["mid"]
             elif kind == "done":
-                self._apply_done(
-                    index,
-                    Status(event["s"]),
-                    at,
-                    str(event.get("id") or ""),
-                    str(event.get("err") or ""),
-                )
+                self._apply_done(index, Status(event["s"]), at, reason_of(event))
             elif kind == "release":
                 self._set(index, Status.PENDING)
                 self.unknown.pop(index, None)
         if expect_head:
-            self.refusal = (
-                f"{path} is empty: whom this campaign has sent to cannot be known, so it will "
+            self.refusal = _(
+                "{path} is empty: whom this campaign has sent to cannot be known, so it will "
                 "not send"
-            )
+            ).format(path=path)
 
     def _head_problem(self, event: dict[str, Any] | None) -> str:
         if event is None or event["e"] != "head":
-            return "its first line is not the campaign's head line"
+            return _("its first line is not the campaign's head line")
         if event.get("campaign") != self.id:
-            return f"it names campaign {event.get('campaign')!r}"
+            return _("it names campaign {campaign}").format(campaign=repr(event.get("campaign")))
         if event.get("recipients") != self.recipients.digest:
-            return "recipients.jsonl was changed after the campaign was made"
+            return _("recipients.jsonl was changed after the campaign was made")
         return ""
