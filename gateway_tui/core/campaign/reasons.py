@@ -98,19 +98,19 @@ class Reason:
 def problem(data: Any, depth: int = 0) -> str:
     """Why a journal's ``reason`` cannot be used ("" when it can)."""
     if not isinstance(data, dict):
-        return "not a reason"
+        return _("not a reason")
     code = data.get("code")
     if not isinstance(code, str) or not 0 < len(code) <= MAX_CODE:
-        return "its code is not one"
+        return _("its code is not one")
     params = data.get("p", {})
     if not isinstance(params, dict):
-        return "its parameters are not an object"
+        return _("its parameters are not an object")
     for value in params.values():
         if isinstance(value, dict):
             if depth >= MAX_DEPTH or (why := problem(value, depth + 1)):
-                return why or "reasons nested too deep"
+                return why or _("reasons nested too deep")
         elif value is not None and not isinstance(value, str | int | float | bool):
-            return "a parameter is neither text nor a number"
+            return _("a parameter is neither text nor a number")
     return ""
 
 
