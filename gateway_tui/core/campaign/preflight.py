@@ -28,13 +28,13 @@ async def check_instance(client: GatewayClient, instance: str) -> None:
     found = next((item for item in instances if item.instance_name == instance), None)
     if found is None:
         names = sorted(item.instance_name for item in instances)
-        listed = ", ".join(names[:10]) + (" …" if len(names) > 10 else "") if names else _("none")
-        raise InstanceNotReady(
-            _(
-                "the gateway has no instance {instance} (its instances: {listed}); nothing was sent"
-            ).format(instance=repr(instance), listed=listed),
-            missing=True,
+        listed = ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+        said = (
+            _("the gateway has no instance {instance} (its instances: {listed}); nothing was sent")
+            if names
+            else _("the gateway has no instance {instance} (it has none); nothing was sent")
         )
+        raise InstanceNotReady(said.format(instance=repr(instance), listed=listed), missing=True)
     if found.status_kind is not InstanceStatus.OPEN:
         raise InstanceNotReady(
             _(
