@@ -282,7 +282,7 @@ def test_4_a_refusal_for_everyone_never_calls_a_number_twice(demo_server):
         ("55119111100011", "too long for a number of +55"),
         ("12", "too short"),
         ("4912", "too short for a number of +49"),
-        ("551191111000", "not a number in use in +55"),
+        ("551191111000", "not a number in use in the numbering plan of +55"),
         ("99912345678", "no country has this code"),
     ],
 )
