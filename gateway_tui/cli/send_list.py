@@ -280,6 +280,7 @@ class _Printer:
             name=recipient.name,
             message_id=attempt.message_id or None,
             error=attempt.error or None,
+            error_code=attempt.reason.code or None,
         )
         if attempt.status.value in ("failed", "unknown"):
             self.text(f"  {attempt.status.value:<8} {recipient.number} {attempt.error}")
@@ -326,6 +327,7 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
     import time
 
     from gateway_tui.core.campaign.journal import JournalError
+    from gateway_tui.core.campaign.reasons import OUTPUT_CLOSED
     from gateway_tui.core.campaign.runner import CampaignRunner, RunState
 
     printer = _Printer(args.json, time.monotonic)
@@ -355,9 +357,9 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
         runner = CampaignRunner(
             campaign, client, on_progress=printer.progress, on_attempt=printer.attempt
         )
-        printer.on_closed = lambda: runner.cancel(STDOUT_CLOSED)
+        printer.on_closed = lambda: runner.cancel(OUTPUT_CLOSED)
         if printer.closed:
-            runner.cancel(STDOUT_CLOSED)
+            runner.cancel(OUTPUT_CLOSED)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, runner.cancel)
