@@ -196,7 +196,9 @@ async def next_record(
     if timeout is not None and timeout <= 0:
         return None
     getting = asyncio.ensure_future(queue.get())
-    done, _pending = await asyncio.wait({getting, task}, timeout=timeout, return_when="FIRST_COMPLETED")
+    done, _pending = await asyncio.wait(
+        {getting, task}, timeout=timeout, return_when="FIRST_COMPLETED"
+    )
     if getting in done:
         return getting.result()
     getting.cancel()

@@ -135,9 +135,7 @@ def test_campaign_progress_with_the_locales_numbers(language, capsys) -> None:
     printer = _Printer(as_json=False, clock=lambda: 100.0)
     progress = SimpleNamespace(done=1234, total=5000, sent=1200, failed=30, unknown=4)
     printer.progress(SimpleNamespace(**vars(progress), eta_seconds=None))
-    assert capsys.readouterr().out == (
-        "  1.234/5.000: enviados 1.200, fallidos 30, inciertos 4\n"
-    )
+    assert capsys.readouterr().out == ("  1.234/5.000: enviados 1.200, fallidos 30, inciertos 4\n")
     language("pt_BR")
     printer = _Printer(as_json=False, clock=lambda: 100.0)
     printer.progress(SimpleNamespace(**vars(progress), eta_seconds=None))
