@@ -177,3 +177,15 @@ def test_argparse_speaks_the_language_after_the_parser_is_built(language) -> Non
     assert "uso: gateway-tui" in build_parser().format_usage()
     language("en")
     assert build_parser().format_usage().startswith("usage: gateway-tui")
+
+
+def test_the_pseudo_locale_keeps_argparses_placeholders(capsys) -> None:
+    """qps accents every marked sentence but %(prog)s / %(default)s / %s (argparse fills them
+    in after): help and errors are drawn, not a KeyError."""
+    with pytest.raises(SystemExit):
+        main(["--lang", "qps", "demo-server", "--help"])
+    assert "(défáúlt: 8080)›" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--lang", "qps", "chats"])
+    err = capsys.readouterr().err
+    assert "gateway-tui chats: érrór:" in err and "réqúíréd: INSTANCE›" in err
