@@ -189,3 +189,32 @@ def test_the_pseudo_locale_keeps_argparses_placeholders(capsys) -> None:
         main(["--lang", "qps", "chats"])
     err = capsys.readouterr().err
     assert "gateway-tui chats: érrór:" in err and "réqúíréd: INSTANCE›" in err
+
+
+class _Terminal:
+    """A terminal's stdin that types ``answer``."""
+
+    def __init__(self, answer: str) -> None:
+        self.answer = answer
+
+    def isatty(self) -> bool:
+        return True
+
+    def readline(self) -> str:
+        return self.answer + "\n"
+
+
+def test_a_question_asks_and_understands_the_language(language, monkeypatch, capsys) -> None:
+    from gateway_tui.cli.commands import CommandError
+    from gateway_tui.cli.prompt import confirm
+
+    language("pt_BR")
+    monkeypatch.setattr(sys, "stdin", _Terminal("sim"))
+    confirm("Sair do grupo?", yes=False)  # "sim" is yes in Portuguese
+    assert capsys.readouterr().err == "Sair do grupo? [s/N] "
+    monkeypatch.setattr(sys, "stdin", _Terminal("n"))
+    with pytest.raises(CommandError, match="não feito: não confirmado"):
+        confirm("Sair do grupo?", yes=False)
+    language("es")
+    monkeypatch.setattr(sys, "stdin", _Terminal("sí"))
+    confirm("¿Salir del grupo?", yes=False)
