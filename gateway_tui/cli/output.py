@@ -100,6 +100,15 @@ HEADERS = {
 }
 
 
+# A yes/no cell in a table for people (JSON keeps true/false, CSV True/False).
+_BOOLEANS = {True: N_("True"), False: N_("False")}
+
+
+def cell(value: Any) -> str:
+    """One cell of a table for people: a yes/no in the run's language, else the value."""
+    return _(_BOOLEANS[value]) if isinstance(value, bool) else field(value)
+
+
 def header(column: str) -> str:
     """``column``'s header in a table for people."""
     return _(HEADERS[column]) if column in HEADERS else column.upper()
@@ -187,7 +196,7 @@ def emit(
         writer.writerow(columns)
         writer.writerows([row.get(column) for column in columns] for row in rows)
     else:
-        table = [[field(row.get(column)) for column in columns] for row in rows]
+        table = [[cell(row.get(column)) for column in columns] for row in rows]
         headers = [header(column) for column in columns]
         widths = [
             max([len(title)] + [len(cells[i]) for cells in table])

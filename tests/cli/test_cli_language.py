@@ -218,3 +218,21 @@ def test_a_question_asks_and_understands_the_language(language, monkeypatch, cap
     language("es")
     monkeypatch.setattr(sys, "stdin", _Terminal("sí"))
     confirm("¿Salir del grupo?", yes=False)
+
+
+def test_a_tables_yes_and_no_are_words_of_the_language(language, capsys) -> None:
+    from gateway_tui.cli.output import emit
+
+    rows = [{"jid": "5511987650001@s.whatsapp.net", "archived": True, "sent_here": 1234}]
+    language("es")
+    emit(rows, ("jid", "archived", "sent_here"), as_json=False, as_csv=False)
+    table = capsys.readouterr().out.splitlines()
+    assert table[0].split() == ["JID", "ARCHIVADO", "ENVIADOS", "DESDE", "AQUÍ"]
+    assert table[1].split()[:2] == ["5511987650001@s.whatsapp.net", "sí"]
+    emit(rows, ("jid", "archived"), as_json=False, as_csv=True)  # CSV: for programs
+    assert capsys.readouterr().out.splitlines() == [
+        "jid,archived",
+        "5511987650001@s.whatsapp.net,True",
+    ]
+    emit(rows, ("jid", "archived"), as_json=True, as_csv=False)
+    assert json.loads(capsys.readouterr().out)[0]["archived"] is True
