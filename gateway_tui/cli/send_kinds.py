@@ -33,6 +33,12 @@ def _common(parser: argparse.ArgumentParser) -> None:
 VOICE_FORMATS_TEXT = "ogg/opus, mp3, m4a/aac, wav, amr or webm"
 
 
+def _formats() -> str:
+    """VOICE_FORMATS_TEXT with its "or" in the run's language."""
+    some, _or, last = VOICE_FORMATS_TEXT.rpartition(" or ")
+    return _("{some} or {last}").format(some=some, last=last)
+
+
 def add_send_audio(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser = add_command(
         subcommands,
@@ -42,7 +48,7 @@ def add_send_audio(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "Send an audio file as a voice note ({formats}, at most 16 MB): the\n"
             "gateway converts it to ogg/opus and WhatsApp shows it as recorded. A URL is\n"
             "passed to the gateway, which downloads it."
-        ).format(formats=VOICE_FORMATS_TEXT),
+        ).format(formats=_formats()),
         epilog=examples("gateway-tui send-audio sales-eu 5511999999999 memo.ogg"),
         gateway=gateway,
         run=send_audio,
