@@ -153,12 +153,15 @@ class LifecycleActions(ActionsBase):
         found = await self._load(
             self.websocket_of(name), Topic.LIFECYCLE, self.client.hooks.find_websocket(name)
         )
+        lifecycle = self.state.lifecycle
+        failed: GatewayError | None = None
         try:
             served = await self.client.hooks.websocket_channel_served()
-        except GatewayError:
-            served = None  # unknown: the screen claims nothing either way
-        if served != self.state.lifecycle.websocket_channel:
-            self.state.lifecycle.websocket_channel = served
+        except GatewayError as error:
+            # Unknown: the screen claims nothing either way, and says the check failed.
+            served, failed = None, error
+        if (served, failed) != (lifecycle.websocket_channel, lifecycle.websocket_channel_error):
+            lifecycle.websocket_channel, lifecycle.websocket_channel_error = served, failed
             self.state.notify(Topic.LIFECYCLE)
         return found
 
