@@ -111,6 +111,9 @@ class LifecycleActions(ActionsBase):
             try:
                 fresh = await self.actions.instances.refresh_instance(name)
             except GatewayError:
+                # Ignored on purpose: the row still turns open below (what the event said);
+                # the profile and number come with the list's next read, whose failure the
+                # list says (its stale banner), and the call is in the request log.
                 fresh = None
             if fresh is not None and fresh.status == raw:
                 return
