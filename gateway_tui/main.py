@@ -45,6 +45,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
+    from gateway_tui.core.files.language import start_language
+
+    # Before the parser is built: its --help is in the chosen language.
+    start_language(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if argv is None:
         answer_if_asked(parser)  # the shell asks for completions (cli/completion.py)

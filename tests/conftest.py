@@ -12,6 +12,13 @@ from hypothesis import HealthCheck, settings
 from gateway_tui.tui.app import GatewayApp
 from tests.support import make_app, make_config, record_notices
 
+# The suite speaks English whatever the machine's locale (CI's, a developer's pt_BR.UTF-8): the
+# tests that check English text pin it here, for this process and the commands it starts. A test
+# of a translation chooses its language with the `language` fixture.
+for _name in ("LC_ALL", "LC_MESSAGES", "LANGUAGE"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 # No per-example deadline and no "too slow" check: a busy machine must not fail a property
 # test by being slow (a test given its own settings keeps them).
 settings.register_profile("suite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -26,6 +33,24 @@ def no_secret_known_from_another_test() -> Iterator[None]:
     forget_secrets()
     yield
     forget_secrets()
+
+
+@pytest.fixture(autouse=True)
+def english_unless_asked() -> Iterator[None]:
+    """Every test starts in English and leaves it so (core/text/i18n.py keeps one language)."""
+    from gateway_tui.core.text.i18n import ENGLISH, set_language
+
+    set_language(ENGLISH)
+    yield
+    set_language(ENGLISH)
+
+
+@pytest.fixture
+def language() -> Callable[[str], str]:
+    """``language("pt_BR")`` speaks Portuguese for the rest of the test (English after)."""
+    from gateway_tui.core.text.i18n import set_language
+
+    return set_language
 
 
 @pytest.fixture(autouse=True)

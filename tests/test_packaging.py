@@ -66,6 +66,10 @@ def test_the_wheel_holds_the_app_and_nothing_else(installed):
     assert not [n for n in names if n.startswith(("tests/", "bench/", "screenshots/"))]
     assert not [n for n in names if n.startswith("gateway_tui/screenshots/")]
     assert not [n for n in names if n.endswith((".svg", ".png", ".pyc"))]
+    # The compiled catalogues ship; their sources stay in the repository.
+    for language in ("pt_BR", "es"):
+        assert f"gateway_tui/locale/{language}/LC_MESSAGES/gateway_tui.mo" in names
+    assert not [n for n in names if n.endswith(".po")]
 
 
 def test_version_and_help_from_a_fresh_venv(installed, tmp_path):

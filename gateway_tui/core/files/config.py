@@ -30,6 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from gateway_tui.core.files import storage
 from gateway_tui.core.files.keys_check import check_keymap, default_keys
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import MASK
 from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers import them from here
     insecure_url_warning,
@@ -37,7 +38,7 @@ from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers im
     validate_gateway_url,
 )
 
-CONFIG_FILE_NAME = "config.toml"
+CONFIG_FILE_NAME = storage.CONFIG_FILE_NAME
 DEFAULT_REFRESH_INTERVAL = 30.0
 # The shortest refresh interval kept: a smaller one (0.001 asked ~137 calls a second, 1e-300
 # spun the CPU) is raised to it, and said. 0 still turns the refresh off.
@@ -179,6 +180,9 @@ class ConfigFile(BaseModel):
     # The largest answer read, in MB after decompression (10,000 instances take about 7).
     max_response_mb: float = Field(default=DEFAULT_MAX_RESPONSE_MB, gt=0, le=4096)
     theme: str | None = None
+    # The app's and the command line's language: en, pt_BR or es (--lang wins; unset: the
+    # environment's LC_ALL / LC_MESSAGES / LANG). Read before the first frame (files/language.py).
+    language: str | None = None
     # Send read receipts for the messages of a conversation when it is opened. The contacts
     # see them (blue ticks): off unless asked for.
     mark_read_on_open: bool = False
@@ -520,6 +524,7 @@ def load_config(
     unreachable, unreachable_warning = clamped_unreachable_alert_after(
         config_file.unreachable_alert_after
     )
+    language_warning = _language_warning(config_file.language)
     base = ResolvedConfig(
         demo=demo,
         refresh_interval=interval,
@@ -533,9 +538,23 @@ def load_config(
         profiles=dict(config_file.profiles),
         path=path,
         problems=problems,
-        warnings=[w for w in (file_warning, interval_warning, unreachable_warning) if w],
+        warnings=[
+            w for w in (file_warning, interval_warning, unreachable_warning, language_warning) if w
+        ],
     )
     return base._retarget(chosen_url, key, profile_name if uses_profile else None)
+
+
+def _language_warning(language: str | None) -> str | None:
+    """What to say of a ``language`` the app does not ship (it then speaks by --lang or the
+    environment, as if the setting were absent)."""
+    from gateway_tui.core.text.i18n import LANGUAGES, normalize
+
+    if language is None or normalize(language) is not None:
+        return None
+    return _(
+        "language = {value} is not a language gateway-tui speaks ({known}): it is left out"
+    ).format(value=repr(language), known=", ".join(LANGUAGES))
 
 
 def _profile_key(

@@ -28,6 +28,9 @@ PRIVATE_FILE_MODE = 0o600
 log = logging.getLogger(__name__)
 
 
+CONFIG_FILE_NAME = "config.toml"
+
+
 def _home_override() -> Path | None:
     home = os.environ.get(HOME_ENV)
     return Path(home).expanduser() if home else None

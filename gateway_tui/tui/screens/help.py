@@ -19,6 +19,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.widgets.text_input import TextInput
 
@@ -53,18 +54,18 @@ def key_rows(screen: Screen) -> list[KeyRow]:
         else:
             group = FIELD
         ident = binding.id or f"{binding.action}:{binding.description}"
-        keys, _ = found.setdefault((group, ident), ([], binding))
+        keys, _first = found.setdefault((group, ident), ([], binding))
         keys.append(screen.app.get_key_display(binding))
     rows = [
         KeyRow(
             " / ".join(dict.fromkeys(keys)),
             # The footer shows the short description; help and the palette the whole one.
-            binding.tooltip or binding.description or binding.action,
+            _(binding.tooltip or binding.description) or binding.action,
             binding.id or "",
             group,
             binding.action,
         )
-        for (group, _), (keys, binding) in found.items()
+        for (group, _ident), (keys, binding) in found.items()
     ]
     order = {SCREEN: 0, APP: 1, FIELD: 2}
     return sorted(rows, key=lambda row: order[row.group])  # stable: binding order within a group

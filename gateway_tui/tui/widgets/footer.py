@@ -17,6 +17,7 @@ from textual.containers import HorizontalGroup
 from textual.widget import Widget
 from textual.widgets import Footer
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.textual_private import FooterKey, footer_bindings_ready
 
 
@@ -47,6 +48,8 @@ class GatewayFooter(Footer):
         }
         own, global_keys = [], []
         for widget in super().compose():
+            if isinstance(widget, FooterKey):  # binding descriptions are English msgids
+                widget.description = _(widget.description)
             is_global = isinstance(widget, FooterKey) and (
                 widget.action in app_actions or widget.has_class("-command-palette")
             )
@@ -68,7 +71,7 @@ class GatewayFooter(Footer):
                     FooterKey(
                         quit_anywhere.key,
                         self.app.get_key_display(quit_anywhere),
-                        quit_anywhere.description,
+                        _(quit_anywhere.description),
                         quit_anywhere.action,
                     ).data_bind(compact=Footer.compact),
                 )

@@ -1,0 +1,116 @@
+"""The language: how a run chooses it, and what it changes (core/text/i18n.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from gateway_tui.core.files import storage
+from gateway_tui.core.files.config import load_config
+from gateway_tui.core.files.language import option_language, start_language
+from gateway_tui.core.text import i18n
+from gateway_tui.core.text.i18n import (
+    PSEUDO_CLOSE,
+    PSEUDO_OPEN,
+    _,
+    choose_language,
+    current_language,
+    ngettext,
+    normalize,
+    number,
+)
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("pt_BR.UTF-8", "pt_BR"),
+        ("pt-br", "pt_BR"),
+        ("pt", "pt_BR"),
+        ("pt_PT.UTF-8", "pt_BR"),
+        ("es_ES.UTF-8", "es"),
+        ("es_MX", "es"),
+        ("es", "es"),
+        ("en_GB.UTF-8", "en"),
+        ("C.UTF-8", "en"),
+        ("POSIX", "en"),
+        ("qps", "qps"),
+        ("fr_FR.UTF-8", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_a_code_names_one_of_our_languages_or_none(code, expected):
+    assert normalize(code) == expected
+
+
+def test_the_option_wins_then_the_config_then_the_environment_then_english():
+    env = {"LANG": "es_ES.UTF-8"}
+    assert choose_language("pt_BR", "es", env) == "pt_BR"
+    assert choose_language(None, "pt_BR", env) == "pt_BR"
+    assert choose_language(None, None, env) == "es"
+    assert choose_language(None, None, {}) == "en"
+    # An option or a setting naming no language we ship is passed over.
+    assert choose_language("fr", "klingon", env) == "es"
+
+
+def test_the_environment_is_read_as_the_c_library_reads_it():
+    assert choose_language(None, None, {"LC_ALL": "pt_BR.UTF-8", "LANG": "es_ES"}) == "pt_BR"
+    assert choose_language(None, None, {"LC_MESSAGES": "es_ES", "LANG": "pt_BR"}) == "es"
+    # The first one set decides, even when it names a language we lack: the user asked for it.
+    assert choose_language(None, None, {"LC_ALL": "de_DE.UTF-8", "LANG": "pt_BR"}) == "en"
+
+
+def test_lang_is_found_before_argparse_reads_the_arguments():
+    assert option_language(["--lang", "es", "instances"]) == "es"
+    assert option_language(["instances", "--lang=pt_BR"]) == "pt_BR"
+    assert option_language(["send-text", "--", "--lang", "es"]) is None
+    assert option_language(["--lang"]) is None
+
+
+def test_the_config_file_language_is_used_and_lang_beats_it():
+    path = storage.config_dir() / storage.CONFIG_FILE_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('language = "es"\n', encoding="utf-8")
+    assert start_language([], environ={"LANG": "pt_BR.UTF-8"}) == "es"
+    assert start_language(["--lang", "pt_BR"], environ={}) == "pt_BR"
+
+
+def test_an_unknown_language_in_the_config_is_said_and_left_out():
+    path = storage.config_dir() / storage.CONFIG_FILE_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('language = "klingon"\n', encoding="utf-8")
+    config = load_config(environ={})
+    assert any("klingon" in warning for warning in config.warnings), config.warnings
+    assert start_language([], environ={"LANG": "es_ES.UTF-8"}) == "es"
+
+
+@pytest.mark.parametrize("code", ["pt_BR", "es"])
+def test_each_shipped_language_has_its_catalogue(language, code):
+    assert language(code) == code
+    assert current_language() == code
+
+
+def test_numbers_are_written_the_locale_way(language):
+    assert number(1234567) == "1,234,567"
+    language("pt_BR")
+    assert number(1234567) == "1.234.567"
+    language("es")
+    assert number(1234567) == "1.234.567"
+
+
+def test_dates_are_written_the_locale_way(language):
+    moment = datetime(2026, 11, 27, 9, 5, 7)
+    assert i18n.date_time(moment) == "2026-11-27 09:05"
+    language("pt_BR")
+    assert i18n.date_time(moment, seconds=True) == "27/11/2026 09:05:07"
+
+
+def test_the_pseudo_locale_marks_every_sentence_and_keeps_its_placeholders(language):
+    language("qps")
+    said = _("Sent {count} of {total}").format(count=3, total=5)
+    assert said.startswith(PSEUDO_OPEN) and said.endswith(PSEUDO_CLOSE)
+    assert "3" in said and "5" in said
+    plural = ngettext("{n} chat", "{n} chats", 2).format(n=2)
+    assert plural.startswith(PSEUDO_OPEN) and "2" in plural
