@@ -25,6 +25,7 @@ from gateway_tui.core.api.errors import (
     Unauthorized,
 )
 from gateway_tui.core.state import Health, Topic
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.textual_private import bindings_of, keymap_of
 from gateway_tui.tui.widgets.footer import GatewayFooter
 
@@ -177,7 +178,7 @@ class GatewayScreen(Screen):
 
         async def probe() -> None:
             await self.read_by_itself(
-                self.actions.instances.refresh_instances(), "Reading the instances again"
+                self.actions.instances.refresh_instances(), _("Reading the instances again")
             )
 
         self.run_worker(probe(), group="recover", exclusive=True, exit_on_error=False)
@@ -243,7 +244,7 @@ class GatewayScreen(Screen):
     def _probe_gateway(self) -> None:
         async def probe() -> None:
             await self.read_by_itself(
-                self.actions.instances.probe_gateway(), "Asking whether the gateway is back"
+                self.actions.instances.probe_gateway(), _("Asking whether the gateway is back")
             )
 
         self.run_worker(probe(), group="health-probe", exclusive=True, exit_on_error=False)

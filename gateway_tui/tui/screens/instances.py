@@ -18,6 +18,7 @@ from gateway_tui.core.text.formatting import (
     status_cell,
     status_style,
 )
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
@@ -231,7 +232,7 @@ class InstancesScreen(TableScreen[Instance]):
         # key is told once): read_by_itself.
         refresh = self.actions.instances.refresh_instances()
         self.run_worker(
-            self.read_by_itself(refresh, "Refreshing the instances"),
+            self.read_by_itself(refresh, _("Refreshing the instances")),
             group="instances",
             exclusive=True,
             exit_on_error=False,

@@ -25,6 +25,7 @@ from gateway_tui.core.api.lifecycle import (
 )
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -162,11 +163,11 @@ class HookSettingsScreen(GatewayScreen):
                 style="yellow",
             )
         if self.kind == "websocket" and (failed := self.state.lifecycle.websocket_channel_error):
-            said.append(
-                "\n⚠ could not check whether this gateway serves its websocket channel "
-                f"(/socket.io/): {failed.title}",
-                style="yellow",
-            )
+            unchecked = _(
+                "⚠ could not check whether this gateway serves its websocket channel "
+                "(/socket.io/): {why}"
+            ).format(why=failed.title)
+            said.append("\n" + unchecked, style="yellow")
         read.update(said)
         written = self.state.lifecycle.written.get((self.instance_name, self.kind))
         note = self.query_one("#hooks-written", Static)
@@ -250,7 +251,7 @@ class HookSettingsScreen(GatewayScreen):
         """A refused key at the websocket channel's check is told at once, not only in place."""
         failed = self.state.lifecycle.websocket_channel_error
         if self.kind == "websocket" and isinstance(failed, Unauthorized | Forbidden):
-            self.gateway_app.report_error(failed, "Checking the gateway's websocket channel")
+            self.gateway_app.report_error(failed, _("Checking the gateway's websocket channel"))
 
     def action_save(self) -> None:
         settings = self._form()
