@@ -17,6 +17,7 @@ from gateway_tui.core.api.lifecycle import integration_shown
 from gateway_tui.core.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock, disconnect_text, format_number, status_text
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.core.text.sanitize import printable_text
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
@@ -111,7 +112,7 @@ class InstanceScreen(GatewayScreen):
             "b",
             "interactive('reply')",
             "Reply buttons",
-            tooltip="Compose a message with reply buttons (Evolution API 2.4)",
+            tooltip=N_("Compose a message with reply buttons (Evolution API 2.4)"),
             id="instance.reply_buttons",
             show=False,
         ),
@@ -119,7 +120,7 @@ class InstanceScreen(GatewayScreen):
             "u",
             "interactive('cta')",
             "URL/call/copy buttons",
-            tooltip="Compose a message with URL, call or copy buttons (Evolution API 2.4)",
+            tooltip=N_("Compose a message with URL, call or copy buttons (Evolution API 2.4)"),
             id="instance.cta_buttons",
             show=False,
         ),
@@ -127,7 +128,7 @@ class InstanceScreen(GatewayScreen):
             "p",
             "interactive('pix')",
             "PIX button",
-            tooltip="Compose a PIX payment message (Evolution API 2.4)",
+            tooltip=N_("Compose a PIX payment message (Evolution API 2.4)"),
             id="instance.pix_button",
             show=False,
         ),
@@ -135,7 +136,7 @@ class InstanceScreen(GatewayScreen):
             "K",
             "interactive('carousel')",
             "Carousel",
-            tooltip="Compose a carousel of cards (Evolution API 2.4)",
+            tooltip=N_("Compose a carousel of cards (Evolution API 2.4)"),
             id="instance.carousel",
             show=False,
         ),
@@ -152,7 +153,7 @@ class InstanceScreen(GatewayScreen):
             "E",
             "events",
             "Event monitor",
-            tooltip="Every event of this instance, live",
+            tooltip=N_("Every event of this instance, live"),
             id="instance.events",
             show=False,
         ),

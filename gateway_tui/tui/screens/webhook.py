@@ -25,7 +25,7 @@ from gateway_tui.core.api.lifecycle import (
 )
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
-from gateway_tui.core.text.i18n import _
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -56,16 +56,20 @@ class HookSettingsScreen(GatewayScreen):
             "ctrl+l",
             "live_events",
             "Live updates",
-            tooltip="Enable, with the events this app's live updates need ticked (not written "
-            "until you write it)",
+            tooltip=N_(
+                "Enable, with the events this app's live updates need ticked (not written "
+                "until you write it)"
+            ),
             id="hooks.live_events",
         ),
         Binding(
             "ctrl+o",
             "listen_here",
             "Listen here",
-            tooltip="Receive this webhook in the app's event monitor: pointed here and put back "
-            "afterwards, each asked first",
+            tooltip=N_(
+                "Receive this webhook in the app's event monitor: pointed here and put back "
+                "afterwards, each asked first"
+            ),
             id="hooks.listen_here",
         ),
     ]
