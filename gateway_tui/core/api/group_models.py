@@ -46,7 +46,6 @@ class MemberAddMode(StrEnum):
 
 # toggleEphemeral's ``expiration`` (the recorded enum: 0, 86400, 604800, 7776000).
 DISAPPEARING: dict[str, int] = {"off": 0, "24h": 86_400, "7d": 604_800, "90d": 7_776_000}
-# English in what scripts read (the command line's --json); a screen shows ``_(label)``.
 DISAPPEARING_LABELS: dict[int, str] = {
     0: N_("off"),
     86_400: N_("24 h"),
@@ -54,8 +53,7 @@ DISAPPEARING_LABELS: dict[int, str] = {
     7_776_000: N_("90 days"),
 }
 
-# WhatsApp's status codes for one participant of updateParticipant (Baileys passes them on);
-# ``ParticipantChange.reason`` says them in the current language.
+# WhatsApp's status codes for one participant of updateParticipant (Baileys passes them on).
 PARTICIPANT_STATUS: dict[str, str] = {
     "200": N_("done"),
     "400": N_("refused by WhatsApp (bad request)"),
@@ -82,7 +80,11 @@ def disappearing_seconds(text: str) -> int:
         return DISAPPEARING[value]
     if value.isdigit() and int(value) in DISAPPEARING_LABELS:
         return int(value)
-    raise ValueError(f"disappearing messages: {text!r} is not one of {', '.join(DISAPPEARING)}")
+    raise ValueError(
+        _("disappearing messages: {value} is not one of {choices}").format(
+            value=repr(text), choices=", ".join(DISAPPEARING)
+        )
+    )
 
 
 class ParticipantChange(_Response):
@@ -98,9 +100,8 @@ class ParticipantChange(_Response):
 
     @property
     def reason(self) -> str:
-        known = PARTICIPANT_STATUS.get(self.status)
-        if known is not None:
-            return _(known)
+        if self.status in PARTICIPANT_STATUS:
+            return _(PARTICIPANT_STATUS[self.status])
         return _("WhatsApp answered status {status}").format(status=self.status)
 
 

@@ -142,6 +142,9 @@ class GroupAdmin(_Base):
     def _settings_saved(self, saved: bool | None) -> None:
         if saved:
             self.notify(_("Group settings saved"), markup=False)
+            info = self.actions.groups.info_of(self.instance, self.group_jid)
+            if info.error is not None:  # saved, but the read-back failed: said, not swallowed
+                self.gateway_app.report_error(info.error, _("Reading the group's settings back"))
 
     def action_leave(self) -> None:
         def left(yes: bool | None) -> None:
