@@ -112,11 +112,17 @@ def insecure_url_warning(url: str | None) -> str | None:
     )
 
 
-def without_path(url: str | None) -> str:
-    """ ": try http://host:port without /api" when the URL has a path, else nothing (the
-    gateway's API is at its root: a path is the usual mistake behind "no gateway API")."""
+def root_and_path(url: str | None) -> tuple[str, str] | None:
+    """(``http://host:port``, ``/api``) when the URL has a path, else None (the gateway's API
+    is at its root: a path is the usual mistake behind "no gateway API")."""
     parts = urlsplit(url or "")
     path = parts.path.rstrip("/")
     if not (parts.scheme and parts.netloc and path):
-        return ""
-    return f": try {parts.scheme}://{parts.netloc} without {path}"
+        return None
+    return f"{parts.scheme}://{parts.netloc}", path
+
+
+def without_path(url: str | None) -> str:
+    """ ": try http://host:port without /api" when the URL has a path, else nothing."""
+    split = root_and_path(url)
+    return f": try {split[0]} without {split[1]}" if split else ""

@@ -25,6 +25,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import mask_secrets, printable
 from gateway_tui.tui.textual_private import bindings_of
 
@@ -137,7 +138,7 @@ class Column(Generic[R]):
             return max(1, self.width), max(1, self.width)
         cap = self.max_width * WIDEN_FACTOR
         widest = max((measure(self.text(row), cap) for row in sample), default=0)
-        wanted = max(widest, measure(self.label, cap) + SORT_ARROW_CELLS)
+        wanted = max(widest, measure(_(self.label), cap) + SORT_ARROW_CELLS)
         base = max(1, self.min_width, min(wanted, self.max_width))
         return base, max(base, min(wanted, cap))
 
@@ -356,8 +357,8 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._sorted_indices = self._search_haystacks = self._predicate_results = None
         sample = self._rows[:WIDTH_SAMPLE_ROWS]
         measured = [column.measure_widths(sample) for column in self._columns]
-        self._base_widths = [base for base, _ in measured]
-        self._wanted_widths = [wanted for _, wanted in measured]
+        self._base_widths = [base for base, _wanted in measured]
+        self._wanted_widths = [wanted for _base, wanted in measured]
         self._widths = self._fitted_widths()
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
@@ -739,7 +740,7 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         for column, width in zip(self._columns, self._widths, strict=True):
             if not width:
                 continue
-            label = column.label
+            label = _(column.label)  # N_-marked where the columns are listed
             if column.key == self._sort_column and width > SORT_ARROW_CELLS:
                 if measure(label, width) > width - SORT_ARROW_CELLS:
                     label = fit(label, width - SORT_ARROW_CELLS)
