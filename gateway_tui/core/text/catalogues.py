@@ -116,6 +116,11 @@ def load(language: str) -> tuple[Catalog, list[str]]:
     for path in sources(language):
         with path.open("rb") as handle:
             catalogue = read_po(handle, locale=language, domain=DOMAIN)
+        # The sources' Plural-Forms, not Babel's own for the locale: CLDR gives pt and es a
+        # third form (for millions) that no source translates, and gettext would then pick
+        # the missing third for every n ≥ 2 and show English.
+        merged._num_plurals = catalogue.num_plurals
+        merged._plural_expr = catalogue.plural_expr
         for message in catalogue:
             if not message.id:
                 continue
