@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,7 +17,13 @@ from gateway_tui.core.api.errors import GatewayError, NotFound
 from gateway_tui.core.api.lifecycle import integration_shown
 from gateway_tui.core.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.formatting import clock, disconnect_text, format_number, status_text
+from gateway_tui.core.text.formatting import (
+    Phrases,
+    clock,
+    disconnect_text,
+    format_number,
+    status_text,
+)
 from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable_text
 from gateway_tui.tui.screens.base import GatewayScreen
@@ -239,7 +246,10 @@ class InstanceScreen(GatewayScreen):
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
         self._draw_history()
-        self.query_one("#instance-sections", Static).update(Text(self.sections_hint()))
+        sections = self.sections_hint().split("\n")
+        self.query_one("#instance-sections", Static).update(
+            Group(*(Phrases(line.split(Phrases.SEPARATOR)) for line in sections))
+        )
 
     def _draw_history(self) -> None:
         """The history sync's progress line (from the live events; issue 31), while one was
@@ -318,20 +328,16 @@ class InstanceScreen(GatewayScreen):
             parts.append(
                 _("{key} toggles a setting").format(key=self.key_for("instance.toggle_setting"))
             )
-        text = Text(" · ".join(parts))
+        # Wrapped between phrases, never inside one (a longer language needs two lines).
+        lines: list[Phrases | Text] = [Phrases(parts)]
         if self._changed_elsewhere:
-            text.append(
-                "\n"
-                + _("⚠ changed elsewhere before your write (kept as they were): {names}").format(
-                    names=", ".join(self._changed_elsewhere)
-                ),
-                style="yellow",
-            )
+            said = _("⚠ changed elsewhere before your write (kept as they were): {names}")
+            lines.append(Text(said.format(names=", ".join(self._changed_elsewhere)), "yellow"))
         if loadable.stale and loadable.error is not None:
             # Its own line: it may be long.
-            text.append("\n" + _("⚠ stale: {why}").format(why=loadable.error.summary))
+            lines.append(Text(_("⚠ stale: {why}").format(why=loadable.error.summary)))
         note.display = True
-        note.update(text)
+        note.update(Group(*lines))
 
     # --- actions -----------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -12,6 +11,7 @@ from gateway_tui.core.api.lists import unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import Instance, InstanceStatus
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import (
+    Phrases,
     clock,
     disconnect_text,
     format_number,
@@ -234,7 +234,8 @@ class InstancesScreen(TableScreen[Instance]):
                     n=number(failed)
                 )
             )
-        self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
+        # Wrapped between phrases, never inside one (a longer language needs two lines).
+        self.query_one("#instances-summary", Static).update(Phrases(parts))
 
     # --- actions ---------------------------------------------------------------------------
 
