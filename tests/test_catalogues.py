@@ -53,3 +53,26 @@ def test_no_module_that_translates_uses_underscore_as_a_throwaway():
         if translates:
             found += [f"{path.relative_to(PACKAGE)}:{line}" for line in _binds_underscore(tree)]
     assert found == []
+
+
+@pytest.fixture(scope="module")
+def marked():
+    return catalogues.extract()
+
+
+def test_every_binding_description_reaches_the_catalogue(marked):
+    """The footer, help and palette translate a description at display: one the extractor
+    cannot see (a keyword argument, a tuple, an f-string) would stay English."""
+    from textual.binding import Binding
+
+    from gateway_tui.tui.binding_table import binding_classes
+
+    unseen = set()
+    for cls in binding_classes().values():
+        for binding in vars(cls).get("BINDINGS", ()):
+            if not isinstance(binding, Binding):
+                binding = Binding(*binding)
+            for text in (binding.description, binding.tooltip):
+                if text and text not in marked:
+                    unseen.add(f"{cls.__qualname__}: {text!r}")
+    assert sorted(unseen) == []

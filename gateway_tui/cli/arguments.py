@@ -1,10 +1,14 @@
-"""Argument types of the command line: each turns a plain ValueError into argparse's message."""
+"""What the command line's parsers share: the argument types (each turns a plain ValueError
+into argparse's message) and the pieces many subcommands are built of (:func:`add_command`,
+the INSTANCE positional, ``--json``/``--csv``, ``--port``). Only argparse here."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
 from typing import Any
+
+from gateway_tui.cli.completion import complete_with, instance_names
 
 
 def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -60,3 +64,59 @@ def positive_seconds(text: str) -> float:
     if not 0.05 <= value <= 86_400:
         raise ValueError("give between 0.05 and 86400 seconds")
     return value
+
+
+# --- what many subcommands' parsers share ------------------------------------------------------
+
+RAW = argparse.RawDescriptionHelpFormatter
+
+
+def add_command(
+    subcommands: Any,
+    name: str,
+    help_text: str,
+    *,
+    gateway: argparse.ArgumentParser | None = None,
+    description: str | None = None,
+    epilog: str | None = None,
+    run: Callable[..., Any] | None = None,
+) -> argparse.ArgumentParser:
+    """A subcommand's parser: its description and epilog laid out as written (examples, exit
+    statuses), the gateway options after it when it talks to a gateway (``gateway``), and its
+    runner (``run``; none for a command main.py runs by name)."""
+    parser = subcommands.add_parser(
+        name,
+        parents=[gateway] if gateway is not None else [],
+        formatter_class=RAW,
+        help=help_text,
+        description=description,
+        epilog=epilog,
+    )
+    if run is not None:
+        parser.set_defaults(run=run)
+    return parser
+
+
+def instance_argument(parser: argparse.ArgumentParser, help_text: str | None = None) -> None:
+    """The INSTANCE positional, completed from the instance names last listed."""
+    complete_with(
+        parser.add_argument("instance", metavar="INSTANCE", help=help_text), instance_names
+    )
+
+
+def json_or_csv(parser: argparse.ArgumentParser) -> None:
+    """``--json`` or ``--csv`` (one of them) for a command that prints rows."""
+    output = parser.add_mutually_exclusive_group()
+    output.add_argument("--json", action="store_true", help="print JSON")
+    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+
+
+def port_option(parser: argparse.ArgumentParser, default: int, *, any_free: bool = False) -> None:
+    """``--port`` to listen on (``any_free``: 0 takes any free port, said on stderr)."""
+    said = "; 0: any free port, said on stderr" if any_free else ""
+    parser.add_argument(
+        "--port",
+        type=whole_number(0 if any_free else 1, 65535),
+        default=default,
+        help=f"port to listen on (default: %(default)s{said})",
+    )

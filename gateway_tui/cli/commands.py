@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import inspect
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -49,12 +50,29 @@ def run(args: argparse.Namespace, config: ResolvedConfig) -> int:
     """Run the headless command its parser named (``args.run``); returns the exit status."""
     try:
         if inspect.iscoroutinefunction(args.run):
+            _refuse_undecodable(args)
             _require_gateway(config)
             return asyncio.run(args.run(args, config))
         return args.run(args, config)
     except CommandError as exc:
         _fail(str(exc))
         return exc.status
+
+
+def _refuse_undecodable(args: argparse.Namespace) -> None:
+    """A text the shell passed that is not UTF-8 (Python keeps its bytes as lone surrogates)
+    cannot travel in a request to the gateway: said, naming the argument, before anything is
+    sent (a file name that is not UTF-8 stays fine for the commands that only read files)."""
+    for name, value in vars(args).items():
+        texts = value if isinstance(value, list) else [value]
+        if any(isinstance(text, str) and _SURROGATE.search(text) for text in texts):
+            raise CommandError(
+                f"{name.upper()} is not valid UTF-8 text: check the terminal's or the file's "
+                "encoding"
+            )
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def chats(args: argparse.Namespace, config: ResolvedConfig) -> int:

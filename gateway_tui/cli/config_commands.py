@@ -28,8 +28,13 @@ def show(args: argparse.Namespace, config: Any) -> int:
     from gateway_tui.core.files.config_check import show as merged
 
     rows, problems = merged(url=args.url, api_key=args.api_key, profile=args.profile)
+    machine = args.json or args.csv
     emit(
-        [{"setting": r.name, "value": r.value, "source": r.source} for r in rows],
+        [
+            # --json and --csv keep the English source scripts read; the table says it.
+            {"setting": r.name, "value": r.value, "source": r.source if machine else r.said}
+            for r in rows
+        ],
         ("setting", "value", "source"),
         as_json=args.json,
         as_csv=args.csv,

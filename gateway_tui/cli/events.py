@@ -15,7 +15,7 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.arguments import argument_type, positive_seconds, whole_number
+from gateway_tui.cli.arguments import add_command, argument_type, positive_seconds, whole_number
 
 if TYPE_CHECKING:
     from gateway_tui.core.events.record import EventRecord
@@ -26,12 +26,12 @@ def add_events(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     """``events`` (and ``webhook-listen``, cli/webhook_listen.py) on the main parser."""
     from gateway_tui.cli.webhook_listen import add_webhook_listen
 
-    raw = argparse.RawDescriptionHelpFormatter
-    events = subcommands.add_parser(
+    events = add_command(
+        subcommands,
         "events",
-        parents=[gateway],
-        formatter_class=raw,
-        help="follow the gateway's events (socket.io) and print a line per event",
+        "follow the gateway's events (socket.io) and print a line per event",
+        gateway=gateway,
+        run=follow,
         description=(
             "Follow the gateway's socket.io events and print one line per event until\n"
             "interrupted: time, instance, event and a one-line summary. With --json, one\n"
@@ -59,7 +59,6 @@ def add_events(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         action="append",
         help="only this event (messages.upsert or MESSAGES_UPSERT); repeat for more",
     )
-    events.set_defaults(run=follow)
     add_webhook_listen(subcommands, gateway)
 
 

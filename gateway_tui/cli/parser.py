@@ -6,10 +6,11 @@ and the app draws its first frame before the config (pydantic) and the HTTP stac
 
 Adding a subcommand:
 
-1. write ``add_<name>(subcommands, gateway)`` below: ``subcommands.add_parser("<name>", ...)``,
-   with ``parents=[gateway]`` when it talks to a gateway (``--url``/``--api-key``/``--profile``
+1. write ``add_<name>(subcommands, gateway)`` below (or in a module of its own):
+   ``add_command(subcommands, "<name>", help, ...)`` (cli/arguments.py), with
+   ``gateway=gateway`` when it talks to a gateway (``--url``/``--api-key``/``--profile``
    after the command too) and ``output_options(parser)`` for ``--json``/``--csv``;
-2. a headless command sets its runner there, ``parser.set_defaults(run=<runner>)``: a function
+2. a headless command names its runner there, ``add_command(..., run=<runner>)``: a function
    ``(args, config) -> int`` in cli/commands.py, or in a module of its own when it is long
    (cli/send_list.py). An ``async`` runner gets a checked gateway and runs in ``asyncio.run``
    (cli/commands.py's ``run``); ``needs_config=False`` beside it spares loading the config
@@ -28,11 +29,19 @@ from typing import Any
 from gateway_tui import __version__
 from gateway_tui.cli import commands, completion, health, send_list
 from gateway_tui.cli import config_commands as config_commands_module
-from gateway_tui.cli.arguments import argument_type, fraction, positive_seconds, whole_number
+from gateway_tui.cli.arguments import (
+    add_command,
+    argument_type,
+    fraction,
+    instance_argument,
+    json_or_csv,
+    whole_number,
+)
 from gateway_tui.cli.completion import SHELLS, complete_with, instance_names, profile_names
 from gateway_tui.cli.events import add_events
 from gateway_tui.cli.output import COLOR_CHOICES
 from gateway_tui.cli.parser_nouns import NOUNS
+from gateway_tui.cli.parser_servers import DEMO_LINES, add_demo_server, add_serve
 from gateway_tui.cli.send_kinds import (
     add_poll_votes,
     add_send_audio,
@@ -42,26 +51,6 @@ from gateway_tui.cli.send_kinds import (
 )
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
 from gateway_tui.core.text.urls import validate_gateway_url
-
-DEFAULT_DEMO_PORT = 8080
-DEFAULT_SERVE_HOST = "127.0.0.1"
-DEFAULT_SERVE_PORT = 8000
-
-
-# The releases demo-server imitates (gateway_tui/demo/versions.py).
-DEMO_VERSIONS = ("1.7.1", "2.3.6", "2.3.7", "2.4.0")
-# --demo-version: a line (1: 1.7.1, 2: 2.3.6) or a release.
-DEMO_LINES = ("1", "2", *DEMO_VERSIONS)
-
-
-def _metrics_credentials(text: str) -> tuple[str, str]:
-    user, colon, password = text.partition(":")
-    if not colon or not user or not password:
-        raise argparse.ArgumentTypeError("give USER:PASSWORD")
-    return user, password
-
-
-RAW = argparse.RawDescriptionHelpFormatter
 
 
 def language_code(text: str) -> str:
@@ -196,19 +185,17 @@ def add_color_option(parser: argparse.ArgumentParser, default: Any = argparse.SU
 
 def output_options(parser: argparse.ArgumentParser) -> None:
     add_color_option(parser)
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print JSON")
-    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+    json_or_csv(parser)
 
 
 # --- the subcommands ---------------------------------------------------------------------------
 
 
 def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    config_parser = subcommands.add_parser(
+    config_parser = add_command(
+        subcommands,
         "config",
-        help="about the config file: path, show, validate, schema",
-        formatter_class=RAW,
+        "about the config file: path, show, validate, schema",
         epilog=(
             "examples:\n  gateway-tui config show\n  gateway-tui --profile prod config show\n"
             "  gateway-tui config validate\n  gateway-tui config schema > config.schema.json"
@@ -220,14 +207,15 @@ def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     config_commands.add_parser("path", help="print the config file's path").set_defaults(
         run=config_commands_module.path, needs_config=False
     )
-    show = config_commands.add_parser(
+    show = add_command(
+        config_commands,
         "show",
-        parents=[gateway],
-        help="the settings in use and where each came from (flag, environment, profile, "
+        "the settings in use and where each came from (flag, environment, profile, "
         "config file, default); the key masked",
+        gateway=gateway,
+        run=config_commands_module.show,
     )
     output_options(show)
-    show.set_defaults(run=config_commands_module.show)
     validate = config_commands.add_parser(
         "validate",
         help="check the config file: unknown settings, wrong types, [keys] (unknown ids, keys "
@@ -240,125 +228,13 @@ def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     ).set_defaults(run=config_commands_module.schema, needs_config=False)
 
 
-def add_demo_server(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    demo_parser = subcommands.add_parser("demo-server", help="serve the demo gateway over HTTP")
-    demo_parser.add_argument(
-        "--port",
-        type=whole_number(1, 65535),
-        default=DEFAULT_DEMO_PORT,
-        help="port to listen on (default: %(default)s)",
-    )
-    demo_parser.add_argument(
-        "--instances", metavar="N", type=whole_number(0), help="number of demo instances"
-    )
-    demo_parser.add_argument(
-        "--latency-ms", metavar="N", type=whole_number(0), help="delay added to every response"
-    )
-    demo_parser.add_argument(
-        "--hostile",
-        action="store_true",
-        default=None,
-        help="serve the hostile data set (escape sequences in every text field)",
-    )
-    demo_parser.add_argument(
-        "--not-on-whatsapp",
-        metavar="NUMBERS",
-        type=lambda text: [n.strip() for n in text.split(",") if n.strip()],
-        help="comma-separated numbers that sends are refused for (not on WhatsApp)",
-    )
-    demo_parser.add_argument(
-        "--drop-share",
-        metavar="F",
-        type=argument_type(fraction(1)),
-        help="share (0-1) of sends whose connection drops after the message went out",
-    )
-    demo_parser.add_argument(
-        "--api-version",
-        choices=DEMO_VERSIONS,
-        help="the Evolution API version imitated (default: 1.7.1)",
-    )
-    demo_parser.add_argument(
-        "--chats", metavar="N", type=whole_number(0), help="history chats per open instance"
-    )
-    demo_parser.add_argument(
-        "--incoming-every",
-        metavar="SECONDS",
-        type=argument_type(positive_seconds),
-        help="a contact writes to each open instance's most recent chat every SECONDS "
-        '("incoming <n>", pushed over socket.io)',
-    )
-    demo_parser.add_argument(
-        "--global-events",
-        action="store_true",
-        default=None,
-        help="with --api-version 2.3.6: every instance's events on the socket.io namespace / "
-        "too (a 2.x server with WEBSOCKET_GLOBAL_EVENTS=true)",
-    )
-    demo_parser.add_argument(
-        "--licence",
-        choices=("active", "inactive"),
-        help="with --api-version 2.4.0: inactive answers as a 2.4 without a licence key "
-        "(503 LICENSE_REQUIRED on every business route)",
-    )
-    demo_parser.add_argument(
-        "--metrics",
-        action="store_true",
-        default=None,
-        help="serve Prometheus /metrics (2.x, as with PROMETHEUS_METRICS=true)",
-    )
-    demo_parser.add_argument(
-        "--metrics-auth",
-        metavar="USER:PASSWORD",
-        type=_metrics_credentials,
-        help="serve /metrics behind basic auth (implies --metrics)",
-    )
-    demo_parser.add_argument(
-        "--zombie",
-        metavar="NAME",
-        action="append",
-        help="instance NAME is listed open while its session is closed (sends answer "
-        '"Connection Closed"); repeatable',
-    )
-    demo_parser.add_argument(
-        "--flapping",
-        metavar="NAME",
-        action="append",
-        help="instance NAME goes open/close/connecting on a cycle; repeatable",
-    )
-    demo_parser.add_argument(
-        "--history-sync",
-        action="store_true",
-        default=None,
-        help="after each pairing, send the history as a real server does (chats.set, "
-        "messages.set; 2.4: messaging-history.set)",
-    )
-    demo_parser.add_argument(
-        "--history-stop-at",
-        metavar="PERCENT",
-        type=whole_number(1, 100),
-        help="the history sync stops early at PERCENT (implies --history-sync)",
-    )
-    demo_parser.add_argument(
-        "--fleet",
-        action="store_true",
-        default=None,
-        help="serve several demo gateways of both lines with these cases on free ports "
-        "(--port is ignored) and print their URLs",
-    )
-    demo_parser.add_argument(
-        "--big-chat",
-        metavar="N",
-        type=whole_number(0),
-        help="add one chat of N messages to each open instance",
-    )
-
-
 def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    send = subcommands.add_parser(
+    send = add_command(
+        subcommands,
         "send-list",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="send a list message to many recipients (a campaign), paced and resumable",
+        "send a list message to many recipients (a campaign), paced and resumable",
+        gateway=gateway,
+        run=send_list.send_list,
         description=(
             "Send a saved list message to every recipient of a CSV file, paced, with a journal\n"
             "that makes the campaign resumable: after a crash, --resume sends to whoever is\n"
@@ -423,41 +299,41 @@ def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "and leave out the others",
     )
     send.add_argument("--json", action="store_true", help="progress as JSON lines")
-    send.set_defaults(run=send_list.send_list)
 
 
 def add_campaigns(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    campaigns = subcommands.add_parser(
+    campaigns = add_command(
+        subcommands,
         "campaigns",
-        formatter_class=RAW,
-        help="list campaigns (their ids, for --resume)",
+        "list campaigns (their ids, for --resume)",
         epilog="examples:\n  gateway-tui campaigns\n  gateway-tui campaigns --json",
+        run=commands.campaigns,
     )
     output_options(campaigns)
-    campaigns.set_defaults(run=commands.campaigns)
 
 
 def add_instances(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    instances = subcommands.add_parser(
+    instances = add_command(
+        subcommands,
         "instances",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="list the gateway's instances",
+        "list the gateway's instances",
+        gateway=gateway,
+        run=commands.instances,
         epilog=(
             "examples:\n  gateway-tui instances\n  gateway-tui --profile prod instances --json\n"
             "  GATEWAY_URL=https://gw.example.com GATEWAY_API_KEY=… gateway-tui instances --csv"
         ),
     )
     output_options(instances)
-    instances.set_defaults(run=commands.instances)
 
 
 def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    chats = subcommands.add_parser(
+    chats = add_command(
+        subcommands,
         "chats",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="list the chats of an instance, newest first",
+        "list the chats of an instance, newest first",
+        gateway=gateway,
+        run=commands.chats,
         description=(
             "List the chats of an instance, newest first: the gateway's stored chats\n"
             "(findChats, contacts, each chat's newest message) merged with what this app\n"
@@ -469,19 +345,18 @@ def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "  gateway-tui chats sales-eu --local --csv"
         ),
     )
-    complete_with(chats.add_argument("instance", metavar="INSTANCE"), instance_names)
+    instance_argument(chats)
     chats.add_argument(
         "--local", action="store_true", help="only the chats this app sent to (no gateway call)"
     )
     output_options(chats)
-    chats.set_defaults(run=commands.chats)
 
 
 def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    shell = subcommands.add_parser(
+    shell = add_command(
+        subcommands,
         "completion",
-        formatter_class=RAW,
-        help="print the shell completion script (bash, zsh or fish)",
+        "print the shell completion script (bash, zsh or fish)",
         description=(
             "Print the script that completes gateway-tui's commands, options, profile names\n"
             "and instance names (as last listed; no network call) in your shell."
@@ -497,47 +372,12 @@ def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     shell.set_defaults(run=completion.completion, needs_config=False)
 
 
-def add_serve(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    serve = subcommands.add_parser(
-        "serve",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="run the app in a browser tab (textual-serve)",
-        description=(
-            "Serve the app as a web page: each browser tab that opens it runs the app with\n"
-            "this command line's gateway settings. Loopback only unless --public: the page\n"
-            "is the app, with the gateway's key behind it and no login in front."
-        ),
-        epilog=(
-            "examples:\n  gateway-tui --profile prod serve            # http://127.0.0.1:8000\n"
-            "  gateway-tui serve --port 8765 --demo\n"
-            "  gateway-tui serve --host 0.0.0.0 --public   # anyone who reaches it uses your key"
-        ),
-    )
-    serve.add_argument(
-        "--host", default=DEFAULT_SERVE_HOST, help="address to listen on (default: %(default)s)"
-    )
-    serve.add_argument(
-        "--port",
-        type=whole_number(1, 65535),
-        default=DEFAULT_SERVE_PORT,
-        help="port to listen on (default: %(default)s)",
-    )
-    serve.add_argument(
-        "--public",
-        action="store_true",
-        help="allow a --host other than loopback (the gateway's key is behind that page)",
-    )
-    serve.add_argument(
-        "--demo", action="store_true", default=argparse.SUPPRESS, help="serve the demo gateway"
-    )
-
-
 def add_health(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = subcommands.add_parser(
+    parser = add_command(
+        subcommands,
         "health",
-        formatter_class=RAW,
-        help="judge every instance of every profile's gateway (exit 2 when any is not ok)",
+        "judge every instance of every profile's gateway (exit 2 when any is not ok)",
+        run=health.run,
         description=(
             "Every instance of every profile's gateway, judged: ok, connecting, closed, zombie,\n"
             "licence, unreachable or unauthorized, with the reason and its evidence. Gateways\n"
@@ -562,7 +402,6 @@ def add_health(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--watch", metavar="SECONDS", help="read again every SECONDS until interrupted"
     )
-    parser.set_defaults(run=health.run)
 
 
 # Every subcommand, in the order --help lists them.

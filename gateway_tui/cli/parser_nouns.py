@@ -10,108 +10,106 @@ import argparse
 from typing import Any
 
 from gateway_tui.cli import chat_cmds, groups, instance_cmds
-from gateway_tui.cli.arguments import argument_type
-from gateway_tui.cli.completion import complete_with, instance_names
-
-RAW = argparse.RawDescriptionHelpFormatter
+from gateway_tui.cli.arguments import add_command, argument_type, instance_argument, json_or_csv
 
 
-def _output(parser: argparse.ArgumentParser) -> None:
-    output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print JSON")
-    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+def _noun(
+    subcommands: Any,
+    gateway: argparse.ArgumentParser,
+    name: str,
+    run: Any,
+    help_text: str,
+    epilog: str,
+    verbs: tuple[str, ...] = (),
+) -> argparse.ArgumentParser:
+    """A noun's parser: the gateway options, VERB (when it has verbs), INSTANCE and its runner.
+    The caller adds what follows INSTANCE, then :func:`json_or_csv`."""
+    parser = add_command(subcommands, name, help_text, gateway=gateway, epilog=epilog, run=run)
+    if verbs:
+        parser.add_argument("verb", choices=verbs)
+    instance_argument(parser)
+    return parser
 
 
 def _yes(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
 
 
-def _command(
-    subcommands: Any, gateway: argparse.ArgumentParser, name: str, help_text: str, epilog: str
-) -> argparse.ArgumentParser:
-    return subcommands.add_parser(
-        name, parents=[gateway], formatter_class=RAW, help=help_text, epilog=epilog
-    )
-
-
 def add_instance(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "instance",
+        instance_cmds.instance,
         "show, delete, restart, log out or connect one instance",
         "examples:\n  gateway-tui instance show sales-eu --json\n"
         "  gateway-tui instance restart sales-eu\n"
         "  gateway-tui instance connect sales-eu               # a QR code to scan\n"
         "  gateway-tui instance connect sales-eu --number 5511987650001   # a pairing code\n"
         "  gateway-tui instance delete old-test --yes",
+        verbs=("show", "delete", "restart", "logout", "connect"),
     )
-    parser.add_argument("verb", choices=("show", "delete", "restart", "logout", "connect"))
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("--number", help="connect: pair with a code typed on this phone")
     _yes(parser)
-    _output(parser)
-    parser.set_defaults(run=instance_cmds.instance)
+    json_or_csv(parser)
 
 
 def add_settings(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "settings",
+        instance_cmds.settings,
         "read or change an instance's settings",
         "settings: reject_call, msg_call, groups_ignore, always_online, read_messages,\n"
         "read_status, sync_full_history (2.x's camelCase names are taken too).\n\n"
         "examples:\n  gateway-tui settings get sales-eu\n"
         "  gateway-tui settings set sales-eu reject_call=true 'msg_call=Busy, call later'",
+        verbs=("get", "set"),
     )
-    parser.add_argument("verb", choices=("get", "set"))
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument(
         "assignments",
         nargs="*",
         metavar="NAME=VALUE",
         type=argument_type(instance_cmds.setting_assignment),
     )
-    _output(parser)
-    parser.set_defaults(run=instance_cmds.settings)
+    json_or_csv(parser)
 
 
 def add_send_text(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "send-text",
+        instance_cmds.send_text,
         "send one text message",
         "NUMBER: international digits, a JID, or an @lid (sent to its number before 2.4).\n\n"
         "examples:\n  gateway-tui send-text sales-eu 5511987650001 'Your order shipped'\n"
         "  gateway-tui send-text sales-eu 120363012345678901@g.us 'Meeting at 10' --json",
     )
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("number", metavar="NUMBER")
     parser.add_argument("text", metavar="TEXT")
-    _output(parser)
-    parser.set_defaults(run=instance_cmds.send_text)
+    json_or_csv(parser)
 
 
 def add_groups(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "groups",
+        groups.groups,
         "list an instance's groups (JIDs and subjects)",
         "examples:\n  gateway-tui groups sales-eu\n  gateway-tui groups sales-eu --csv",
     )
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
-    _output(parser)
-    parser.set_defaults(run=groups.groups)
+    json_or_csv(parser)
 
 
 def add_group(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "group",
+        groups.group,
         "one group: participants, invite code, subject, members, settings, leave",
         "GROUP: a JID or the group's exact subject (an ambiguous subject is refused with\n"
         "the candidates). add/remove/promote/demote say each number's result and exit 3\n"
@@ -125,29 +123,27 @@ def add_group(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         "  gateway-tui group subject sales-eu 'EU Sales' 'EU Sales 2027'\n"
         "  gateway-tui group invite sales-eu 'EU Sales' 5511987650003 --text 'Join us'\n"
         "  gateway-tui group leave sales-eu 'Old team' --yes",
+        verbs=groups.GROUP_VERBS,
     )
-    parser.add_argument("verb", choices=groups.GROUP_VERBS)
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("group", metavar="GROUP")
     parser.add_argument("values", nargs="*", metavar="VALUE", help="numbers, a text, settings")
     parser.add_argument("--text", help="invite: the words sent with the link")
     _yes(parser)
-    _output(parser)
-    parser.set_defaults(run=groups.group)
+    json_or_csv(parser)
 
 
 def add_group_create(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "group-create",
+        groups.create_group,
         "create a group with a subject and participants",
         "examples:\n  gateway-tui group-create sales-eu 'EU Sales' 5511987650001 +4915112340077\n"
         "  gateway-tui group-create sales-eu 'Launch' 5511987650001 --description 'Q3' --json\n"
         "  gateway-tui group-create sales-eu 'Leads' 5511987650001 4915112340077 "
         "--promote 4915112340077",
     )
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("subject", metavar="SUBJECT")
     parser.add_argument("numbers", nargs="+", metavar="NUMBER")
     parser.add_argument("--description", help="the group's description")
@@ -159,90 +155,84 @@ def add_group_create(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         help="make these participants admins once the group is made (each number's outcome "
         "is said; exit 3 when some were not)",
     )
-    _output(parser)
-    parser.set_defaults(run=groups.create_group)
+    json_or_csv(parser)
 
 
 def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "participants",
+        groups.participants,
         "list the participants of a group (same as: group participants)",
         "examples:\n  gateway-tui participants sales-eu 120363012345678901@g.us\n"
         "  gateway-tui participants sales-eu 'EU Sales' --csv > members.csv",
     )
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("group", metavar="GROUP")
-    _output(parser)
-    parser.set_defaults(run=groups.participants)
+    json_or_csv(parser)
 
 
 def add_labels(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "labels",
+        chat_cmds.labels,
         "list an instance's labels (WhatsApp Business)",
         "examples:\n  gateway-tui labels sales-eu\n  gateway-tui labels sales-eu --json",
     )
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
-    _output(parser)
-    parser.set_defaults(run=chat_cmds.labels)
+    json_or_csv(parser)
 
 
 def add_label(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "label",
+        chat_cmds.label,
         "put a label on a chat, or take it off",
         "LABEL: its id or its exact name.\n\n"
         "examples:\n  gateway-tui label add sales-eu 'New customer' 5511987650001\n"
         "  gateway-tui label remove sales-eu 1 5511987650001 --json",
+        verbs=("add", "remove"),
     )
-    parser.add_argument("verb", choices=("add", "remove"))
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("label", metavar="LABEL")
     parser.add_argument("chat", metavar="CHAT")
-    _output(parser)
-    parser.set_defaults(run=chat_cmds.label)
+    json_or_csv(parser)
 
 
 def add_contacts(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "contacts",
+        chat_cmds.contacts,
         "list an instance's contacts, with the number beside each @lid when known",
         "examples:\n  gateway-tui contacts support\n"
         "  gateway-tui contacts support --search marina\n"
         "  gateway-tui contacts support --search '+55 11 98700' --json",
     )
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("--search", metavar="TEXT", help="by name, number or LID (a part)")
-    _output(parser)
-    parser.set_defaults(run=chat_cmds.contacts)
+    json_or_csv(parser)
 
 
 def add_chat(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = _command(
+    parser = _noun(
         subcommands,
         gateway,
         "chat",
+        chat_cmds.chat,
         "archive or unarchive a chat, edit your last text, read a business profile",
         "examples:\n  gateway-tui chat archive sales-eu 5511987650001@s.whatsapp.net\n"
         "  gateway-tui chat edit sales-eu 5511987650001@s.whatsapp.net 'Fixed: 10:30'\n"
         "  gateway-tui chat edit sales-eu 5511987650001@s.whatsapp.net 'Fixed' --id BAE5…\n"
         "  gateway-tui chat profile sales-eu 5511987650001 --json",
+        verbs=chat_cmds.CHAT_VERBS,
     )
-    parser.add_argument("verb", choices=chat_cmds.CHAT_VERBS)
-    complete_with(parser.add_argument("instance", metavar="INSTANCE"), instance_names)
     parser.add_argument("chat", metavar="CHAT")
     parser.add_argument("text", nargs="?", metavar="TEXT", help="edit: the new text")
     parser.add_argument("--id", help="edit: this message (default: your last text there)")
-    _output(parser)
-    parser.set_defaults(run=chat_cmds.chat)
+    json_or_csv(parser)
 
 
 NOUNS = (

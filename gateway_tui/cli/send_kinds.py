@@ -7,22 +7,21 @@ from __future__ import annotations
 
 import argparse
 import base64
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.cli.arguments import add_command, instance_argument
 from gateway_tui.cli.commands import EXIT_OK, CommandError, _client, _gateway_error
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
 
-RAW = argparse.RawDescriptionHelpFormatter
 # A voice note's size limit: what WhatsApp carries for audio.
 AUDIO_LIMIT = 16 * 1024 * 1024
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("instance", metavar="INSTANCE", help="the instance that sends")
+    instance_argument(parser, "the instance that sends")
     parser.add_argument("to", metavar="NUMBER", help="the recipient: number or JID")
     parser.add_argument("--delay", type=int, metavar="MS", help="the gateway waits this long")
     parser.add_argument("--json", action="store_true", help="print the gateway's answer as JSON")
@@ -34,72 +33,73 @@ VOICE_FORMATS_TEXT = "ogg/opus, mp3, m4a/aac, wav, amr or webm"
 
 
 def add_send_audio(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = subcommands.add_parser(
+    parser = add_command(
+        subcommands,
         "send-audio",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="send a voice note from an audio file",
+        "send a voice note from an audio file",
         description=(
             f"Send an audio file as a voice note ({VOICE_FORMATS_TEXT}, at most 16 MB): the\n"
             "gateway converts it to ogg/opus and WhatsApp shows it as recorded. A URL is\n"
             "passed to the gateway, which downloads it."
         ),
         epilog="examples:\n  gateway-tui send-audio sales-eu 5511999999999 memo.ogg",
+        gateway=gateway,
+        run=send_audio,
     )
     _common(parser)
     parser.add_argument("file", metavar="FILE_OR_URL")
-    parser.set_defaults(run=send_audio)
 
 
 def add_send_poll(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = subcommands.add_parser(
+    parser = add_command(
+        subcommands,
         "send-poll",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="send a poll (a question and 2-10 options)",
+        "send a poll (a question and 2-10 options)",
         epilog=(
             "examples:\n  gateway-tui send-poll sales-eu 5511999999999 'Lunch?' Pizza Sushi\n"
             "  gateway-tui send-poll sales-eu 120363012345678901@g.us 'Which days?' Mon Tue "
             "Wed --several"
         ),
+        gateway=gateway,
+        run=send_poll,
     )
     _common(parser)
     parser.add_argument("question")
     parser.add_argument("options", nargs="+", metavar="OPTION")
     parser.add_argument("--several", action="store_true", help="voters may choose several")
-    parser.set_defaults(run=send_poll)
 
 
 def add_send_location(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = subcommands.add_parser(
+    parser = add_command(
+        subcommands,
         "send-location",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="send a location (latitude, longitude, name, address)",
+        "send a location (latitude, longitude, name, address)",
         epilog=(
             "examples:\n  gateway-tui send-location sales-eu 5511999999999 -23.5617 -46.6559 "
             "--name Office --address 'Av. Paulista, 1000'"
         ),
+        gateway=gateway,
+        run=send_location,
     )
     _common(parser)
     parser.add_argument("latitude", type=float)
     parser.add_argument("longitude", type=float)
     parser.add_argument("--name", default="")
     parser.add_argument("--address", default="")
-    parser.set_defaults(run=send_location)
 
 
 def add_send_contact(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = subcommands.add_parser(
+    parser = add_command(
+        subcommands,
         "send-contact",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="send one or several contact cards",
+        "send one or several contact cards",
         epilog=(
             "examples:\n  gateway-tui send-contact sales-eu 5511999999999 "
             "--contact 'Bob Example=+55 11 97777-6666'\n"
             "  … --contact 'Bob=+5511977776666' --contact 'Ana=+4917612345678'"
         ),
+        gateway=gateway,
+        run=send_contact,
     )
     _common(parser)
     parser.add_argument(
@@ -109,27 +109,26 @@ def add_send_contact(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         metavar="NAME=PHONE",
         help="a card: the name, '=', the phone number with its country code (repeat it)",
     )
-    parser.set_defaults(run=send_contact)
 
 
 def add_poll_votes(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
-    parser = subcommands.add_parser(
+    parser = add_command(
+        subcommands,
         "poll-votes",
-        parents=[gateway],
-        formatter_class=RAW,
-        help="a poll's votes, per option (Evolution API 2.3.7 and later)",
+        "a poll's votes, per option (Evolution API 2.3.7 and later)",
         description=(
             "The votes of a poll the instance sent or received, per option, with the voters.\n"
             "Evolution API 2.4 or later answers getPollVote; 2.3.7's are counted from the votes\n"
             "its store keeps; 2.3.6 and 1.7.1 drop votes on arrival and cannot tell them."
         ),
         epilog="examples:\n  gateway-tui poll-votes sales-eu 5511999999999 3EB0C1A2B3C4D5E6",
+        gateway=gateway,
+        run=poll_votes,
     )
-    parser.add_argument("instance", metavar="INSTANCE")
+    instance_argument(parser)
     parser.add_argument("chat", metavar="CHAT", help="the chat the poll is in: number or JID")
     parser.add_argument("message_id", metavar="MESSAGE_ID", help="the poll's message id")
     parser.add_argument("--json", action="store_true", help="print the votes as JSON")
-    parser.set_defaults(run=poll_votes)
 
 
 async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
@@ -175,6 +174,7 @@ async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
 
 async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, kind: Any) -> int:
+    from gateway_tui.cli.output import json_line, say
     from gateway_tui.core.api.errors import GatewayError
 
     async with _client(config) as client:
@@ -184,10 +184,12 @@ async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, k
             )
         except GatewayError as error:
             raise _gateway_error(error) from None
+    # Through cli/output.py: what the gateway echoes is data (escaped in JSON, printable in
+    # text), and a reader that went away (``| head -0``) ends the command quietly.
     if args.json:
-        print(json.dumps(result.model_dump(by_alias=True, mode="json"), ensure_ascii=False))
+        json_line(result.model_dump(by_alias=True, mode="json"))
     else:
-        print(result.key.id if result.key is not None else "sent (the gateway gave no id)")
+        say(result.key.id if result.key is not None else "sent (the gateway gave no id)")
     return EXIT_OK
 
 

@@ -16,7 +16,7 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.arguments import argument_type, positive_seconds, whole_number
+from gateway_tui.cli.arguments import add_command, argument_type, port_option, positive_seconds
 
 if TYPE_CHECKING:
     from gateway_tui.core.events.record import EventRecord
@@ -30,11 +30,12 @@ DEFAULT_PORT = 8787
 def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     from gateway_tui.cli.events import add_follow_options
 
-    listen = subcommands.add_parser(
+    listen = add_command(
+        subcommands,
         "webhook-listen",
-        parents=[gateway],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        help="receive the gateway's webhooks here and print a line per event",
+        "receive the gateway's webhooks here and print a line per event",
+        gateway=gateway,
+        run=webhook_listen,
         description=(
             "Receive the gateway's webhook calls and print one line per event, with the\n"
             "headers a 2.3.7 sends (X-Instance-ID, X-Instance-Name, X-Event-Type,\n"
@@ -57,12 +58,7 @@ def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> No
         default=DEFAULT_HOST,
         help="address to listen on (default: %(default)s, this machine only)",
     )
-    listen.add_argument(
-        "--port",
-        type=whole_number(0, 65535),
-        default=DEFAULT_PORT,
-        help="port to listen on (default: %(default)s; 0: any free port, said on stderr)",
-    )
+    port_option(listen, DEFAULT_PORT, any_free=True)
     listen.add_argument(
         "--compare",
         metavar="INSTANCE",
@@ -76,7 +72,6 @@ def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> No
         help="with --compare: how long an event waits for its twin (default: %(default)s)",
     )
     add_follow_options(listen)
-    listen.set_defaults(run=webhook_listen)
 
 
 def webhook_listen(args: argparse.Namespace, config: ResolvedConfig) -> int:

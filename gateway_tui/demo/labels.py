@@ -76,11 +76,11 @@ async def find_labels(call: Call, instance: Instance) -> Reply:
 async def handle_label(call: Call, instance: Instance) -> Reply:
     body = call.validated(HANDLE_LABEL_V2 if is_v2(call.state) else HANDLE_LABEL)
     require_open(instance, "onWhatsApp", plain_500)  # whatsappNumber, unguarded: a bare 500
-    from gateway_tui.demo import app as v1
+    from gateway_tui.demo import message_routes
 
     jid = create_jid(body["number"])
     if (
-        not v1._exists_on_whatsapp(call.state, instance, jid)
+        not message_routes.exists_on_whatsapp(call.state, instance, jid)
         or number_of(jid) in call.state.not_on_whatsapp
     ):
         raise GatewayError(404, ["Number is not on WhatsApp"])
@@ -113,11 +113,11 @@ async def find_chat_by_remote_jid(call: Call, instance: Instance) -> Reply:
         error = GatewayError(400, None)
         error.body = {"error": "remoteJid is a required query parameter"}
         raise error
-    from gateway_tui.demo import app as v1
+    from gateway_tui.demo.routing import JSON_NULL
 
     chat = instance.chats.get(remote_jid)
     if chat is None:
-        return 200, v1.JSON_NULL
+        return 200, JSON_NULL
     stamp = "2026-01-01T00:00:00.000Z"
     group = instance.groups.get(chat.jid)
     return 200, {

@@ -209,24 +209,24 @@ async def deliver(
     media: bytes | None = None,
 ) -> Reply:
     """Send ``content`` (the stored ``message`` object) to ``number`` on an open instance."""
-    from gateway_tui.demo import app as v1
+    from gateway_tui.demo import message_routes
 
     require_open(instance, "onWhatsApp", plain_500)
-    jid = v1._recipient(call.state, instance, number)
+    jid = message_routes.recipient_jid(call.state, instance, number)
     if number_of(jid) in call.state.not_on_whatsapp:
         raise GatewayError(400, [{"exists": False, "jid": jid, "number": number_of(jid)}])
     delay = options.get("delay")
     if isinstance(delay, int | float) and delay > 0:
         await asyncio.sleep(delay / 1000)  # the real server shows the presence this long
     kind = next(iter(content))
-    if quote := v1._quote(options, instance, jid):
+    if quote := message_routes.reply_context(options, instance, jid):
         content[kind] = {**content[kind], "contextInfo": quote}
     message = instance.add_sent_message(jid, call.state.new_message_id(), "")
     message.content = content
     message.media = media
     call.state.sends_by_number[number_of(jid)] += 1
-    v1._announce(call, instance, message)
-    return 201, v1._sent_answer(message, content)
+    message_routes.announce(call, instance, message)
+    return 201, message_routes.sent_answer(message, content)
 
 
 async def send_poll(call: Call, instance: Instance) -> Reply:
@@ -399,7 +399,7 @@ async def mark_chat_unread(call: Call, instance: Instance) -> Reply:
 
 async def send_presence(call: Call, instance: Instance) -> Reply:
     """Typing or recording in a chat for ``delay`` ms (the answer comes after it)."""
-    from gateway_tui.demo import app as v1
+    from gateway_tui.demo import message_routes
 
     v2 = is_v2(call.state)
     body = call.validated(PRESENCE_2 if v2 else PRESENCE_1)
@@ -407,7 +407,7 @@ async def send_presence(call: Call, instance: Instance) -> Reply:
     if instance.status != "open":
         raise GatewayError(400, [failure_text(instance, "onWhatsApp")])
     jid = create_jid(body["number"])
-    if not v1._exists_on_whatsapp(call.state, instance, jid):
+    if not message_routes.exists_on_whatsapp(call.state, instance, jid):
         # The server throws a plain object and answers its toString().
         raise GatewayError(400, ["[object Object]"])
     extras(call.state).presences.append((jid, options["presence"]))

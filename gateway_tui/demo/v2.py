@@ -19,10 +19,11 @@ from starlette.routing import Route
 from gateway_tui.demo import app as v1
 from gateway_tui.demo import chats as chat_store
 from gateway_tui.demo import contacts as contact_book
-from gateway_tui.demo import lifecycle, message_ids, more_routes, versions
+from gateway_tui.demo import lifecycle, message_ids, message_routes, more_routes, versions
 from gateway_tui.demo.data import SETTING_FLAGS, DemoState, Instance
-from gateway_tui.demo.errors import GatewayError, not_connected_text
+from gateway_tui.demo.errors import GatewayError, not_connected_text, unauthorized
 from gateway_tui.demo.lifecycle import EVENTS
+from gateway_tui.demo.routing import JSON_NULL
 from gateway_tui.demo.validation import create_jid, list_sections
 
 CLIENT_NAME = versions.CLIENT_NAME
@@ -165,14 +166,14 @@ async def fetch_instances(request: Any) -> Any:
     state: DemoState = request.app.state.demo
     key = request.headers.get("apikey")
     if not key:
-        raise v1.unauthorized()
+        raise unauthorized()
     _settle_deletes(state)
     lifecycle.settle(state)
     rows = list(state.instances.values())
     if key != state.api_key:
         rows = [instance for instance in rows if instance.apikey == key]
         if not rows:
-            raise v1.unauthorized()
+            raise unauthorized()
     if name := request.query_params.get("instanceName"):
         rows = [instance for instance in rows if instance.name == name]
         if not rows:
@@ -329,7 +330,7 @@ async def set_webhook(call: v1.Call, instance: Instance) -> v1.Reply:
 @route("GET", "/webhook/find/{instance}")
 async def find_webhook(call: v1.Call, instance: Instance) -> v1.Reply:
     stored = lifecycle.of(call.state).webhooks.get(instance.name)
-    return 200, _row(instance, stored) if stored else v1.JSON_NULL
+    return 200, _row(instance, stored) if stored else JSON_NULL
 
 
 @route("POST", "/websocket/set/{instance}")
@@ -347,7 +348,7 @@ async def set_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
 @route("GET", "/websocket/find/{instance}")
 async def find_websocket(call: v1.Call, instance: Instance) -> v1.Reply:
     stored = lifecycle.of(call.state).websockets.get(instance.name)
-    return 200, _row(instance, stored) if stored else v1.JSON_NULL
+    return 200, _row(instance, stored) if stored else JSON_NULL
 
 
 # ---------------------------------------------------------------- messages
@@ -364,7 +365,9 @@ async def send_list(call: v1.Call, instance: Instance) -> v1.Reply:
     return await message_ids.send_once(
         call,
         instance,
-        lambda: v1.deliver_list(call, instance, body["number"], fields, body.get("delay")),
+        lambda: message_routes.deliver_list(
+            call, instance, body["number"], fields, body.get("delay")
+        ),
     )
 
 
@@ -378,7 +381,7 @@ async def update_message(call: v1.Call, instance: Instance) -> v1.Reply:
         raise GatewayError(400, ["Message not compatible"])
     if instance.status != "open":
         raise GatewayError(500, not_connected_text("sendMessage").removeprefix("TypeError: "))
-    return await v1.update_message(call, instance)
+    return await message_routes.update_message(call, instance)
 
 
 @route("POST", "/chat/archiveChat/{instance}")
@@ -386,11 +389,11 @@ async def archive_chat(call: v1.Call, instance: Instance) -> v1.Reply:
     body = call.body if isinstance(call.body, dict) else {}
     if body.get("chat") and not body.get("lastMessage"):
         # 2.3.6 looks the last message up with a filter Prisma refuses: always this 500.
-        raise v1.archive_failure(
+        raise message_routes.archive_failure(
             "PrismaClientValidationError: \nInvalid `this.prismaRepository.contact.findMany()` "
             "invocation"
         )
-    return await v1.archive_chat(call, instance)
+    return await message_routes.archive_chat(call, instance)
 
 
 route("POST", "/group/updateGroupSubject/{instance}")(v1.update_group_subject)
@@ -528,7 +531,7 @@ async def whatsapp_numbers(call: v1.Call, instance: Instance) -> v1.Reply:
         )
     if instance.status != "open":
         raise _raw_error(400, {})  # a closed instance: an empty object, nothing else
-    return await v1.whatsapp_numbers(call, instance)
+    return await message_routes.whatsapp_numbers(call, instance)
 
 
 @route("GET", "/group/fetchAllGroups/{instance}")
@@ -571,7 +574,9 @@ async def send_text(call: v1.Call, instance: Instance) -> v1.Reply:
     if not str(call.body["text"]).strip():
         raise GatewayError(400, ["Text is required"])  # as recorded (v2.3.6-more/070)
     nested = _flat_to_nested(call, "textMessage", ("text",))
-    return await message_ids.send_once(call, instance, lambda: v1.send_text(nested, instance))
+    return await message_ids.send_once(
+        call, instance, lambda: message_routes.send_text(nested, instance)
+    )
 
 
 @route("POST", "/message/sendMedia/{instance}")
@@ -579,21 +584,23 @@ async def send_media(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "number", "mediatype", "media")
     fields = ("mediatype", "media", "caption", "fileName")
     nested = _flat_to_nested(call, "mediaMessage", fields)
-    return await message_ids.send_once(call, instance, lambda: v1.send_media(nested, instance))
+    return await message_ids.send_once(
+        call, instance, lambda: message_routes.send_media(nested, instance)
+    )
 
 
 @route("POST", "/message/sendReaction/{instance}")
 async def send_reaction(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "key", "reaction")
     nested = {"reactionMessage": {k: call.body[k] for k in ("key", "reaction")}}
-    return await v1.send_reaction(v1.Call(call.request, call.state, nested), instance)
+    return await message_routes.send_reaction(v1.Call(call.request, call.state, nested), instance)
 
 
 @route("POST", "/chat/markMessageAsRead/{instance}")
 async def mark_read(call: v1.Call, instance: Instance) -> v1.Reply:
     _require_fields(call, "readMessages")
     nested = {"read_messages": call.body["readMessages"]}
-    return await v1.mark_read(v1.Call(call.request, call.state, nested), instance)
+    return await message_routes.mark_read(v1.Call(call.request, call.state, nested), instance)
 
 
 # Group administration, labels, contacts, more kinds of message (demo/more_routes.py).

@@ -19,6 +19,7 @@ import httpx
 from textual.pilot import Pilot
 
 from gateway_tui.core.files.config import load_config
+from gateway_tui.core.text.i18n import set_language
 from gateway_tui.tui.app import GatewayApp
 
 DISPLAY_URL = "http://127.0.0.1:8080"
@@ -57,6 +58,7 @@ class Scenario:
     connected: bool = True  # False: nothing configured (the connect screen)
     server_options: dict[str, Any] = field(default_factory=dict)
     live: bool = False  # live events from the demo's socket (its real port); steps get it too
+    language: str = "en"  # the app's language for this picture (core/text/i18n.py)
 
     async def run(self, pilot: Pilot) -> None:
         """The steps, then what every picture shows settled (the snapshot tests and
@@ -66,6 +68,7 @@ class Scenario:
 
 
 def build_app(server: Any, scenario: Scenario) -> GatewayApp:
+    set_language(scenario.language)  # before the app: its first screen speaks it too
     if scenario.connected:
         config = load_config(url=DISPLAY_URL, api_key=server.api_key)
     else:

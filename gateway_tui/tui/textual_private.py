@@ -42,6 +42,7 @@ class PrivateName:
 
 PRIVATE_NAMES: tuple[PrivateName, ...] = (
     PrivateName("textual.widgets._footer", "FooterKey", "class", "our footer sorts its keys"),
+    PrivateName("textual.widgets._select", "SelectOverlay", "class", "its key's words marked"),
     PrivateName("textual.keys", "_character_to_key", "function", "tests type keys by name"),
     PrivateName("textual.dom:DOMNode", "_bindings", "attribute", "hints ask the bindings"),
     PrivateName("textual.app:App", "_keymap", "attribute", "a [keys] remap, for hints"),
@@ -161,6 +162,13 @@ def character_to_key(character: str) -> str:
     return _character_to_key(character)
 
 
+def select_overlay_class() -> type[DOMNode]:
+    """The menu a Select opens (it has keys of its own: help shows them, tui/textual_words.py)."""
+    from textual.widgets._select import SelectOverlay
+
+    return SelectOverlay
+
+
 def footer_bindings_ready(footer: Footer) -> bool:
     return footer._bindings_ready
 
@@ -190,4 +198,5 @@ __all__ = [
     "parent_of",
     "queue_busy",
     "replace_via_keyboard",
+    "select_overlay_class",
 ]

@@ -82,6 +82,36 @@ def test_bash_completes_commands_options_profiles_and_known_instances(capsys, tm
     assert _bash_complete(script, words) == ["sales-eu", "support"]
     words = ["gateway-tui", "--profile", "staging", "participants", ""]
     assert _bash_complete(script, words) == ["stage-1"]
+    words = ["gateway-tui", "--profile", "prod", "send-poll", ""]
+    assert _bash_complete(script, words) == ["sales-eu", "support"]
+
+
+def test_every_instance_positional_completes_the_known_names():
+    """Each command that takes an INSTANCE offers the names last listed (cli/arguments.py's
+    instance_argument), send-audio … poll-votes as much as chats and the nouns."""
+    import argparse
+
+    from gateway_tui.cli.completion import instance_names
+    from gateway_tui.cli.parser import build_parser
+
+    def commands(parser: argparse.ArgumentParser, path: str):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield f"{path} {name}".strip(), sub
+                    yield from commands(sub, f"{path} {name}")
+
+    taking = {
+        name: action
+        for name, sub in commands(build_parser(), "")
+        for action in sub._actions
+        if not action.option_strings and action.dest == "instance"
+    }
+    assert {"chats", "instance", "send-poll", "send-audio", "poll-votes"} <= set(taking)
+    missing = [
+        name for name, a in taking.items() if getattr(a, "completer", None) is not instance_names
+    ]
+    assert missing == []
 
 
 def test_fish_completes_profile_names(capsys, tmp_path):

@@ -3,11 +3,17 @@ before anything is sent (the reason printed, exit 1, no request), and sent on th
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from gateway_tui.cli import send_kinds
+from gateway_tui.cli.output import EXIT_PIPE_CLOSED
 from gateway_tui.core.api import message_kinds
 from gateway_tui.main import main
+from tests.support import cli_env
 
 TO = "4917000000001"
 
@@ -94,3 +100,46 @@ def test_poll_votes_on_237_are_counted_from_the_stored_votes(monkeypatch, capsys
         assert not [r for r in server.requests if "getPollVote" in r[2]]
         assert main(["poll-votes", "sales-eu", "4915112340001", "3EB0NOPE"]) == 1
         assert "no poll 3EB0NOPE among the stored messages" in capsys.readouterr().err
+
+
+# --- what a send writes goes through cli/output.py ---------------------------------------------
+
+
+def test_a_send_whose_reader_went_away_ends_quietly(demo_server, tmp_path) -> None:
+    """``send-poll … | head -0``: the poll is sent once, then the command ends as Unix tools do
+    (status 141), with no traceback and no "Exception ignored" from Python's flush at exit."""
+    env = cli_env(demo_server, tmp_path)
+    env.pop("PYTHONUNBUFFERED", None)  # stdout buffered, as a user's shell has it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "gateway_tui", "send-poll", "sales-eu", TO, "Lunch?", "A", "B"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()  # the reader is gone before the command writes
+    err = process.stderr.read().decode("utf-8", "replace")
+    assert process.wait(timeout=300) == EXIT_PIPE_CLOSED, err
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert len(sends(demo_server)) == 1
+
+
+def test_what_the_gateway_echoes_passes_the_display_boundary(gateway, capsys) -> None:
+    """The gateway's answer echoes the poll's question: its controls reach the terminal
+    escaped in JSON (and read back the same), never raw."""
+    question = "Lunch\x1b]52;c;eA==\x07\x9b31m\u202e?"
+    assert main(["send-poll", "sales-eu", TO, question, "Yes", "No", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert not any(raw in out for raw in ("\x1b", "\x07", "\x9b", "\u202e")), repr(out)
+    assert json.loads(out)["message"]["pollCreationMessage"]["name"] == question
+
+
+def test_a_text_that_is_not_utf8_is_refused_before_sending(gateway, capsys) -> None:
+    """``--name "$(printf 'Off\\x9bice')"``: a byte that is not UTF-8 reaches Python as a lone
+    surrogate, which no request can carry: said with the argument's name, nothing sent, no
+    traceback."""
+    name = b"Off\x9bice".decode("utf-8", "surrogateescape")
+    assert main(["send-location", "sales-eu", TO, "1.5", "2.5", "--name", name]) == 1
+    err = capsys.readouterr().err
+    assert "NAME is not valid UTF-8 text" in err and "Traceback" not in err
+    assert not sends(gateway)

@@ -114,3 +114,45 @@ def test_the_pseudo_locale_marks_every_sentence_and_keeps_its_placeholders(langu
     assert "3" in said and "5" in said
     plural = ngettext("{n} chat", "{n} chats", 2).format(n=2)
     assert plural.startswith(PSEUDO_OPEN) and "2" in plural
+
+
+def test_a_config_problem_reads_in_the_language(language):
+    path = storage.config_dir() / storage.CONFIG_FILE_NAME
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("refresh_interval = 'often'\nnot_a_setting = 1\n", encoding="utf-8")
+    language("pt_BR")
+    problems = load_config(environ={}).problems
+    assert any("esperava um número" in p and "ignorado" in p for p in problems), problems
+    assert any("configuração desconhecida" in p for p in problems), problems
+    language("es")
+    problems = load_config(environ={}).problems
+    assert any("ajuste desconocido; se ignora" in p for p in problems), problems
+
+
+def test_a_url_is_refused_in_the_language(language):
+    from gateway_tui.core.text.urls import insecure_url_warning, validate_gateway_url
+
+    language("es")
+    with pytest.raises(ValueError, match="La URL debe empezar por http:// o https://"):
+        validate_gateway_url("ftp://gw.example.com")
+    assert "viaja en claro" in insecure_url_warning("http://gw.example.com")
+
+
+def test_a_file_too_big_to_send_says_its_size_the_locale_way(language, tmp_path):
+    from gateway_tui.core.files.media_files import MediaFileProblem, read_for_upload
+
+    big = tmp_path / "photo.jpg"
+    with big.open("wb") as file:
+        file.truncate(17 * 2**20 + 2**19)
+    language("pt_BR")
+    with pytest.raises(MediaFileProblem, match=r"tem 17,5 MB: o WhatsApp aceita no máximo 16 MB"):
+        read_for_upload(str(big))
+
+
+def test_config_show_says_sources_in_the_language_and_keeps_them_english_for_scripts(language):
+    from gateway_tui.core.files.config_check import show
+
+    language("pt_BR")
+    rows, _problems = show(environ={})
+    profile = next(row for row in rows if row.name == "refresh_interval")
+    assert (profile.source, profile.said) == ("default", "padrão")

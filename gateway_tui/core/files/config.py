@@ -30,7 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 
 from gateway_tui.core.files import storage
 from gateway_tui.core.files.keys_check import check_keymap, default_keys
-from gateway_tui.core.text.i18n import _
+from gateway_tui.core.text.i18n import N_, _, number
 from gateway_tui.core.text.sanitize import MASK
 from gateway_tui.core.text.urls import (  # noqa: F401 - re-exported: callers import them from here
     insecure_url_warning,
@@ -50,10 +50,9 @@ def clamped_refresh_interval(seconds: float) -> tuple[float, str | None]:
     say when it was raised."""
     if seconds == 0 or seconds >= MIN_REFRESH_INTERVAL:
         return seconds, None
-    return MIN_REFRESH_INTERVAL, (
-        f"refresh_interval = {seconds:g} is too short: {MIN_REFRESH_INTERVAL:g} s is used "
-        "(0 turns the refresh off)"
-    )
+    return MIN_REFRESH_INTERVAL, _(
+        "refresh_interval = {value} is too short: {kept} s is used (0 turns the refresh off)"
+    ).format(value=f"{seconds:g}", kept=f"{MIN_REFRESH_INTERVAL:g}")
 
 
 # How long a fleet gateway stays unreachable before it is an alert (core/fleet/alerts.py): a
@@ -69,8 +68,11 @@ def clamped_unreachable_alert_after(seconds: float) -> tuple[float, str | None]:
     kept = min(max(seconds, MIN_UNREACHABLE_ALERT_AFTER), MAX_UNREACHABLE_ALERT_AFTER)
     if kept == seconds:
         return seconds, None
-    too = "short" if seconds < kept else "long"
-    return kept, f"unreachable_alert_after = {seconds:g} is too {too}: {kept:g} s is used"
+    if seconds < kept:
+        said = _("unreachable_alert_after = {value} is too short: {kept} s is used")
+    else:
+        said = _("unreachable_alert_after = {value} is too long: {kept} s is used")
+    return kept, said.format(value=f"{seconds:g}", kept=f"{kept:g}")
 
 
 DEFAULT_REQUEST_TIMEOUT = 15.0
@@ -322,23 +324,35 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         return {}
     except IsADirectoryError:
-        raise ConfigFileError(f"{path} is a directory, not a file") from None
+        raise ConfigFileError(_("{path} is a directory, not a file").format(path=path)) from None
     except OSError as exc:
-        raise ConfigFileError(f"Cannot read {path}: {exc.strerror}") from None
+        raise ConfigFileError(
+            _("Cannot read {path}: {reason}").format(path=path, reason=exc.strerror)
+        ) from None
     if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigFileError(f"{path} is larger than {MAX_CONFIG_BYTES // 1024} KB")
+        raise ConfigFileError(
+            _("{path} is larger than {size} KB").format(
+                path=path, size=number(MAX_CONFIG_BYTES // 1024)
+            )
+        )
     try:
         text = raw.decode("utf-8-sig")  # a byte-order mark (Notepad's "UTF-8") is no TOML
     except UnicodeDecodeError:
-        raise ConfigFileError(f"{path} is not UTF-8 text") from None
+        raise ConfigFileError(_("{path} is not UTF-8 text").format(path=path)) from None
     if _too_deep(text):
-        raise ConfigFileError(f"{path} nests tables or arrays more than {MAX_CONFIG_DEPTH} deep")
+        raise ConfigFileError(
+            _("{path} nests tables or arrays more than {depth} deep").format(
+                path=path, depth=MAX_CONFIG_DEPTH
+            )
+        )
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:  # its message gives the line and column
-        raise ConfigFileError(f"{path} is not valid TOML: {exc}") from None
+        raise ConfigFileError(
+            _("{path} is not valid TOML: {reason}").format(path=path, reason=exc)
+        ) from None
     except RecursionError:
-        raise ConfigFileError(f"{path} is nested too deep to read") from None
+        raise ConfigFileError(_("{path} is nested too deep to read").format(path=path)) from None
 
 
 def _too_deep(text: str) -> bool:
@@ -365,7 +379,7 @@ def read_config_file(path: Path | None = None) -> tuple[ConfigFile, list[str]]:
     try:
         data = _read_toml(path)
     except ConfigFileError as exc:
-        return ConfigFile(), [f"{exc}. Using default settings."]
+        return ConfigFile(), [_("{problem}. Using default settings.").format(problem=exc)]
     problems: list[str] = []
     while True:
         try:
@@ -376,12 +390,22 @@ def read_config_file(path: Path | None = None) -> tuple[ConfigFile, list[str]]:
         for error in errors:
             loc = tuple(str(part) for part in error["loc"])
             invalid_part = _invalid_part(loc, error["type"])
-            ignored = "it" if invalid_part == loc else _dotted(invalid_part)
-            problems.append(f"{path}: {_dotted(loc)}: {_describe(error)}; ignoring {ignored}.")
+            if invalid_part == loc:
+                said = _("{path}: {setting}: {problem}; ignoring it.")
+            else:
+                said = _("{path}: {setting}: {problem}; ignoring {part}.")
+            problems.append(
+                said.format(
+                    path=path,
+                    setting=_dotted(loc),
+                    problem=_describe(error),
+                    part=_dotted(invalid_part),
+                )
+            )
             invalid_parts.add(invalid_part)
         removed = [_remove(data, part) for part in invalid_parts]
         if not any(removed):  # no progress possible: give up on the file as a whole
-            problems.append(f"{path}: using default settings.")
+            problems.append(_("{path}: using default settings.").format(path=path))
             return ConfigFile(), problems
 
 
@@ -414,10 +438,30 @@ def _describe(error: Any) -> str:
     if error["type"] == "value_error":
         return str(error["ctx"]["error"])  # our own plain message, without pydantic's prefix
     if error["type"] == "extra_forbidden":
-        return "unknown setting"
+        return _("unknown setting")
     if error["type"] == "missing":
-        return "required setting is missing"
+        return _("required setting is missing")
+    said = _PYDANTIC_SAYS.get(error["type"])
+    if said is not None:  # pydantic's own words are English: ours for the common ones
+        return _(said).format(**{k: v for k, v in error.get("ctx", {}).items()})
     return str(error["msg"])
+
+
+# What a setting of the wrong kind is told, by pydantic's error type ({…} from its context).
+_PYDANTIC_SAYS = {
+    "float_parsing": N_("expected a number"),
+    "float_type": N_("expected a number"),
+    "finite_number": N_("expected a finite number"),
+    "int_parsing": N_("expected a whole number"),
+    "int_type": N_("expected a whole number"),
+    "bool_parsing": N_("expected true or false"),
+    "bool_type": N_("expected true or false"),
+    "string_type": N_("expected text in quotes"),
+    "dict_type": N_("expected a table"),
+    "greater_than": N_("expected a number greater than {gt}"),
+    "greater_than_equal": N_("expected a number of at least {ge}"),
+    "less_than_equal": N_("expected a number of at most {le}"),
+}
 
 
 def _dotted(loc: tuple[Any, ...]) -> str:
@@ -435,10 +479,9 @@ def _insecure_file_warning(path: Path, config_file: ConfigFile) -> str | None:
         return None
     if not mode & 0o077:
         return None
-    return (
-        f"{path} holds an API key and other users on this machine can read it; "
-        f"run: chmod 600 {path}"
-    )
+    return _(
+        "{path} holds an API key and other users on this machine can read it; run: chmod 600 {path}"
+    ).format(path=path)
 
 
 def _split_keymap(raw: Mapping[str, str], path: Path) -> tuple[dict[str, str], list[str]]:
@@ -448,20 +491,35 @@ def _split_keymap(raw: Mapping[str, str], path: Path) -> tuple[dict[str, str], l
     for binding_id, keys in raw.items():
         parts = [part.strip() for part in keys.split(",")]
         if not binding_id.strip():
-            reason = "the binding id is empty"
+            reason = _("the binding id is empty")
         elif not all(parts):
-            reason = "empty key"
+            reason = _("empty key")
         elif any(char.isspace() for part in parts for char in part):
-            reason = "a key name cannot contain spaces (use e.g. ctrl+x)"
+            reason = _("a key name cannot contain spaces (use e.g. ctrl+x)")
         else:
             valid[binding_id] = ",".join(parts)
             continue
-        problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it.")
+        problems.append(
+            _("{path}: {setting}: {problem}; ignoring it.").format(
+                path=path, setting=_dotted(("keys", binding_id)), problem=reason
+            )
+        )
     valid, refused = check_keymap(valid)  # ids, keys a terminal sends, clashes on a screen
     for binding_id, reason in refused:
         default = default_keys(binding_id)
-        kept = f" ({binding_id} keeps {default})" if default else ""
-        problems.append(f"{path}: {_dotted(('keys', binding_id))}: {reason}; ignoring it{kept}.")
+        if default:
+            said = _("{path}: {setting}: {problem}; ignoring it ({binding} keeps {keys}).")
+        else:
+            said = _("{path}: {setting}: {problem}; ignoring it.")
+        problems.append(
+            said.format(
+                path=path,
+                setting=_dotted(("keys", binding_id)),
+                problem=reason,
+                binding=binding_id,
+                keys=default,
+            )
+        )
     return valid, problems
 
 
@@ -493,7 +551,11 @@ def load_config(
     chosen = config_file.profiles.get(profile_name) if profile_name else None
     if profile_name and chosen is None:
         known = ", ".join(sorted(config_file.profiles)) or "none"
-        problems.append(f"Profile '{profile_name}' is not in {path} (profiles there: {known}).")
+        problems.append(
+            _("Profile '{profile}' is not in {path} (profiles there: {known}).").format(
+                profile=profile_name, path=path, known=known
+            )
+        )
 
     # Each of url and key: flag, else environment, else the profile.
     url_source = "--url" if url else "GATEWAY_URL" if env.url else None
@@ -510,13 +572,16 @@ def load_config(
         key = _profile_key(chosen, profile_name, environ, problems) if uses_profile else None
     if uses_profile and key is None and chosen.api_key_env and not chosen.keychain:
         problems.append(
-            f"Profile '{profile_name}' reads its API key from ${chosen.api_key_env}, "
-            "which is not set."
+            _("Profile '{profile}' reads its API key from ${variable}, which is not set.").format(
+                profile=profile_name, variable=chosen.api_key_env
+            )
         )
     if chosen is not None and not uses_profile and chosen_url and key is None:
         problems.append(
-            f"{url_source} points at another gateway than profile '{profile_name}', "
-            "whose API key is only sent to its own URL."
+            _(
+                "{source} points at another gateway than profile '{profile}', "
+                "whose API key is only sent to its own URL."
+            ).format(source=url_source, profile=profile_name)
         )
 
     file_warning = _insecure_file_warning(path, config_file)
@@ -566,12 +631,18 @@ def _profile_key(
     try:
         key = profile.resolve_key(environ, name=name)
     except KeychainError as exc:
-        problems.append(f"Profile '{name}' keeps its API key in the OS keychain, but {exc}.")
+        problems.append(
+            _("Profile '{profile}' keeps its API key in the OS keychain, but {reason}.").format(
+                profile=name, reason=exc
+            )
+        )
         return None
     if key is None and profile.keychain and profile.api_key is None:
         problems.append(
-            f"Profile '{name}' keeps its API key in the OS keychain, which has none for it "
-            "(save the profile again from the connect screen)."
+            _(
+                "Profile '{profile}' keeps its API key in the OS keychain, which has none for "
+                "it (save the profile again from the connect screen)."
+            ).format(profile=name)
         )
     return key
 

@@ -17,13 +17,26 @@ from typing import Any
 
 from gateway_tui.core.files import config as cfg
 from gateway_tui.core.files.app_facts import BINDINGS, THEMES
+from gateway_tui.core.text.i18n import N_, _
+
+# Where a setting came from (the table says them in the reader's language).
+DEFAULT = N_("default")
+CONFIG_FILE = N_("config file")
+NONE = "(none)"  # a value, not a source: scripts read it
 
 
 @dataclass(frozen=True)
 class Setting:
     name: str
     value: str
-    source: str  # flag, environment (NAME), profile NAME, config file, default
+    source: str  # flag, environment (NAME), profile NAME, config file, default: for scripts
+    said: str = ""  # the source in the reader's language (the table a person reads)
+
+    @staticmethod
+    def of(name: str, value: str, source: str, **params: str) -> Setting:
+        """A row whose source is the sentence ``source`` (N_-marked) with ``params``: in
+        English for --json and --csv, in the reader's language for the table."""
+        return Setting(name, value, source.format(**params), _(source).format(**params))
 
 
 def _raw(path: Path) -> dict[str, Any]:
@@ -47,30 +60,31 @@ def show(
     config = cfg.load_config(url=url, api_key=api_key, profile=profile, path=path, environ=environ)
     raw = _raw(path)
     env = cfg.EnvSettings.from_environ(environ)
-    rows = [Setting("config file", str(path), "default" if not path.exists() else "found")]
+    found = DEFAULT if not path.exists() else N_("found")
+    rows = [Setting.of("config file", str(path), found)]
 
     if profile:
-        profile_source = "flag --profile"
+        profile_source = N_("flag --profile")
     elif env.profile:
-        profile_source = "environment (GATEWAY_PROFILE)"
+        profile_source = N_("environment (GATEWAY_PROFILE)")
     elif raw.get("default_profile"):
-        profile_source = "config file (default_profile)"
+        profile_source = N_("config file (default_profile)")
     else:
-        profile_source = "default"
-    rows.append(Setting("profile", config.profile or "(none)", profile_source))
+        profile_source = DEFAULT
+    rows.append(Setting.of("profile", config.profile or NONE, profile_source))
 
-    in_profile = f"profile {config.profile}" if config.profile else "default"
+    in_profile = N_("profile {profile}") if config.profile else DEFAULT
+    named = {"profile": config.profile or ""}
     if url:
-        url_source = "flag --url"
+        url_source = N_("flag --url")
     elif env.url:
-        url_source = "environment (GATEWAY_URL)"
+        url_source = N_("environment (GATEWAY_URL)")
     else:
-        url_source = in_profile if config.url else "default"
-    rows.append(Setting("url", config.url or "(none)", url_source))
-    rows.append(
-        Setting("api_key", cfg.mask_key(config.api_key), _key_source(config, api_key, env, environ))
-    )
-    rows.append(Setting("api_version", config.api_version, in_profile))
+        url_source = in_profile if config.url else DEFAULT
+    rows.append(Setting.of("url", config.url or NONE, url_source, **named))
+    key_source, key_params = _key_source(config, api_key, env, environ)
+    rows.append(Setting.of("api_key", cfg.mask_key(config.api_key), key_source, **key_params))
+    rows.append(Setting.of("api_version", config.api_version, in_profile, **named))
 
     for name in (
         "refresh_interval",
@@ -82,19 +96,19 @@ def show(
     ):
         value = getattr(config, name)
         rows.append(
-            Setting(
+            Setting.of(
                 name,
-                "(none)" if value is None else str(value),
-                "config file" if name in raw else "default",
+                NONE if value is None else str(value),
+                CONFIG_FILE if name in raw else DEFAULT,
             )
         )
     for binding_id, keys in config.keys.items():
-        rows.append(Setting(f"keys.{binding_id}", keys, "config file"))
+        rows.append(Setting.of(f"keys.{binding_id}", keys, CONFIG_FILE))
     rows.append(
-        Setting(
+        Setting.of(
             "profiles",
-            ", ".join(sorted(config.profiles)) or "(none)",
-            "config file" if config.profiles else "default",
+            ", ".join(sorted(config.profiles)) or NONE,
+            CONFIG_FILE if config.profiles else DEFAULT,
         )
     )
     return rows, [*config.problems, *config.warnings]
@@ -102,21 +116,25 @@ def show(
 
 def _key_source(
     config: cfg.ResolvedConfig, flag: str | None, env: cfg.EnvSettings, environ: Mapping[str, str]
-) -> str:
+) -> tuple[str, dict[str, str]]:
+    """Where the key came from: a sentence (N_-marked) and its placeholders' values."""
     if config.api_key is None:
-        return "default"
+        return DEFAULT, {}
     if flag:
-        return "flag --api-key"
+        return N_("flag --api-key"), {}
     if env.api_key:
-        return "environment (GATEWAY_API_KEY)"
+        return N_("environment (GATEWAY_API_KEY)"), {}
     chosen = config.profiles.get(config.profile or "")
     if chosen is None:
-        return "default"
+        return DEFAULT, {}
+    named = {"profile": config.profile or ""}
     if chosen.api_key_env and environ.get(chosen.api_key_env):
-        return f"profile {config.profile}: environment ({chosen.api_key_env})"
+        return N_("profile {profile}: environment ({variable})"), named | {
+            "variable": chosen.api_key_env
+        }
     if getattr(chosen, "keychain", False) and chosen.api_key is None:
-        return f"profile {config.profile}: the OS keychain"
-    return f"profile {config.profile}: config file"
+        return N_("profile {profile}: the OS keychain"), named
+    return N_("profile {profile}: config file"), named
 
 
 def validate(path: Path | None = None) -> list[str]:
@@ -129,13 +147,18 @@ def validate(path: Path | None = None) -> list[str]:
     problems += key_problems
     if config_file.theme and config_file.theme not in known_themes():
         problems.append(
-            f"{path}: theme: {config_file.theme!r} is not a known theme "
-            f"(themes: {', '.join(known_themes())})."
+            _("{path}: theme: {theme} is not a known theme (themes: {known}).").format(
+                path=path, theme=repr(config_file.theme), known=", ".join(known_themes())
+            )
         )
     default = config_file.default_profile
     if default and default not in config_file.profiles:
-        known = ", ".join(sorted(config_file.profiles)) or "none"
-        problems.append(f"{path}: default_profile: no profile {default!r} (profiles: {known}).")
+        known = ", ".join(sorted(config_file.profiles)) or _("none")
+        problems.append(
+            _("{path}: default_profile: no profile {profile} (profiles: {known}).").format(
+                path=path, profile=repr(default), known=known
+            )
+        )
     return problems
 
 

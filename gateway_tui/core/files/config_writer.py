@@ -12,6 +12,7 @@ from typing import Any
 
 from gateway_tui.core.files import storage
 from gateway_tui.core.files.config import ConfigFileError, Profile, _read_toml, config_path
+from gateway_tui.core.text.i18n import _
 
 
 def save_profile(
@@ -28,11 +29,13 @@ def save_profile(
     import tomlkit
 
     if not name.strip():
-        raise ValueError("The profile name cannot be empty")
+        raise ValueError(_("The profile name cannot be empty"))
     path = config_path() if path is None else Path(path)
     data, document = _document(path)
     if not isinstance(data.get("profiles", {}), dict):
-        raise ConfigFileError(f"{path}: 'profiles' is not a table; fix it by hand first")
+        raise ConfigFileError(
+            _("{path}: 'profiles' is not a table; fix it by hand first").format(path=path)
+        )
     entry = tomlkit.table()
     entry["url"] = profile.url
     if profile.api_key_env:
@@ -58,7 +61,9 @@ def save_profile(
         text = tomlkit.dumps(document)
     except (tomlkit.exceptions.TOMLKitError, TypeError, ValueError) as exc:
         raise ConfigFileError(
-            f"Cannot add the profile to {path} ({exc}); edit it by hand"
+            _("Cannot add the profile to {path} ({reason}); edit it by hand").format(
+                path=path, reason=exc
+            )
         ) from None
     storage.atomic_write_text(path, text)
 
@@ -74,7 +79,9 @@ def save_setting(key: str, value: str, *, path: Path | None = None) -> None:
     try:
         storage.atomic_write_text(path, tomlkit.dumps(document))
     except OSError as exc:
-        raise ConfigFileError(f"Cannot write {path}: {exc.strerror or exc}") from None
+        raise ConfigFileError(
+            _("Cannot write {path}: {reason}").format(path=path, reason=exc.strerror or exc)
+        ) from None
 
 
 def _document(path: Path) -> tuple[dict[str, Any], Any]:
@@ -87,7 +94,9 @@ def _document(path: Path) -> tuple[dict[str, Any], Any]:
     except FileNotFoundError:
         return data, tomlkit.document()
     except (OSError, UnicodeDecodeError, tomlkit.exceptions.TOMLKitError) as exc:
-        raise ConfigFileError(f"Cannot rewrite {path}: {exc}") from None
+        raise ConfigFileError(
+            _("Cannot rewrite {path}: {reason}").format(path=path, reason=exc)
+        ) from None
 
 
 def _set_top_level(document: Any, key: str, value: str) -> None:

@@ -26,6 +26,7 @@ from gateway_tui.core.api.models import SentMessage
 from gateway_tui.core.draft import FORMAT_VERSION, Draft, as_text
 from gateway_tui.core.files.storage import atomic_write_json, data_dir, read_json
 from gateway_tui.core.state import SentRecord
+from gateway_tui.core.text.i18n import _
 
 HISTORY_LIMIT = 500
 # templates.json is read, changed and written whole: one change at a time (the app saves
@@ -200,7 +201,7 @@ class ComposeStore:
         """Save (or replace) a template; True when one of that name was replaced."""
         name = name.strip()
         if not name:
-            raise ValueError("a template needs a name")
+            raise ValueError(_("a template needs a name"))
         with _TEMPLATES_WRITE:
             raw = self._templates_raw()
             replaced = name in raw

@@ -9,6 +9,8 @@ and nothing is stored.
 
 from __future__ import annotations
 
+from gateway_tui.core.text.i18n import _
+
 SERVICE = "gateway-tui"
 
 
@@ -30,9 +32,9 @@ def unavailable() -> str | None:
 
         backend = keyring.get_keyring()
     except Exception as exc:  # noqa: BLE001 - a broken backend plug-in is "no keychain"
-        return f"the keychain cannot be opened ({type(exc).__name__})"
+        return _("the keychain cannot be opened ({error})").format(error=type(exc).__name__)
     if isinstance(backend, fail.Keyring):
-        return (
+        return _(
             "no OS keychain on this machine (no Secret Service, macOS Keychain or Windows "
             "Credential Locker): keep the key in an environment variable (api_key_env)"
         )
@@ -60,4 +62,5 @@ def set_key(profile: str, key: str) -> None:
 
 def _why(exc: Exception) -> str:
     # The class name and keyring's own words; never the key (keyring never puts it in them).
-    return f"the keychain refused: {type(exc).__name__}: {exc}".rstrip(": ")
+    said = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    return _("the keychain refused: {error}").format(error=said)

@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Mapping
 
 from gateway_tui.core.files.app_facts import BINDINGS, CHARACTER_KEYS, KEY_NAMES, SCREENS
+from gateway_tui.core.text.i18n import N_, _
 
 TEXTUAL_PREFIX = "textual."  # Textual's own bindings: their keys are taken, they cannot be remapped
 MODIFIERS = ("ctrl", "alt", "shift")
@@ -23,7 +24,7 @@ SENT_AS = {
     "ctrl+h": "backspace",
     "ctrl+left_square_bracket": "escape",
     "ctrl+[": "escape",
-    "ctrl+j": "enter (in most terminals)",
+    "ctrl+j": N_("enter (in most terminals)"),
 }
 _KNOWN_NAMES = frozenset(KEY_NAMES)
 
@@ -41,33 +42,42 @@ def normal_key(key: str) -> str:
 def key_problem(key: str) -> str | None:
     """Why no terminal sends ``key`` (or no such key exists); None when it is fine."""
     if len(key) == 1:
-        return None if key.isprintable() else f"{key!r} is not a key"
+        return None if key.isprintable() else _("{key} is not a key").format(key=repr(key))
     *mods, base = key.split("+")
     if not base:  # "ctrl++" or a trailing "+"
         base = "plus"
     lowered = [mod.lower() for mod in mods]
     for mod in lowered:
         if mod in NOT_SENT_MODIFIERS:
-            return f"{key}: no terminal sends {mod}+ keys to an application"
+            return _("{key}: no terminal sends {modifier}+ keys to an application").format(
+                key=key, modifier=mod
+            )
         if mod not in MODIFIERS:
-            return f"{key}: {mod!r} is not a modifier (ctrl, alt, shift)"
+            return _("{key}: {modifier} is not a modifier (ctrl, alt, shift)").format(
+                key=key, modifier=repr(mod)
+            )
     if len(base) == 1:
         name = CHARACTER_KEYS.get(base, base.lower())
     else:
         name = base.lower()
         if name not in _KNOWN_NAMES:
             near = difflib.get_close_matches(name, KEY_NAMES, n=1)
-            hint = f" (did you mean {near[0]}?)" if near else ""
-            return f"{key}: no key is named {base!r}{hint}"
+            if near:
+                return _("{key}: no key is named {name} (did you mean {near}?)").format(
+                    key=key, name=repr(base), near=near[0]
+                )
+            return _("{key}: no key is named {name}").format(key=key, name=repr(base))
     normal = "+".join([*lowered, name])
     if normal in SENT_AS:
-        return f"{key}: a terminal sends it as {SENT_AS[normal]}"
+        return _("{key}: a terminal sends it as {sent}").format(key=key, sent=_(SENT_AS[normal]))
     if "shift" in lowered and len(base) == 1 and base.isalpha():
         rest = [mod for mod in lowered if mod != "shift"]
         sent = "+".join([*rest, base.upper() if not rest else base.lower()])
-        return f"{key}: a terminal sends it as {sent}"
+        return _("{key}: a terminal sends it as {sent}").format(key=key, sent=sent)
     if "ctrl" in lowered and name.isdigit():
-        return f"{key}: most terminals send nothing (or another key) for ctrl and a digit"
+        return _("{key}: most terminals send nothing (or another key) for ctrl and a digit").format(
+            key=key
+        )
     return None
 
 
@@ -88,8 +98,11 @@ def check_keymap(remaps: Mapping[str, str]) -> tuple[dict[str, str], list[tuple[
     for binding_id, spec in remaps.items():
         if binding_id not in BINDINGS or binding_id.startswith(TEXTUAL_PREFIX):
             near = difflib.get_close_matches(binding_id, [b for b in BINDINGS if "." in b], n=1)
-            hint = f" (did you mean {near[0]}?)" if near else " (`?` in the app lists them)"
-            problems.append((binding_id, f"no binding has this id{hint}"))
+            if near:
+                said = _("no binding has this id (did you mean {near}?)").format(near=near[0])
+            else:
+                said = _("no binding has this id (`?` in the app lists them)")
+            problems.append((binding_id, said))
             continue
         bad = [why for key in _keys(spec) if (why := key_problem(key))]
         if bad:
@@ -128,8 +141,10 @@ def _first_clash(remaps: Mapping[str, str]) -> tuple[str, str] | None:
                 continue
             last = max(remapped, key=order.__getitem__)
             other = next(h for h in holders if h != last)
-            description = BINDINGS[other][1] or other
-            why = f"{key} is also {other} ({description}) on {screen}"
+            description = _(BINDINGS[other][1]) if BINDINGS[other][1] else other
+            why = _("{key} is also {binding} ({description}) on {screen}").format(
+                key=key, binding=other, description=description, screen=screen
+            )
             if worst is None or order[last] > worst[0]:
                 worst = (order[last], last, why)
     return None if worst is None else (worst[1], worst[2])

@@ -14,6 +14,7 @@ from pathlib import Path
 from gateway_tui.core.api.message_bodies import MEDIA_LIMITS, MediaType, MediaUpload
 from gateway_tui.core.api.message_kinds import guess_mimetype
 from gateway_tui.core.files import storage
+from gateway_tui.core.text.i18n import N_, _, decimal, number
 
 _UNSAFE = re.compile(r"[^\w.\- ()+,=@]+")
 _LEADING = " ._-"  # a name never starts with these: hidden (.), or read as an option (-)
@@ -58,7 +59,11 @@ def _media_folder(directory: Path) -> None:
     ~/Pictures) is theirs: its target's mode is left as it is."""
     if directory.is_symlink():
         if not directory.is_dir():
-            raise MediaFileProblem(f"{directory} links to {os.readlink(directory)}: no folder")
+            raise MediaFileProblem(
+                _("{folder} links to {target}: no folder").format(
+                    folder=directory, target=os.readlink(directory)
+                )
+            )
         return
     storage.ensure_private_dir(directory)
 
@@ -71,8 +76,8 @@ def save_new_file(directory: Path, name: str, content: bytes) -> Path:
     if not dot:
         stem, suffix = name, ""
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
-    for number in range(1, 10_000):
-        candidate = name if number == 1 else f"{stem} ({number}){dot}{suffix}"
+    for copy in range(1, 10_000):
+        candidate = name if copy == 1 else f"{stem} ({copy}){dot}{suffix}"
         path = directory / candidate
         try:
             fd = os.open(path, flags, FILE_MODE)
@@ -83,12 +88,27 @@ def save_new_file(directory: Path, name: str, content: bytes) -> Path:
             file.flush()
             os.fsync(file.fileno())
         return path
-    raise MediaFileProblem(f"Too many files named {name} in {directory}")
+    raise MediaFileProblem(
+        _("Too many files named {name} in {folder}").format(name=name, folder=directory)
+    )
+
+
+# One sentence per kind: the kind's word is part of the sentence in every language.
+TOO_BIG = {
+    "image": N_("{name} is {size} MB: WhatsApp takes at most {limit} MB for a photo."),
+    "video": N_("{name} is {size} MB: WhatsApp takes at most {limit} MB for a video."),
+    "audio": N_("{name} is {size} MB: WhatsApp takes at most {limit} MB for an audio."),
+    "document": N_("{name} is {size} MB: WhatsApp takes at most {limit} MB for a document."),
+}
+
+
+def _cannot_read(path: Path, problem: OSError) -> str:
+    return _("Cannot read {path}: {reason}").format(path=path, reason=problem.strerror or problem)
 
 
 def kind_of(path: Path) -> MediaType:
     """What WhatsApp sends a file as, by its type: photo, video, audio, else a document."""
-    mimetype, _ = mimetypes.guess_type(path.name)
+    mimetype, _encoding = mimetypes.guess_type(path.name)
     major = (mimetype or "").split("/")[0]
     if major in ("image", "video", "audio"):
         return major  # type: ignore[return-value]
@@ -99,26 +119,27 @@ def read_for_upload(raw_path: str, caption: str = "") -> MediaUpload:
     """A local file as a sendMedia upload; its size is checked before it is read."""
     path = Path(raw_path.strip()).expanduser()
     if not raw_path.strip():
-        raise MediaFileProblem("Give the path of a file to send.")
+        raise MediaFileProblem(_("Give the path of a file to send."))
     try:
         size = path.stat().st_size
     except OSError as problem:
-        raise MediaFileProblem(f"Cannot read {path}: {problem.strerror or problem}") from None
+        raise MediaFileProblem(_cannot_read(path, problem)) from None
     if not path.is_file():
-        raise MediaFileProblem(f"{path} is not a file.")
+        raise MediaFileProblem(_("{path} is not a file.").format(path=path))
     kind = kind_of(path)
     limit = MEDIA_LIMITS[kind]
     if size == 0:
-        raise MediaFileProblem(f"{path.name} is empty: nothing to send.")
+        raise MediaFileProblem(_("{name} is empty: nothing to send.").format(name=path.name))
     if size > limit:
         raise MediaFileProblem(
-            f"{path.name} is {size / 2**20:.1f} MB: WhatsApp takes at most "
-            f"{limit // 2**20} MB for a {kind}."
+            _(TOO_BIG[kind]).format(
+                name=path.name, size=decimal(size / 2**20, 1), limit=number(limit // 2**20)
+            )
         )
     try:
         content = path.read_bytes()
     except OSError as problem:
-        raise MediaFileProblem(f"Cannot read {path}: {problem.strerror or problem}") from None
+        raise MediaFileProblem(_cannot_read(path, problem)) from None
     return MediaUpload(
         mediatype=kind,
         media=base64.b64encode(content).decode("ascii"),

@@ -20,6 +20,8 @@ from typing import IO, Any
 
 import platformdirs
 
+from gateway_tui.core.text.i18n import _, number
+
 APP_NAME = "gateway-tui"
 HOME_ENV = "GATEWAY_TUI_HOME"
 PRIVATE_DIR_MODE = 0o700
@@ -71,7 +73,7 @@ def ensure_private_dir(path: str | os.PathLike[str]) -> Path:
         # mkdir's mode is filtered by the umask, which could also strip owner bits.
         os.chmod(directory, PRIVATE_DIR_MODE)
     if not path.is_dir():
-        raise NotADirectoryError(f"{path} exists and is not a directory")
+        raise NotADirectoryError(_("{path} exists and is not a directory").format(path=path))
     if stat.S_IMODE(path.stat().st_mode) & 0o077:
         os.chmod(path, PRIVATE_DIR_MODE)
     return path
@@ -191,33 +193,51 @@ def read_json(path: str | os.PathLike[str], default: Any) -> Any:
     except FileNotFoundError:
         return default
     except IsADirectoryError:
-        return _unreadable(path, "it is a directory, not a file", default)
+        return _unreadable(path, _("it is a directory, not a file"), default)
     except PermissionError:
         _report(
-            f"{path} could not be read: permission denied. It is left as it is; "
-            "nothing is saved there until that is fixed."
+            _(
+                "{path} could not be read: permission denied. It is left as it is; "
+                "nothing is saved there until that is fixed."
+            ).format(path=path)
         )
         return default
     except OSError as error:
-        _report(f"{path} could not be read: {error.strerror or error}.")
+        _report(
+            _("{path} could not be read: {reason}.").format(
+                path=path, reason=error.strerror or error
+            )
+        )
         return default
     if len(raw) > MAX_JSON_BYTES:
-        return _unreadable(path, f"it is larger than {MAX_JSON_BYTES // 2**20} MB", default)
+        return _unreadable(
+            path,
+            _("it is larger than {size} MB").format(size=number(MAX_JSON_BYTES // 2**20)),
+            default,
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return _unreadable(path, "it is not UTF-8 text", default)
+        return _unreadable(path, _("it is not UTF-8 text"), default)
     if nesting_depth(text, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
-        return _unreadable(path, f"it is nested more than {MAX_JSON_DEPTH} levels deep", default)
+        return _unreadable(
+            path,
+            _("it is nested more than {depth} levels deep").format(depth=MAX_JSON_DEPTH),
+            default,
+        )
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        where = f"invalid JSON at line {exc.lineno}, column {exc.colno}"
+        where = _("invalid JSON at line {line}, column {column}").format(
+            line=exc.lineno, column=exc.colno
+        )
         if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
-            where = "it ends in the middle (truncated)"
+            where = _("it ends in the middle (truncated)")
         return _unreadable(path, where, default)
     except (ValueError, RecursionError) as exc:
-        return _unreadable(path, f"it cannot be parsed ({type(exc).__name__})", default)
+        return _unreadable(
+            path, _("it cannot be parsed ({error})").format(error=type(exc).__name__), default
+        )
 
 
 def nesting_depth(text: str, limit: int, quotes: str = '"') -> int:
@@ -262,9 +282,15 @@ def _unreadable(path: Path, why: str, default: Any) -> Any:
         os.rename(path, kept)
     except OSError as error:
         _report(
-            f"{path} could not be read: {why}. It could not be moved aside either "
-            f"({error.strerror or error}), so nothing is saved there."
+            _(
+                "{path} could not be read: {why}. It could not be moved aside either "
+                "({reason}), so nothing is saved there."
+            ).format(path=path, why=why, reason=error.strerror or error)
         )
         return default
-    _report(f"{path} could not be read: {why}. It was kept as {kept.name}; a fresh one is used.")
+    _report(
+        _("{path} could not be read: {why}. It was kept as {kept}; a fresh one is used.").format(
+            path=path, why=why, kept=kept.name
+        )
+    )
     return default

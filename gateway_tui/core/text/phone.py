@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from gateway_tui.core.text.i18n import _
+
 PERSON_SUFFIXES = ("@s.whatsapp.net", "@c.us")
 # What people put between digits; a real server strips + ( ) - and spaces too.
 _NOISE = re.compile(r"[+\s()\-./]")
@@ -51,27 +53,31 @@ def number_problem(digits: str) -> str:
     from phonenumbers import ValidationResult
 
     if len(digits) > MAX_DIGITS:
-        return (
-            f"{len(digits)} digits is too long for any phone number (at most {MAX_DIGITS}; "
+        return _(
+            "{count} digits is too long for any phone number (at most {most}; "
             "two numbers run together? one number per line)"
-        )
-    no_country = "no country has this code: write the number with its country code"
+        ).format(count=len(digits), most=MAX_DIGITS)
+    no_country = _("no country has this code: write the number with its country code")
     try:
         number = phonenumbers.parse("+" + digits)
     except phonenumbers.NumberParseException as exc:
         if exc.error_type == phonenumbers.NumberParseException.INVALID_COUNTRY_CODE:
             return no_country
-        return "too short for a phone number with its country code"
+        return _("too short for a phone number with its country code")
     reason = phonenumbers.is_possible_number_with_reason(number)
     country = f"+{number.country_code}"
     if reason == ValidationResult.INVALID_COUNTRY_CODE:
         return no_country
     if reason == ValidationResult.TOO_LONG:
-        return f"too long for a number of {country} (two numbers run together?)"
+        return _("too long for a number of {country} (two numbers run together?)").format(
+            country=country
+        )
     if reason in (ValidationResult.TOO_SHORT, ValidationResult.IS_POSSIBLE_LOCAL_ONLY):
-        return f"too short for a number of {country} (is the country code there?)"
+        return _("too short for a number of {country} (is the country code there?)").format(
+            country=country
+        )
     if reason == ValidationResult.INVALID_LENGTH:
-        return f"not a possible length for a number of {country}"
+        return _("not a possible length for a number of {country}").format(country=country)
     if not phonenumbers.is_valid_number(number):
-        return f"not a number in use in {country}'s numbering plan"
+        return _("not a number in use in the numbering plan of {country}").format(country=country)
     return ""

@@ -9,6 +9,8 @@ import ipaddress
 import re
 from urllib.parse import urlsplit
 
+from gateway_tui.core.text.i18n import _
+
 _HOST_NAME = re.compile(r"[\w-]+(\.[\w-]+)*\.?")  # lenient: allows docker-style "evolution_api"
 
 
@@ -20,31 +22,31 @@ def validate_gateway_url(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise ValueError("Enter the gateway URL, for example https://gw.example.com")
+        raise ValueError(_("Enter the gateway URL, for example https://gw.example.com"))
     if any(char.isspace() for char in text):
-        raise ValueError("The URL must not contain spaces")
+        raise ValueError(_("The URL must not contain spaces"))
     try:
         parts = urlsplit(text)
     except ValueError:  # e.g. an unclosed "[" of an IPv6 address
-        raise ValueError("The URL's host name is not valid") from None
+        raise ValueError(_("The URL's host name is not valid")) from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https"):
-        raise ValueError("The URL must start with http:// or https://")
+        raise ValueError(_("The URL must start with http:// or https://"))
     if "@" in parts.netloc:
-        raise ValueError("The URL must not contain a user name or password; use the API key")
+        raise ValueError(_("The URL must not contain a user name or password; use the API key"))
     if parts.query or parts.fragment or text.endswith(("?", "#")):
-        raise ValueError("The URL must not contain '?' or '#'")
+        raise ValueError(_("The URL must not contain '?' or '#'"))
     host = parts.hostname
     if not host:
-        raise ValueError("The URL has no host name")
+        raise ValueError(_("The URL has no host name"))
     if not (_is_ip_address(host) or _HOST_NAME.fullmatch(host)):
-        raise ValueError("The URL's host name is not valid")
+        raise ValueError(_("The URL's host name is not valid"))
     try:
         port = parts.port
     except ValueError:
         port = 0
     if port == 0 or (port is None and parts.netloc.endswith(":")):
-        raise ValueError("The port must be a number from 1 to 65535")
+        raise ValueError(_("The port must be a number from 1 to 65535"))
     normalised = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
     if not host.isascii():
         # Agree with the HTTP client, which is stricter about such host names ("x²", full-width
@@ -56,7 +58,7 @@ def validate_gateway_url(text: str) -> str:
         try:
             httpx.URL(normalised)
         except (httpx.InvalidURL, ValueError):
-            raise ValueError("The URL's host name is not valid") from None
+            raise ValueError(_("The URL's host name is not valid")) from None
     return normalised
 
 
@@ -91,7 +93,7 @@ def _insecure_host(url: str | None) -> str | None:
         return None
     if parts.scheme.lower() != "http" or _is_loopback(host):
         return None
-    return host or "the gateway"
+    return host
 
 
 def is_insecure_url(url: str | None) -> bool:
@@ -105,11 +107,17 @@ def insecure_url_warning(url: str | None) -> str | None:
     host = _insecure_host(url)
     if host is None:
         return None
-    return (
-        f"The connection to {host} uses plain http://, so the API key travels unencrypted "
+    if not host:
+        return _(
+            "The connection to the gateway uses plain http://, so the API key travels "
+            "unencrypted and anyone on the network path can read it. Use https:// unless you "
+            "trust every network in between."
+        )
+    return _(
+        "The connection to {host} uses plain http://, so the API key travels unencrypted "
         "and anyone on the network path can read it. Use https:// unless you trust every "
         "network in between."
-    )
+    ).format(host=host)
 
 
 def root_and_path(url: str | None) -> tuple[str, str] | None:

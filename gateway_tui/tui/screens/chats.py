@@ -24,6 +24,7 @@ from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.identity import is_lid
 from gateway_tui.core.services.messages import recipient_of
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.chat_labels import ChatLabels, labels_column
 from gateway_tui.tui.screens.chat_modals import ProfileScreen
@@ -101,17 +102,21 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
     BINDINGS = [
         # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
         # palette say.
-        Binding("enter", "open", "Open", tooltip="Open the conversation", id="chats.open"),
+        Binding("enter", "open", "Open", tooltip=N_("Open the conversation"), id="chats.open"),
         Binding(
-            "a", "archive", "Archive", tooltip="Archive / unarchive the chat", id="chats.archive"
+            "a",
+            "archive",
+            "Archive",
+            tooltip=N_("Archive / unarchive the chat"),
+            id="chats.archive",
         ),
-        Binding("e", "edit", "Edit", tooltip="Edit your last text message", id="chats.edit"),
-        Binding("p", "profile", "Profile", tooltip="Business profile", id="chats.profile"),
+        Binding("e", "edit", "Edit", tooltip=N_("Edit your last text message"), id="chats.edit"),
+        Binding("p", "profile", "Profile", tooltip=N_("Business profile"), id="chats.profile"),
         Binding(
             "m",
             "compose",
             "Compose",
-            tooltip="Compose a list message to this chat",
+            tooltip=N_("Compose a list message to this chat"),
             id="chats.compose",
         ),
         Binding("r", "refresh", "Refresh", id="chats.refresh"),
@@ -120,9 +125,15 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         Binding("escape", "back", "Back", id="chats.back"),
         # Labels (screens/chat_labels.py).
         Binding(
-            "l", "label_filter", "Label", tooltip="Show one label's chats", id="chats.label_filter"
+            "l",
+            "label_filter",
+            "Label",
+            tooltip=N_("Show one label's chats"),
+            id="chats.label_filter",
         ),
-        Binding("b", "labels", "Labels", tooltip="Put a label on / take it off", id="chats.labels"),
+        Binding(
+            "b", "labels", "Labels", tooltip=N_("Put a label on / take it off"), id="chats.labels"
+        ),
     ]
 
     def __init__(self, instance: str, *, store: ComposeStore | None = None) -> None:
@@ -362,7 +373,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
 
     def action_edit(self) -> None:
         """The edit dialog for the chat's newest own text message (read from the gateway)."""
-        from gateway_tui.tui.screens.messages import edit_own_message
+        from gateway_tui.tui.screens.conversation_actions import edit_own_message
 
         row = self._current()
         if row is None:

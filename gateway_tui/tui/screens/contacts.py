@@ -4,15 +4,13 @@ stored message gave it, and says "number hidden" when none did (core/identity.py
 
 from __future__ import annotations
 
-from rich.text import Text
-from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
 from gateway_tui.core.identity import Identity
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.formatting import Phrases, clock
-from gateway_tui.tui.screens.table_screen import TableScreen
+from gateway_tui.core.text.formatting import Phrases
+from gateway_tui.tui.screens.table_screen import InstanceTableScreen
 from gateway_tui.tui.widgets.record_table import Column
 
 
@@ -54,8 +52,9 @@ def contact_search_text(who: Identity) -> str:
     return "\n".join([who.name or "", who.number_text, *who.forms()])
 
 
-class ContactsScreen(TableScreen[Identity]):
+class ContactsScreen(InstanceTableScreen[Identity]):
     HELP_TITLE = "Contacts"
+    TITLE_OF = "Contacts of {instance}"
     ID_PREFIX = "contacts"
     COLUMNS = CONTACT_COLUMNS
     FILTER_PLACEHOLDER = "search by name, number or LID"
@@ -71,22 +70,8 @@ class ContactsScreen(TableScreen[Identity]):
         Binding("y", "copy_number", "Copy number", id="contacts.copy_number", show=False),
     ]
 
-    def __init__(self, instance: str) -> None:
-        super().__init__()
-        self.instance = instance
-
-    def row_key(self, row: Identity) -> str:
-        return row.jid
-
     def search_text(self, row: Identity) -> str:
         return contact_search_text(row)
-
-    def compose_head(self) -> ComposeResult:
-        yield Static(
-            Text(f"Contacts of {self.instance}", style="bold"),
-            id="contacts-title",
-            classes="title",
-        )
 
     def on_mount(self) -> None:
         self._load()
@@ -128,11 +113,7 @@ class ContactsScreen(TableScreen[Identity]):
             parts.append(f"⚠ numbers from stored messages unavailable: {numbers_error.title}")
         if rows and self.table.visible_count != len(rows):
             parts.append(f"showing {self.table.visible_count:,}")
-        parts += self.table.view_summary()
-        if loadable.loading:
-            parts.append("loading…")
-        elif loadable.updated_at is not None:
-            parts.append(f"read {clock(loadable.updated_at)}")
+        parts += self.view_and_read(loadable)
         parts.append(
             self.key_hints(
                 ("contacts.open", "opens the chat"),

@@ -25,6 +25,7 @@ from gateway_tui.core.api import message_kinds as kinds
 from gateway_tui.core.api.capabilities import keeps_poll_votes, unsupported
 from gateway_tui.core.api.message_views import POLL_KINDS, PollVotes
 from gateway_tui.core.chat_book import printable
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.text_input import TextInput
@@ -42,28 +43,33 @@ PRESENCE_EVERY_SECONDS = 10.0
 # The newest polls whose votes are asked for (one getPollVote each, once per reading).
 POLL_WINDOW = 50
 
+# The conversation's keys beyond text and files, one row each: key, action, the word the help
+# and the palette show (none of them in the footer), binding id, tooltip.
+KIND_KEYS = (
+    ("V", "send_kind('voice')", N_("Voice"), "messages.send_voice",
+     N_("Send a voice note from an audio file")),
+    ("P", "send_kind('poll')", N_("Poll"), "messages.send_poll",
+     N_("Send a poll (2-10 options, one or several choices)")),
+    ("L", "send_kind('location')", N_("Location"), "messages.send_location",
+     N_("Send a location (latitude, longitude, name, address)")),
+    ("C", "send_kind('contact')", N_("Contact"), "messages.send_contact",
+     N_("Send one or several contact cards")),
+    ("D", "delete_for_everyone", N_("Delete"), "messages.delete_everyone",
+     N_("Delete your chosen message for everyone")),
+    ("U", "mark_unread", N_("Unread"), "messages.mark_unread", N_("Mark the chat unread")),
+    ("T", "toggle_typing", N_("Typing"), "messages.toggle_typing",
+     N_("Show 'typing…' to the chat while you write (off by default)")),
+    ("Z", "mark_played", N_("Played"), "messages.mark_played",
+     N_("Mark the chosen voice note played (Evolution API 2.4)")),
+    ("B", "interactive('reply')", N_("Buttons"), "messages.buttons",
+     N_("Write a message with reply buttons (Evolution API 2.4)")),
+    ("K", "interactive('carousel')", N_("Carousel"), "messages.carousel",
+     N_("Write a carousel of cards (Evolution API 2.4)")),
+)  # fmt: skip
 KIND_BINDINGS = [
-    Binding("V", "send_kind('voice')", "Voice", show=False, id="messages.send_voice",
-            tooltip="Send a voice note from an audio file"),
-    Binding("P", "send_kind('poll')", "Poll", show=False, id="messages.send_poll",
-            tooltip="Send a poll (2-10 options, one or several choices)"),
-    Binding("L", "send_kind('location')", "Location", show=False, id="messages.send_location",
-            tooltip="Send a location (latitude, longitude, name, address)"),
-    Binding("C", "send_kind('contact')", "Contact", show=False, id="messages.send_contact",
-            tooltip="Send one or several contact cards"),
-    Binding("D", "delete_for_everyone", "Delete", show=False, id="messages.delete_everyone",
-            tooltip="Delete your chosen message for everyone"),
-    Binding("U", "mark_unread", "Unread", show=False, id="messages.mark_unread",
-            tooltip="Mark the chat unread"),
-    Binding("T", "toggle_typing", "Typing", show=False, id="messages.toggle_typing",
-            tooltip="Show 'typing…' to the chat while you write (off by default)"),
-    Binding("Z", "mark_played", "Played", show=False, id="messages.mark_played",
-            tooltip="Mark the chosen voice note played (Evolution API 2.4)"),
-    Binding("B", "interactive('reply')", "Buttons", show=False, id="messages.buttons",
-            tooltip="Write a message with reply buttons (Evolution API 2.4)"),
-    Binding("K", "interactive('carousel')", "Carousel", show=False, id="messages.carousel",
-            tooltip="Write a carousel of cards (Evolution API 2.4)"),
-]  # fmt: skip
+    Binding(key, action, word, show=False, id=binding_id, tooltip=tooltip)
+    for key, action, word, binding_id, tooltip in KIND_KEYS
+]
 
 
 @dataclass(frozen=True)

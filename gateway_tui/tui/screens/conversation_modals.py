@@ -28,10 +28,13 @@ class ReactionScreen(FormModal[str | None]):
 
     HELP_TITLE = "React to a message"
     BINDINGS = [
-        *(
-            Binding(str(n), f"choose({n})", f"React {emoji}", id=f"reaction.choose_{n}")
-            for n, emoji in enumerate(REACTIONS, start=1)
-        ),
+        # One literal per key (the catalogue finds them; REACTIONS[n - 1] is key n's emoji).
+        Binding("1", "choose(1)", "React 👍", id="reaction.choose_1"),
+        Binding("2", "choose(2)", "React ❤️", id="reaction.choose_2"),
+        Binding("3", "choose(3)", "React 😂", id="reaction.choose_3"),
+        Binding("4", "choose(4)", "React 😮", id="reaction.choose_4"),
+        Binding("5", "choose(5)", "React 😢", id="reaction.choose_5"),
+        Binding("6", "choose(6)", "React 🙏", id="reaction.choose_6"),
         Binding("0", "choose(0)", "Take the reaction away", id="reaction.remove"),
         Binding("escape", "cancel", "Cancel", id="reaction.cancel"),
     ]

@@ -33,6 +33,7 @@ from gateway_tui.core.events.record import EventRecord
 from gateway_tui.core.events.ring import DEFAULT_CAPACITY, EventRing
 from gateway_tui.core.events.summary import chat_of, summarize
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.core.text.sanitize import json_text, printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
@@ -98,14 +99,20 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         Binding("p", "pause", "Pause", id="events.pause"),
         Binding("c", "clear", "Clear", id="events.clear"),
         Binding(
-            "x", "export", "Export", tooltip="Export what is shown as NDJSON", id="events.export"
+            "x",
+            "export",
+            "Export",
+            tooltip=N_("Export what is shown as NDJSON"),
+            id="events.export",
         ),
         Binding(
             "L",
             "listen",
             "Listen here",
-            tooltip="Point the instance's webhook at a receiver in this app (asked), and put "
-            "it back afterwards (asked)",
+            tooltip=N_(
+                "Point the instance's webhook at a receiver in this app (asked), and put "
+                "it back afterwards (asked)"
+            ),
             id="events.listen",
         ),
     ]

@@ -29,6 +29,7 @@ from gateway_tui.core.fleet.batch import (
 from gateway_tui.core.fleet.fleet import FleetRow
 from gateway_tui.core.fleet.verdict import Verdict
 from gateway_tui.core.text.formatting import clock
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column
@@ -128,7 +129,7 @@ class FleetScreen(TableScreen[FleetRow]):
             "E",
             "events",
             "Events",
-            tooltip="The event monitor of the instance, on its own gateway",
+            tooltip=N_("The event monitor of the instance, on its own gateway"),
             id="fleet.events",
             show=False,
         ),

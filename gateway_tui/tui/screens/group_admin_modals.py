@@ -30,6 +30,7 @@ from gateway_tui.core.api.models import Participant
 from gateway_tui.core.api.validation import check_subject
 from gateway_tui.core.group_admin import NumbersToAdd, Outcome, numbers_to_add
 from gateway_tui.core.text.formatting import format_number
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.screens.group_modals import (
@@ -74,7 +75,7 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
     RETRY_ID = "add_participants.save"
     NOTE_ID = "add-result"
     SUBMIT_BUTTON = "add-save"
-    BINDINGS = dialog_keys("add_participants.save", "Add them", "add_participants.cancel")
+    BINDINGS = dialog_keys("add_participants.save", N_("Add them"), "add_participants.cancel")
 
     def __init__(
         self, instance: str, group_jid: str, subject: str | None, members: Sequence[Participant]
@@ -179,7 +180,7 @@ class GroupSettingsScreen(GroupModal[bool | None]):
     RETRY_ID = "group_settings.save"
     NOTE_ID = "settings-result"
     SUBMIT_BUTTON = "settings-save"
-    BINDINGS = dialog_keys("group_settings.save", "Save the settings", "group_settings.cancel")
+    BINDINGS = dialog_keys("group_settings.save", N_("Save the settings"), "group_settings.cancel")
 
     def __init__(
         self, instance: str, group_jid: str, info: GroupMetadata, version: str | None
@@ -305,7 +306,7 @@ class LeaveGroupScreen(GroupModal[bool | None]):
     RETRY_ID = "leave.confirm"
     NOTE_ID = "leave-result"
     SUBMIT_BUTTON = "leave-yes"
-    BINDINGS = dialog_keys("leave.confirm", "Leave", "leave.cancel", "Stay")
+    BINDINGS = dialog_keys("leave.confirm", N_("Leave"), "leave.cancel", N_("Stay"))
 
     def __init__(self, instance: str, group_jid: str, subject: str | None) -> None:
         super().__init__(instance, group_jid)
@@ -362,7 +363,7 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
     HELP_TITLE = "Create a group"
     NOTE_ID = "create-result"
     SUBMIT_BUTTON = "create-save"
-    BINDINGS = dialog_keys("create_group.save", "Create the group", "create_group.cancel")
+    BINDINGS = dialog_keys("create_group.save", N_("Create the group"), "create_group.cancel")
 
     def __init__(self, instance: str) -> None:
         super().__init__()

@@ -33,6 +33,7 @@ from gateway_tui.core.api.validation import (
     parse_invite_numbers,
 )
 from gateway_tui.core.text.formatting import format_number
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
@@ -257,7 +258,7 @@ class SubjectScreen(GroupModal[str | None]):
     SUBMIT_BUTTON = "subject-save"
     # Enter saves (on a focused button it presses that button): help and the button name
     # the key that saves, and ctrl+s still does.
-    BINDINGS = dialog_keys("subject.save", "Save the subject", "subject.cancel", enter=True)
+    BINDINGS = dialog_keys("subject.save", N_("Save the subject"), "subject.cancel", enter=True)
 
     def __init__(self, instance: str, group_jid: str, current: str) -> None:
         super().__init__(instance, group_jid)
@@ -363,7 +364,7 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
     RETRY_ID = "invite.send"
     NOTE_ID = "invite-result"
     SUBMIT_BUTTON = "invite-send"
-    BINDINGS = dialog_keys("invite.send", "Send the invite", "invite.cancel", "Close")
+    BINDINGS = dialog_keys("invite.send", N_("Send the invite"), "invite.cancel", N_("Close"))
 
     def __init__(self, instance: str, group_jid: str, subject: str | None = None) -> None:
         super().__init__(instance, group_jid)
@@ -507,7 +508,7 @@ class ExportScreen(FormModal[Path | None]):
     HELP_TITLE = "Export to CSV"
     NOTE_ID = "export-preview"
     SUBMIT_BUTTON = "export-save"
-    BINDINGS = dialog_keys("export.save", "Export", "export.cancel", enter=True)
+    BINDINGS = dialog_keys("export.save", N_("Export"), "export.cancel", enter=True)
 
     def __init__(self, default_path: str, what: str, write: Callable[[Path, bool], int]) -> None:
         super().__init__()

@@ -22,9 +22,8 @@ from gateway_tui.core.api.lists import unreadable_of
 from gateway_tui.core.api.validation import check_group_jid, group_jid_from
 from gateway_tui.core.files.recent_groups import RecentGroup, load_recent
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.formatting import clock
 from gateway_tui.tui.screens.group_modals import explain_on, problem_text
-from gateway_tui.tui.screens.table_screen import TableScreen
+from gateway_tui.tui.screens.table_screen import InstanceTableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
 from gateway_tui.tui.widgets.text_input import TextInput
 
@@ -112,8 +111,9 @@ def jid_preview(raw: str) -> tuple[str | None, Text]:
     return jid, text
 
 
-class GroupPickerScreen(TableScreen[GroupRow]):
+class GroupPickerScreen(InstanceTableScreen[GroupRow]):
     HELP_TITLE = "Groups"
+    TITLE_OF = "Groups of {instance}"
     ID_PREFIX = "groups"
     COLUMNS = GROUP_COLUMNS
     FILTER_PLACEHOLDER = "filter by subject or JID"
@@ -133,23 +133,14 @@ class GroupPickerScreen(TableScreen[GroupRow]):
     ]
 
     def __init__(self, instance: str) -> None:
-        super().__init__()
-        self.instance = instance
+        super().__init__(instance)
         self._recents: list[RecentGroup] = []
         self._show_lines = False
         self._entry_mode = False
         self._seen: dict[str, int] = {}  # JID -> the place it was first shown in: a stable order
 
-    def row_key(self, row: GroupRow) -> str:
-        return row.jid
-
     def search_text(self, row: GroupRow) -> str:
         return f"{row.subject or ''}\n{row.jid}"
-
-    def compose_head(self) -> ComposeResult:
-        yield Static(
-            Text(f"Groups of {self.instance}", style="bold"), id="groups-title", classes="title"
-        )
 
     def compose_below_table(self) -> ComposeResult:
         with Vertical(id="jid-entry"):
@@ -255,11 +246,7 @@ class GroupPickerScreen(TableScreen[GroupRow]):
         recent = sum(1 for row in table.rows if row.recent)
         if recent:
             parts.append(f"{recent} recent")
-        parts += table.view_summary()
-        if loadable.loading:
-            parts.append("loading…")
-        elif loadable.updated_at is not None:
-            parts.append(f"read {clock(loadable.updated_at)}")
+        parts += self.view_and_read(loadable)
         parts.append(self.key_hints(("groups.open", "opens"), ("groups.enter_jid", "types a JID")))
         self.query_one("#groups-summary", Static).update(Text(" · ".join(parts)))
 

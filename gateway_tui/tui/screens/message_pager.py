@@ -15,6 +15,7 @@ from textual.widgets import Footer, Static, TextArea
 
 from gateway_tui.core.api.chat_models import StoredMessage
 from gateway_tui.core.chat_book import person_label, printable
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.conversation import when
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -26,9 +27,15 @@ class MessagePagerScreen(GatewayScreen):
     BINDINGS = [
         Binding("escape,q", "back", "Back", id="message_pager.back"),
         Binding(
-            "ctrl+home,g", "start", "Start", tooltip="The message's start", id="message_pager.start"
+            "ctrl+home,g",
+            "start",
+            "Start",
+            tooltip=N_("The message's start"),
+            id="message_pager.start",
         ),
-        Binding("ctrl+end,G", "end", "End", tooltip="The message's end", id="message_pager.end"),
+        Binding(
+            "ctrl+end,G", "end", "End", tooltip=N_("The message's end"), id="message_pager.end"
+        ),
     ]
 
     def __init__(self, chat_title: str, message: StoredMessage, text: str) -> None:

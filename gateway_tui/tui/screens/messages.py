@@ -4,14 +4,16 @@ Messages come from findMessages (filtered and ordered here: the file store does 
 delivery marks from findStatusMessage, re-read on `r` and every few seconds while an own
 message is not read yet. Messages this app sent that the store does not hold (store off) are
 shown too, from the sent history.
+
+The screen is split along its seams into mixins: conversation_loading.py (the reads and the
+polling), conversation_actions.py (what is done to one message), conversation_compose.py (the
+message line, replies, reactions, files) and conversation_kinds.py (the other kinds of message).
+Search stays here: its handlers are `@on` ones, which Textual finds only on the screen's class.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -22,22 +24,19 @@ from textual.widgets import Footer, Input, Static
 
 from gateway_tui.core.api.chat_models import StoredMessage
 from gateway_tui.core.api.errors import GatewayError
-from gateway_tui.core.api.models import jid_number
 from gateway_tui.core.chat_book import person_label, printable, waiting_for_read
 from gateway_tui.core.files.drafts import ComposeStore
-from gateway_tui.core.services.messages import sent_text
-from gateway_tui.core.state import SentRecord, Topic
+from gateway_tui.core.state import Topic
+from gateway_tui.core.text.i18n import N_
 from gateway_tui.tui.screens.base import GatewayScreen
-from gateway_tui.tui.screens.chat_modals import TOO_OLD_TO_SEE, EditMessageScreen, ProfileScreen
-from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
-from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.conversation_actions import ConversationActions
 from gateway_tui.tui.screens.conversation_compose import ConversationCompose
 from gateway_tui.tui.screens.conversation_kinds import KIND_BINDINGS, ConversationKinds
+from gateway_tui.tui.screens.conversation_loading import POLL_LOOKBACK, ConversationLoading
 from gateway_tui.tui.widgets.conversation import (
     MEDIA_KINDS,
     ConversationView,
     delivery_mark,
-    index_of_message,
     search_text,
     when,
 )
@@ -45,130 +44,62 @@ from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.message_line import MessageLine
 from gateway_tui.tui.widgets.text_input import TextInput
 
-EDIT_WINDOW_SECONDS = 15 * 60
 POLL_SECONDS = 2.0
-# Own messages looked at to decide whether to poll: the newest ones are the ones in flight.
-POLL_LOOKBACK = 200
 # A paged store (2.x): the next older page is read when the cursor comes this near the oldest
 # message read so far.
 OLDER_NEAR = 10
 
 
-def _from_sent(record: SentRecord, text: str | None) -> StoredMessage | None:
-    """A message sent from this app, shaped like a stored one (for a gateway without store)."""
-    key = record.result.key
-    if key is None:
-        return None
-    body = record.body.get("listMessage") if isinstance(record.body, dict) else None
-    content = {"listMessage": body} if isinstance(body, dict) and text is None else None
-    return StoredMessage.read(
-        {
-            "key": key.to_json(),
-            "pushName": "",
-            "message": content or {"conversation": text or sent_text(record)},
-            "messageTimestamp": int(record.sent_at.timestamp()),
-        }
-    )
-
-
-def edit_own_message(
-    screen: GatewayScreen, message: StoredMessage, store: ComposeStore | None
-) -> None:
-    """The edit dialog for ``message`` (own text only: else says why not); the new text goes
-    in the state (the bubble shows it, marked edited) and in the sent history."""
-    if not message.from_me:
-        screen.notify("Only your own messages can be edited.", markup=False)
-        return
-    if not message.is_text:
-        screen.notify(
-            f"WhatsApp edits only text messages; this is a {message.kind or 'message'}.",
-            markup=False,
-        )
-        return
-    seen = not (message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS)
-    key = message.key
-    instance: str = screen.instance  # type: ignore[attr-defined]
-    record = screen.state.chats_of(instance).get(message.remote_jid)
-    old_text = record.texts[key.id] if record and key.id in record.edited else message.full_text
-
-    def edited(text: str | None) -> None:
-        if text is None:
-            return
-        if not seen:  # nothing marks it edited: the customer will never see it
-            screen.notify(
-                "Sent to the gateway; WhatsApp will not show the edit (older than 15 minutes).",
-                severity="warning",
-                markup=False,
-            )
-            return
-        screen.notify("Message edited", markup=False)
-        if store is not None:
-            try:
-                store.record_edit(key.id, text)
-            except OSError as problem:
-                screen.notify(
-                    f"Could not store the edit: {problem}", severity="warning", markup=False
-                )
-
-    def edit() -> None:
-        screen.app.push_screen(EditMessageScreen(instance, key, old_text, seen=seen), edited)
-
-    if seen:
-        edit()
-        return
-    # Asked before anything is written: past the window the customer never sees an edit.
-    screen.app.push_screen(
-        ConfirmScreen(
-            "Edit an old message",
-            Text(TOO_OLD_TO_SEE + " Edit it anyway?"),
-            confirm_label="Edit anyway",
-        ),
-        lambda yes: edit() if yes else None,
-    )
-
-
-class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
+class MessagesScreen(
+    ConversationLoading, ConversationActions, ConversationKinds, ConversationCompose, GatewayScreen
+):
     HELP_TITLE = "Conversation"
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
     BINDINGS = [
         # Short words for the footer (it must fit 80 columns); the tooltip is what help and the
         # palette say.
-        Binding("e", "edit", "Edit", tooltip="Edit your text message", id="messages.edit"),
+        Binding("e", "edit", "Edit", tooltip=N_("Edit your text message"), id="messages.edit"),
         Binding(
             "a",
             "archive",
             "Archive",
-            tooltip="Archive / unarchive the chat",
+            tooltip=N_("Archive / unarchive the chat"),
             id="messages.archive",
         ),
         Binding(
             "p",
             "profile",
             "Profile",
-            tooltip="Business profile of the sender",
+            tooltip=N_("Business profile of the sender"),
             id="messages.profile",
         ),
         Binding(
-            "m", "compose", "Answer", tooltip="Answer with a list message", id="messages.compose"
+            "m",
+            "compose",
+            "Answer",
+            tooltip=N_("Answer with a list message"),
+            id="messages.compose",
         ),
-        Binding("y", "copy_id", "Copy id", tooltip="Copy the message id", id="messages.copy_id"),
+        Binding(
+            "y", "copy_id", "Copy id", tooltip=N_("Copy the message id"), id="messages.copy_id"
+        ),
         Binding(
             "Y",
             "copy_json",
             "Copy JSON",
-            tooltip="Copy the message JSON",
+            tooltip=N_("Copy the message JSON"),
             id="messages.copy_json",
         ),
         Binding(
-            "i", "write", "Write", tooltip="Write a message (enter sends)", id="messages.write"
+            "i", "write", "Write", tooltip=N_("Write a message (enter sends)"), id="messages.write"
         ),
         Binding(
             "R",
             "reply",
             "Reply",
             show=False,
-            tooltip="Reply quoting the chosen message",
+            tooltip=N_("Reply quoting the chosen message"),
             id="messages.reply",
         ),
         Binding(
@@ -176,7 +107,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "react",
             "React",
             show=False,
-            tooltip="React to the chosen message",
+            tooltip=N_("React to the chosen message"),
             id="messages.react",
         ),
         Binding(
@@ -184,7 +115,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "save_media",
             "Save",
             show=False,
-            tooltip="Save the chosen photo, video, audio or document to a file",
+            tooltip=N_("Save the chosen photo, video, audio or document to a file"),
             id="messages.save_media",
         ),
         Binding(
@@ -192,7 +123,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "send_file",
             "File",
             show=False,
-            tooltip="Send a file (photo, video, audio or document) with a caption",
+            tooltip=N_("Send a file (photo, video, audio or document) with a caption"),
             id="messages.send_file",
         ),
         Binding("r", "refresh", "Refresh", id="messages.refresh"),
@@ -200,17 +131,17 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "o",
             "load_older",
             "Older",
-            tooltip="Read older messages from the gateway (a paged store: 2.x)",
+            tooltip=N_("Read older messages from the gateway (a paged store: 2.x)"),
             show=False,
             id="messages.older",
         ),
-        Binding("slash", "search", "Search", tooltip="Search the chat", id="messages.search"),
+        Binding("slash", "search", "Search", tooltip=N_("Search the chat"), id="messages.search"),
         Binding(
             "n",
             "next_hit",
             "Next hit",
             show=False,
-            tooltip="Next search hit (older)",
+            tooltip=N_("Next search hit (older)"),
             id="messages.next_hit",
         ),
         Binding(
@@ -218,7 +149,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "previous_hit",
             "Previous hit",
             show=False,
-            tooltip="Previous search hit (newer)",
+            tooltip=N_("Previous search hit (newer)"),
             id="messages.previous_hit",
         ),
         Binding(
@@ -226,7 +157,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             "view_whole",
             "View",
             show=False,
-            tooltip="Open the chosen message whole, in a pager",
+            tooltip=N_("Open the chosen message whole, in a pager"),
             id="messages.view_whole",
         ),
         *KIND_BINDINGS,
@@ -315,143 +246,7 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
             self.view.who = self._who
         # The first read starts on_screen_resume, which comes with the push too.
 
-    # --- loading ---------------------------------------------------------------------------------
-
-    def action_refresh(self) -> None:
-        self.forget_poll_votes()
-        if not self.actions.chats.messages_of(self.instance, self.jid).loading:
-            self.call(
-                self.actions.chats.load_messages(self.instance, self.jid),
-                what="Reading the conversation",
-                on_done=lambda _m: self._mark_read_once(),
-                on_error=self._failed,
-                group="messages",
-            )
-        self._read_statuses()
-
-    def on_screen_resume(self) -> None:
-        self.action_refresh()  # shown, or back from the composer or an edit: read it again
-
-    def _older_page(self) -> int | None:
-        value = self.actions.chats.messages_of(self.instance, self.jid).value
-        return getattr(value, "older_page", None)
-
-    def action_load_older(self) -> None:
-        """The chat's next older page, when the gateway pages its store (2.x)."""
-        if self.older_loading or self._older_page() is None:
-            return
-        self.older_error = None  # said in place; moving up (or o) asks again
-        self._said_in_place(
-            "older_loading",
-            "older_error",
-            self.actions.chats.load_older_messages(self.instance, self.jid),
-            what="Reading older messages",
-        )
-        self._draw_summary()
-
-    def _said_in_place(self, busy: str, error: str, work: Any, *, what: str) -> None:
-        """Run ``work`` with ``self.<busy>`` set meanwhile; its failure is kept in
-        ``self.<error>`` and shown in the summary, not notified."""
-        setattr(self, busy, True)
-
-        def finished(failure: GatewayError | None) -> bool:
-            setattr(self, busy, False)
-            setattr(self, error, failure)
-            self._draw_summary()
-            return True
-
-        self.call(
-            work,
-            what=what,
-            on_done=lambda _result: finished(None),
-            on_error=finished,
-            group=busy,
-        )
-
-    def recover(self) -> None:
-        self.action_refresh()  # quiet: the summary says a failure
-
-    def data_error(self) -> GatewayError | None:
-        return self.actions.chats.messages_of(self.instance, self.jid).error
-
-    def live_instance(self) -> str | None:
-        return self.instance
-
-    def _failed(self, _error: GatewayError) -> bool:
-        self._draw_summary()  # the loadable holds the error: the summary says it
-        return True
-
-    def _read_statuses(self) -> None:
-        if self._polling:
-            return
-        self._said_in_place(  # no notification every few seconds
-            "_polling",
-            "status_error",
-            self.actions.chats.load_statuses(self.instance, self.jid),
-            what="Reading delivery statuses",
-        )
-
-    def _poll(self) -> None:
-        """Re-read statuses while an own message is short of READ (only when on screen, and
-        not while live events bring them)."""
-        if self.app.screen is not self or self.gateway_app.live_marks_for(self.instance):
-            return  # the socket brings the delivery marks (messages.update)
-        recent = self.all_messages[-POLL_LOOKBACK:]
-        if waiting_for_read(recent, self.actions.chats.statuses_of(self.instance)):
-            self._read_statuses()
-
     # --- drawing ---------------------------------------------------------------------------------
-
-    def _merged(self) -> Sequence[StoredMessage]:
-        """The store's messages (kept lazy: a chat may hold 100,000) plus any sent from here
-        that the store does not hold (a gateway without store)."""
-        loadable = self.actions.chats.messages_of(self.instance, self.jid)
-        messages: Sequence[StoredMessage] = loadable.value if loadable.value is not None else []
-        record = self.state.chats_of(self.instance).get(self.jid)
-        extra = []
-        for sent in self.actions.messages.sent_in_chat(self.instance, self.jid):
-            key = sent.result.key
-            if key is None or index_of_message(messages, key.id) >= 0:
-                continue
-            edited = record.texts.get(key.id) if record else None
-            shown = _from_sent(sent, edited if edited != sent_text(sent) else None)
-            if shown is not None:
-                extra.append(shown)
-        if not extra:
-            return messages
-        merged = [*messages, *extra]
-        merged.sort(key=lambda m: m.timestamp or 0)
-        return merged
-
-    def _who(self, message: StoredMessage) -> tuple[str | None, str]:
-        """A group member as known on this instance (core/identity.py): the message's own
-        pushName, else a name learnt from contacts, members or their other messages (a live
-        message may carry none); the number beside a LID."""
-        identity = self.actions.people.identities_of(self.instance).resolve(
-            message.sender, name=message.sender_name
-        )
-        return identity.name, identity.label()
-
-    def _learn_names(self) -> None:
-        """What tells group members' names: the chat book's contacts, the group's members,
-        the pushNames of messages read (each learnt once)."""
-        known = self.actions.people.identities_of(self.instance)
-        book = self.state.chat_books.get(self.instance)
-        if book is not None and book.value is not None and book.value.names is not self._names:
-            self._names = book.value.names
-            known.learn_contacts(self._names.items())
-        members = self.state.participants_of(self.instance, self.jid).value
-        if members and members is not self._members:
-            self._members = members
-            for member in members:
-                known.learn_participant(member)
-        messages = self.all_messages
-        first = messages[0].id if messages else None
-        if first != self._first_learnt:  # an older page joined in front: all again
-            self._first_learnt, self._learnt = first, 0
-        for message in messages[self._learnt :]:
-            known.learn_message(message)
-        self._learnt = len(messages)
 
     def refresh_from_state(self) -> None:
         self.all_messages = self._merged()
@@ -587,74 +382,6 @@ class MessagesScreen(ConversationKinds, ConversationCompose, GatewayScreen):
         self._draw_details()
         if self.view.index <= OLDER_NEAR and self.older_error is None:
             self.action_load_older()
-
-    # --- actions on the selected message ----------------------------------------------------------
-
-    def _selected(self) -> StoredMessage | None:
-        message = self.view.selected
-        if message is None:
-            self.notify("No message here.", markup=False)
-        return message
-
-    def action_edit(self) -> None:
-        message = self._selected()
-        if message is not None:
-            edit_own_message(self, message, self.store)
-
-    def action_view_whole(self) -> None:
-        from gateway_tui.tui.screens.message_pager import MessagePagerScreen
-
-        message = self._selected()
-        if message is None:
-            return
-        text = self.view.edits.get(message.id) or message.full_text or message.text
-        self.app.push_screen(MessagePagerScreen(self.chat_title, message, text))
-
-    def action_archive(self) -> None:
-        last = self.all_messages[-1] if self.all_messages else None
-        if last is None:
-            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
-            return
-        record = self.state.chats_of(self.instance).get(self.jid)
-        archive_chat(self, self.jid, last.key, not (record is not None and record.archived))
-
-    def action_profile(self) -> None:
-        message = self.view.selected
-        jid = self.jid
-        if self.is_group:
-            jid = message.sender if message is not None and not message.from_me else ""
-        self.app.push_screen(ProfileScreen(self.instance, jid_number(jid) if jid else ""))
-
-    def action_compose(self) -> None:
-        open_composer_to(self, self.jid)
-
-    def action_copy_id(self) -> None:
-        message = self._selected()
-        if message is not None:
-            self.app.copy_to_clipboard(message.id)
-            self.notify(f"Copied the message id {message.id}", markup=False)
-
-    def action_copy_json(self) -> None:
-        """The message as the gateway stores it: read again by its id (the one filter the
-        file store honours), so what is copied is the server's JSON, not ours."""
-        message = self._selected()
-        if message is None:
-            return
-
-        def copy(stored: dict | None) -> None:
-            if stored is None:
-                self.notify("The gateway no longer holds this message.", markup=False)
-                return
-            self.app.copy_to_clipboard(json.dumps(stored, ensure_ascii=False, indent=2))
-            self.notify("Copied the message as JSON", markup=False)
-
-        self.call(
-            self.actions.chats.message_json(self.instance, message.id),
-            what="Reading the message's JSON",
-            on_done=copy,
-            group="copy-json",
-            exclusive=True,
-        )
 
     # --- search -----------------------------------------------------------------------------------
 

@@ -3,7 +3,8 @@
 Instances, groups, participants, chats and the request log are this screen with their own
 columns and words. Each names its widgets' ids by ``ID_PREFIX`` (``instances-table``, …) and
 adds its own widgets around the table (``compose_head``, ``compose_above_table``,
-``compose_below_table``).
+``compose_below_table``). ``InstanceTableScreen``: one instance's rows, each a JID (contacts,
+groups).
 """
 
 from __future__ import annotations
@@ -169,6 +170,16 @@ class TableScreen(GatewayScreen, Generic[Row]):
     def update_summary(self) -> None:
         """Redraw the summary line (the filter or the sort changed what the table shows)."""
 
+    def view_and_read(self, loadable: Any) -> list[str]:
+        """The summary's tail: how the table is filtered and sorted, then "loading…" or when
+        the rows were read."""
+        parts = self.table.view_summary()
+        if loadable.loading:
+            parts.append("loading…")
+        elif loadable.updated_at is not None:
+            parts.append(f"read {clock(loadable.updated_at)}")
+        return parts
+
     def view_changed(self) -> None:
         """The filter or the sort changed what the table shows. Screens extend this hook,
         not the handlers below: Textual runs the handler of every class in the MRO."""
@@ -191,3 +202,21 @@ class TableScreen(GatewayScreen, Generic[Row]):
     def close_layer(self) -> bool:
         """Back first clears an open filter, then leaves the screen."""
         return self.table_filter.close()
+
+
+class InstanceTableScreen(TableScreen[Row]):
+    """A TableScreen of one instance's rows, each a JID (``row.jid`` is its key), titled with
+    the instance's name (``TITLE_OF``)."""
+
+    TITLE_OF: ClassVar[str]  # the title over the summary: "Contacts of {instance}"
+
+    def __init__(self, instance: str) -> None:
+        super().__init__()
+        self.instance = instance
+
+    def row_key(self, row: Row) -> str:
+        return row.jid  # type: ignore[attr-defined]
+
+    def compose_head(self) -> ComposeResult:
+        title = Text(self.TITLE_OF.format(instance=self.instance), style="bold")
+        yield Static(title, id=f"{self.ID_PREFIX}-title", classes="title")

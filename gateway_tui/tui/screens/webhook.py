@@ -57,16 +57,20 @@ class HookSettingsScreen(GatewayScreen):
             "ctrl+l",
             "live_events",
             "Live updates",
-            tooltip="Enable, with the events this app's live updates need ticked (not written "
-            "until you write it)",
+            tooltip=N_(
+                "Enable, with the events this app's live updates need ticked (not written "
+                "until you write it)"
+            ),
             id="hooks.live_events",
         ),
         Binding(
             "ctrl+o",
             "listen_here",
             "Listen here",
-            tooltip="Receive this webhook in the app's event monitor: pointed here and put back "
-            "afterwards, each asked first",
+            tooltip=N_(
+                "Receive this webhook in the app's event monitor: pointed here and put back "
+                "afterwards, each asked first"
+            ),
             id="hooks.listen_here",
         ),
     ]

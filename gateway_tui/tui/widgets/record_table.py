@@ -4,19 +4,18 @@ The stock DataTable measures every cell when rows are added and rebuilds itself 
 stalls for seconds at 10,000 rows. Here the model is a list of row indices: filtering and sorting
 reorder indices, column widths come from a sample of rows, and `render_line` formats only the rows
 in view, caching the strips it makes.
+
+This module is the model (rows, filter, predicate, sort) and the widget's messages; the columns
+are record_columns.py, and how the table shows on screen (widths fitted to the room, the cursor,
+the lines drawn) is record_table_view.py, mixed in. The events stay here: Textual's private
+`_on_click` is overridden on the widget's own class (tui/textual_private.py lists it).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
 
-from rich.cells import cell_len, set_cell_size
-from rich.errors import StyleSyntaxError
-from rich.segment import Segment
-from rich.style import Style
 from textual import events
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
@@ -25,125 +24,14 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from gateway_tui.core.text.i18n import _
-from gateway_tui.core.text.sanitize import mask_secrets, printable
-from gateway_tui.tui.textual_private import bindings_of
+from gateway_tui.tui.widgets.record_columns import SEPARATOR, WIDTH_SAMPLE_ROWS, Column, R
+from gateway_tui.tui.widgets.record_table_view import RecordTableView
 
-R = TypeVar("R")
-
-# A line's cells (fitted text and style) and the style of the gaps between and after them.
-Line = tuple[list[tuple[str, Style]], Style]
-
-# Column widths are measured from the label and this many rows, never from every cell.
-WIDTH_SAMPLE_ROWS = 200
-SEPARATOR = " "
-ELLIPSIS = "…"
-SORT_ARROWS = {False: "▲", True: "▼"}
-# What a cell shows for "no value": such rows sort after the others, in both directions.
-MISSING_TEXTS = frozenset({"", "—"})
-# On a wide terminal a column may grow to this many times its max_width to show values in full.
-WIDEN_FACTOR = 2
-# Room kept after a label for " ▲", so sorting never changes a column's width.
-SORT_ARROW_CELLS = 2
+# Column comes with the table: the screens import both from here.
+__all__ = ["Column", "RecordTable"]
 
 
-def _character_budget(width: int) -> int:
-    """How many characters of a value are worth looking at to fill `width` cells.
-
-    Printable characters take one or two cells, so this bounds the work on a 10,000-character
-    value; the margin leaves room for zero-width marks (combining accents, emoji joiners).
-    """
-    return width * 4 + 16
-
-
-def _printable(text: str) -> str:
-    # Cells come from outside (gateway, WhatsApp users): see gateway_tui.core.text.sanitize.
-    return printable(text)
-
-
-def measure(text: str, max_width: int) -> int:
-    """The cells `text` would take on screen, looking at no more than fits in `max_width`."""
-    return cell_len(_printable(text[: _character_budget(max_width)]))
-
-
-def fit(text: str, width: int) -> str:
-    """`text` made printable and exactly `width` cells wide: padded, or cut with an ellipsis."""
-    if width <= 0:
-        return ""
-    budget = _character_budget(width)
-    printable = _printable(text[:budget])
-    if len(text) > budget or cell_len(printable) > width:
-        return set_cell_size(printable, width - 1) + ELLIPSIS
-    return set_cell_size(printable, width)
-
-
-@lru_cache(maxsize=256)
-def _parse_style(definition: str) -> Style:
-    """A cell's Rich style; a malformed definition shows the cell unstyled rather than crashing."""
-    try:
-        return Style.parse(definition)
-    except StyleSyntaxError:
-        return Style.null()
-
-
-@dataclass(frozen=True)
-class Column(Generic[R]):
-    """How one column gets its text, style, sort order and width from a row."""
-
-    key: str
-    label: str
-    value: Callable[[R], str]
-    """The cell's plain text (never parsed as markup)."""
-    style: Callable[[R], str] | None = None
-    """An optional Rich style for the cell, e.g. "bold green"."""
-    sort_key: Callable[[R], Any] | None = None
-    """What sorting compares; by default the cell's text, case-insensitively."""
-    width: int | None = None
-    """A fixed width; None measures the label and a sample of rows."""
-    min_width: int = 3
-    max_width: int = 40
-    """Cells wider than the column are cut with "…"."""
-    drop_priority: int = 0
-    """0: always shown. Otherwise, when the table is too narrow, columns are hidden, the
-    highest priority first, until the rest fit."""
-    only_when: Callable[[R], bool] | None = None
-    """Shown only when a sampled row has it (a field one line of the gateway lacks)."""
-    shrink_to: int | None = None
-    """When the table is too narrow, the column gives up width down to this (its cells cut
-    with "…") before any column is dropped; it grows back when there is room."""
-
-    def text(self, row: R) -> str:
-        value = self.value(row)
-        # A key the gateway echoes is masked before the cell is cut to its width (where the
-        # line filter could no longer find it whole).
-        return mask_secrets(value if isinstance(value, str) else str(value))
-
-    def sort_value(self, row: R) -> Any:
-        """What sorting compares; None for a missing value (sorted last either way)."""
-        if self.sort_key is not None:
-            return self.sort_key(row)
-        text = self.text(row)
-        return None if text in MISSING_TEXTS else text.casefold()
-
-    def measure_width(self, sample: Sequence[R]) -> int:
-        return self.measure_widths(sample)[0]
-
-    def measure_widths(self, sample: Sequence[R]) -> tuple[int, int]:
-        """The column's width from the label and ``sample``, capped at ``max_width``; and what
-        it would take on a wide terminal (up to WIDEN_FACTOR times that) to show values in full.
-        Each value is read once."""
-        if self.only_when is not None and not any(self.only_when(row) for row in sample):
-            return 0, 0
-        if self.width is not None:
-            return max(1, self.width), max(1, self.width)
-        cap = self.max_width * WIDEN_FACTOR
-        widest = max((measure(self.text(row), cap) for row in sample), default=0)
-        wanted = max(widest, measure(_(self.label), cap) + SORT_ARROW_CELLS)
-        base = max(1, self.min_width, min(wanted, self.max_width))
-        return base, max(base, min(wanted, cap))
-
-
-class RecordTable(ScrollView, Generic[R], can_focus=True):
+class RecordTable(RecordTableView, ScrollView, Generic[R], can_focus=True):
     """A table of records with a cursor row, a filter, a predicate and a sort column.
 
     Line 0 is the header, fixed while the body scrolls; body row `i` (an index into the visible
@@ -357,8 +245,8 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self._sorted_indices = self._search_haystacks = self._predicate_results = None
         sample = self._rows[:WIDTH_SAMPLE_ROWS]
         measured = [column.measure_widths(sample) for column in self._columns]
-        self._base_widths = [base for base, _wanted in measured]
-        self._wanted_widths = [wanted for _base, wanted in measured]
+        self._base_widths = [base for base, _ in measured]
+        self._wanted_widths = [wanted for _, wanted in measured]
         self._widths = self._fitted_widths()
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
@@ -522,141 +410,6 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
         self.refresh()
         self._announce_cursor()
 
-    @property
-    def _total_width(self) -> int:
-        return _row_width(self._widths)
-
-    def _fitted_widths(self) -> list[int]:
-        """Column widths for the width the table has: low-value columns dropped when narrow,
-        columns with longer values widened when there is room."""
-        room = self.scrollable_content_region.width
-        widths = list(self._base_widths)
-        if room <= 0:  # not laid out yet
-            return widths
-        # Too wide: the columns that may give up width shrink first, then low-value columns
-        # go, so that every column shown fits whole (never one cut at the table's edge).
-        for index, column in enumerate(self._columns):
-            excess = _row_width(widths) - room
-            if excess <= 0:
-                break
-            if column.shrink_to is not None and widths[index] > column.shrink_to:
-                widths[index] -= min(excess, widths[index] - column.shrink_to)
-        droppable = sorted(
-            (i for i, c in enumerate(self._columns) if c.drop_priority > 0),
-            key=lambda i: -self._columns[i].drop_priority,
-        )
-        while _row_width(widths) > room and droppable:
-            widths[droppable.pop(0)] = 0
-        spare = room - _row_width(widths)
-        for index, width in enumerate(widths):
-            if spare <= 0:
-                break
-            wanted = max(self._wanted_widths[index], self._base_widths[index])
-            if width and wanted > width:
-                grow = min(wanted - width, spare)
-                widths[index] += grow
-                spare -= grow
-        return widths
-
-    def _refit_columns(self) -> None:
-        widths = self._fitted_widths()
-        if widths != self._widths:
-            self._widths = widths
-            self._generation += 1
-            self.virtual_size = Size(self._total_width, 1 + max(1, len(self._visible)))
-            self.refresh()
-
-    @property
-    def shown_columns(self) -> list[str]:
-        """The keys of the columns shown now (some are dropped on a narrow terminal)."""
-        return [c.key for c, w in zip(self._columns, self._widths, strict=True) if w]
-
-    # --- the cursor -------------------------------------------------------------------------------
-
-    @property
-    def _body_height(self) -> int:
-        """How many rows fit under the header."""
-        return max(0, self.scrollable_content_region.height - 1)
-
-    def _clamp(self, index: int) -> int:
-        return max(0, min(index, len(self._visible) - 1))
-
-    def _move_cursor(self, index: int, *, keep_screen_line: bool = False) -> None:
-        if not self._visible:
-            return
-        previous, screen_line = self._cursor, self._cursor - self.scroll_offset.y
-        self._cursor = self._clamp(index)
-        if keep_screen_line:
-            self._hold_screen_line(screen_line)
-        self._scroll_cursor_into_view()
-        self.refresh_line(previous + 1)
-        self.refresh_line(self._cursor + 1)
-        self._announce_cursor()
-
-    def _scroll_cursor_into_view(self) -> None:
-        height = self._body_height
-        if not height:
-            return  # not laid out yet; `_on_resize` calls again
-        top = self.scroll_offset.y
-        if self._cursor < top:
-            self._scroll_body_to(self._cursor)
-        elif self._cursor >= top + height:
-            self._scroll_body_to(self._cursor - height + 1)
-
-    def _hold_screen_line(self, screen_line: int) -> None:
-        """Scroll so the cursor stays `screen_line` rows below the header, as far as rows allow.
-
-        If the cursor was scrolled out of view (by the mouse wheel), the view stays put instead.
-        """
-        height = self._body_height
-        if not height:
-            return
-        top = self._cursor - screen_line if 0 <= screen_line < height else self.scroll_offset.y
-        # Scrolling to the current top still re-clamps it when the table got shorter.
-        self._scroll_body_to(top)
-
-    def _scroll_body_to(self, top: int) -> None:
-        # Immediate: the cursor must be on screen in the very next frame.
-        self.scroll_to(y=top, animate=False, force=True)
-
-    def _announce_cursor(self) -> None:
-        key = self.cursor_key
-        if key != self._last_cursor_key:
-            self._last_cursor_key = key
-            self.post_message(self.CursorMoved(self, self.cursor_row, key))
-
-    def action_cursor_up(self) -> None:
-        self._move_cursor(self._cursor - 1)
-
-    def action_cursor_down(self) -> None:
-        self._move_cursor(self._cursor + 1)
-
-    def action_cursor_page_up(self) -> None:
-        self._move_cursor(self._cursor - max(1, self._body_height), keep_screen_line=True)
-
-    def action_cursor_page_down(self) -> None:
-        self._move_cursor(self._cursor + max(1, self._body_height), keep_screen_line=True)
-
-    def action_cursor_first(self) -> None:
-        self._move_cursor(0)
-
-    def action_cursor_last(self) -> None:
-        self._move_cursor(len(self._visible) - 1)
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # A screen that binds enter itself ("Open") names what enter does: the table's generic
-        # "Select" then steps aside, so the footer and help show the screen's binding.
-        if action == "select_cursor" and self.is_attached:
-            screen_bindings = bindings_of(self.screen).key_to_bindings
-            if any(key in screen_bindings for key in ("enter",)):
-                return False
-        return True
-
-    def action_select_cursor(self) -> None:
-        row = self.cursor_row
-        if row is not None:
-            self.post_message(self.RowSelected(self, row, self._row_key(row)))
-
     # --- events -----------------------------------------------------------------------------------
 
     def _on_click(self, event: events.Click) -> None:
@@ -693,88 +446,6 @@ class RecordTable(ScrollView, Generic[R], can_focus=True):
     def notify_style_update(self) -> None:
         super().notify_style_update()
         self._line_cache.clear()
-
-    # --- rendering --------------------------------------------------------------------------------
-
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        width = self.size.width
-        if y == 0:
-            header = ("header", self._sort_column, self._sort_reverse)
-            return self._cached_line(header, self._header_cells, scroll_x, width)
-        if not self._visible:
-            return self._render_empty(width) if y == 1 else Strip.blank(width, self.rich_style)
-        index = scroll_y + y - 1
-        if index >= len(self._visible):
-            return Strip.blank(width, self.rich_style)
-        row_index = self._visible[index]
-        row = self._rows[row_index]
-        is_cursor = index == self._cursor
-        return self._cached_line(
-            ("row", row_index, is_cursor), lambda: self._row_cells(row, is_cursor), scroll_x, width
-        )
-
-    def _cached_line(
-        self, line_key: tuple[Any, ...], make_cells: Callable[[], Line], scroll_x: int, width: int
-    ) -> Strip:
-        """The line's strip, cropped to the view, from the cache or made from its cells."""
-        cache_key = (*line_key, self._generation, self.has_focus, scroll_x, width)
-        strip = self._line_cache.get(cache_key)
-        if strip is None:
-            cells, line_style = make_cells()
-            segments: list[Segment] = []
-            for text, style in cells:
-                if segments:
-                    segments.append(Segment(SEPARATOR, line_style))
-                segments.append(Segment(text, style))
-            # Extending with the line's style carries the header and cursor colours to the edge.
-            strip = Strip(segments, self._total_width).crop_extend(
-                scroll_x, scroll_x + width, line_style
-            )
-            self._line_cache[cache_key] = strip
-        return strip
-
-    def _header_cells(self) -> Line:
-        style = self.get_component_rich_style("record-table--header")
-        cells = []
-        for column, width in zip(self._columns, self._widths, strict=True):
-            if not width:
-                continue
-            label = _(column.label)  # N_-marked where the columns are listed
-            if column.key == self._sort_column and width > SORT_ARROW_CELLS:
-                if measure(label, width) > width - SORT_ARROW_CELLS:
-                    label = fit(label, width - SORT_ARROW_CELLS)
-                label = f"{label} {SORT_ARROWS[self._sort_reverse]}"
-            cells.append((fit(label, width), style))
-        return cells, style
-
-    def _row_cells(self, row: R, is_cursor: bool) -> Line:
-        line_style = (
-            self.get_component_rich_style("record-table--cursor") if is_cursor else self.rich_style
-        )
-        cells = []
-        for column, width in zip(self._columns, self._widths, strict=True):
-            if not width:
-                continue
-            style = line_style
-            if column.style is not None:
-                cell_style = _parse_style(column.style(row))
-                # On the cursor row the cursor's colours win over the cell's own.
-                style = cell_style + line_style if is_cursor else line_style + cell_style
-            cells.append((fit(column.text(row), width), style))
-        return cells, line_style
-
-    def _render_empty(self, width: int) -> Strip:
-        # Plain strings in segments: the filter text is shown as typed, never parsed as markup.
-        message = f"No rows match “{self._filter_text}”" if self._filter_text else self.empty_text
-        style = self.get_component_rich_style("record-table--empty")
-        return Strip([Segment(fit(message, width), style)], max(0, width))
-
-
-def _row_width(widths: list[int]) -> int:
-    """Cells a line takes: the shown columns and one separator between each two."""
-    shown = [width for width in widths if width]
-    return sum(shown) + len(SEPARATOR) * max(0, len(shown) - 1)
 
 
 def _without_index(indices: list[int], removed: int) -> list[int]:

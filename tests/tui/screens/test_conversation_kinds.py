@@ -5,13 +5,18 @@ before 2.4 with the reason and the version."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from textual.widgets import Input, Static
 
+from gateway_tui.core.text.catalogues import extract
 from gateway_tui.demo.server import DemoServer
+from gateway_tui.tui.screens import conversation_kinds
 from gateway_tui.tui.screens.confirm import ConfirmScreen
-from gateway_tui.tui.screens.conversation_kinds import KindFormScreen
+from gateway_tui.tui.screens.conversation_kinds import KIND_BINDINGS, KIND_KEYS, KindFormScreen
 from gateway_tui.tui.screens.interactive_composer import InteractiveComposerScreen
+from gateway_tui.tui.screens.messages import MessagesScreen
 from tests.data import JONAS_JID
 from tests.navigation import open_conversation, select_message
 from tests.support import make_app, make_config, notices, screen_text, wait_for
@@ -27,6 +32,20 @@ async def fill(pilot, dialog: KindFormScreen, **values: str) -> None:
     for field, value in values.items():
         dialog.query_one(f"#kind-{field}", Input).value = value
     await pilot.pause()
+
+
+def test_the_kind_keys_table_makes_hidden_bindings_whose_words_the_catalogue_finds():
+    """The kinds' keys are one table (KIND_KEYS): each row a binding of the conversation, hidden
+    from the footer, with its tooltip; its word and tooltip are marked for translation (they
+    are not written as Binding's third argument, where the extractor finds them by itself)."""
+    marked = extract([Path(conversation_kinds.__file__)])
+    conversation_ids = {binding.id for binding in MessagesScreen.BINDINGS}
+    for binding in KIND_BINDINGS:
+        assert binding.id in conversation_ids and binding.id.startswith("messages.")
+        assert binding.show is False
+        assert binding.description in marked and binding.tooltip in marked, binding.id
+    assert len({b.id for b in KIND_BINDINGS}) == len({b.key for b in KIND_BINDINGS})
+    assert len(KIND_BINDINGS) == len(KIND_KEYS)
 
 
 @pytest.mark.in_process

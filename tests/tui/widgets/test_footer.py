@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.help import HelpScreen
 from gateway_tui.tui.screens.participants import ParticipantsScreen
 from tests.support import screen_text, wait_for
@@ -65,17 +66,21 @@ async def test_footers_fit_at_120_columns(app_for, demo_server):
     app = app_for()
     async with app.run_test(size=(120, 36)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
-        for opener in (
-            lambda: None,
-            lambda: app.open_instance(INSTANCE),
-            lambda: app.open_groups(INSTANCE),
-            lambda: app.push_screen(ParticipantsScreen(INSTANCE, group)),
-            lambda: app.open_composer(INSTANCE),
-            app.action_request_log,
+        for number, opener in enumerate(
+            (
+                lambda: None,
+                lambda: app.open_instance(INSTANCE),
+                lambda: app.open_groups(INSTANCE),
+                lambda: app.push_screen(ParticipantsScreen(INSTANCE, group)),
+                lambda: app.open_composer(INSTANCE),
+                app.action_request_log,
+            )
         ):
+            shown = app.screen
             opener()
-            await pilot.pause()
-            await pilot.pause()
+            # The new screen's footer once drawn (a loaded machine took more than two pauses).
+            await wait_for(pilot, lambda n=number, s=shown: n == 0 or app.screen is not s)
+            await wait_for(pilot, lambda: footer_line(app).strip() != "")
             footer = screen_text(app).splitlines()[-1]
             assert "f12 Log" in footer, (app.screen, footer)  # the last key, uncut
 
@@ -134,21 +139,28 @@ async def test_at_80_columns_the_chat_footers_name_their_main_keys_and_help_says
             await pilot.pause()
 
 
+@pytest.mark.parametrize("lang", ["en", "pt_BR", "es"])
 @pytest.mark.parametrize("screen", SCREENS)
-async def test_the_global_keys_stay_in_the_footer_at_80x24_on_every_screen(app_for, screen):
+async def test_the_global_keys_stay_in_the_footer_at_80x24_on_every_screen(
+    app_for, screen, lang, language
+):
     """Every screen at 80×24 says how to quit, the keys, the request log and the palette; where
-    the focused field types q, it says ^q (which quits from anywhere) instead."""
+    the focused field types q, it says ^q (which quits from anywhere) instead. In Portuguese and
+    Spanish too: a translated label too long to leave room for them all fails here."""
+    language(lang)
+    keys, log, palette = (f"f1 {_('Keys')}", f"f12 {_('Log')}", f"^p {_('palette')}")
     app = app_for()
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: bool(app.state.instances.value))
         shown = app.screen
         _openers(app)[screen]()
         await wait_for(pilot, lambda: screen == "instances" or app.screen is not shown)
-        await wait_for(pilot, lambda: app.screen.is_mounted and "f1 Keys" in footer_line(app))
+        await wait_for(pilot, lambda: app.screen.is_mounted and keys in footer_line(app))
         line = footer_line(app)
-        for said in ("f1 Keys", "f12 Log", "^p palette"):
+        for said in (keys, log, palette):
             assert said in line, line
-        quit_key = "^q Quit" if "^q Quit" in line else "q Quit"
+        quit_now, quit_here = f"^q {_('Quit')}", f"q {_('Quit')}"
+        quit_key = quit_now if quit_now in line else quit_here
         assert quit_key in line, line
-        if quit_key == "^q Quit":
+        if quit_key == quit_now:
             assert app.focused is not None and app.focused.check_consume_key("q", "q"), line

@@ -7,7 +7,8 @@ from collections import Counter
 from rich.cells import cell_len
 from textual.app import App, ComposeResult
 
-from gateway_tui.tui.widgets.record_table import WIDTH_SAMPLE_ROWS, Column, RecordTable, fit
+from gateway_tui.tui.widgets.record_columns import fit
+from gateway_tui.tui.widgets.record_table import WIDTH_SAMPLE_ROWS, Column, RecordTable
 from tests.data import Item, make_columns, make_items
 from tests.support import wait_for
 

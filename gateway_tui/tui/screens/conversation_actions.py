@@ -1,0 +1,155 @@
+"""What can be done to one message of the conversation, mixed into MessagesScreen: edit (own
+text, within WhatsApp's window or knowingly past it), view whole, copy its id or the gateway's
+JSON of it; and to the chat: archive, the sender's profile, answer with a list message.
+
+`edit_own_message` is shared with the chat list (its edit key edits the newest own message).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from gateway_tui.core.api.chat_models import StoredMessage
+from gateway_tui.core.api.models import jid_number
+from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.chat_modals import TOO_OLD_TO_SEE, EditMessageScreen, ProfileScreen
+from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
+from gateway_tui.tui.screens.confirm import ConfirmScreen
+
+if TYPE_CHECKING:
+    from gateway_tui.tui.screens.messages import MessagesScreen
+
+    _Base = MessagesScreen
+else:
+    _Base = object
+
+EDIT_WINDOW_SECONDS = 15 * 60
+
+
+def edit_own_message(
+    screen: GatewayScreen, message: StoredMessage, store: ComposeStore | None
+) -> None:
+    """The edit dialog for ``message`` (own text only: else says why not); the new text goes
+    in the state (the bubble shows it, marked edited) and in the sent history."""
+    if not message.from_me:
+        screen.notify("Only your own messages can be edited.", markup=False)
+        return
+    if not message.is_text:
+        screen.notify(
+            f"WhatsApp edits only text messages; this is a {message.kind or 'message'}.",
+            markup=False,
+        )
+        return
+    seen = not (message.timestamp and time.time() - message.timestamp > EDIT_WINDOW_SECONDS)
+    key = message.key
+    instance: str = screen.instance  # type: ignore[attr-defined]
+    record = screen.state.chats_of(instance).get(message.remote_jid)
+    old_text = record.texts[key.id] if record and key.id in record.edited else message.full_text
+
+    def edited(text: str | None) -> None:
+        if text is None:
+            return
+        if not seen:  # nothing marks it edited: the customer will never see it
+            screen.notify(
+                "Sent to the gateway; WhatsApp will not show the edit (older than 15 minutes).",
+                severity="warning",
+                markup=False,
+            )
+            return
+        screen.notify("Message edited", markup=False)
+        if store is not None:
+            try:
+                store.record_edit(key.id, text)
+            except OSError as problem:
+                screen.notify(
+                    f"Could not store the edit: {problem}", severity="warning", markup=False
+                )
+
+    def edit() -> None:
+        screen.app.push_screen(EditMessageScreen(instance, key, old_text, seen=seen), edited)
+
+    if seen:
+        edit()
+        return
+    # Asked before anything is written: past the window the customer never sees an edit.
+    screen.app.push_screen(
+        ConfirmScreen(
+            "Edit an old message",
+            Text(TOO_OLD_TO_SEE + " Edit it anyway?"),
+            confirm_label="Edit anyway",
+        ),
+        lambda yes: edit() if yes else None,
+    )
+
+
+class ConversationActions(_Base):
+    def _selected(self) -> StoredMessage | None:
+        message = self.view.selected
+        if message is None:
+            self.notify("No message here.", markup=False)
+        return message
+
+    def action_edit(self) -> None:
+        message = self._selected()
+        if message is not None:
+            edit_own_message(self, message, self.store)
+
+    def action_view_whole(self) -> None:
+        from gateway_tui.tui.screens.message_pager import MessagePagerScreen
+
+        message = self._selected()
+        if message is None:
+            return
+        text = self.view.edits.get(message.id) or message.full_text or message.text
+        self.app.push_screen(MessagePagerScreen(self.chat_title, message, text))
+
+    def action_archive(self) -> None:
+        last = self.all_messages[-1] if self.all_messages else None
+        if last is None:
+            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
+            return
+        record = self.state.chats_of(self.instance).get(self.jid)
+        archive_chat(self, self.jid, last.key, not (record is not None and record.archived))
+
+    def action_profile(self) -> None:
+        message = self.view.selected
+        jid = self.jid
+        if self.is_group:
+            jid = message.sender if message is not None and not message.from_me else ""
+        self.app.push_screen(ProfileScreen(self.instance, jid_number(jid) if jid else ""))
+
+    def action_compose(self) -> None:
+        open_composer_to(self, self.jid)
+
+    def action_copy_id(self) -> None:
+        message = self._selected()
+        if message is not None:
+            self.app.copy_to_clipboard(message.id)
+            self.notify(f"Copied the message id {message.id}", markup=False)
+
+    def action_copy_json(self) -> None:
+        """The message as the gateway stores it: read again by its id (the one filter the
+        file store honours), so what is copied is the server's JSON, not ours."""
+        message = self._selected()
+        if message is None:
+            return
+
+        def copy(stored: dict | None) -> None:
+            if stored is None:
+                self.notify("The gateway no longer holds this message.", markup=False)
+                return
+            self.app.copy_to_clipboard(json.dumps(stored, ensure_ascii=False, indent=2))
+            self.notify("Copied the message as JSON", markup=False)
+
+        self.call(
+            self.actions.chats.message_json(self.instance, message.id),
+            what="Reading the message's JSON",
+            on_done=copy,
+            group="copy-json",
+            exclusive=True,
+        )
