@@ -223,7 +223,7 @@ async def follow_namespace(
         refusals: list[str] = []
         ended = asyncio.Event()
 
-        def dropped(*_: Any, ended: asyncio.Event = ended) -> None:
+        def dropped(*_args: Any, ended: asyncio.Event = ended) -> None:
             ended.set()
             on_up(False)
 
