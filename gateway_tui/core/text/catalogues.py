@@ -116,6 +116,10 @@ def load(language: str) -> tuple[Catalog, list[str]]:
     for path in sources(language):
         with path.open("rb") as handle:
             catalogue = read_po(handle, locale=language, domain=DOMAIN)
+        # The sources' plural rule, not Babel's CLDR one for the locale (which gives pt and es a
+        # third form, "many", that no source translates: n=2 would find no msgstr[2] and fall
+        # back to English).
+        merged.mime_headers = [("Plural-Forms", catalogue.plural_forms)]
         for message in catalogue:
             if not message.id:
                 continue
