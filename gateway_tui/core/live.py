@@ -152,6 +152,7 @@ _UNREACHED = "the websocket could not be reached"
 _WEBSOCKET_OFF = N_("the gateway's websocket is off (/socket.io/ answers 404)")
 _KEY_REFUSED = N_("the gateway refused the key for its websocket")
 _NO_STREAM = N_("the instance has no event stream yet (its websocket events are off?)")
+_DROPPED = N_("the websocket dropped: reconnecting")
 
 
 def why_not(error: BaseException | str) -> str:
@@ -175,7 +176,7 @@ def why_not(error: BaseException | str) -> str:
 def said_why(why: str) -> str:
     """``why`` (a reason of ``why_not``) in the reader's language; the error it quotes, as
     it came."""
-    if why in (_WEBSOCKET_OFF, _KEY_REFUSED, _NO_STREAM):
+    if why in (_WEBSOCKET_OFF, _KEY_REFUSED, _NO_STREAM, _DROPPED):
         return _(why)
     if why.startswith(f"{_UNREACHED} (") and why.endswith(")"):
         error = why[len(_UNREACHED) + 2 : -1]
@@ -496,7 +497,7 @@ class LiveLink:
         if streams:
             self._status(True, None)
         elif not up and not self._stopped:
-            self._status(False, "the websocket dropped: reconnecting")
+            self._status(False, _DROPPED)
 
     def _status(self, live: bool, why: str | None) -> None:
         if (live, why) == (self.live, self._why):

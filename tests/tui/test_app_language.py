@@ -298,6 +298,7 @@ def test_live_gap_and_reasons_in_portuguese(language):
     assert why == "the gateway's websocket is off (/socket.io/ answers 404)"
     assert said_why(why) == "o websocket do gateway está desligado (/socket.io/ responde 404)"
     assert said_why(why_not("timed out")) == "não foi possível alcançar o websocket (timed out)"
+    assert said_why("the websocket dropped: reconnecting") == "o websocket caiu: reconectando"
 
 
 def test_theme_problems_in_spanish_with_plurals(tmp_path, language):
