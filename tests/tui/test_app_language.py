@@ -251,7 +251,8 @@ async def test_stale_banner_in_portuguese(app_for, language):
         screen.show_stale(loadable, "grupos", "fora do ar")
         banner = screen.query_one("#groups-stale").render()
         plain = banner.plain if isinstance(banner, Text) else str(banner)
-        assert plain.startswith("⚠ Mostrando grupos das 03:04:05 — a atualização falhou: fora do ar")
+        wanted = "⚠ Mostrando grupos das 03:04:05 — a atualização falhou: fora do ar"
+        assert plain.startswith(wanted)
         assert "tenta de novo" in plain
 
 
