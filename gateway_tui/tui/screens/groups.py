@@ -22,6 +22,7 @@ from gateway_tui.core.api.lists import unreadable_of
 from gateway_tui.core.api.validation import check_group_jid, group_jid_from
 from gateway_tui.core.files.recent_groups import RecentGroup, load_recent
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import Phrases
 from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.group_modals import explain_on, problem_text
 from gateway_tui.tui.screens.table_screen import InstanceTableScreen
@@ -273,10 +274,10 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
         if recent:
             parts.append(ngettext("{n} recent", "{n} recent", recent).format(n=number(recent)))
         parts += self.view_and_read(loadable)
-        parts.append(
-            self.key_hints(("groups.open", _("opens")), ("groups.enter_jid", _("types a JID")))
-        )
-        self.query_one("#groups-summary", Static).update(Text(" · ".join(parts)))
+        hints = self.key_hints(("groups.open", _("opens")), ("groups.enter_jid", _("types a JID")))
+        parts += hints.split(Phrases.SEPARATOR)
+        # Wrapped between phrases: a key never parts from its words (pt-BR and es run longer).
+        self.query_one("#groups-summary", Static).update(Phrases(parts))
 
     # --- actions -------------------------------------------------------------------------------
 

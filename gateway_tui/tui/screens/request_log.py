@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from gateway_tui.core.api.events import CallEvent, Headers
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import Phrases
 from gateway_tui.core.text.i18n import N_, _, decimal, ngettext, number
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -181,16 +182,16 @@ class RequestLogScreen(TableScreen[CallEvent]):
         ]
         if self.table.visible_count != total:
             parts.append(_("showing {n}").format(n=number(self.table.visible_count)))
-        parts.append(
-            self.key_hints(
-                ("log.detail", _("details")),
-                ("log.filter", _("filter")),
-                ("log.copy_body", _("response")),
-                ("log.copy_curl", _("curl")),
-                ("log.clear", _("clear")),
-            )
+        hints = self.key_hints(
+            ("log.detail", _("details")),
+            ("log.filter", _("filter")),
+            ("log.copy_body", _("response")),
+            ("log.copy_curl", _("curl")),
+            ("log.clear", _("clear")),
         )
-        self.query_one("#log-summary", Static).update(Text(" · ".join(parts)))
+        parts += hints.split(Phrases.SEPARATOR)
+        # Wrapped between phrases: a key never parts from its words (pt-BR and es run longer).
+        self.query_one("#log-summary", Static).update(Phrases(parts))
 
     def on_record_table_cursor_moved(self, _event: RecordTable.CursorMoved) -> None:
         self._show_details()
