@@ -358,7 +358,7 @@ class LiveLink:
         """The events received since the last call (the app calls this once per frame)."""
         self._woken = False
         pending = self._pending
-        return [pending.popleft() for _ in range(len(pending))]
+        return [pending.popleft() for _event in range(len(pending))]
 
     def _poke(self) -> None:
         """Tell the thread that what is wanted changed (before it started, it looks anyway)."""

@@ -312,3 +312,21 @@ def test_theme_problems_in_spanish_with_plurals(tmp_path, language):
     assert "ajuste desconocido foo (conocidos:" in said
     assert "ajustes desconocidos bar, foo (conocidos:" in said
     assert "TOML no válido" in said and "tema no cargado." in said
+
+
+async def test_request_log_summary_in_spanish_keeps_each_key_with_its_words(app_for, language):
+    language("es")
+    app = app_for()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.state.clear_calls()
+        for number in range(12):
+            app.state.record_call(_call(request_id=f"r-{number}"))
+        app.action_request_log()
+        await wait_for(pilot, lambda: isinstance(app.screen, RequestLogScreen))
+        await wait_for(pilot, lambda: "12 llamadas" in screen_text(app))
+        lines = [line.rstrip() for line in screen_text(app).splitlines()]
+        # The summary needs two lines at 80 columns: it breaks between phrases only.
+        assert any(line.startswith(" 12 llamadas · 0 fallaron · ") for line in lines)
+        assert any("c vacía" in line for line in lines)
+        assert not any(line.endswith((" c", " Y", " y", " /", " ⏎")) for line in lines[:4])
