@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gateway_tui.core.text.i18n import N_, _
+
 if TYPE_CHECKING:
     import httpx
 
@@ -17,6 +19,17 @@ if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
     from gateway_tui.core.fleet.alerts import Alert
     from gateway_tui.core.fleet.monitor import FleetMonitor
+
+
+# An alert's title by its kind (core/fleet/alerts.py AlertKind, whose values are codes).
+ALERT_TITLES = {
+    "left open": N_("Fleet: left open"),
+    "zombie": N_("Fleet: zombie"),
+    "unreachable": N_("Fleet: unreachable"),
+    "licence inactive": N_("Fleet: licence inactive"),
+    "campaign finished": N_("Fleet: campaign finished"),
+    "campaign stopped": N_("Fleet: campaign stopped"),
+}
 
 
 class FleetGlue:
@@ -37,7 +50,11 @@ class FleetGlue:
             then()
             return
         if gateway not in self.config.profiles:
-            self.notify(f"{gateway} is not a profile any more.", severity="warning", markup=False)
+            self.notify(
+                _("{gateway} is not a profile any more.").format(gateway=gateway),
+                severity="warning",
+                markup=False,
+            )
             return
         self.switch_profile(gateway)
         # After the new gateway's home screen (queued by the switch) is on.
@@ -48,7 +65,7 @@ class FleetGlue:
 
         if self.config.profile is not None:
             return self.config.profile
-        names = [name for name, _, _ in gateways_of(self.config)]
+        names = [name for name, _config, _key in gateways_of(self.config)]
         return names[0] if len(names) == 1 and not self.config.profiles else None
 
     @property
@@ -79,7 +96,11 @@ class FleetGlue:
         from gateway_tui.tui.textual_private import write_to_terminal
 
         text = alert.summary()
-        self.notify(text, title=f"Fleet: {alert.kind.value}", severity="warning", markup=False)
+        kind = alert.kind.value
+        title = (
+            _(ALERT_TITLES[kind]) if kind in ALERT_TITLES else _("Fleet: {kind}").format(kind=kind)
+        )
+        self.notify(text, title=title, severity="warning", markup=False)
         self.bell()
         if self.config.desktop_notifications:
             write_to_terminal(self, desktop_notification(alert))
