@@ -19,6 +19,7 @@ from gateway_tui.core.fleet.verdict import (
     judge_gateway_error,
     judge_instance,
 )
+from gateway_tui.core.text.i18n import date_time
 
 OnReading = Callable[[GatewayReading, list[Alert]], None]
 
@@ -68,15 +69,16 @@ class Fleet:
         self.readings[reading.gateway] = reading
         book = self.book
         gateway_verdict = reading.judgement.verdict if reading.judgement else None
-        reason = reading.judgement.reason if reading.judgement else ""
+        reason = reading.judgement.words if reading.judgement else ""
         alerts = book.observe_gateway(reading.gateway, gateway_verdict, reading.at, reason)
         for row in reading.instances:
             alerts += book.observe_instance(
-                row.gateway, row.name, row.verdict, reading.at, row.judgement.reason
+                row.gateway, row.name, row.verdict, reading.at, row.judgement.words
             )
             flapping = book.flapping(row.gateway, row.name, reading.at)
             if flapping:
                 row.evidence.flapping = flapping
+                row.evidence.flapping_said = book.flapping_said(row.gateway, row.name, reading.at)
                 row.judgement = judge_instance(row.evidence)
         return alerts
 
@@ -213,7 +215,7 @@ def fleet_rows(
                     "",
                     None,
                     reading.judgement.verdict,
-                    reading.judgement.reason,
+                    reading.judgement.words,
                     at=reading.at,
                     limits=limits,
                 )
@@ -223,8 +225,8 @@ def fleet_rows(
             last = row.disconnection
             words = ""
             if last is not None:
-                when = f" · {last.at.astimezone():%Y-%m-%d %H:%M}" if last.at else ""
-                words = f"{last.words}{when}"
+                when = f" · {date_time(last.at.astimezone())}" if last.at else ""
+                words = f"{last.said()}{when}"
             count = row.message_count
             base = seen.get((row.gateway, row.name))
             new = count - base if count is not None and base is not None else None
@@ -238,7 +240,7 @@ def fleet_rows(
                     words,
                     max(new, 0) if new is not None else None,
                     row.verdict,
-                    row.judgement.reason,
+                    row.judgement.words,
                     flapping=bool(row.evidence.flapping),
                     at=reading.at,
                     limits=limits,
