@@ -118,7 +118,8 @@ FLEET_COLUMNS: list[Column[FleetRow]] = [
         width=5,
         drop_priority=6,
     ),
-    Column("link", N_("Link"), lambda r: r.link, width=9, drop_priority=7),
+    # 7 cells in English ("⚡ live"); "⚡ ao vivo" / "consultada" need up to 10.
+    Column("link", N_("Link"), lambda r: r.link, min_width=7, max_width=10, drop_priority=7),
     Column(
         "disconnected",
         N_("Last disconnection"),
