@@ -178,7 +178,7 @@ class StreamThread:
         """Every record waiting (on the caller's loop)."""
         self._woken = False
         waiting = self._waiting
-        return [waiting.popleft() for _ in range(len(waiting))]
+        return [waiting.popleft() for _index in range(len(waiting))]
 
     def _run(self, ended: asyncio.Future[None]) -> None:
         async def main() -> None:
