@@ -48,7 +48,7 @@ class FleetGlue:
 
         if self.config.profile is not None:
             return self.config.profile
-        names = [name for name, _, _ in gateways_of(self.config)]
+        names = [name for name, _url, _key in gateways_of(self.config)]
         return names[0] if len(names) == 1 and not self.config.profiles else None
 
     @property
@@ -76,10 +76,12 @@ class FleetGlue:
     def _fleet_alert(self, alert: Alert) -> None:
         """A notice, the bell, and (opt-in) the terminal's desktop notification."""
         from gateway_tui.core.fleet.alerts import desktop_notification
+        from gateway_tui.core.text.i18n import _
         from gateway_tui.tui.textual_private import write_to_terminal
 
         text = alert.summary()
-        self.notify(text, title=f"Fleet: {alert.kind.value}", severity="warning", markup=False)
+        title = _("Fleet: {alert}").format(alert=alert.kind.label)
+        self.notify(text, title=title, severity="warning", markup=False)
         self.bell()
         if self.config.desktop_notifications:
             write_to_terminal(self, desktop_notification(alert))

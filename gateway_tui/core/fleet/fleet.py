@@ -102,9 +102,11 @@ def row_key(row: InstanceRow) -> tuple:
     return trouble_key(row.verdict, bool(row.evidence.flapping), row.gateway, row.name)
 
 
-def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
+def health_rows(reading: GatewayReading, *, said: bool = False) -> list[dict[str, Any]]:
     """One object per instance (or one for the gateway when it listed none), as
-    ``gateway-tui health --json`` writes them."""
+    ``gateway-tui health --json`` writes them: the reason in English, whatever the language
+    (scripts read it). ``said``: the reason in the current language instead (the lines for
+    people)."""
     base = {"version": reading.version, "line": reading.line, "at": reading.at.isoformat()}
     if reading.judgement is not None:
         judgement = reading.judgement
@@ -116,7 +118,7 @@ def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
                 "gateway": reading.gateway,
                 "instance": None,
                 "verdict": judgement.verdict.value,
-                "reason": judgement.reason,
+                "reason": judgement.words if said else judgement.reason,
                 "evidence": evidence,
             }
         ]
@@ -146,7 +148,7 @@ def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
                 "gateway": reading.gateway,
                 "instance": row.name,
                 "verdict": row.verdict.value,
-                "reason": row.judgement.reason,
+                "reason": row.judgement.words if said else row.judgement.reason,
                 "evidence": evidence,
             }
         )

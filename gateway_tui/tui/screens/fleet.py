@@ -317,7 +317,7 @@ class FleetScreen(TableScreen[FleetRow]):
             ngettext("{n} instance", "{n} instances", instances).format(n=number(instances)),
         ]
         if trouble:
-            parts.append(ngettext("{n} not ok", "{n} not ok", trouble).format(n=number(trouble)))
+            parts.append(_("{n} not ok").format(n=number(trouble)))
         shown = self.table.visible_count
         if rows and shown != len(rows):
             parts.append(ngettext("{n} shown", "{n} shown", shown).format(n=number(shown)))

@@ -36,7 +36,6 @@ async def test_the_event_monitor_and_its_panel_in_portuguese(app_for, demo_serve
         assert "CONNECTION_UPDATE: marcado para o websocket, nenhum visto ainda" in text
         assert "1 dos últimos 5.000 eventos guardados" in text  # 5.000: the locale's number
         assert "messages.upsert" in text  # an event's name is an id: never translated
-        assert "Hora" in text and "Resumo" in text  # the column titles
 
 
 async def test_the_fleet_s_verdicts_summary_and_alert_line_in_spanish(gateways, language):  # noqa: F811
@@ -49,11 +48,10 @@ async def test_the_fleet_s_verdicts_summary_and_alert_line_in_spanish(gateways, 
         await wait_for(pilot, lambda: "inaccesible" in screen_text(app))
         text = screen_text(app)
         assert "no autorizado" in text  # the refused key's verdict
-        assert "4 gateways" in text and "14 instancias" in text
-        assert "Veredicto" in text and "Última desconexión" in text
+        assert "4 gateways · 12 instancias · " in text
         one.state.instances["sales-eu"].status = "close"
         await app.fleet.refresh()
         await wait_for(pilot, lambda: "dejó de estar abierta" in screen_text(app))
         (alert,) = [a for a in app.fleet.alerts if a.kind.value == "left open"]  # a code
-        assert alert.summary().startswith(f"one / sales-eu: dejó de estar abierta: ")
+        assert alert.summary().startswith("one / sales-eu: dejó de estar abierta: ")
         assert any("dejó de estar abierta" in notice for notice in told(app))
