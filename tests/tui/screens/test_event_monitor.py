@@ -139,7 +139,7 @@ async def test_asked_for_versus_arrived_beside_the_events(app_for, demo_server):
         verdict = "MESSAGES_UPSERT: seen on the websocket but not ticked (1 seen)"
         await wait_for(pilot, lambda: verdict in screen_text(app))
         text = screen_text(app)
-        assert "websocket: on, 1 events ticked" in text
+        assert "websocket: on, 1 event ticked" in text
         assert "MESSAGES_UPSERT: seen on the websocket but not ticked (1 seen)" in text
         assert "CONNECTION_UPDATE: ticked for the websocket, none seen yet" in text
 
