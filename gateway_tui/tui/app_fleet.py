@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gateway_tui.core.text.i18n import N_, _
+from gateway_tui.core.text.i18n import _
 
 if TYPE_CHECKING:
     import httpx
@@ -19,17 +19,6 @@ if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
     from gateway_tui.core.fleet.alerts import Alert
     from gateway_tui.core.fleet.monitor import FleetMonitor
-
-
-# An alert's title by its kind (core/fleet/alerts.py AlertKind, whose values are codes).
-ALERT_TITLES = {
-    "left open": N_("Fleet: left open"),
-    "zombie": N_("Fleet: zombie"),
-    "unreachable": N_("Fleet: unreachable"),
-    "licence inactive": N_("Fleet: licence inactive"),
-    "campaign finished": N_("Fleet: campaign finished"),
-    "campaign stopped": N_("Fleet: campaign stopped"),
-}
 
 
 class FleetGlue:
@@ -93,13 +82,11 @@ class FleetGlue:
     def _fleet_alert(self, alert: Alert) -> None:
         """A notice, the bell, and (opt-in) the terminal's desktop notification."""
         from gateway_tui.core.fleet.alerts import desktop_notification
+        from gateway_tui.core.text.i18n import _
         from gateway_tui.tui.textual_private import write_to_terminal
 
         text = alert.summary()
-        kind = alert.kind.value
-        title = (
-            _(ALERT_TITLES[kind]) if kind in ALERT_TITLES else _("Fleet: {kind}").format(kind=kind)
-        )
+        title = _("Fleet: {alert}").format(alert=alert.kind.label)
         self.notify(text, title=title, severity="warning", markup=False)
         self.bell()
         if self.config.desktop_notifications:

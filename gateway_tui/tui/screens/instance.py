@@ -259,7 +259,8 @@ class InstanceScreen(GatewayScreen):
         widget.display = line is not None
         if line is not None and getattr(widget, "_line", None) != line:
             widget._line = line  # type: ignore[attr-defined]
-            widget.update(Text(line, style="yellow" if "stopped" in line else ""))
+            stopped = self.state.history.stopped(self.instance_name)
+            widget.update(Text(line, style="yellow" if stopped else ""))
 
     def sections_hint(self) -> str:
         """The ways in from the instance view, each with the key that runs it here."""
