@@ -23,21 +23,30 @@ def styled(sentence: str, style: str = "", lead_style: str | None = None, **valu
     Its own words get ``style``; the words before the first placeholder get ``lead_style``
     when given ("Not ready: " in bold before the reasons); a value is a string (no style of its
     own) or ``(text, style)``. A placeholder with no value is left as it is."""
-    text = Text()
+    pieces: list[tuple[str, str]] = []
     last = 0
     for match in _PLACEHOLDER.finditer(sentence):
         words = sentence[last : match.start()]
-        text.append(words, style=lead_style if lead_style is not None and last == 0 else style)
+        pieces.append((words, lead_style if lead_style is not None and last == 0 else style))
         value = values.get(match.group(1))
         if value is None:
-            text.append(match.group(), style=style)
+            pieces.append((match.group(), style))
         elif isinstance(value, tuple):
-            text.append(value[0], style=value[1])
+            pieces.append(value)
         else:
-            text.append(value)
+            pieces.append((value, ""))
         last = match.end()
-    tail = sentence[last:]
-    text.append(tail, style=lead_style if lead_style is not None and last == 0 else style)
+    pieces.append((sentence[last:], lead_style if lead_style is not None and last == 0 else style))
+    text = Text()
+    # Neighbours in one style are one span, as an English f-string in one append was.
+    merged: list[tuple[str, str]] = []
+    for part, part_style in pieces:
+        if merged and merged[-1][1] == part_style:
+            merged[-1] = (merged[-1][0] + part, part_style)
+        elif part:
+            merged.append((part, part_style))
+    for part, part_style in merged:
+        text.append(part, style=part_style)
     return text
 
 
