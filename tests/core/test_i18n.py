@@ -190,3 +190,21 @@ def test_what_needs_24_is_one_sentence_per_feature(language):
     language("es")
     said = unsupported("carousel", "2.3.7")
     assert said == "Hace falta Evolution API 2.4 o posterior para carruseles: este gateway es 2.3.7"
+
+
+def test_a_number_is_said_invalid_in_the_language_and_the_cache_keeps_languages_apart(language):
+    from gateway_tui.core.text.formatting import format_number
+
+    assert format_number("341785919681") == "+34 1785919681 (invalid)"
+    language("es")
+    assert format_number("341785919681") == "+34 1785919681 (no válido)"
+    language("en")
+    assert format_number("341785919681") == "+34 1785919681 (invalid)"
+
+
+def test_placeholders_left_unfilled_are_counted_by_the_language_plural(language):
+    from gateway_tui.core.text.placeholders import unfilled_problem
+
+    language("pt_BR")
+    assert unfilled_problem(["{nome}"]).startswith("{nome} é um marcador")
+    assert unfilled_problem(["{a} {b}"]).startswith("{a}, {b} são marcadores")

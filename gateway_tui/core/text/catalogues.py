@@ -143,6 +143,8 @@ def compiled(catalogue: Catalog) -> bytes:
 
 
 def _placeholders(text: str) -> set[str]:
+    """The named fields of a str.format sentence ("{{" and "}}" are literal braces)."""
+    text = text.replace("{{", "").replace("}}", "")
     return {name.split("!")[0].split(":")[0] for name in _PLACEHOLDER.findall(text)}
 
 
