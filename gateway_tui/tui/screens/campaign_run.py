@@ -8,7 +8,6 @@ listed; only the user resends them (u, after a confirmation) or sets them aside 
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,12 +28,10 @@ from gateway_tui.core.campaign.runner import (
     CampaignRunner,
     Progress,
     RunState,
-    duration_text,
 )
-from gateway_tui.core.text.formatting import format_number
-from gateway_tui.core.text.i18n import N_, _, clock, decimal, ngettext, number
-from gateway_tui.core.text.sanitize import printable
+from gateway_tui.core.text.i18n import N_, _, decimal, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.campaign_lines import _who, attempt_line, counts_line
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.sentence import styled
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -44,67 +41,6 @@ FOLLOW_SECONDS = 2.0  # how often a campaign another process sends is read again
 _ACTIVE = (RunState.READY, RunState.WAITING, RunState.SENDING, RunState.PAUSED)
 # The live log keeps the latest attempts only: a 10,000-recipient run stays small on screen.
 LOG_LINES = 200
-# Each attempt's outcome in the log: a mark and words (never colour alone), translated where
-# drawn.
-_OUTCOME = {
-    Status.SENT: (N_("✓ sent"), "green"),
-    Status.FAILED: (N_("✕ failed"), "red"),
-    Status.UNKNOWN: (N_("? unknown, held"), "yellow"),
-    Status.PENDING: (N_("↻ not sent"), "dim"),
-    Status.SKIPPED: (N_("– set aside"), "dim"),
-}
-
-
-def _who(number: str, name: str) -> str:
-    shown = format_number(number) if number.isdigit() else number
-    return f"{shown} ({name})" if name else shown
-
-
-def attempt_line(attempt: Attempt) -> Text:
-    """One line of the live log: when, what happened, to whom, and why it failed. Names and
-    the gateway's reasons are data: printable, never markup, one line."""
-    if attempt.status in _OUTCOME:
-        marked, style = _OUTCOME[attempt.status]
-        words = _(marked)
-    else:
-        words, style = attempt.status.value, ""
-    # The outcomes in one column, as wide as the longest in the language (16 in English).
-    width = max(len(_(marked)) for marked, _style in _OUTCOME.values()) + 1
-    when = clock(datetime.fromtimestamp(attempt.at)) if attempt.at else "--:--:--"
-    line = Text(f"{when}  ")
-    line.append(words.ljust(width), style=style)
-    line.append(_("line {n}").format(n=attempt.recipient.line) + "  ", style="dim")
-    recipient = attempt.recipient
-    line.append(printable(_who(recipient.number, recipient.name)))
-    if attempt.error:
-        line.append("  — " + printable(" ".join(attempt.error.split())), style=style)
-    return line
-
-
-def counts_line(progress: Progress) -> Text:
-    """Sent, failed, unknown and left, the rate and the time left: each count beside its word,
-    the numbers the locale's way."""
-    counts = Text()
-    for label, value, style in (
-        (_("Sent {n}"), progress.sent, "green"),
-        (_("Failed {n}"), progress.failed, "red"),
-        (_("Unknown {n}"), progress.unknown, "yellow"),
-        (_("Left {n}"), progress.left, "bold"),
-    ):
-        counts.append_text(styled(label, style="dim", n=(number(value), style)))
-        counts.append("   ")
-    if progress.skipped:
-        aside = _("Set aside {n}").format(n=number(progress.skipped))
-        counts.append(aside + "   ", style="dim")
-    if progress.rate_per_minute:
-        rate = _("rate {rate}/min").format(rate=decimal(progress.rate_per_minute, 1))
-        counts.append(rate, style="dim")
-    if progress.eta_seconds is not None and progress.left:
-        left = _("about {duration} left").format(duration=duration_text(progress.eta_seconds))
-        counts.append("   " + left, style="dim")
-    return counts
-
-
 # The question asked before quitting while a campaign runs (the app asks it once at a time).
 QUIT_QUESTION_ID = "quit-while-running"
 

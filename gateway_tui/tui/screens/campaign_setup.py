@@ -39,9 +39,16 @@ from gateway_tui.core.campaign.recipients import (
 )
 from gateway_tui.core.campaign.runner import duration_text
 from gateway_tui.core.draft import PRESENCES, Draft
-from gateway_tui.core.text.i18n import N_, _, date_time, ngettext, number
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.campaign_empty import EMPTY_ROW_CHOICES, EmptyRows, and_more
+from gateway_tui.tui.screens.campaign_lines import (
+    DEFAULT_JITTER,
+    DEFAULT_RATE,
+    created_text,
+    parse_pace,
+    some,
+)
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
@@ -52,47 +59,6 @@ from gateway_tui.tui.widgets.text_input import TextInput
 
 PARSE_DELAY_SECONDS = 0.3  # pasted lines are read again this long after the last keystroke
 TABLE_LIMIT = 2_000  # rows shown in the recipients table (all are sent)
-DEFAULT_RATE = "20"
-DEFAULT_JITTER = "30"
-
-
-def parse_pace(rate_text: str, jitter_text: str) -> tuple[Pace | None, list[Problem]]:
-    """The pace typed in the form: messages per minute and jitter in percent."""
-    problems = []
-    try:
-        rate = float(rate_text.strip() or DEFAULT_RATE)
-    except ValueError:
-        rate = -1
-    if not 0 <= rate <= 6000:
-        problems.append(Problem("", _("messages per minute: a number from 0 (full speed)")))
-    try:
-        jitter = float(jitter_text.strip() or DEFAULT_JITTER)
-    except ValueError:
-        jitter = -1
-    if not 0 <= jitter <= 90:
-        problems.append(Problem("", _("jitter: a percentage from 0 to 90")))
-    if problems:
-        return None, problems
-    return Pace(rate, jitter / 100), []
-
-
-def some(problems: list[Problem]) -> str:
-    """The first three problems, and how many more there are."""
-    shown = "; ".join(str(p) for p in problems[:3])
-    if len(problems) <= 3:
-        return shown
-    more = len(problems) - 3
-    return ngettext("{problems} (and {n} more)", "{problems} (and {n} more)", more).format(
-        problems=shown, n=number(more)
-    )
-
-
-def created_text(created: str) -> str:
-    """When a campaign was made (stored as an ISO time), the locale's way."""
-    try:
-        return date_time(datetime.fromisoformat(created))
-    except ValueError:
-        return created
 
 
 class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):

@@ -12,12 +12,8 @@ from textual.widgets import TextArea
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
 from gateway_tui.core.campaign.recipients import Recipient, parse_recipients
 from gateway_tui.core.campaign.runner import Attempt, Progress, RunState
-from gateway_tui.tui.screens.campaign_run import (
-    CampaignRunScreen,
-    attempt_line,
-    counts_line,
-)
-from gateway_tui.tui.screens.campaign_setup import parse_pace
+from gateway_tui.tui.screens.campaign_lines import attempt_line, counts_line, parse_pace
+from gateway_tui.tui.screens.campaign_run import CampaignRunScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from tests.data import PASTED, SETUP_DRAFT
 from tests.navigation import open_campaign_setup
