@@ -12,6 +12,7 @@ from rich.segment import Segment
 from textual.geometry import Size
 from textual.strip import Strip
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.textual_private import bindings_of
 from gateway_tui.tui.widgets.record_columns import (
     SEPARATOR,
@@ -216,7 +217,7 @@ class RecordTableView(_Base):
         for column, width in zip(self._columns, self._widths, strict=True):
             if not width:
                 continue
-            label = column.label
+            label = _(column.label)  # N_-marked where the columns are listed
             if column.key == self._sort_column and width > SORT_ARROW_CELLS:
                 if measure(label, width) > width - SORT_ARROW_CELLS:
                     label = fit(label, width - SORT_ARROW_CELLS)
