@@ -92,7 +92,8 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, for_screen: Screen) -> None:
         super().__init__()
-        self._title = getattr(for_screen, "HELP_TITLE", None) or type(for_screen).__name__
+        # HELP_TITLE is N_-marked where each screen names it.
+        self._title = _(getattr(for_screen, "HELP_TITLE", None) or type(for_screen).__name__)
         self._rows = key_rows(for_screen)
 
     def compose(self) -> ComposeResult:

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Static
 
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.text.formatting import clock
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -69,7 +70,7 @@ class TableScreen(GatewayScreen, Generic[Row]):
             )
             yield from self.compose_below_table()
             yield TableFilter(
-                f"{prefix}-table", placeholder=self.FILTER_PLACEHOLDER, id=f"{prefix}-filter"
+                f"{prefix}-table", placeholder=_(self.FILTER_PLACEHOLDER), id=f"{prefix}-filter"
             )
         yield Footer()
 
@@ -217,5 +218,5 @@ class InstanceTableScreen(TableScreen[Row]):
         return row.jid  # type: ignore[attr-defined]
 
     def compose_head(self) -> ComposeResult:
-        title = Text(self.TITLE_OF.format(instance=self.instance), style="bold")
+        title = Text(_(self.TITLE_OF).format(instance=self.instance), style="bold")
         yield Static(title, id=f"{self.ID_PREFIX}-title", classes="title")
