@@ -128,8 +128,7 @@ class InteractiveComposerScreen(GatewayScreen):
         self.call(
             self.actions.kinds.version(),
             what="Reading the gateway's version",
-            on_done=lambda _version: self._redraw(),
-            on_error=lambda _error: True,
+            on_done=lambda _version: self._redraw(),  # a failure: said (the refusal: unknown)
             group="interactive-version",
         )
 
