@@ -576,7 +576,7 @@ class ConversationView(Widget, can_focus=True):
                 chunks.append((j, strips))
                 total += len(strips)
                 j += 1
-            lines = [s for _, chunk in chunks for s in chunk]
+            lines = [s for _index, chunk in chunks for s in chunk]
             cut = max(0, len(lines) - height) if chunks and chunks[-1][0] == anchor else 0
             lines = lines[cut : cut + height] if cut else lines[:height]
             first_full = self._first_full(chunks, cut)
@@ -588,7 +588,7 @@ class ConversationView(Widget, can_focus=True):
                 chunks.append((j, strips))
                 total += len(strips)
                 j += 1
-            lines = [s for _, chunk in chunks for s in chunk][:height]
+            lines = [s for _index, chunk in chunks for s in chunk][:height]
             first_full = anchor
             last_full = self._last_full(chunks, 0, height)
         self._lines = lines

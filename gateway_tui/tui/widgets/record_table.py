@@ -251,8 +251,8 @@ class RecordTable(RecordTableView, ScrollView, Generic[R], can_focus=True):
         self._sorted_indices = self._search_haystacks = self._predicate_results = None
         sample = self._rows[:WIDTH_SAMPLE_ROWS]
         measured = [column.measure_widths(sample) for column in self._columns]
-        self._base_widths = [base for base, _ in measured]
-        self._wanted_widths = [wanted for _, wanted in measured]
+        self._base_widths = [base for base, _wanted in measured]
+        self._wanted_widths = [wanted for _base, wanted in measured]
         self._widths = self._fitted_widths()
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
