@@ -63,7 +63,7 @@ async def test_the_chats_screen_speaks_portuguese(app_for, language):
         assert "Conversas de " in text
         for header in ("Conversa", "Número / JID", "Última mensagem", "Última atividade"):
             assert header in text
-        assert f"{rows} conversas" in text and "arquivadas" in text
+        assert f"{rows} conversas" in text and "arquivada" in text
         assert "Você: Tracking: DHL" in text  # the app's words around the contact's
         assert "abre a conversa" in text
         assert "Chats of" not in text and "Last message" not in text
