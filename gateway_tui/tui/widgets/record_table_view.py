@@ -243,7 +243,11 @@ class RecordTableView(_Base):
 
     def _render_empty(self, width: int) -> Strip:
         # Plain strings in segments: the filter text is shown as typed, never parsed as markup.
-        message = f"No rows match “{self._filter_text}”" if self._filter_text else self.empty_text
+        message = (
+            _("No rows match “{text}”").format(text=self._filter_text)
+            if self._filter_text
+            else _(self.empty_text)  # N_-marked where it is set
+        )
         style = self.get_component_rich_style("record-table--empty")
         return Strip([Segment(fit(message, width), style)], max(0, width))
 
