@@ -114,7 +114,7 @@ async def test_the_instance_view_reads_in_portuguese(app_for, language):
     app = app_for()
     async with app.run_test(size=(120, 40)) as pilot:
         await open_instance(app, pilot, "sales-eu")
-        await wait_for(pilot, lambda: "Rejeitar chamadas recebidas" in screen_text(app))
+        await wait_for(pilot, lambda: "Recusar chamadas recebidas" in screen_text(app))
         text = screen_text(app)
         assert "Resposta a chamadas rejeitadas: — (e edita)" in text
         assert "g grupos · m escrever mensagem de lista" in text
@@ -201,7 +201,7 @@ def test_advice_for_errors_is_whole_sentences_with_or_without_a_key(language):
     language("pt_BR")
     refused = Unauthorized(status=401, messages=["Unauthorized"])
     title, advice = error_advice(refused, retry_key="^r")
-    assert title == "O gateway recusou a chave de API"
+    assert title == "O gateway recusou a chave da API"
     assert advice.endswith("e pressione ^r para tentar de novo.")
     assert error_advice(refused)[1].endswith("e tente de novo.")
     language("es")
