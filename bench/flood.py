@@ -14,7 +14,9 @@ bench.chats_probe chats``), a fresh process per run, its chats screen open and l
 
 The issue's figure is 100,000 messages over 100,000 chats at 1,000 a second; a run of that
 takes minutes, so each run here floods ``FLOOD_CHATS`` (``BENCH_FLOOD_CHATS`` to change it, e.g.
-100000) at ``FLOOD_RATE`` a second.
+100000) at ``FLOOD_RATE`` a second. ``BENCH_FLOOD_LISTED`` (e.g. 10000) first stores that many
+chats on the gateway, before the app opens: the flood's new chats then arrive beside a list
+that large (a gateway that already holds many chats, as a second sync over one does).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from bench.tables import SETTLE
 INSTANCE = "sales-eu"
 FLOOD_RATE = 1_000
 FLOOD_CHATS = int(os.environ.get("BENCH_FLOOD_CHATS", "10000"))
+LISTED = int(os.environ.get("BENCH_FLOOD_LISTED", "0"))
 KEY_UP = b"\x1b[A"
 KEYS_AT_REST = 10
 QUIET = 20.0  # seconds without a new row: the chats stopped coming
@@ -78,6 +81,8 @@ def run(report: Report, runs: int) -> None:
         ):
             env = child_env(home)
             httpx.get(f"{demo.url}/")  # socket.io's loop is known from the first request
+            if LISTED:  # stored before the app opens (emitted to no one): already listed
+                demo.flood_chats(INSTANCE, 1_000_000, LISTED).result(600)
             args = ["--url", demo.url, "--key", demo.api_key, "--instance", INSTANCE]
             with ChatsProbe("chats", args, env) as probe:
                 probe.wait("frame", screen="ChatsScreen", timeout=180, test=lambda r: r["rows"])
@@ -89,7 +94,7 @@ def run(report: Report, runs: int) -> None:
                 time.sleep(SETTLE)
                 before_rows = probe.last("frame")["rows"]
                 rss_before.append(probe.pty.rss_kib() / 1024)
-                flood = demo.flood_chats(INSTANCE, FLOOD_RATE, FLOOD_CHATS)
+                flood = demo.flood_chats(INSTANCE, FLOOD_RATE, FLOOD_CHATS, first=LISTED)
                 began = time.monotonic()
                 while not flood.done():
                     time.sleep(0.5)
@@ -108,6 +113,8 @@ def run(report: Report, runs: int) -> None:
                 time.sleep(1.0)  # what the app does after the last event is counted
                 rss_after.append(probe.pty.rss_kib() / 1024)
     section = f"12. A flood of new chats ({FLOOD_CHATS:,} at {FLOOD_RATE:,}/s, chats screen open)"
+    if LISTED:
+        section += f", {LISTED:,} chats already listed"
     report.add(
         Row(
             section,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from gateway_tui.cli.completion import answer_if_asked
 from gateway_tui.cli.parser import build_parser
+from gateway_tui.core.text.i18n import _
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
@@ -30,7 +31,7 @@ def _given(**options: Any) -> dict[str, Any]:
 
 
 def _fail(message: str) -> int:
-    print(f"gateway-tui: error: {message}", file=sys.stderr)
+    print(_("gateway-tui: error: {message}").format(message=message), file=sys.stderr)
     return 1
 
 
@@ -57,9 +58,9 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
     set_color(args.color)
     if args.demo_instances is not None and not args.demo:
-        parser.error("--demo-instances needs --demo")
+        parser.error(_("{option} needs --demo").format(option="--demo-instances"))
     if args.demo_version is not None and not args.demo:
-        parser.error("--demo-version needs --demo")
+        parser.error(_("{option} needs --demo").format(option="--demo-version"))
     try:
         if args.command == "demo-server":
             return _serve_demo(args)
@@ -75,7 +76,11 @@ def _main(argv: Sequence[str] | None = None) -> int:
 
         if getattr(args, "run", None) is not None:  # a headless command (cli/parser.py)
             if args.demo and args.command != "config":
-                parser.error(f"{args.command} runs against a gateway: use --url of a demo-server")
+                parser.error(
+                    _("{command} runs against a gateway: use --url of a demo-server").format(
+                        command=args.command
+                    )
+                )
             from gateway_tui.cli.commands import run
 
             if not getattr(args, "needs_config", True):  # config path, completion: stay fast
@@ -135,7 +140,11 @@ def _serve_demo(args: argparse.Namespace) -> int:
     except ValueError as exc:  # an option the release does not have (a licence on 2.3.7…)
         return _fail(str(exc))
     except OSError as exc:  # e.g. the port is taken: say so without a traceback
-        return _fail(f"cannot serve the demo gateway on port {args.port}: {exc.strerror or exc}")
+        return _fail(
+            _("cannot serve the demo gateway on port {port}: {error}").format(
+                port=args.port, error=exc.strerror or exc
+            )
+        )
 
 
 def _serve_app(args: argparse.Namespace) -> int:
@@ -150,13 +159,17 @@ def _serve_app(args: argparse.Namespace) -> int:
         loopback = False
     if not loopback and not args.public:
         return _fail(
-            f"serve listens on loopback only: --host {args.host} needs --public (anyone who "
-            "reaches that address uses the app, and your gateway's key, with no login)"
+            _(
+                "serve listens on loopback only: --host {host} needs --public (anyone who "
+                "reaches that address uses the app, and your gateway's key, with no login)"
+            ).format(host=args.host)
         )
     if not loopback:
         print(
-            f"gateway-tui: warning: serving on {args.host}:{args.port} for anyone who can reach "
-            "it: the page is the app, with your gateway's API key behind it and no login.",
+            _(
+                "gateway-tui: warning: serving on {address} for anyone who can reach it: the "
+                "page is the app, with your gateway's API key behind it and no login."
+            ).format(address=f"{args.host}:{args.port}"),
             file=sys.stderr,
         )
     command = [sys.executable, "-m", "gateway_tui"]
@@ -170,11 +183,18 @@ def _serve_app(args: argparse.Namespace) -> int:
     from textual_serve.server import Server
 
     server = Server(shlex.join(command), host=args.host, port=args.port, title="gateway-tui")
-    print(f"gateway-tui: serving the app on http://{args.host}:{args.port}/", file=sys.stderr)
+    print(
+        _("gateway-tui: serving the app on {url}").format(url=f"http://{args.host}:{args.port}/"),
+        file=sys.stderr,
+    )
     try:
         server.serve()
     except OSError as exc:  # e.g. the port is taken
-        return _fail(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}")
+        return _fail(
+            _("cannot serve on {address}: {error}").format(
+                address=f"{args.host}:{args.port}", error=exc.strerror or exc
+            )
+        )
     return 0
 
 
@@ -191,7 +211,9 @@ def _run_demo(
                 DemoServer(**_given(instances=instances, api_version=api_version))
             )
         except OSError as exc:
-            return _fail(f"cannot start the demo gateway: {exc.strerror or exc}")
+            return _fail(
+                _("cannot start the demo gateway: {error}").format(error=exc.strerror or exc)
+            )
         return run_app(demo_config(config, server))
 
 
@@ -207,7 +229,7 @@ def _run_demo_fleet(config: ResolvedConfig) -> int:
     try:
         fleet = start_fleet()
     except OSError as exc:
-        return _fail(f"cannot start the demo gateways: {exc.strerror or exc}")
+        return _fail(_("cannot start the demo gateways: {error}").format(error=exc.strerror or exc))
     with fleet:
         return run_app(demo_fleet_config(config, fleet), fleet=True)
 

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gateway_tui.cli.completion import complete_with, instance_names
+from gateway_tui.core.text.i18n import _
 
 
 def argument_type(convert: Callable[[str], Any]) -> Callable[[str], Any]:
@@ -33,9 +34,18 @@ def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], in
             number = int(text)
         except ValueError:
             number = minimum - 1
+        if maximum is None and number < minimum:
+            raise ValueError(
+                _("expected a whole number from {minimum} or more, got {text}").format(
+                    minimum=minimum, text=repr(text)
+                )
+            )
         if number < minimum or (maximum is not None and number > maximum):
-            upper = f" to {maximum}" if maximum is not None else " or more"
-            raise ValueError(f"expected a whole number from {minimum}{upper}, got {text!r}")
+            raise ValueError(
+                _("expected a whole number from {minimum} to {maximum}, got {text}").format(
+                    minimum=minimum, maximum=maximum, text=repr(text)
+                )
+            )
         return number
 
     return argument_type(whole_number)
@@ -50,7 +60,11 @@ def fraction(maximum: float) -> Callable[[str], float]:
         except ValueError:
             value = -1.0
         if not 0 <= value <= maximum:
-            raise ValueError(f"expected a fraction from 0 to {maximum:g}, got {text!r}")
+            raise ValueError(
+                _("expected a fraction from 0 to {maximum}, got {text}").format(
+                    maximum=f"{maximum:g}", text=repr(text)
+                )
+            )
         return value
 
     return parse
@@ -60,15 +74,25 @@ def positive_seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"not a number of seconds: {text!r}") from None
+        raise ValueError(_("not a number of seconds: {text}").format(text=repr(text))) from None
     if not 0.05 <= value <= 86_400:
-        raise ValueError("give between 0.05 and 86400 seconds")
+        raise ValueError(_("give between 0.05 and 86400 seconds"))
     return value
 
 
 # --- what many subcommands' parsers share ------------------------------------------------------
 
 RAW = argparse.RawDescriptionHelpFormatter
+
+
+def examples(*lines: str | tuple[str, str]) -> str:
+    """An epilog's examples: the heading in the run's language, then each command as it is
+    typed (command and option names and their values are never translated); a command with a
+    comment is ``(command, _("comment"))``, the command padded as it should line up."""
+    shown = [
+        f"  {line[0]}# {line[1]}" if isinstance(line, tuple) else f"  {line}" for line in lines
+    ]
+    return "\n".join([_("examples:"), *shown])
 
 
 def add_command(
@@ -107,16 +131,17 @@ def instance_argument(parser: argparse.ArgumentParser, help_text: str | None = N
 def json_or_csv(parser: argparse.ArgumentParser) -> None:
     """``--json`` or ``--csv`` (one of them) for a command that prints rows."""
     output = parser.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print JSON")
-    output.add_argument("--csv", action="store_true", help="print CSV with a header row")
+    output.add_argument("--json", action="store_true", help=_("print JSON"))
+    output.add_argument("--csv", action="store_true", help=_("print CSV with a header row"))
 
 
 def port_option(parser: argparse.ArgumentParser, default: int, *, any_free: bool = False) -> None:
     """``--port`` to listen on (``any_free``: 0 takes any free port, said on stderr)."""
-    said = "; 0: any free port, said on stderr" if any_free else ""
     parser.add_argument(
         "--port",
         type=whole_number(0 if any_free else 1, 65535),
         default=default,
-        help=f"port to listen on (default: %(default)s{said})",
+        help=_("port to listen on (default: %(default)s; 0: any free port, said on stderr)")
+        if any_free
+        else _("port to listen on (default: %(default)s)"),
     )

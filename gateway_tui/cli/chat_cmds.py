@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from gateway_tui.cli.commands import EXIT_OK, CommandError, _client, _emit, _gateway_error
 from gateway_tui.cli.instance_cmds import _one
+from gateway_tui.core.text.i18n import _
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
@@ -43,10 +44,14 @@ async def label(args: argparse.Namespace, config: ResolvedConfig) -> int:
             found = await client.labels.find(args.instance)
             chosen = [x for x in found if args.label in (x.id, x.name)]
             if len(chosen) != 1:
-                names = ", ".join(f"{x.id} {x.name}" for x in found) or "none"
+                names = ", ".join(f"{x.id} {x.name}" for x in found) or _("none")
+                said = (
+                    _("{label} names no label of {instance} (its labels: {names})")
+                    if not chosen
+                    else _("{label} names more than one label of {instance} (its labels: {names})")
+                )
                 raise CommandError(
-                    f"{args.label!r} names {'no' if not chosen else 'more than one'} label of "
-                    f"{args.instance} (its labels: {names})"
+                    said.format(label=repr(args.label), instance=args.instance, names=names)
                 )
             target = await send_target(client, args.instance, args.chat)
             result = await client.labels.handle(
@@ -123,8 +128,12 @@ async def _newest(client: Any, args: argparse.Namespace, *, mine: bool) -> Any:
     if mine:
         messages = [m for m in messages if m.from_me and m.is_text]
     if not messages:
-        what = "text of yours" if mine else "message"
-        raise CommandError(f"no {what} in chat {args.chat} on {args.instance}")
+        said = (
+            _("no text of yours in chat {chat} on {instance}")
+            if mine
+            else _("no message in chat {chat} on {instance}")
+        )
+        raise CommandError(said.format(chat=args.chat, instance=args.instance))
     return messages[-1]
 
 
@@ -138,7 +147,7 @@ async def _archive(client: Any, args: argparse.Namespace) -> int:
 
 async def _edit(client: Any, args: argparse.Namespace) -> int:
     if not args.text:
-        raise CommandError("give the new text: chat edit INSTANCE CHAT TEXT")
+        raise CommandError(_("give the new text: chat edit INSTANCE CHAT TEXT"))
     if args.id:
         from gateway_tui.core.api.models import MessageKey
 

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.core.text.i18n import _, ngettext, number
+
 if TYPE_CHECKING:  # the parsers are built before the first frame: no pydantic yet
     from gateway_tui.core.files.config import ResolvedConfig
 
@@ -67,8 +69,10 @@ def _refuse_undecodable(args: argparse.Namespace) -> None:
         texts = value if isinstance(value, list) else [value]
         if any(isinstance(text, str) and _SURROGATE.search(text) for text in texts):
             raise CommandError(
-                f"{name.upper()} is not valid UTF-8 text: check the terminal's or the file's "
-                "encoding"
+                _(
+                    "{argument} is not valid UTF-8 text: check the terminal's or the file's "
+                    "encoding"
+                ).format(argument=name.upper())
             )
 
 
@@ -101,10 +105,10 @@ def _require_gateway(config: ResolvedConfig) -> None:
         _warn(problem)
     if not config.url:
         raise CommandError(
-            "no gateway: pass --url or --profile, or set GATEWAY_URL (or a default profile)"
+            _("no gateway: pass --url or --profile, or set GATEWAY_URL (or a default profile)")
         )
     if not config.api_key or not config.api_key.get_secret_value():
-        raise CommandError("no API key: set GATEWAY_API_KEY or use a profile with a key")
+        raise CommandError(_("no API key: set GATEWAY_API_KEY or use a profile with a key"))
 
 
 def _session(config: ResolvedConfig):
@@ -134,11 +138,13 @@ async def _gateway_line(config: ResolvedConfig):
 
 def _gateway_error(error: Any, url: str | None = None) -> CommandError:
     from gateway_tui.core.api.errors import NotFound
-    from gateway_tui.core.text.urls import without_path
+    from gateway_tui.core.text.urls import api_root
 
     said = _plain(error)
-    if isinstance(error, NotFound) and error.no_gateway_api and (hint := without_path(url)):
-        said += f" (no gateway API at this URL{hint})"
+    if isinstance(error, NotFound) and error.no_gateway_api and (parts := api_root(url)):
+        said = _("{error} (no gateway API at this URL: try {root} without {path})").format(
+            error=said, root=parts[0], path=parts[1]
+        )
     return CommandError(said)
 
 
@@ -180,7 +186,14 @@ async def instances(args: argparse.Namespace, config: ResolvedConfig) -> int:
     # Rows the gateway listed that could not be read are said, never dropped in silence.
     if skipped := unreadable_of(instances):
         shown = "; ".join(skipped[:3]) + ("; …" if len(skipped) > 3 else "")
-        _warn(f"{len(skipped):,} instance(s) listed by the gateway could not be read ({shown})")
+        _warn(
+            ngettext(
+                # English keeps its old words for one (tests/cli/test_instances_cli.py).
+                "{n} instance(s) listed by the gateway could not be read ({shown})",
+                "{n} instances listed by the gateway could not be read ({shown})",
+                len(skipped),
+            ).format(n=number(len(skipped)), shown=shown)
+        )
     return EXIT_OK
 
 
@@ -223,7 +236,13 @@ async def _gateway_chats(args: argparse.Namespace, config: ResolvedConfig) -> in
     columns = ("jid", "name", "last_at", "from_me", "archived", "in_gateway", "sent_here")
     _emit(rows, (*columns, "last_message"), args)
     if book.skipped:
-        _note(f"{book.skipped} stored item(s) could not be read and were left out")
+        _note(
+            ngettext(
+                "{n} stored item could not be read and was left out",
+                "{n} stored items could not be read and were left out",
+                book.skipped,
+            ).format(n=number(book.skipped))
+        )
     return EXIT_OK
 
 
@@ -307,7 +326,7 @@ def _campaign_sends(gateway: str, instance: str):
         if campaign.gateway != gateway or campaign.instance != instance:
             continue
         template = MessageTemplate(campaign.draft)
-        for index, at, _ in campaign.sent():
+        for index, at, _message in campaign.sent():
             recipient = campaign.recipients[index]
             title = template.draft_for(recipient).title
             yield campaign.id, recipient, datetime.fromtimestamp(at), title
@@ -339,7 +358,9 @@ def _running(holder: Any) -> str:
     """Who sends a campaign now ("" when nobody does)."""
     if holder is None:
         return ""
-    return f"process {holder.pid}" if holder.pid else "another process"
+    if holder.pid:
+        return _("process {pid}").format(pid=holder.pid)
+    return _("another process")
 
 
 def _note(message: str) -> None:

@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from gateway_tui.core.text.i18n import _
+
 EXIT_OK = 0
 EXIT_PROBLEMS = 1
 
@@ -55,7 +57,10 @@ def validate(args: argparse.Namespace, config: Any) -> int:
     for problem in problems:
         say(problem)
     if not problems:
-        say(f"{file}: no problems" if file.exists() else f"{file}: no file (defaults are used)")
+        said = (
+            _("{file}: no problems") if file.exists() else _("{file}: no file (defaults are used)")
+        )
+        say(said.format(file=file))
     return EXIT_PROBLEMS if problems else EXIT_OK
 
 

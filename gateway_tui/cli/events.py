@@ -15,7 +15,14 @@ import asyncio
 import time
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.arguments import add_command, argument_type, positive_seconds, whole_number
+from gateway_tui.cli.arguments import (
+    add_command,
+    argument_type,
+    examples,
+    positive_seconds,
+    whole_number,
+)
+from gateway_tui.core.text.i18n import _, ngettext, number
 
 if TYPE_CHECKING:
     from gateway_tui.core.events.record import EventRecord
@@ -29,10 +36,10 @@ def add_events(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     events = add_command(
         subcommands,
         "events",
-        "follow the gateway's events (socket.io) and print a line per event",
+        _("follow the gateway's events (socket.io) and print a line per event"),
         gateway=gateway,
         run=follow,
-        description=(
+        description=_(
             "Follow the gateway's socket.io events and print one line per event until\n"
             "interrupted: time, instance, event and a one-line summary. With --json, one\n"
             "JSON object a line (time, instance, event, via, data, and what else the\n"
@@ -40,39 +47,42 @@ def add_events(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "is on with those events ticked (a 2.x started with WEBSOCKET_GLOBAL_EVENTS\n"
             "sends every event on its global stream, which is followed too)."
         ),
-        epilog=(
-            "examples:\n  gateway-tui events\n"
-            "  gateway-tui events --instance sales-eu --event messages.upsert --json\n"
-            "  gateway-tui events --json --count 3\n"
-            "  gateway-tui events --for 60 --json > events.ndjson\n\n"
+        epilog=examples(
+            "gateway-tui events",
+            "gateway-tui events --instance sales-eu --event messages.upsert --json",
+            "gateway-tui events --json --count 3",
+            "gateway-tui events --for 60 --json > events.ndjson",
+        )
+        + "\n\n"
+        + _(
             "exit status: 0 after --count or --for; 130 on Ctrl-C; 141 when the reader of\n"
             "the output went away; 1 when the gateway or its websocket cannot be had."
         ),
     )
     add_follow_options(events)
     events.add_argument(
-        "--instance", metavar="NAME", help="only this instance (default: every instance)"
+        "--instance", metavar="NAME", help=_("only this instance (default: every instance)")
     )
     events.add_argument(
         "--event",
         metavar="NAME",
         action="append",
-        help="only this event (messages.upsert or MESSAGES_UPSERT); repeat for more",
+        help=_("only this event (messages.upsert or MESSAGES_UPSERT); repeat for more"),
     )
     add_webhook_listen(subcommands, gateway)
 
 
 def add_follow_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--json", action="store_true", help="one JSON object a line")
+    parser.add_argument("--json", action="store_true", help=_("one JSON object a line"))
     parser.add_argument(
-        "--count", metavar="N", type=whole_number(1), help="stop after N events printed"
+        "--count", metavar="N", type=whole_number(1), help=_("stop after N events printed")
     )
     parser.add_argument(
         "--for",
         dest="for_seconds",
         metavar="SECONDS",
         type=argument_type(positive_seconds),
-        help="stop after SECONDS",
+        help=_("stop after SECONDS"),
     )
 
 
@@ -120,7 +130,7 @@ def request_line(record: EventRecord) -> str:
     from gateway_tui.core.text.sanitize import field
 
     headers = "  ".join(f"{name}={field(value)}" for name, value in record.headers.items())
-    return f"POST {field(record.path)}  {headers or '(no X- headers: an older gateway)'}"
+    return f"POST {field(record.path)}  {headers or _('(no X- headers: an older gateway)')}"
 
 
 # --- following --------------------------------------------------------------------------------
@@ -147,7 +157,7 @@ async def gateway_stream(
             raise CommandError(_plain(error)) from None
     is_v2 = line.line == "2"
     if not instances and not is_v2:
-        raise CommandError("the gateway has no instances: no events to follow")
+        raise CommandError(_("the gateway has no instances: no events to follow"))
     assert config.url and config.api_key
     return EventStream(
         config.url,
@@ -186,7 +196,9 @@ async def next_record(
     if timeout is not None and timeout <= 0:
         return None
     getting = asyncio.ensure_future(queue.get())
-    done, _ = await asyncio.wait({getting, task}, timeout=timeout, return_when="FIRST_COMPLETED")
+    done, _pending = await asyncio.wait(
+        {getting, task}, timeout=timeout, return_when="FIRST_COMPLETED"
+    )
     if getting in done:
         return getting.result()
     getting.cancel()
@@ -197,8 +209,8 @@ async def next_record(
 
 def _why_ended(task: asyncio.Task[Any]) -> str:
     if not task.cancelled() and task.exception() is not None:
-        return f"the event stream failed ({type(task.exception()).__name__})"
-    return "the event stream ended"
+        return _("the event stream failed ({error})").format(error=type(task.exception()).__name__)
+    return _("the event stream ended")
 
 
 async def follow(args: argparse.Namespace, config: ResolvedConfig) -> int:
@@ -215,10 +227,19 @@ async def follow(args: argparse.Namespace, config: ResolvedConfig) -> int:
         events=args.event or (), instances=[args.instance] if args.instance else ()
     )
     count = len([n for n in stream.namespaces if n != "/"])
-    also = " and the gateway's global stream" if "/" in stream.namespaces else ""
-    warn(
-        f"following the events of {count} instance{'s' if count != 1 else ''}{also} (Ctrl-C stops)"
-    )
+    if "/" in stream.namespaces:
+        said = ngettext(
+            "following the events of {n} instance and the gateway's global stream (Ctrl-C stops)",
+            "following the events of {n} instances and the gateway's global stream (Ctrl-C stops)",
+            count,
+        )
+    else:
+        said = ngettext(
+            "following the events of {n} instance (Ctrl-C stops)",
+            "following the events of {n} instances (Ctrl-C stops)",
+            count,
+        )
+    warn(said.format(n=number(count)))
     task = asyncio.create_task(stream.run())
     loop = asyncio.get_running_loop()
     until = loop.time() + args.for_seconds if args.for_seconds else None
@@ -228,7 +249,7 @@ async def follow(args: argparse.Namespace, config: ResolvedConfig) -> int:
             try:
                 record = await next_record(queue, task, until)
             except CommandError:
-                raise CommandError(stream.failed or "the event stream ended") from None
+                raise CommandError(stream.failed or _("the event stream ended")) from None
             if record is None:
                 break
             if only.matches(record):

@@ -21,6 +21,7 @@ from gateway_tui.cli.commands import (
     _gateway_error,
 )
 from gateway_tui.cli.instance_cmds import _one
+from gateway_tui.core.text.i18n import _
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
@@ -102,21 +103,24 @@ async def _invite_code(client: Any, args: argparse.Namespace, jid: str) -> int:
 async def _revoke(client: Any, args: argparse.Namespace, jid: str) -> int:
     from gateway_tui.cli.prompt import confirm
 
-    confirm(f"Revoke the invite link of {jid}? The current link stops working.", yes=args.yes)
+    confirm(
+        _("Revoke the invite link of {group}? The current link stops working.").format(group=jid),
+        yes=args.yes,
+    )
     result = await client.groups.revoke_invite(args.instance, jid)
     _one(args, {"group": jid, "revoked": True, "new_invite_code": result.invite_code})
     return EXIT_OK
 
 
 async def _subject(client: Any, args: argparse.Namespace, jid: str) -> int:
-    text = _single(args, "SUBJECT")
+    text = _single(args, _("give one SUBJECT (quote it when it has spaces)"))
     await client.groups.update_subject(args.instance, jid, text)
     _one(args, {"group": jid, "subject": text})
     return EXIT_OK
 
 
 async def _description(client: Any, args: argparse.Namespace, jid: str) -> int:
-    text = _single(args, "DESCRIPTION")
+    text = _single(args, _("give one DESCRIPTION (quote it when it has spaces)"))
     await client.groups.update_description(args.instance, jid, text)
     _one(args, {"group": jid, "description": text})
     return EXIT_OK
@@ -124,16 +128,17 @@ async def _description(client: Any, args: argparse.Namespace, jid: str) -> int:
 
 async def _invite(client: Any, args: argparse.Namespace, jid: str) -> int:
     if not args.values:
-        raise CommandError("give the numbers to invite (and --text for the invite's words)")
-    text = args.text or "You are invited to our WhatsApp group:"
+        raise CommandError(_("give the numbers to invite (and --text for the invite's words)"))
+    text = args.text or _("You are invited to our WhatsApp group:")
     result = await client.groups.send_invite(args.instance, jid, list(args.values), text)
     _one(args, {"group": jid, "sent_to": " ".join(args.values), "invite_url": result.invite_url})
     return EXIT_OK
 
 
-def _single(args: argparse.Namespace, what: str) -> str:
+def _single(args: argparse.Namespace, refusal: str) -> str:
+    """The one VALUE given, else CommandError(``refusal``)."""
     if len(args.values) != 1:
-        raise CommandError(f"give one {what} (quote it when it has spaces)")
+        raise CommandError(refusal)
     return args.values[0]
 
 
@@ -142,15 +147,15 @@ async def _members_change(client: Any, args: argparse.Namespace, jid: str) -> in
     from gateway_tui.core.group_admin import numbers_to_add, outcomes
 
     if not args.values:
-        raise CommandError("give at least one number (or a member's JID)")
+        raise CommandError(_("give at least one number (or a member's JID)"))
     if args.verb == "add":
         members = await client.groups.participants(args.instance, jid)
         plan = numbers_to_add(args.values, members)
         for problem in plan.problems:
-            _note(f"left out: {problem}")
+            _note(_("left out: {problem}").format(problem=problem))
         wanted = plan.numbers
         if not wanted:
-            raise CommandError(f"nobody to add ({plan.summary()})")
+            raise CommandError(_("nobody to add ({summary})").format(summary=plan.summary()))
     else:
         wanted = list(dict.fromkeys(v.strip() for v in args.values if v.strip()))
     answer = await client.groups.update_participants(
@@ -203,8 +208,10 @@ async def _settings(client: Any, args: argparse.Namespace, jid: str) -> int:
             changes.append(("member_add", MemberAddMode(rest)))
         else:
             raise CommandError(
-                f"{value!r}: not a group setting (announcement, not_announcement, locked, "
-                "unlocked, disappearing=off|24h|7d|90d, member-add=admin_add|all_member_add)"
+                _(
+                    "{value}: not a group setting (announcement, not_announcement, locked, "
+                    "unlocked, disappearing=off|24h|7d|90d, member-add=admin_add|all_member_add)"
+                ).format(value=repr(value))
             )
     for kind, change in changes:  # each written once, in the order given
         if kind == "setting":
@@ -232,7 +239,10 @@ async def _settings(client: Any, args: argparse.Namespace, jid: str) -> int:
 async def _leave(client: Any, args: argparse.Namespace, jid: str) -> int:
     from gateway_tui.cli.prompt import confirm
 
-    confirm(f"Leave group {jid}? Only an admin can add this number back.", yes=args.yes)
+    confirm(
+        _("Leave group {group}? Only an admin can add this number back.").format(group=jid),
+        yes=args.yes,
+    )
     result = await client.groups.leave(args.instance, jid)
     _one(args, {"group": result.group_jid or jid, "left": bool(result.leave)})
     return EXIT_OK
@@ -266,16 +276,18 @@ async def create_group(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
     plan = numbers_to_add(args.numbers, [])
     for problem in plan.problems:
-        _note(f"left out: {problem}")
+        _note(_("left out: {problem}").format(problem=problem))
     if not plan.numbers:
-        raise CommandError(f"nobody to add ({plan.summary()})")
+        raise CommandError(_("nobody to add ({summary})").format(summary=plan.summary()))
     members = {person_key(number): number for number in plan.numbers}
     promote = list(dict.fromkeys(members.get(person_key(n), n) for n in args.promote or ()))
     strangers = [number for number in promote if person_key(number) not in members]
     if strangers:  # refused before anything is written
         raise CommandError(
-            f"--promote {', '.join(strangers)}: not among the group's participants "
-            "(only a participant can be made an admin)"
+            _(
+                "--promote {numbers}: not among the group's participants "
+                "(only a participant can be made an admin)"
+            ).format(numbers=", ".join(strangers))
         )
     promoted: list[Outcome] = []
     async with _client(config) as client:
@@ -294,9 +306,15 @@ async def create_group(args: argparse.Namespace, config: ResolvedConfig) -> int:
                 reason = str(_gateway_error(error, config.url))
                 promoted = [Outcome(number, False, reason) for number in promote]
                 _note(
-                    f"the group {created.id} was created, but nobody was promoted: {reason}. "
-                    f"Do not create it again; promote with: gateway-tui group promote "
-                    f"{args.instance} {created.id} {' '.join(promote)}"
+                    _(
+                        "the group {group} was created, but nobody was promoted: {reason}. "
+                        "Do not create it again; promote with: {command}"
+                    ).format(
+                        group=created.id,
+                        reason=reason,
+                        command=f"gateway-tui group promote {args.instance} {created.id} "
+                        + " ".join(promote),
+                    )
                 )
             else:
                 promoted = outcomes(promote, answer)

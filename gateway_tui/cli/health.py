@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
+from gateway_tui.core.text.i18n import _, ngettext
+
 if TYPE_CHECKING:  # the parser is built before anything else is imported
     from gateway_tui.core.files.config import ResolvedConfig
     from gateway_tui.core.fleet.fleet import Fleet
@@ -57,7 +59,11 @@ def _watch_seconds(text: str | None) -> float | None:
     except ValueError:
         seconds = -1.0
     if not seconds >= MIN_WATCH_SECONDS or seconds != seconds or seconds == float("inf"):
-        raise BadInput(f"--watch wants seconds, at least {MIN_WATCH_SECONDS:g}: not {text!r}")
+        raise BadInput(
+            _("--watch wants seconds, at least {minimum}: not {text}").format(
+                minimum=f"{MIN_WATCH_SECONDS:g}", text=repr(text)
+            )
+        )
     return seconds
 
 
@@ -67,9 +73,13 @@ def _names(args: argparse.Namespace, config: ResolvedConfig) -> list[str] | None
         names = [args.profile]
     unknown = [name for name in names if name not in config.profiles]
     if unknown:
-        known = ", ".join(sorted(config.profiles)) or "none"
+        known = ", ".join(sorted(config.profiles)) or _("none")
         raise BadInput(
-            f"no profile {', '.join(map(repr, unknown))} in {config.path} (profiles there: {known})"
+            ngettext(
+                "no profile {names} in {path} (profiles there: {known})",
+                "no profiles {names} in {path} (profiles there: {known})",
+                len(unknown),
+            ).format(names=", ".join(map(repr, unknown)), path=config.path, known=known)
         )
     return names or None
 
@@ -92,14 +102,18 @@ def _fleet(config: ResolvedConfig, names: list[str] | None) -> Fleet:
         gateways = [gateway for gateway in gateways if gateway[0] in names]
     if not gateways:
         raise BadInput(
-            "no gateway: add profiles to the config file, or pass --url (or GATEWAY_URL)"
+            _("no gateway: add profiles to the config file, or pass --url (or GATEWAY_URL)")
         )
     probes = []
     for name, resolved, auth in gateways:
         try:
             probes.append(probe_for(name, resolved, metrics_auth=auth))
         except GatewayError as error:  # a key that cannot be sent (a newline in it, say)
-            raise BadInput(f"{name}: the API key cannot be used: {error.summary}") from None
+            raise BadInput(
+                _("{gateway}: the API key cannot be used: {error}").format(
+                    gateway=name, error=error.summary
+                )
+            ) from None
     from gateway_tui.core.fleet.alerts import AlertBook
 
     return Fleet(probes, AlertBook(unreachable_after=config.unreachable_alert_after))
@@ -133,7 +147,7 @@ def _write(reading: GatewayReading, alerts: list[Any], as_json: bool) -> None:
         if as_json:
             json_line(row)
         else:
-            instance = row["instance"] if row["instance"] is not None else "(gateway)"
+            instance = row["instance"] if row["instance"] is not None else _("(gateway)")
             say(f"{row['gateway']}  {instance}  {row['verdict']}: {row['reason']}")
     for alert in alerts:
         warn(alert.summary(), "gateway-tui: alert: ")

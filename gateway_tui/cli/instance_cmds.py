@@ -10,6 +10,7 @@ import argparse
 from typing import TYPE_CHECKING, Any
 
 from gateway_tui.cli.commands import EXIT_OK, CommandError, _client, _emit, _gateway_error
+from gateway_tui.core.text.i18n import _
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
@@ -47,7 +48,9 @@ async def _show(client: Any, args: argparse.Namespace) -> int:
         i for i in await client.instances.fetch(args.instance) if i.instance_name == args.instance
     ]
     if not found:
-        raise CommandError(f"no instance is called {args.instance!r} on this gateway")
+        raise CommandError(
+            _("no instance is called {name} on this gateway").format(name=repr(args.instance))
+        )
     item = found[0]
     _one(
         args,
@@ -69,7 +72,9 @@ async def _delete(client: Any, args: argparse.Namespace) -> int:
     from gateway_tui.cli.prompt import confirm
 
     confirm(
-        f"Delete instance {args.instance}? Its session, chats and settings go with it.",
+        _("Delete instance {name}? Its session, chats and settings go with it.").format(
+            name=args.instance
+        ),
         yes=args.yes,
     )
     result = await client.instances.delete(args.instance)
@@ -105,8 +110,17 @@ async def _connect(client: Any, args: argparse.Namespace) -> int:
 
     write(_qr_text(result.code))
     if result.pairing_code:
-        say(f"pairing code: {result.pairing_code} (WhatsApp > Linked devices > link with number)")
-    say("scan it with WhatsApp > Linked devices; it expires in about 40 s: run again for a new one")
+        say(
+            _("pairing code: {code} (WhatsApp > Linked devices > link with number)").format(
+                code=result.pairing_code
+            )
+        )
+    say(
+        _(
+            "scan it with WhatsApp > Linked devices; it expires in about 40 s: run again for a "
+            "new one"
+        )
+    )
     return EXIT_OK
 
 
@@ -144,19 +158,27 @@ def setting_assignment(text: str) -> tuple[str, Any]:
 
     name, sep, value = text.partition("=")
     if not sep:
-        raise ValueError(f"{text!r}: write NAME=VALUE (e.g. reject_call=true)")
+        raise ValueError(
+            _("{text}: write NAME=VALUE (e.g. reject_call=true)").format(text=repr(text))
+        )
     field = _snake(name.strip())
     if field == "msg_call":
         return field, value
     if field not in SETTING_LABELS:
         names = ", ".join([*SETTING_LABELS, "msg_call"])
-        raise ValueError(f"{name.strip()!r} is not a setting; the settings: {names}")
+        raise ValueError(
+            _("{name} is not a setting; the settings: {names}").format(
+                name=repr(name.strip()), names=names
+            )
+        )
     lowered = value.strip().lower()
     if lowered in ("true", "on", "yes", "1"):
         return field, True
     if lowered in ("false", "off", "no", "0"):
         return field, False
-    raise ValueError(f"{name.strip()}: {value!r} is not true or false")
+    raise ValueError(
+        _("{name}: {value} is not true or false").format(name=name.strip(), value=repr(value))
+    )
 
 
 def _snake(name: str) -> str:
@@ -167,9 +189,9 @@ async def settings(args: argparse.Namespace, config: ResolvedConfig) -> int:
     from gateway_tui.core.api.errors import GatewayError
 
     if args.verb == "set" and not args.assignments:
-        raise CommandError("nothing to set: give NAME=VALUE (e.g. reject_call=true)")
+        raise CommandError(_("nothing to set: give NAME=VALUE (e.g. reject_call=true)"))
     if args.verb == "get" and args.assignments:
-        raise CommandError("settings get takes no NAME=VALUE (settings set does)")
+        raise CommandError(_("settings get takes no NAME=VALUE (settings set does)"))
     async with _client(config) as client:
         try:
             current = await client.settings.find(args.instance)

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.core.text.sanitize import field, json_text, line
 
 # 128 + SIGPIPE: what a shell reports for a writer whose reader went away.
@@ -45,11 +46,79 @@ _STATE_COLORS = {
 }
 
 
+# The word before a message on stderr, in the run's language (its colour goes by the English
+# word: _STATE_COLORS).
+_KIND_WORDS = {
+    "error:": N_("error:"),
+    "warning:": N_("warning:"),
+    "alert:": N_("alert:"),
+}
+
+# A table's headers for people, in the run's language; the English header is the column's
+# name in capitals, as before. JSON keys and CSV columns stay the column names (programs read
+# them). A column not listed here is shown as its name in capitals.
+HEADERS = {
+    "name": N_("NAME"),
+    "status": N_("STATUS"),
+    "owner": N_("OWNER"),
+    "number": N_("NUMBER"),
+    "profile_name": N_("PROFILE_NAME"),
+    "integration": N_("INTEGRATION"),
+    "id": N_("ID"),
+    "jid": N_("JID"),
+    "last_at": N_("LAST_AT"),
+    "from_me": N_("FROM_ME"),
+    "archived": N_("ARCHIVED"),
+    "in_gateway": N_("IN_GATEWAY"),
+    "sent_here": N_("SENT_HERE"),
+    "last_message": N_("LAST_MESSAGE"),
+    "messages": N_("MESSAGES"),
+    "last_status": N_("LAST_STATUS"),
+    "instance": N_("INSTANCE"),
+    "created": N_("CREATED"),
+    "sent": N_("SENT"),
+    "failed": N_("FAILED"),
+    "unknown": N_("UNKNOWN"),
+    "skipped": N_("SKIPPED"),
+    "pending": N_("PENDING"),
+    "running": N_("RUNNING"),
+    "problem": N_("PROBLEM"),
+    "colour": N_("COLOUR"),
+    "hex": N_("HEX"),
+    "lid": N_("LID"),
+    "shown_as": N_("SHOWN_AS"),
+    "subject": N_("SUBJECT"),
+    "size": N_("SIZE"),
+    "role": N_("ROLE"),
+    "done": N_("DONE"),
+    "result": N_("RESULT"),
+    "promoted": N_("PROMOTED"),
+    "field": N_("FIELD"),
+    "value": N_("VALUE"),
+    "setting": N_("SETTING"),
+    "source": N_("SOURCE"),
+}
+
+
+# A yes/no cell in a table for people (JSON keeps true/false, CSV True/False).
+_BOOLEANS = {True: N_("True"), False: N_("False")}
+
+
+def cell(value: Any) -> str:
+    """One cell of a table for people: a yes/no in the run's language, else the value."""
+    return _(_BOOLEANS[value]) if isinstance(value, bool) else field(value)
+
+
+def header(column: str) -> str:
+    """``column``'s header in a table for people."""
+    return _(HEADERS[column]) if column in HEADERS else column.upper()
+
+
 def set_color(mode: str) -> None:
     """``--color``: "auto" (a terminal without NO_COLOR), "always" or "never"."""
     global _color_mode
     if mode not in COLOR_CHOICES:
-        raise ValueError(f"--color is one of {', '.join(COLOR_CHOICES)}")
+        raise ValueError(_("--color is one of {choices}").format(choices=", ".join(COLOR_CHOICES)))
     _color_mode = mode
 
 
@@ -99,9 +168,10 @@ def say(message: Any) -> None:
 
 def warn(message: Any, prefix: str = "gateway-tui: ") -> None:
     """A line on stderr: printable, no secret. A closed stderr is no reason to stop."""
-    head, _, kind = prefix.rstrip().rpartition(" ")
-    if head:  # "gateway-tui: error: ": the kind in colour
-        prefix = f"{head} {_paint(kind, kind, color_on(sys.stderr))} "
+    head, _space, kind = prefix.rstrip().rpartition(" ")
+    if head:  # "gateway-tui: error: ": the kind in the run's language, in colour
+        word = _(_KIND_WORDS[kind]) if kind in _KIND_WORDS else kind
+        prefix = f"{head} {_paint(word, kind, color_on(sys.stderr))} "
     try:
         print(prefix + line(message), file=sys.stderr, flush=True)
     except (BrokenPipeError, ValueError):
@@ -126,13 +196,14 @@ def emit(
         writer.writerow(columns)
         writer.writerows([row.get(column) for column in columns] for row in rows)
     else:
-        table = [[field(row.get(column)) for column in columns] for row in rows]
+        table = [[cell(row.get(column)) for column in columns] for row in rows]
+        headers = [header(column) for column in columns]
         widths = [
-            max([len(column)] + [len(cells[i]) for cells in table])
-            for i, column in enumerate(columns)
+            max([len(title)] + [len(cells[i]) for cells in table])
+            for i, title in enumerate(headers)
         ]
-        header = "  ".join(c.upper().ljust(w) for c, w in zip(columns, widths, strict=True))
-        write(header.rstrip() + "\n")
+        top = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True))
+        write(top.rstrip() + "\n")
         painted = [i for i, column in enumerate(columns) if column in ("status", "state")]
         on = color_on()
         for cells in table:

@@ -29,9 +29,11 @@ from typing import Any
 from gateway_tui import __version__
 from gateway_tui.cli import commands, completion, health, send_list
 from gateway_tui.cli import config_commands as config_commands_module
+from gateway_tui.cli.argparse_words import speak_our_language
 from gateway_tui.cli.arguments import (
     add_command,
     argument_type,
+    examples,
     fraction,
     instance_argument,
     json_or_csv,
@@ -50,6 +52,7 @@ from gateway_tui.cli.send_kinds import (
     add_send_poll,
 )
 from gateway_tui.cli.send_list import DEFAULT_JITTER, DEFAULT_RATE
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.urls import validate_gateway_url
 
 
@@ -59,34 +62,50 @@ def language_code(text: str) -> str:
 
     code = normalize(text)
     if code is None:
-        raise argparse.ArgumentTypeError(f"expected one of {', '.join(LANGUAGES)}, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected one of {languages}, got {text}").format(
+                languages=", ".join(LANGUAGES), text=repr(text)
+            )
+        )
     return code
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, in the run's language: build it after the language is chosen
+    (main.py), since help texts are translated here, once."""
+    speak_our_language()  # argparse's own words too (cli/argparse_words.py)
     parser = argparse.ArgumentParser(
         prog="gateway-tui",
-        description="A keyboard-first terminal client for Evolution-API-style messaging gateways.",
-        epilog=(
+        description=_(
+            "A keyboard-first terminal client for Evolution-API-style messaging gateways."
+        ),
+        epilog=_(
             "Settings come from flags, then GATEWAY_URL / GATEWAY_API_KEY / GATEWAY_PROFILE, "
             "then the profiles in the config file (see: gateway-tui config path)."
         ),
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {__version__}",
+        help=_("show program's version number and exit"),
+    )
     parser.add_argument(
         "--url",
         type=argument_type(validate_gateway_url),
-        help="gateway URL, e.g. https://gw.example.com",
+        help=_("gateway URL, e.g. https://gw.example.com"),
     )
     parser.add_argument(
         "--api-key",
         metavar="KEY",
-        help="gateway API key (other users can see it in the process list: "
-        "prefer GATEWAY_API_KEY or a profile's api_key_env)",
+        help=_(
+            "gateway API key (other users can see it in the process list: "
+            "prefer GATEWAY_API_KEY or a profile's api_key_env)"
+        ),
     )
     complete_with(
         parser.add_argument(
-            "--profile", metavar="NAME", help="use this profile of the config file"
+            "--profile", metavar="NAME", help=_("use this profile of the config file")
         ),
         profile_names,
     )
@@ -95,32 +114,38 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang",
         metavar="LANG",
         type=language_code,
-        help="the language of the app and the command line: en, pt_BR or es (default: the "
-        "config's language, else LC_ALL / LC_MESSAGES / LANG, else English)",
+        help=_(
+            "the language of the app and the command line: en, pt_BR or es (default: the "
+            "config's language, else LC_ALL / LC_MESSAGES / LANG, else English)"
+        ),
     )
     parser.add_argument(
         "--demo",
         action="store_true",
-        help="run against an embedded demo gateway (ignores --url, --api-key and profiles)",
+        help=_("run against an embedded demo gateway (ignores --url, --api-key and profiles)"),
     )
     parser.add_argument(
         "--demo-version",
         choices=DEMO_LINES,
-        help="the Evolution API release the demo imitates: 1 or 1.7.1 (the default), 2 or "
-        "2.3.6, 2.3.7, 2.4.0",
+        help=_(
+            "the Evolution API release the demo imitates: 1 or 1.7.1 (the default), 2 or "
+            "2.3.6, 2.3.7, 2.4.0"
+        ),
     )
     parser.add_argument(
         "--demo-instances",
         metavar="N",
         type=whole_number(0),
-        help="number of instances in the demo gateway (with --demo)",
+        help=_("number of instances in the demo gateway (with --demo)"),
     )
     parser.add_argument(
         "--fleet",
         action="store_true",
-        help="open on the fleet: every instance of every profile's gateway, judged "
-        "(with --demo: several demo gateways with a zombie, a flapping instance, a licence-gated "
-        "and a stopped one)",
+        help=_(
+            "open on the fleet: every instance of every profile's gateway, judged "
+            "(with --demo: several demo gateways with a zombie, a flapping instance, a "
+            "licence-gated and a stopped one)"
+        ),
     )
 
     subcommands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -140,7 +165,9 @@ def _rate(text: str) -> float:
         rate = -1.0
     if not 0 <= rate <= 6000:
         raise argparse.ArgumentTypeError(
-            f"expected messages per minute from 0 to 6000 (0 or 'max': full speed), got {text!r}"
+            _(
+                "expected messages per minute from 0 to 6000 (0 or 'max': full speed), got {text}"
+            ).format(text=repr(text))
         )
     return rate
 
@@ -148,25 +175,25 @@ def _rate(text: str) -> float:
 def gateway_options() -> argparse.ArgumentParser:
     """--url / --api-key / --profile after the command too (``send-list --profile x``)."""
     common = argparse.ArgumentParser(add_help=False)
-    group = common.add_argument_group("gateway (as for the app)")
+    group = common.add_argument_group(_("gateway (as for the app)"))
     group.add_argument(
         "--url",
         type=argument_type(validate_gateway_url),
         default=argparse.SUPPRESS,
-        help="gateway URL (else GATEWAY_URL, else the profile's)",
+        help=_("gateway URL (else GATEWAY_URL, else the profile's)"),
     )
     group.add_argument(
         "--api-key",
         metavar="KEY",
         default=argparse.SUPPRESS,
-        help="API key (prefer GATEWAY_API_KEY: a flag shows in the process list)",
+        help=_("API key (prefer GATEWAY_API_KEY: a flag shows in the process list)"),
     )
     complete_with(
         group.add_argument(
             "--profile",
             metavar="NAME",
             default=argparse.SUPPRESS,
-            help="a profile of the config file",
+            help=_("a profile of the config file"),
         ),
         profile_names,
     )
@@ -178,8 +205,10 @@ def add_color_option(parser: argparse.ArgumentParser, default: Any = argparse.SU
         "--color",
         choices=COLOR_CHOICES,
         default=default,
-        help="colour in tables and messages: auto (a terminal, unless NO_COLOR is set), "
-        "always or never",
+        help=_(
+            "colour in tables and messages: auto (a terminal, unless NO_COLOR is set), "
+            "always or never"
+        ),
     )
 
 
@@ -195,36 +224,43 @@ def add_config(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     config_parser = add_command(
         subcommands,
         "config",
-        "about the config file: path, show, validate, schema",
-        epilog=(
-            "examples:\n  gateway-tui config show\n  gateway-tui --profile prod config show\n"
-            "  gateway-tui config validate\n  gateway-tui config schema > config.schema.json"
+        _("about the config file: path, show, validate, schema"),
+        epilog=examples(
+            "gateway-tui config show",
+            "gateway-tui --profile prod config show",
+            "gateway-tui config validate",
+            "gateway-tui config schema > config.schema.json",
         ),
     )
     config_commands = config_parser.add_subparsers(
         dest="config_command", metavar="SUBCOMMAND", required=True
     )
-    config_commands.add_parser("path", help="print the config file's path").set_defaults(
+    config_commands.add_parser("path", help=_("print the config file's path")).set_defaults(
         run=config_commands_module.path, needs_config=False
     )
     show = add_command(
         config_commands,
         "show",
-        "the settings in use and where each came from (flag, environment, profile, "
-        "config file, default); the key masked",
+        _(
+            "the settings in use and where each came from (flag, environment, profile, "
+            "config file, default); the key masked"
+        ),
         gateway=gateway,
         run=config_commands_module.show,
     )
     output_options(show)
     validate = config_commands.add_parser(
         "validate",
-        help="check the config file: unknown settings, wrong types, [keys] (unknown ids, keys "
-        "no terminal sends, two actions of one screen on one key), themes; exit 1 on a problem",
+        help=_(
+            "check the config file: unknown settings, wrong types, [keys] (unknown ids, keys "
+            "no terminal sends, two actions of one screen on one key), themes; exit 1 on a "
+            "problem"
+        ),
     )
-    validate.add_argument("file", nargs="?", help="a config file (default: the one in use)")
+    validate.add_argument("file", nargs="?", help=_("a config file (default: the one in use)"))
     validate.set_defaults(run=config_commands_module.validate, needs_config=False)
     config_commands.add_parser(
-        "schema", help="print a JSON Schema of the config file, for editors"
+        "schema", help=_("print a JSON Schema of the config file, for editors")
     ).set_defaults(run=config_commands_module.schema, needs_config=False)
 
 
@@ -232,10 +268,10 @@ def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     send = add_command(
         subcommands,
         "send-list",
-        "send a list message to many recipients (a campaign), paced and resumable",
+        _("send a list message to many recipients (a campaign), paced and resumable"),
         gateway=gateway,
         run=send_list.send_list,
-        description=(
+        description=_(
             "Send a saved list message to every recipient of a CSV file, paced, with a journal\n"
             "that makes the campaign resumable: after a crash, --resume sends to whoever is\n"
             "left and never to anyone twice. A recipient whose outcome is unknown (timeout,\n"
@@ -243,14 +279,16 @@ def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
             "The CSV has the number first, then optionally a name; with a header row every\n"
             "column is a placeholder the message's texts can use: {name}, {city}."
         ),
-        epilog=(
-            "examples:\n"
-            "  gateway-tui send-list --instance sales-eu --draft 'Weekly menu' --to list.csv\n"
-            "  gateway-tui --profile prod send-list --instance shop --draft menu.json \\\n"
-            "      --to customers.csv --rate 12/min --json > progress.jsonl\n"
-            "  gateway-tui send-list --resume 20261123-101500-ab12\n"
-            "  gateway-tui send-list --resume 20261123-101500-ab12 --resend-unknown\n"
-            "  gateway-tui send-list --resume 20261123-101500-ab12 --set-aside-unknown\n\n"
+        epilog=examples(
+            "gateway-tui send-list --instance sales-eu --draft 'Weekly menu' --to list.csv",
+            "gateway-tui --profile prod send-list --instance shop --draft menu.json \\",
+            "    --to customers.csv --rate 12/min --json > progress.jsonl",
+            "gateway-tui send-list --resume 20261123-101500-ab12",
+            "gateway-tui send-list --resume 20261123-101500-ab12 --resend-unknown",
+            "gateway-tui send-list --resume 20261123-101500-ab12 --set-aside-unknown",
+        )
+        + "\n\n"
+        + _(
             "--draft is a template's name (saved with F6 in the composer), a draft JSON file,\n"
             "or 'current' for the instance's autosaved draft.\n"
             "exit status: 0 all sent; 1 bad input or gateway error; 3 some failed or unknown;\n"
@@ -258,55 +296,61 @@ def add_send_list(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         ),
     )
     complete_with(
-        send.add_argument("--instance", metavar="NAME", help="the instance that sends"),
+        send.add_argument("--instance", metavar="NAME", help=_("the instance that sends")),
         instance_names,
     )
-    send.add_argument("--draft", metavar="NAME", help="template name, draft file, or 'current'")
-    send.add_argument("--to", metavar="FILE", type=Path, help="recipients (CSV)")
+    send.add_argument("--draft", metavar="NAME", help=_("template name, draft file, or 'current'"))
+    send.add_argument("--to", metavar="FILE", type=Path, help=_("recipients (CSV)"))
     send.add_argument(
         "--rate",
         metavar="N/min",
         type=_rate,
-        help=f"messages per minute (default {DEFAULT_RATE:g}; 0 or 'max': full speed)",
+        help=_("messages per minute (default {rate}; 0 or 'max': full speed)").format(
+            rate=f"{DEFAULT_RATE:g}"
+        ),
     )
 
     send.add_argument(
         "--jitter",
         metavar="F",
         type=argument_type(fraction(0.9)),
-        help=f"random share each gap varies by, 0-0.9 (default {DEFAULT_JITTER})",
+        help=_("random share each gap varies by, 0-0.9 (default {jitter})").format(
+            jitter=DEFAULT_JITTER
+        ),
     )
-    send.add_argument("--resume", metavar="ID", help="continue campaign ID where it stopped")
+    send.add_argument("--resume", metavar="ID", help=_("continue campaign ID where it stopped"))
     send.add_argument(
         "--resend-unknown",
         action="store_true",
-        help="with --resume: send again to the recipients held as unknown",
+        help=_("with --resume: send again to the recipients held as unknown"),
     )
     send.add_argument(
         "--set-aside-unknown",
         action="store_true",
-        help="with --resume: mark the recipients held as unknown as not to be sent (skipped)",
+        help=_("with --resume: mark the recipients held as unknown as not to be sent (skipped)"),
     )
     send.add_argument(
         "--skip-invalid",
         action="store_true",
-        help="leave out numbers that are not valid instead of refusing the file",
+        help=_("leave out numbers that are not valid instead of refusing the file"),
     )
     send.add_argument(
         "--check-whatsapp",
         action="store_true",
-        help="first ask the gateway which numbers are on WhatsApp (an open instance only) "
-        "and leave out the others",
+        help=_(
+            "first ask the gateway which numbers are on WhatsApp (an open instance only) "
+            "and leave out the others"
+        ),
     )
-    send.add_argument("--json", action="store_true", help="progress as JSON lines")
+    send.add_argument("--json", action="store_true", help=_("progress as JSON lines"))
 
 
 def add_campaigns(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     campaigns = add_command(
         subcommands,
         "campaigns",
-        "list campaigns (their ids, for --resume)",
-        epilog="examples:\n  gateway-tui campaigns\n  gateway-tui campaigns --json",
+        _("list campaigns (their ids, for --resume)"),
+        epilog=examples("gateway-tui campaigns", "gateway-tui campaigns --json"),
         run=commands.campaigns,
     )
     output_options(campaigns)
@@ -316,12 +360,13 @@ def add_instances(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     instances = add_command(
         subcommands,
         "instances",
-        "list the gateway's instances",
+        _("list the gateway's instances"),
         gateway=gateway,
         run=commands.instances,
-        epilog=(
-            "examples:\n  gateway-tui instances\n  gateway-tui --profile prod instances --json\n"
-            "  GATEWAY_URL=https://gw.example.com GATEWAY_API_KEY=… gateway-tui instances --csv"
+        epilog=examples(
+            "gateway-tui instances",
+            "gateway-tui --profile prod instances --json",
+            "GATEWAY_URL=https://gw.example.com GATEWAY_API_KEY=… gateway-tui instances --csv",
         ),
     )
     output_options(instances)
@@ -331,23 +376,26 @@ def add_chats(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     chats = add_command(
         subcommands,
         "chats",
-        "list the chats of an instance, newest first",
+        _("list the chats of an instance, newest first"),
         gateway=gateway,
         run=commands.chats,
-        description=(
+        description=_(
             "List the chats of an instance, newest first: the gateway's stored chats\n"
             "(findChats, contacts, each chat's newest message) merged with what this app\n"
             "sent from this machine. --local lists only what this app sent (composer and\n"
             "campaigns), without asking the gateway."
         ),
-        epilog=(
-            "examples:\n  gateway-tui chats sales-eu\n  gateway-tui chats sales-eu --json\n"
-            "  gateway-tui chats sales-eu --local --csv"
+        epilog=examples(
+            "gateway-tui chats sales-eu",
+            "gateway-tui chats sales-eu --json",
+            "gateway-tui chats sales-eu --local --csv",
         ),
     )
     instance_argument(chats)
     chats.add_argument(
-        "--local", action="store_true", help="only the chats this app sent to (no gateway call)"
+        "--local",
+        action="store_true",
+        help=_("only the chats this app sent to (no gateway call)"),
     )
     output_options(chats)
 
@@ -356,16 +404,20 @@ def add_completion(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     shell = add_command(
         subcommands,
         "completion",
-        "print the shell completion script (bash, zsh or fish)",
-        description=(
+        _("print the shell completion script (bash, zsh or fish)"),
+        description=_(
             "Print the script that completes gateway-tui's commands, options, profile names\n"
             "and instance names (as last listed; no network call) in your shell."
         ),
-        epilog=(
-            "load it:\n"
-            '  bash: eval "$(gateway-tui completion bash)"     # in ~/.bashrc\n'
-            '  zsh:  eval "$(gateway-tui completion zsh)"      # in ~/.zshrc, after compinit\n'
-            "  fish: gateway-tui completion fish > ~/.config/fish/completions/gateway-tui.fish"
+        epilog="\n".join(
+            (
+                _("load it:"),
+                '  bash: eval "$(gateway-tui completion bash)"     # '
+                + _("in {file}").format(file="~/.bashrc"),
+                '  zsh:  eval "$(gateway-tui completion zsh)"      # '
+                + _("in {file}, after compinit").format(file="~/.zshrc"),
+                "  fish: gateway-tui completion fish > ~/.config/fish/completions/gateway-tui.fish",
+            )
         ),
     )
     shell.add_argument("shell", choices=SHELLS)
@@ -376,31 +428,32 @@ def add_health(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser = add_command(
         subcommands,
         "health",
-        "judge every instance of every profile's gateway (exit 2 when any is not ok)",
+        _("judge every instance of every profile's gateway (exit 2 when any is not ok)"),
         run=health.run,
-        description=(
+        description=_(
             "Every instance of every profile's gateway, judged: ok, connecting, closed, zombie,\n"
             "licence, unreachable or unauthorized, with the reason and its evidence. Gateways\n"
             "are read at once: a slow or dead one delays nobody."
         ),
-        epilog=(
-            "examples:\n  gateway-tui health\n"
-            "  gateway-tui health --profile prod --profile staging --json\n"
-            "  gateway-tui health --watch 60\n\n"
-            "exit status: 0 all ok; 1 bad input; 2 any gateway or instance not ok."
-        ),
+        epilog=examples(
+            "gateway-tui health",
+            "gateway-tui health --profile prod --profile staging --json",
+            "gateway-tui health --watch 60",
+        )
+        + "\n\n"
+        + _("exit status: 0 all ok; 1 bad input; 2 any gateway or instance not ok."),
     )
     parser.add_argument(
         "--profile",
         metavar="NAME",
         action="append",
         dest="health_profiles",
-        help="only this profile (repeat for more; default: every profile, else --url)",
+        help=_("only this profile (repeat for more; default: every profile, else --url)"),
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--json", action="store_true", help=_("one JSON object per line"))
     # Read as text and checked by the runner: bad input exits 1, as the command promises.
     parser.add_argument(
-        "--watch", metavar="SECONDS", help="read again every SECONDS until interrupted"
+        "--watch", metavar="SECONDS", help=_("read again every SECONDS until interrupted")
     )
 
 

@@ -10,7 +10,14 @@ import argparse
 from typing import Any
 
 from gateway_tui.cli import chat_cmds, groups, instance_cmds
-from gateway_tui.cli.arguments import add_command, argument_type, instance_argument, json_or_csv
+from gateway_tui.cli.arguments import (
+    add_command,
+    argument_type,
+    examples,
+    instance_argument,
+    json_or_csv,
+)
+from gateway_tui.core.text.i18n import _
 
 
 def _noun(
@@ -32,7 +39,9 @@ def _noun(
 
 
 def _yes(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--yes", action="store_true", help="do not ask (needed without a terminal)")
+    parser.add_argument(
+        "--yes", action="store_true", help=_("do not ask (needed without a terminal)")
+    )
 
 
 def add_instance(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
@@ -41,15 +50,20 @@ def add_instance(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "instance",
         instance_cmds.instance,
-        "show, delete, restart, log out or connect one instance",
-        "examples:\n  gateway-tui instance show sales-eu --json\n"
-        "  gateway-tui instance restart sales-eu\n"
-        "  gateway-tui instance connect sales-eu               # a QR code to scan\n"
-        "  gateway-tui instance connect sales-eu --number 5511987650001   # a pairing code\n"
-        "  gateway-tui instance delete old-test --yes",
+        _("show, delete, restart, log out or connect one instance"),
+        examples(
+            "gateway-tui instance show sales-eu --json",
+            "gateway-tui instance restart sales-eu",
+            ("gateway-tui instance connect sales-eu               ", _("a QR code to scan")),
+            (
+                "gateway-tui instance connect sales-eu --number 5511987650001   ",
+                _("a pairing code"),
+            ),
+            "gateway-tui instance delete old-test --yes",
+        ),
         verbs=("show", "delete", "restart", "logout", "connect"),
     )
-    parser.add_argument("--number", help="connect: pair with a code typed on this phone")
+    parser.add_argument("--number", help=_("connect: pair with a code typed on this phone"))
     _yes(parser)
     json_or_csv(parser)
 
@@ -60,11 +74,16 @@ def add_settings(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "settings",
         instance_cmds.settings,
-        "read or change an instance's settings",
-        "settings: reject_call, msg_call, groups_ignore, always_online, read_messages,\n"
-        "read_status, sync_full_history (2.x's camelCase names are taken too).\n\n"
-        "examples:\n  gateway-tui settings get sales-eu\n"
-        "  gateway-tui settings set sales-eu reject_call=true 'msg_call=Busy, call later'",
+        _("read or change an instance's settings"),
+        _(
+            "settings: reject_call, msg_call, groups_ignore, always_online, read_messages,\n"
+            "read_status, sync_full_history (2.x's camelCase names are taken too)."
+        )
+        + "\n\n"
+        + examples(
+            "gateway-tui settings get sales-eu",
+            "gateway-tui settings set sales-eu reject_call=true 'msg_call=Busy, call later'",
+        ),
         verbs=("get", "set"),
     )
     parser.add_argument(
@@ -82,10 +101,13 @@ def add_send_text(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "send-text",
         instance_cmds.send_text,
-        "send one text message",
-        "NUMBER: international digits, a JID, or an @lid (sent to its number before 2.4).\n\n"
-        "examples:\n  gateway-tui send-text sales-eu 5511987650001 'Your order shipped'\n"
-        "  gateway-tui send-text sales-eu 120363012345678901@g.us 'Meeting at 10' --json",
+        _("send one text message"),
+        _("NUMBER: international digits, a JID, or an @lid (sent to its number before 2.4).")
+        + "\n\n"
+        + examples(
+            "gateway-tui send-text sales-eu 5511987650001 'Your order shipped'",
+            "gateway-tui send-text sales-eu 120363012345678901@g.us 'Meeting at 10' --json",
+        ),
     )
     parser.add_argument("number", metavar="NUMBER")
     parser.add_argument("text", metavar="TEXT")
@@ -98,8 +120,8 @@ def add_groups(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "groups",
         groups.groups,
-        "list an instance's groups (JIDs and subjects)",
-        "examples:\n  gateway-tui groups sales-eu\n  gateway-tui groups sales-eu --csv",
+        _("list an instance's groups (JIDs and subjects)"),
+        examples("gateway-tui groups sales-eu", "gateway-tui groups sales-eu --csv"),
     )
     json_or_csv(parser)
 
@@ -110,24 +132,29 @@ def add_group(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "group",
         groups.group,
-        "one group: participants, invite code, subject, members, settings, leave",
-        "GROUP: a JID or the group's exact subject (an ambiguous subject is refused with\n"
-        "the candidates). add/remove/promote/demote say each number's result and exit 3\n"
-        "when some were not done. revoke and leave ask first (--yes skips the question).\n"
-        "settings: announcement, not_announcement, locked, unlocked, disappearing=off|24h|\n"
-        "7d|90d, member-add=admin_add|all_member_add (2.4); none: the settings are shown.\n\n"
-        "examples:\n  gateway-tui group participants sales-eu 'EU Sales' --csv\n"
-        "  gateway-tui group add sales-eu 'EU Sales' +4915112340077 5511987650002\n"
-        "  gateway-tui group promote sales-eu 120363012345678901@g.us 5511987650002\n"
-        "  gateway-tui group settings sales-eu 'EU Sales' announcement disappearing=7d\n"
-        "  gateway-tui group subject sales-eu 'EU Sales' 'EU Sales 2027'\n"
-        "  gateway-tui group invite sales-eu 'EU Sales' 5511987650003 --text 'Join us'\n"
-        "  gateway-tui group leave sales-eu 'Old team' --yes",
+        _("one group: participants, invite code, subject, members, settings, leave"),
+        _(
+            "GROUP: a JID or the group's exact subject (an ambiguous subject is refused with\n"
+            "the candidates). add/remove/promote/demote say each number's result and exit 3\n"
+            "when some were not done. revoke and leave ask first (--yes skips the question).\n"
+            "settings: announcement, not_announcement, locked, unlocked, disappearing=off|24h|\n"
+            "7d|90d, member-add=admin_add|all_member_add (2.4); none: the settings are shown."
+        )
+        + "\n\n"
+        + examples(
+            "gateway-tui group participants sales-eu 'EU Sales' --csv",
+            "gateway-tui group add sales-eu 'EU Sales' +4915112340077 5511987650002",
+            "gateway-tui group promote sales-eu 120363012345678901@g.us 5511987650002",
+            "gateway-tui group settings sales-eu 'EU Sales' announcement disappearing=7d",
+            "gateway-tui group subject sales-eu 'EU Sales' 'EU Sales 2027'",
+            "gateway-tui group invite sales-eu 'EU Sales' 5511987650003 --text 'Join us'",
+            "gateway-tui group leave sales-eu 'Old team' --yes",
+        ),
         verbs=groups.GROUP_VERBS,
     )
     parser.add_argument("group", metavar="GROUP")
-    parser.add_argument("values", nargs="*", metavar="VALUE", help="numbers, a text, settings")
-    parser.add_argument("--text", help="invite: the words sent with the link")
+    parser.add_argument("values", nargs="*", metavar="VALUE", help=_("numbers, a text, settings"))
+    parser.add_argument("--text", help=_("invite: the words sent with the link"))
     _yes(parser)
     json_or_csv(parser)
 
@@ -138,22 +165,26 @@ def add_group_create(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         gateway,
         "group-create",
         groups.create_group,
-        "create a group with a subject and participants",
-        "examples:\n  gateway-tui group-create sales-eu 'EU Sales' 5511987650001 +4915112340077\n"
-        "  gateway-tui group-create sales-eu 'Launch' 5511987650001 --description 'Q3' --json\n"
-        "  gateway-tui group-create sales-eu 'Leads' 5511987650001 4915112340077 "
-        "--promote 4915112340077",
+        _("create a group with a subject and participants"),
+        examples(
+            "gateway-tui group-create sales-eu 'EU Sales' 5511987650001 +4915112340077",
+            "gateway-tui group-create sales-eu 'Launch' 5511987650001 --description 'Q3' --json",
+            "gateway-tui group-create sales-eu 'Leads' 5511987650001 4915112340077 "
+            "--promote 4915112340077",
+        ),
     )
     parser.add_argument("subject", metavar="SUBJECT")
     parser.add_argument("numbers", nargs="+", metavar="NUMBER")
-    parser.add_argument("--description", help="the group's description")
+    parser.add_argument("--description", help=_("the group's description"))
     parser.add_argument(
         "--promote",
         nargs="+",
         action="extend",
         metavar="NUMBER",
-        help="make these participants admins once the group is made (each number's outcome "
-        "is said; exit 3 when some were not)",
+        help=_(
+            "make these participants admins once the group is made (each number's outcome "
+            "is said; exit 3 when some were not)"
+        ),
     )
     json_or_csv(parser)
 
@@ -164,9 +195,11 @@ def add_participants(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         gateway,
         "participants",
         groups.participants,
-        "list the participants of a group (same as: group participants)",
-        "examples:\n  gateway-tui participants sales-eu 120363012345678901@g.us\n"
-        "  gateway-tui participants sales-eu 'EU Sales' --csv > members.csv",
+        _("list the participants of a group (same as: group participants)"),
+        examples(
+            "gateway-tui participants sales-eu 120363012345678901@g.us",
+            "gateway-tui participants sales-eu 'EU Sales' --csv > members.csv",
+        ),
     )
     parser.add_argument("group", metavar="GROUP")
     json_or_csv(parser)
@@ -178,8 +211,8 @@ def add_labels(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "labels",
         chat_cmds.labels,
-        "list an instance's labels (WhatsApp Business)",
-        "examples:\n  gateway-tui labels sales-eu\n  gateway-tui labels sales-eu --json",
+        _("list an instance's labels (WhatsApp Business)"),
+        examples("gateway-tui labels sales-eu", "gateway-tui labels sales-eu --json"),
     )
     json_or_csv(parser)
 
@@ -190,10 +223,13 @@ def add_label(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "label",
         chat_cmds.label,
-        "put a label on a chat, or take it off",
-        "LABEL: its id or its exact name.\n\n"
-        "examples:\n  gateway-tui label add sales-eu 'New customer' 5511987650001\n"
-        "  gateway-tui label remove sales-eu 1 5511987650001 --json",
+        _("put a label on a chat, or take it off"),
+        _("LABEL: its id or its exact name.")
+        + "\n\n"
+        + examples(
+            "gateway-tui label add sales-eu 'New customer' 5511987650001",
+            "gateway-tui label remove sales-eu 1 5511987650001 --json",
+        ),
         verbs=("add", "remove"),
     )
     parser.add_argument("label", metavar="LABEL")
@@ -207,12 +243,14 @@ def add_contacts(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "contacts",
         chat_cmds.contacts,
-        "list an instance's contacts, with the number beside each @lid when known",
-        "examples:\n  gateway-tui contacts support\n"
-        "  gateway-tui contacts support --search marina\n"
-        "  gateway-tui contacts support --search '+55 11 98700' --json",
+        _("list an instance's contacts, with the number beside each @lid when known"),
+        examples(
+            "gateway-tui contacts support",
+            "gateway-tui contacts support --search marina",
+            "gateway-tui contacts support --search '+55 11 98700' --json",
+        ),
     )
-    parser.add_argument("--search", metavar="TEXT", help="by name, number or LID (a part)")
+    parser.add_argument("--search", metavar="TEXT", help=_("by name, number or LID (a part)"))
     json_or_csv(parser)
 
 
@@ -222,16 +260,18 @@ def add_chat(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
         gateway,
         "chat",
         chat_cmds.chat,
-        "archive or unarchive a chat, edit your last text, read a business profile",
-        "examples:\n  gateway-tui chat archive sales-eu 5511987650001@s.whatsapp.net\n"
-        "  gateway-tui chat edit sales-eu 5511987650001@s.whatsapp.net 'Fixed: 10:30'\n"
-        "  gateway-tui chat edit sales-eu 5511987650001@s.whatsapp.net 'Fixed' --id BAE5…\n"
-        "  gateway-tui chat profile sales-eu 5511987650001 --json",
+        _("archive or unarchive a chat, edit your last text, read a business profile"),
+        examples(
+            "gateway-tui chat archive sales-eu 5511987650001@s.whatsapp.net",
+            "gateway-tui chat edit sales-eu 5511987650001@s.whatsapp.net 'Fixed: 10:30'",
+            "gateway-tui chat edit sales-eu 5511987650001@s.whatsapp.net 'Fixed' --id BAE5…",
+            "gateway-tui chat profile sales-eu 5511987650001 --json",
+        ),
         verbs=chat_cmds.CHAT_VERBS,
     )
     parser.add_argument("chat", metavar="CHAT")
-    parser.add_argument("text", nargs="?", metavar="TEXT", help="edit: the new text")
-    parser.add_argument("--id", help="edit: this message (default: your last text there)")
+    parser.add_argument("text", nargs="?", metavar="TEXT", help=_("edit: the new text"))
+    parser.add_argument("--id", help=_("edit: this message (default: your last text there)"))
     json_or_csv(parser)
 
 

@@ -10,8 +10,9 @@ import base64
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.arguments import add_command, instance_argument
+from gateway_tui.cli.arguments import add_command, examples, instance_argument
 from gateway_tui.cli.commands import EXIT_OK, CommandError, _client, _gateway_error
+from gateway_tui.core.text.i18n import _, decimal, ngettext, number
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
@@ -21,10 +22,10 @@ AUDIO_LIMIT = 16 * 1024 * 1024
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    instance_argument(parser, "the instance that sends")
-    parser.add_argument("to", metavar="NUMBER", help="the recipient: number or JID")
-    parser.add_argument("--delay", type=int, metavar="MS", help="the gateway waits this long")
-    parser.add_argument("--json", action="store_true", help="print the gateway's answer as JSON")
+    instance_argument(parser, _("the instance that sends"))
+    parser.add_argument("to", metavar="NUMBER", help=_("the recipient: number or JID"))
+    parser.add_argument("--delay", type=int, metavar="MS", help=_("the gateway waits this long"))
+    parser.add_argument("--json", action="store_true", help=_("print the gateway's answer as JSON"))
 
 
 # message_kinds.VOICE_FORMATS_TEXT (a test keeps them the same): importing core.api here would
@@ -32,17 +33,23 @@ def _common(parser: argparse.ArgumentParser) -> None:
 VOICE_FORMATS_TEXT = "ogg/opus, mp3, m4a/aac, wav, amr or webm"
 
 
+def _formats() -> str:
+    """VOICE_FORMATS_TEXT with its "or" in the run's language."""
+    some, _or, last = VOICE_FORMATS_TEXT.rpartition(" or ")
+    return _("{some} or {last}").format(some=some, last=last)
+
+
 def add_send_audio(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser = add_command(
         subcommands,
         "send-audio",
-        "send a voice note from an audio file",
-        description=(
-            f"Send an audio file as a voice note ({VOICE_FORMATS_TEXT}, at most 16 MB): the\n"
+        _("send a voice note from an audio file"),
+        description=_(
+            "Send an audio file as a voice note ({formats}, at most 16 MB): the\n"
             "gateway converts it to ogg/opus and WhatsApp shows it as recorded. A URL is\n"
             "passed to the gateway, which downloads it."
-        ),
-        epilog="examples:\n  gateway-tui send-audio sales-eu 5511999999999 memo.ogg",
+        ).format(formats=_formats()),
+        epilog=examples("gateway-tui send-audio sales-eu 5511999999999 memo.ogg"),
         gateway=gateway,
         run=send_audio,
     )
@@ -54,11 +61,11 @@ def add_send_poll(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser = add_command(
         subcommands,
         "send-poll",
-        "send a poll (a question and 2-10 options)",
-        epilog=(
-            "examples:\n  gateway-tui send-poll sales-eu 5511999999999 'Lunch?' Pizza Sushi\n"
-            "  gateway-tui send-poll sales-eu 120363012345678901@g.us 'Which days?' Mon Tue "
-            "Wed --several"
+        _("send a poll (a question and 2-10 options)"),
+        epilog=examples(
+            "gateway-tui send-poll sales-eu 5511999999999 'Lunch?' Pizza Sushi",
+            "gateway-tui send-poll sales-eu 120363012345678901@g.us 'Which days?' Mon Tue "
+            "Wed --several",
         ),
         gateway=gateway,
         run=send_poll,
@@ -66,16 +73,16 @@ def add_send_poll(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     _common(parser)
     parser.add_argument("question")
     parser.add_argument("options", nargs="+", metavar="OPTION")
-    parser.add_argument("--several", action="store_true", help="voters may choose several")
+    parser.add_argument("--several", action="store_true", help=_("voters may choose several"))
 
 
 def add_send_location(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser = add_command(
         subcommands,
         "send-location",
-        "send a location (latitude, longitude, name, address)",
-        epilog=(
-            "examples:\n  gateway-tui send-location sales-eu 5511999999999 -23.5617 -46.6559 "
+        _("send a location (latitude, longitude, name, address)"),
+        epilog=examples(
+            "gateway-tui send-location sales-eu 5511999999999 -23.5617 -46.6559 "
             "--name Office --address 'Av. Paulista, 1000'"
         ),
         gateway=gateway,
@@ -92,11 +99,11 @@ def add_send_contact(subcommands: Any, gateway: argparse.ArgumentParser) -> None
     parser = add_command(
         subcommands,
         "send-contact",
-        "send one or several contact cards",
-        epilog=(
-            "examples:\n  gateway-tui send-contact sales-eu 5511999999999 "
-            "--contact 'Bob Example=+55 11 97777-6666'\n"
-            "  … --contact 'Bob=+5511977776666' --contact 'Ana=+4917612345678'"
+        _("send one or several contact cards"),
+        epilog=examples(
+            "gateway-tui send-contact sales-eu 5511999999999 "
+            "--contact 'Bob Example=+55 11 97777-6666'",
+            "… --contact 'Bob=+5511977776666' --contact 'Ana=+4917612345678'",
         ),
         gateway=gateway,
         run=send_contact,
@@ -107,7 +114,7 @@ def add_send_contact(subcommands: Any, gateway: argparse.ArgumentParser) -> None
         action="append",
         required=True,
         metavar="NAME=PHONE",
-        help="a card: the name, '=', the phone number with its country code (repeat it)",
+        help=_("a card: the name, '=', the phone number with its country code (repeat it)"),
     )
 
 
@@ -115,20 +122,20 @@ def add_poll_votes(subcommands: Any, gateway: argparse.ArgumentParser) -> None:
     parser = add_command(
         subcommands,
         "poll-votes",
-        "a poll's votes, per option (Evolution API 2.3.7 and later)",
-        description=(
+        _("a poll's votes, per option (Evolution API 2.3.7 and later)"),
+        description=_(
             "The votes of a poll the instance sent or received, per option, with the voters.\n"
             "Evolution API 2.4 or later answers getPollVote; 2.3.7's are counted from the votes\n"
             "its store keeps; 2.3.6 and 1.7.1 drop votes on arrival and cannot tell them."
         ),
-        epilog="examples:\n  gateway-tui poll-votes sales-eu 5511999999999 3EB0C1A2B3C4D5E6",
+        epilog=examples("gateway-tui poll-votes sales-eu 5511999999999 3EB0C1A2B3C4D5E6"),
         gateway=gateway,
         run=poll_votes,
     )
     instance_argument(parser)
-    parser.add_argument("chat", metavar="CHAT", help="the chat the poll is in: number or JID")
-    parser.add_argument("message_id", metavar="MESSAGE_ID", help="the poll's message id")
-    parser.add_argument("--json", action="store_true", help="print the votes as JSON")
+    parser.add_argument("chat", metavar="CHAT", help=_("the chat the poll is in: number or JID"))
+    parser.add_argument("message_id", metavar="MESSAGE_ID", help=_("the poll's message id"))
+    parser.add_argument("--json", action="store_true", help=_("print the votes as JSON"))
 
 
 async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
@@ -148,7 +155,9 @@ async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
                 votes = stored_poll_votes(messages, args.message_id)
                 if votes is None:
                     raise CommandError(
-                        f"no poll {args.message_id} among the stored messages of {chat}"
+                        _("no poll {id} among the stored messages of {chat}").format(
+                            id=args.message_id, chat=chat
+                        )
                     )
             else:
                 votes = await client.chats.get_poll_votes(args.instance, chat, args.message_id)
@@ -166,10 +175,15 @@ async def poll_votes(args: argparse.Namespace, config: ResolvedConfig) -> int:
             }
         )
         return EXIT_OK
-    say(f"{votes.name}: {votes.total} voter{'s' * (votes.total != 1)}")
+    say(
+        ngettext("{poll}: {n} voter", "{poll}: {n} voters", votes.total).format(
+            poll=votes.name, n=number(votes.total)
+        )
+    )
     for option, count in votes.counts.items():
         who = ", ".join(votes.voters.get(option, ()))
-        say(f"  {option}: {count}" + (f" ({who})" if who else ""))
+        said = f"  {option}: {number(count)}"
+        say(f"{said} ({who})" if who else said)
     return EXIT_OK
 
 
@@ -189,7 +203,7 @@ async def _send(config: ResolvedConfig, args: argparse.Namespace, method: str, k
     if args.json:
         json_line(result.model_dump(by_alias=True, mode="json"))
     else:
-        say(result.key.id if result.key is not None else "sent (the gateway gave no id)")
+        say(result.key.id if result.key is not None else _("sent (the gateway gave no id)"))
     return EXIT_OK
 
 
@@ -203,10 +217,16 @@ def read_voice_note(source: str) -> Any:
     try:
         size = path.stat().st_size
         if size > AUDIO_LIMIT:
-            raise CommandError(f"{path.name} is {size / 2**20:.1f} MB: at most 16 MB")
+            raise CommandError(
+                _("{file} is {size} MB: at most 16 MB").format(
+                    file=path.name, size=decimal(size / 2**20, 1)
+                )
+            )
         content = path.read_bytes()
     except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
+        raise CommandError(
+            _("cannot read {file}: {error}").format(file=path, error=error.strerror or error)
+        ) from None
     return VoiceNote(base64.b64encode(content).decode("ascii"), path.name)
 
 
@@ -234,7 +254,7 @@ def parse_contact(text: str) -> Any:
 
     name, sep, phone = text.rpartition("=")
     if not sep or not name.strip() or not phone.strip():
-        raise CommandError(f"--contact {text!r}: write NAME=PHONE")
+        raise CommandError(_("--contact {text}: write NAME=PHONE").format(text=repr(text)))
     return ContactCard(name.strip(), phone.strip(), wuid=person_digits(phone) or None)
 
 

@@ -28,6 +28,7 @@ from gateway_tui.cli.commands import (
     _plain,
     _warn,
 )
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
@@ -36,7 +37,22 @@ DEFAULT_RATE = 20.0
 DEFAULT_JITTER = 0.3
 PROGRESS_EVERY_SECONDS = 10.0
 
-STDOUT_CLOSED = "stopped: the output was closed (its reader went away)"
+# The stop reason given to the runner: in --json's stop_reason as it is (programs read it),
+# in the run's language where people read it.
+STDOUT_CLOSED = N_("stopped: the output was closed (its reader went away)")
+# The word before a failed or unknown recipient's line, and the sentence that ends a run.
+_ATTEMPT_WORDS = {"failed": N_("failed"), "unknown": N_("unknown")}
+_ENDED = {
+    "finished": N_(
+        "Finished: {sent} sent, {failed} failed, {unknown} unknown, {left} left. Report: {report}"
+    ),
+    "stopped": N_(
+        "Stopped: {sent} sent, {failed} failed, {unknown} unknown, {left} left. Report: {report}"
+    ),
+    "cancelled": N_(
+        "Cancelled: {sent} sent, {failed} failed, {unknown} unknown, {left} left. Report: {report}"
+    ),
+}
 
 
 def _load_draft(name: str, config: ResolvedConfig, instance: str):
@@ -48,18 +64,26 @@ def _load_draft(name: str, config: ResolvedConfig, instance: str):
     if name == "current":
         draft = store.load_draft()
         if draft is None or draft.is_empty:
-            raise CommandError(f"instance {instance} has no saved draft on this machine")
+            raise CommandError(
+                _("instance {instance} has no saved draft on this machine").format(
+                    instance=instance
+                )
+            )
         return draft
     if path.suffix == ".json" and path.is_file():
         try:
             return Draft.from_json(json.loads(path.read_text(encoding="utf-8")))
         except (OSError, ValueError) as exc:
-            raise CommandError(f"cannot read the draft {path}: {exc}") from None
+            raise CommandError(
+                _("cannot read the draft {file}: {error}").format(file=path, error=exc)
+            ) from None
     templates = store.templates()
     if name in templates:
         return templates[name]
-    known = ", ".join(repr(t) for t in templates) or "none saved yet (F6 in the composer)"
-    raise CommandError(f"no template named {name!r} (templates: {known})")
+    known = ", ".join(repr(t) for t in templates) or _("none saved yet (F6 in the composer)")
+    raise CommandError(
+        _("no template named {name} (templates: {known})").format(name=repr(name), known=known)
+    )
 
 
 async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
@@ -80,7 +104,9 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
         if not value
     ]
     if missing:
-        raise CommandError(f"a new campaign needs {', '.join(missing)} (or --resume ID)")
+        raise CommandError(
+            _("a new campaign needs {options} (or --resume ID)").format(options=", ".join(missing))
+        )
     try:
         draft = _load_draft(args.draft, config, args.instance)
     except CommandError:
@@ -96,20 +122,26 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
     if recipients.invalid:
         lines = "; ".join(str(problem) for problem in recipients.invalid[:10])
         more = len(recipients.invalid) - 10
-        lines += f"; and {more} more" if more > 0 else ""
+        if more > 0:
+            lines = _("{problems}; and {n} more").format(problems=lines, n=number(more))
         if not args.skip_invalid:
             raise CommandError(
-                f"{args.to}: {len(recipients.invalid)} invalid number(s): {lines} "
-                "(fix them, or pass --skip-invalid to leave them out)"
+                ngettext(
+                    "{file}: {n} invalid number: {problems} "
+                    "(fix it, or pass --skip-invalid to leave it out)",
+                    "{file}: {n} invalid numbers: {problems} "
+                    "(fix them, or pass --skip-invalid to leave them out)",
+                    len(recipients.invalid),
+                ).format(file=args.to, n=number(len(recipients.invalid)), problems=lines)
             )
-        _note(f"leaving out {lines}")
+        _note(_("leaving out {problems}").format(problems=lines))
     await _check_instance(args.instance, config)
     if args.check_whatsapp:
         await _check_whatsapp(args.instance, recipients, config)
     problems = MessageTemplate(draft).problems(recipients, await _gateway_line(config))
     if problems:
         listed = "; ".join(str(problem) for problem in problems[:10])
-        raise CommandError(f"the message cannot be sent: {listed}")
+        raise CommandError(_("the message cannot be sent: {problems}").format(problems=listed))
     pace = Pace(
         DEFAULT_RATE if args.rate is None else args.rate,
         DEFAULT_JITTER if args.jitter is None else args.jitter,
@@ -125,7 +157,7 @@ async def _new_campaign(args: argparse.Namespace, config: ResolvedConfig):
             now=datetime.now(),
         )
     except (JournalError, OSError) as exc:
-        raise CommandError(f"cannot create the campaign: {exc}") from None
+        raise CommandError(_("cannot create the campaign: {error}").format(error=exc)) from None
 
 
 async def _route_lids(instance: str, recipients: Any, config: ResolvedConfig) -> None:
@@ -145,7 +177,7 @@ async def _route_lids(instance: str, recipients: Any, config: ResolvedConfig) ->
             known = await identities_from_store(client, instance, lids)
         except GatewayError as error:
             raise CommandError(
-                f"cannot read who the @lid recipients are: {_plain(error)}"
+                _("cannot read who the @lid recipients are: {error}").format(error=_plain(error))
             ) from None
     recipients.route_lids(lambda jid: known.resolve(jid).send_jid(version))
 
@@ -168,11 +200,19 @@ async def _check_whatsapp(instance: str, recipients: Any, config: ResolvedConfig
         try:
             missing = await numbers_not_on_whatsapp(client, instance, recipients)
         except GatewayError as error:
-            raise CommandError(f"cannot check the numbers on WhatsApp: {_plain(error)}") from None
+            raise CommandError(
+                _("cannot check the numbers on WhatsApp: {error}").format(error=_plain(error))
+            ) from None
     if missing:
         count = recipients.leave_out(missing, "not on WhatsApp")
         listed = ", ".join(sorted(missing)[:10]) + (" …" if len(missing) > 10 else "")
-        _note(f"leaving out {count} not on WhatsApp: {listed}")
+        _note(
+            ngettext(
+                "leaving out {n} not on WhatsApp: {numbers}",
+                "leaving out {n} not on WhatsApp: {numbers}",
+                count,
+            ).format(n=number(count), numbers=listed)
+        )
 
 
 def _hold_the_lock(campaign: Any) -> None:
@@ -186,10 +226,10 @@ def _hold_the_lock(campaign: Any) -> None:
     except JournalError as exc:  # the lock cannot be taken at all (a folder in its place)
         raise CommandError(str(exc)) from None
     for problem in campaign.problems[:20]:
-        _warn(f"{problem}; held")
+        _warn(_("{problem}; held").format(problem=problem))
     more = len(campaign.problems) - 20 + campaign.problems_left_out
     if more > 0:
-        _warn(f"and {more} more")
+        _warn(_("and {n} more").format(n=number(more)))
     if campaign.refusal:
         raise CommandError(campaign.refusal)
 
@@ -198,17 +238,23 @@ def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
     from gateway_tui.core.campaign.journal import JournalError, Pace, open_campaign
 
     if args.to or args.draft:
-        raise CommandError("--resume continues a campaign as it was made: no --to or --draft")
+        raise CommandError(_("--resume continues a campaign as it was made: no --to or --draft"))
     try:
         campaign = open_campaign(args.resume)
     except JournalError as exc:
         raise CommandError(str(exc)) from None
     if campaign.gateway != config.url:
         raise CommandError(
-            f"campaign {campaign.id} was made for {campaign.gateway}, not {config.url}"
+            _("campaign {id} was made for {gateway}, not {url}").format(
+                id=campaign.id, gateway=campaign.gateway, url=config.url
+            )
         )
     if args.instance and args.instance != campaign.instance:
-        raise CommandError(f"campaign {campaign.id} sends from {campaign.instance}")
+        raise CommandError(
+            _("campaign {id} sends from {instance}").format(
+                id=campaign.id, instance=campaign.instance
+            )
+        )
     if args.rate is not None or args.jitter is not None:
         pace = campaign.pace
         campaign.pace = Pace(
@@ -216,7 +262,7 @@ def _resumed_campaign(args: argparse.Namespace, config: ResolvedConfig):
             pace.jitter if args.jitter is None else args.jitter,
         )
     if args.resend_unknown and args.set_aside_unknown:
-        raise CommandError("--resend-unknown or --set-aside-unknown: not both")
+        raise CommandError(_("--resend-unknown or --set-aside-unknown: not both"))
     return campaign
 
 
@@ -280,9 +326,11 @@ class _Printer:
             name=recipient.name,
             message_id=attempt.message_id or None,
             error=attempt.error or None,
+            error_code=attempt.reason.code or None,
         )
-        if attempt.status.value in ("failed", "unknown"):
-            self.text(f"  {attempt.status.value:<8} {recipient.number} {attempt.error}")
+        if attempt.status.value in _ATTEMPT_WORDS:
+            word = _(_ATTEMPT_WORDS[attempt.status.value])
+            self.text(f"  {word:<8} {recipient.number} {attempt.error}")
 
     def progress(self, progress: Any) -> None:
         from gateway_tui.core.campaign.runner import duration_text
@@ -291,13 +339,21 @@ class _Printer:
         if self.as_json or now - self._last_line < PROGRESS_EVERY_SECONDS:
             return
         self._last_line = now
-        eta = ""
-        if progress.eta_seconds is not None:
-            eta = f", about {duration_text(progress.eta_seconds)} left"
-        self.text(
-            f"  {progress.done:,}/{progress.total:,}: {progress.sent:,} sent, {progress.failed:,} "
-            f"failed, {progress.unknown:,} unknown{eta}"
-        )
+        counts = {
+            "done": number(progress.done),
+            "total": number(progress.total),
+            "sent": number(progress.sent),
+            "failed": number(progress.failed),
+            "unknown": number(progress.unknown),
+        }
+        if progress.eta_seconds is None:
+            said = _("{done}/{total}: {sent} sent, {failed} failed, {unknown} unknown")
+        else:
+            said = _(
+                "{done}/{total}: {sent} sent, {failed} failed, {unknown} unknown, about {eta} left"
+            )
+            counts["eta"] = duration_text(progress.eta_seconds)
+        self.text("  " + said.format(**counts))
 
 
 async def send_list(args: argparse.Namespace, config: ResolvedConfig) -> int:
@@ -326,6 +382,7 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
     import time
 
     from gateway_tui.core.campaign.journal import JournalError
+    from gateway_tui.core.campaign.reasons import OUTPUT_CLOSED
     from gateway_tui.core.campaign.runner import CampaignRunner, RunState
 
     printer = _Printer(args.json, time.monotonic)
@@ -340,31 +397,58 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
         pace=campaign.pace.to_json(),
         journal=str(campaign.journal_path),
     )
-    verb = "Resuming" if args.resume else "Starting"
+    total = len(campaign.recipients)
+    if args.resume:
+        said = ngettext(
+            "Resuming campaign {id}: {pending} of {total} recipient to send from {instance}, "
+            "{pace}.",
+            "Resuming campaign {id}: {pending} of {total} recipients to send from {instance}, "
+            "{pace}.",
+            total,
+        )
+    else:
+        said = ngettext(
+            "Starting campaign {id}: {pending} of {total} recipient to send from {instance}, "
+            "{pace}.",
+            "Starting campaign {id}: {pending} of {total} recipients to send from {instance}, "
+            "{pace}.",
+            total,
+        )
     printer.text(
-        f"{verb} campaign {campaign.id}: {counts['pending']:,} of {len(campaign.recipients):,} "
-        f"recipients to send from {campaign.instance}, {campaign.pace.describe()}."
+        said.format(
+            id=campaign.id,
+            pending=number(counts["pending"]),
+            total=number(total),
+            instance=campaign.instance,
+            pace=campaign.pace.describe(),
+        )
     )
     if counts["unknown"]:
         printer.text(
-            f"  {counts['unknown']:,} recipient(s) held as unknown are not sent again "
-            "(--resend-unknown sends them, --set-aside-unknown marks them skipped)."
+            "  "
+            + ngettext(
+                "{n} recipient held as unknown is not sent again "
+                "(--resend-unknown sends it, --set-aside-unknown marks it skipped).",
+                "{n} recipients held as unknown are not sent again "
+                "(--resend-unknown sends them, --set-aside-unknown marks them skipped).",
+                counts["unknown"],
+            ).format(n=number(counts["unknown"]))
         )
     async with _client(config) as client:
         await _list_message_notes(client)
         runner = CampaignRunner(
             campaign, client, on_progress=printer.progress, on_attempt=printer.attempt
         )
-        printer.on_closed = lambda: runner.cancel(STDOUT_CLOSED)
+        printer.on_closed = lambda: runner.cancel(OUTPUT_CLOSED)
         if printer.closed:
-            runner.cancel(STDOUT_CLOSED)
+            runner.cancel(OUTPUT_CLOSED)
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, runner.cancel)
         try:
             final = await runner.run()
         except (JournalError, OSError) as exc:
-            raise CommandError(f"the campaign cannot go on: {exc}") from None
+            raise CommandError(_("the campaign cannot go on: {error}").format(error=exc)) from None
         finally:
             for signum in (signal.SIGINT, signal.SIGTERM):
                 loop.remove_signal_handler(signum)
@@ -389,24 +473,44 @@ async def _run_campaign(args: argparse.Namespace, config: ResolvedConfig, campai
         report=str(campaign.report_path),
         exit_status=status,
     )
+    ended = _ENDED.get(final.state.value)
     printer.text(
-        f"{final.state.value.capitalize()}: {final.sent:,} sent, {final.failed:,} failed, "
-        f"{final.unknown:,} unknown, {final.left:,} left. Report: {campaign.report_path}"
+        (
+            _(ended)
+            if ended
+            else final.state.value.capitalize()
+            + ": "
+            + _("{sent} sent, {failed} failed, {unknown} unknown, {left} left. Report: {report}")
+        ).format(
+            sent=number(final.sent),
+            failed=number(final.failed),
+            unknown=number(final.unknown),
+            left=number(final.left),
+            report=campaign.report_path,
+        )
     )
     if final.stop_reason:
-        printer.text(final.stop_reason)
+        printer.text(_(STDOUT_CLOSED) if final.stop_reason == STDOUT_CLOSED else final.stop_reason)
     if held:
+        shown = ", ".join(held[:20])
         printer.text(
-            "Held (outcome unknown, check their chats): "
-            + ", ".join(held[:20])
-            + (f" and {len(held) - 20} more" if len(held) > 20 else "")
+            _("Held (outcome unknown, check their chats): {numbers} and {n} more").format(
+                numbers=shown, n=number(len(held) - 20)
+            )
+            if len(held) > 20
+            else _("Held (outcome unknown, check their chats): {numbers}").format(numbers=shown)
         )
+    resume = f"gateway-tui send-list --resume {campaign.id}"
     if final.left:
-        printer.text(f"Resume with: gateway-tui send-list --resume {campaign.id}")
+        printer.text(_("Resume with: {command}").format(command=resume))
     _campaign_alert(config, campaign, final, stopped=final.state is not RunState.FINISHED)
     if printer.closed:  # nobody reads stdout any more: say it where someone may
-        left = f"; resume with: gateway-tui send-list --resume {campaign.id}" if final.left else ""
-        _note(f"campaign {campaign.id} interrupted: {STDOUT_CLOSED}{left}")
+        said = (
+            _("campaign {id} interrupted: {reason}; resume with: {command}")
+            if final.left
+            else _("campaign {id} interrupted: {reason}")
+        )
+        _note(said.format(id=campaign.id, reason=_(STDOUT_CLOSED), command=resume))
     return status
 
 
@@ -417,11 +521,21 @@ def _campaign_alert(config: ResolvedConfig, campaign: Any, final: Any, *, stoppe
     import sys
     from datetime import UTC
 
+    from gateway_tui.cli.output import warn
     from gateway_tui.core.fleet.alerts import AlertBook, desktop_notification
 
-    detail = f"{final.sent:,} sent, {final.failed:,} failed, {final.left:,} left"
+    counts = {
+        "sent": number(final.sent),
+        "failed": number(final.failed),
+        "left": number(final.left),
+    }
     if final.stop_reason:
-        detail += f" — {final.stop_reason}"
+        reason = _(STDOUT_CLOSED) if final.stop_reason == STDOUT_CLOSED else final.stop_reason
+        detail = _("{sent} sent, {failed} failed, {left} left — {reason}").format(
+            reason=reason, **counts
+        )
+    else:
+        detail = _("{sent} sent, {failed} failed, {left} left").format(**counts)
     gateway = config.profile or config.url or "gateway"
     for alert in AlertBook().campaign_ended(
         gateway,
@@ -431,7 +545,7 @@ def _campaign_alert(config: ResolvedConfig, campaign: Any, final: Any, *, stoppe
         at=datetime.now(UTC),
         detail=detail,
     ):
-        _note(f"alert: {alert.summary()}")
+        warn(alert.summary(), "gateway-tui: alert: ")
         try:
             if not sys.stderr.isatty():
                 continue

@@ -16,7 +16,14 @@ import argparse
 import asyncio
 from typing import TYPE_CHECKING, Any
 
-from gateway_tui.cli.arguments import add_command, argument_type, port_option, positive_seconds
+from gateway_tui.cli.arguments import (
+    add_command,
+    argument_type,
+    examples,
+    port_option,
+    positive_seconds,
+)
+from gateway_tui.core.text.i18n import _
 
 if TYPE_CHECKING:
     from gateway_tui.core.events.record import EventRecord
@@ -33,10 +40,10 @@ def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> No
     listen = add_command(
         subcommands,
         "webhook-listen",
-        "receive the gateway's webhooks here and print a line per event",
+        _("receive the gateway's webhooks here and print a line per event"),
         gateway=gateway,
         run=webhook_listen,
-        description=(
+        description=_(
             "Receive the gateway's webhook calls and print one line per event, with the\n"
             "headers a 2.3.7 sends (X-Instance-ID, X-Instance-Name, X-Event-Type,\n"
             "X-Timestamp). Point an instance's webhook at http://HOST:PORT/ (any path is\n"
@@ -45,10 +52,13 @@ def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> No
             "stream is followed too, and an event that came only one way is flagged\n"
             "(once its twin has not come within a few seconds)."
         ),
-        epilog=(
-            "examples:\n  gateway-tui webhook-listen\n"
-            "  gateway-tui webhook-listen --port 9000 --json > hooks.ndjson\n"
-            "  gateway-tui webhook-listen --host 0.0.0.0 --compare sales-eu\n\n"
+        epilog=examples(
+            "gateway-tui webhook-listen",
+            "gateway-tui webhook-listen --port 9000 --json > hooks.ndjson",
+            "gateway-tui webhook-listen --host 0.0.0.0 --compare sales-eu",
+        )
+        + "\n\n"
+        + _(
             "exit status: 0 after --count or --for; 130 on Ctrl-C; 141 when the reader of\n"
             "the output went away; 1 when the port cannot be had."
         ),
@@ -56,20 +66,20 @@ def add_webhook_listen(subcommands: Any, gateway: argparse.ArgumentParser) -> No
     listen.add_argument(
         "--host",
         default=DEFAULT_HOST,
-        help="address to listen on (default: %(default)s, this machine only)",
+        help=_("address to listen on (default: %(default)s, this machine only)"),
     )
     port_option(listen, DEFAULT_PORT, any_free=True)
     listen.add_argument(
         "--compare",
         metavar="INSTANCE",
-        help="follow this instance's socket.io stream too and flag events that came one way",
+        help=_("follow this instance's socket.io stream too and flag events that came one way"),
     )
     listen.add_argument(
         "--grace",
         metavar="SECONDS",
         type=argument_type(positive_seconds),
         default=10.0,
-        help="with --compare: how long an event waits for its twin (default: %(default)s)",
+        help=_("with --compare: how long an event waits for its twin (default: %(default)s)"),
     )
     add_follow_options(listen)
 
@@ -95,7 +105,9 @@ async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
 
         def status(line: str) -> None:
             if line.endswith(": following"):
-                line = f"comparing with the socket.io stream {line.removesuffix(': following')}"
+                line = _("comparing with the socket.io stream {stream}").format(
+                    stream=line.removesuffix(": following")
+                )
                 if line not in said.said:
                     said.said.add(line)
                     warn(line)
@@ -107,7 +119,9 @@ async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
         sock = hooks.bind(args.host, args.port)
     except OSError as error:
         raise CommandError(
-            f"cannot listen on {args.host}:{args.port}: {error.strerror or error}"
+            _("cannot listen on {host}:{port}: {error}").format(
+                host=args.host, port=args.port, error=error.strerror or error
+            )
         ) from None
     port = sock.getsockname()[1]
     started = asyncio.Event()
@@ -117,7 +131,7 @@ async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
     )
     warn(hooks.reach_note(args.host, port))
     shown = f"[{args.host}]" if ":" in args.host else args.host
-    warn(f"point the webhook at http://{shown}:{port}/ (Ctrl-C stops)")
+    warn(_("point the webhook at {url} (Ctrl-C stops)").format(url=f"http://{shown}:{port}/"))
     tasks = [server]
     if stream is not None:
         tasks.append(asyncio.create_task(stream.run()))
@@ -135,7 +149,7 @@ async def listen(args: argparse.Namespace, config: ResolvedConfig) -> int:
                 )
             except CommandError:
                 why = stream.failed if stream is not None and stream.failed else None
-                raise CommandError(why or "the receiver stopped") from None
+                raise CommandError(why or _("the receiver stopped")) from None
             if record is not None:
                 compared = args.compare is not None and record.instance == args.compare
                 if compared:

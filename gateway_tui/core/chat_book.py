@@ -7,8 +7,9 @@ Plain Python (no Textual, no I/O): ``actions/chats.py`` fills a ``ChatBook`` fro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from gateway_tui.core.api.chat_models import Contact, StatusRow, StoredChat, StoredMessage
@@ -45,6 +46,17 @@ class ChatBook:
     skipped: int = 0  # items the store held that could not be read
     groups_note: str | None = None  # why group names are missing, when they are
     groups_error: GatewayError | None = None  # fetchAllGroups' failure, when it failed
+    # chat_rows' work per chat, kept across the book's renewals (a live batch renews the book
+    # with dataclasses.replace, which hands this same dict on): a batch over a list of
+    # 10,000 chats redoes only the chats it changed, not every row's names, texts and times.
+    worked: _Worked = field(default_factory=lambda: _Worked(), repr=False, compare=False)
+
+    def listed(self) -> dict[str, StoredChat]:
+        """The listed chats by JID (worked out once per list: a renewed book shares it)."""
+        worked = self.worked
+        if worked.listed is None or worked.chats is not self.chats:
+            worked.chats, worked.listed = self.chats, {c.id: c for c in self.chats}
+        return worked.listed
 
     @classmethod
     def build(
@@ -63,6 +75,33 @@ class ChatBook:
         return not self.chats and not self.last
 
 
+# One chat's part of a row that depends only on the store: (the StoredChat, the newest
+# StoredMessage, the name as found) it was worked out from, then the name, the last text, the
+# time, the direction and the labels, as the row shows them.
+_RowParts = tuple[
+    "StoredChat | None",
+    "StoredMessage | None",
+    "str | None",
+    str,
+    str,
+    "datetime | None",
+    "bool | None",
+    tuple[str, ...],
+]
+
+
+class _Worked:
+    """What chat_rows worked out of a book: each chat's parts, the listed chats by JID."""
+
+    __slots__ = ("chats", "listed", "parts")
+
+    def __init__(self) -> None:
+        self.parts: dict[str, _RowParts] = {}
+        self.chats: list[StoredChat] | None = None  # the list ``listed`` was made from
+        self.listed: dict[str, StoredChat] | None = None
+
+
+@lru_cache(maxsize=4096)  # a table redraw asks for the same rows' numbers each frame
 def person_label(number_or_jid: str) -> str:
     """A number or JID for reading: "+49 1511 2340001"; a group's or a channel's JID as it is
     (no number)."""
@@ -134,6 +173,28 @@ def _at(seconds: int | None) -> datetime | None:
         return None
 
 
+def _row_parts(
+    stored: StoredChat | None, last: StoredMessage | None, found: str | None
+) -> _RowParts:
+    last_at = _at(last.timestamp) if last is not None else None
+    listed_at = _at(stored.last_timestamp) if stored is not None else None
+    if listed_at is not None and (last_at is None or listed_at > last_at):
+        last_at = listed_at
+    name = found
+    if not name and stored is not None:
+        name = stored.name  # the chat row's own name (a group's, where no list has it)
+    return (
+        stored,
+        last,
+        found,
+        printable(name or ""),
+        printable(last.text) if last is not None else "",
+        last_at,
+        last.from_me if last is not None else None,
+        labels_of_chat(stored.raw) if stored is not None else (),
+    )
+
+
 def chat_rows(
     book: ChatBook | None,
     sent: dict,  # JID -> state.ChatRecord (this app's sent history and flags)
@@ -148,31 +209,29 @@ def chat_rows(
     """
     rows: dict[str, ChatRow] = {}
     if book is not None:
-        listed = {c.id: c for c in book.chats}
+        listed = book.listed()
         jids = list(listed) + [jid for jid in book.last if jid not in listed]
-        names, newest = book.names, book.last
+        names, newest, kept = book.names, book.last, book.worked.parts
         for jid in jids:
             stored = listed.get(jid)
             last = newest.get(jid)
-            last_at = _at(last.timestamp) if last is not None else None
-            listed_at = _at(stored.last_timestamp) if stored is not None else None
-            if listed_at is not None and (last_at is None or listed_at > last_at):
-                last_at = listed_at
-            name = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else names.get(jid)
-            if not name and stored is not None:
-                name = stored.name  # the chat row's own name (a group's, where no list has it)
+            found = subject_of(jid) if jid.endswith(GROUP_SUFFIX) else names.get(jid)
+            parts = kept.get(jid)
+            if parts is None or parts[0] is not stored or parts[1] is not last or parts[2] != found:
+                parts = kept[jid] = _row_parts(stored, last, found)
+            _, _, _, name, last_text, last_at, from_me, labels = parts
             record = sent.get(jid)
             rows[jid] = ChatRow(
                 jid=jid,
-                name=printable(name or ""),
+                name=name,
                 last=last,
-                last_text=printable(last.text) if last is not None else "",
+                last_text=last_text,
                 last_at=last_at,
-                from_me=last.from_me if last is not None else None,
+                from_me=from_me,
                 archived=bool(record and record.archived),
                 in_store=True,
                 sent_here=len(record.texts) if record else 0,
-                labels=labels_of_chat(stored.raw) if stored is not None else (),
+                labels=labels,
             )
     for jid, record in sent.items():
         row = rows.get(jid)

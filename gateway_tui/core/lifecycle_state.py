@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from gateway_tui.core.api.lifecycle import ConnectResult, WebhookSettings, WebsocketSettings
 
 if TYPE_CHECKING:
+    from gateway_tui.core.api.errors import GatewayError
     from gateway_tui.core.state import Loadable
 
 
@@ -33,5 +34,7 @@ class LifecycleState:
     websockets: dict[str, Loadable[WebsocketSettings]] = field(default_factory=dict)
     # Whether the gateway serves its websocket channel at all (None: not asked yet).
     websocket_channel: bool | None = None
+    # Why that could not be told at the last read (None: it was told, or not asked yet).
+    websocket_channel_error: GatewayError | None = None
     # The last write of each (instance, "webhook" | "websocket") and how the read-back differed.
     written: dict[tuple[str, str], Written] = field(default_factory=dict)

@@ -17,8 +17,10 @@ the socket cannot be had at all — the server's websocket is off (``/socket.io/
 404), or the key is refused (403) — ``on_status`` says so once, in plain words, and the app
 keeps polling as before.
 
-Events are handed over in batches: the first waiting event calls ``on_arrival``; the app then
-takes all that arrived until its next frame and applies them in one go.
+The sockets are read on a loop of their own, in a thread (``LiveLink``): a server's pings are
+answered however long the app's loop is busy drawing. Events are handed over in batches: the
+first waiting event calls ``on_arrival`` (on the app's loop); the app then takes all that
+arrived until its next frame and applies them in one go.
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ import asyncio
 import contextlib
 import logging
 import random
+import threading
+from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -253,7 +257,14 @@ async def _probe(url: str, headers: dict[str, str]) -> str | None:
 
 
 class LiveLink:
-    """The socket.io streams; ``run()`` is a long-lived task of the app."""
+    """The socket.io streams, read on a loop of their own in a thread (as the monitor's
+    StreamThread): the sockets are read, and the server's pings answered, however long the
+    app's loop is busy drawing. Read on the app's loop, a flood held the pongs behind the
+    frames, the server timed the client out, and the events it still had queued were lost.
+
+    ``run()`` is a long-lived task of the app: it starts the thread and lasts as long as it.
+    Everything the app is told (``on_arrival``, ``on_status``) is called on the app's loop;
+    ``follow``, ``stop``, ``take`` and ``live_for`` are called there too."""
 
     def __init__(
         self,
@@ -276,18 +287,24 @@ class LiveLink:
         self.global_stream = False  # an event came on "/": it carries every instance
         self.live = False
         self._why: str | None = None
-        self._changed = asyncio.Event()
-        self._pending: list[LiveEvent] = []
+        # Appended in the thread, taken on the app's loop: O(1) each, no lock.
+        self._pending: deque[LiveEvent] = deque()
+        self._woken = False
         self._stopped = False
         self._streams: dict[str, asyncio.Task[None]] = {}
         self._refused = False  # 404 / 403: no stream will be had; the app polls
         self.reconnects = 0  # streams that ended and were opened again
+        self._app: asyncio.AbstractEventLoop | None = None  # the app's loop (run's)
+        self._loop: asyncio.AbstractEventLoop | None = None  # the thread's loop
+        self._changed: asyncio.Event | None = None  # the thread's: what is wanted changed
+
+    # --- on the app's loop -----------------------------------------------------------------
 
     def follow(self, instance: str) -> None:
         """Receive ``instance``'s events too."""
         if instance not in self.instances:
             self.instances.add(instance)
-            self._changed.set()
+            self._poke()
 
     def live_for(self, instance: str) -> bool:
         """Whether ``instance``'s events come now."""
@@ -295,39 +312,73 @@ class LiveLink:
 
     def stop(self) -> None:
         self._stopped = True
-        self._changed.set()
-
-    def _received(self, namespace: str, payload: Any) -> None:
-        event = _event_from(namespace, payload)
-        if event is None:
-            return
-        if namespace == GLOBAL:
-            if not self.global_stream:
-                self.global_stream = True
-                self._changed.set()  # the per-instance streams are not needed any more
-        elif self.global_stream and GLOBAL in self.connected:
-            return  # the global stream brings it
-        self._pending.append(event)
-        if len(self._pending) == 1:
-            self._on_arrival()
+        self._poke()
 
     def take(self) -> list[LiveEvent]:
         """The events received since the last call (the app calls this once per frame)."""
-        events, self._pending = self._pending, []
-        return events
+        self._woken = False
+        pending = self._pending
+        return [pending.popleft() for _ in range(len(pending))]
 
-    def _wanted(self) -> set[str]:
-        if self._refused or not self.instances:
-            return set()
-        wanted = {GLOBAL} if self._is_v2() else set()
-        if not (self.global_stream and GLOBAL in self.connected):
-            wanted |= {f"/{name}" for name in self.instances}
-        return wanted
+    def _poke(self) -> None:
+        """Tell the thread that what is wanted changed (before it started, it looks anyway)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the thread's loop has ended
+                loop.call_soon_threadsafe(self._changed_set)
+
+    def _changed_set(self) -> None:
+        if self._changed is not None:
+            self._changed.set()
+
+    def _tell(self, callback: Callable[..., None], *args: Any) -> None:
+        """Call ``callback`` on the app's loop (from the thread)."""
+        app = self._app
+        if app is not None:
+            with contextlib.suppress(RuntimeError):  # the app's loop is closed: nobody to tell
+                app.call_soon_threadsafe(callback, *args)
 
     async def run(self) -> None:
+        """Follow until cancelled (or stopped): the sockets live in a thread of their own."""
         import socketio  # noqa: F401 - after the first frame: start-up does not need it
 
         quiet_socketio_loggers()
+        self._app = asyncio.get_running_loop()
+        ended: asyncio.Future[None] = self._app.create_future()
+        thread = threading.Thread(target=self._thread, args=(ended,), name="live", daemon=True)
+        thread.start()
+        try:
+            await asyncio.shield(ended)
+        finally:
+            self.stop()
+            if not ended.done():
+                # The sockets are closed in the thread: given a moment, so none outlives
+                # the session (a bound, not a wait that matters: the thread is a daemon).
+                with contextlib.suppress(asyncio.CancelledError, TimeoutError, Exception):
+                    await asyncio.wait_for(asyncio.shield(ended), 5)
+
+    # --- in the thread ---------------------------------------------------------------------
+
+    def _thread(self, ended: asyncio.Future[None]) -> None:
+        error: BaseException | None = None
+        try:
+            asyncio.run(self._follow_all())
+        except Exception as bug:  # noqa: BLE001 - a bug of ours: the app reports it
+            error = bug
+
+        def done() -> None:
+            if not ended.done():
+                if error is None:
+                    ended.set_result(None)
+                else:
+                    ended.set_exception(error)
+
+        self._tell(done)
+
+    async def _follow_all(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._changed = asyncio.Event()
+        self._changed.set()  # what was followed before the thread began
         try:
             while not self._stopped:
                 await self._changed.wait()
@@ -346,6 +397,29 @@ class LiveLink:
             self._streams.clear()
             self.connected.clear()
             self._status(False, None)
+
+    def _received(self, namespace: str, payload: Any) -> None:
+        event = _event_from(namespace, payload)
+        if event is None:
+            return
+        if namespace == GLOBAL:
+            if not self.global_stream:
+                self.global_stream = True
+                self._changed_set()  # the per-instance streams are not needed any more
+        elif self.global_stream and GLOBAL in self.connected:
+            return  # the global stream brings it
+        self._pending.append(event)
+        if not self._woken:
+            self._woken = True
+            self._tell(self._on_arrival)
+
+    def _wanted(self) -> set[str]:
+        if self._refused or not self.instances:
+            return set()
+        wanted = {GLOBAL} if self._is_v2() else set()
+        if not (self.global_stream and GLOBAL in self.connected):
+            wanted |= {f"/{name}" for name in set(self.instances)}
+        return wanted
 
     async def _stream(self, namespace: str) -> None:
         """One namespace's connection (follow_namespace: tried and reopened with backoff)."""
@@ -378,7 +452,7 @@ class LiveLink:
         else:
             self.connected.discard(namespace)
         if namespace == GLOBAL and self.global_stream:
-            self._changed.set()  # per-instance streams: not needed, or needed again
+            self._changed_set()  # per-instance streams: not needed, or needed again
         streams = self.connected - ({GLOBAL} if not self.global_stream else set())
         if streams:
             self._status(True, None)
@@ -389,4 +463,4 @@ class LiveLink:
         if (live, why) == (self.live, self._why):
             return
         self.live, self._why = live, why
-        self._on_status(live, why)
+        self._tell(self._on_status, live, why)

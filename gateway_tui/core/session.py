@@ -150,6 +150,7 @@ class GatewaySession:
             self.link.stop()
         if self._link_task is not None:
             self._link_task.cancel()
+            # Closing: the link's end is ours; a failure of it has nobody left to tell.
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._link_task
         await self.client.aclose()

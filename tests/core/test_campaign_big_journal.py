@@ -43,7 +43,7 @@ def test_a_half_gigabyte_line_is_skipped_within_a_bounded_memory(demo_server) ->
     # The lines after the huge one were read; the huge one holds the recipient it names.
     assert (again.status(0), again.status(1)) == (Status.SENT, Status.SENT)
     assert again.status(2) is Status.UNKNOWN
-    assert any(f"longer than {MAX_LINE // 1024} kB" in p for p in again.problems)
+    assert any(f"longer than {MAX_LINE // (1024 * 1024)} MiB" in p for p in again.problems)
     assert report_lines == 2
 
 

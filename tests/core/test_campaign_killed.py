@@ -119,5 +119,5 @@ def test_killed_twice_then_resumed_sends_each_number_at_most_once(
         else:
             assert status is Status.UNKNOWN and sends <= 1, (recipient.number, status, sends)
     report = campaign.report_path.read_text().splitlines()
-    assert report[0] == "number,name,status,message_id,time,error"
+    assert report[0] == "number,name,status,message_id,time,error,error_code"
     assert len(report) == RECIPIENTS + 1

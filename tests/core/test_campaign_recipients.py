@@ -55,9 +55,7 @@ def test_duplicates_are_removed_and_counted_invalid_numbers_listed_by_line():
     assert recipients.duplicates == 2
     assert [p.field for p in recipients.invalid] == ["line 4", "line 5"]
     assert "12ab" in recipients.invalid[0].message
-    assert recipients.summary() == (
-        "1 recipient(s), 2 duplicate(s) removed, 2 invalid number(s) left out"
-    )
+    assert recipients.summary() == ("1 recipient, 2 duplicates removed, 2 invalid numbers left out")
 
 
 @pytest.mark.parametrize(

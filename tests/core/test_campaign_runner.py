@@ -38,7 +38,7 @@ def test_every_recipient_is_sent_once_and_the_report_is_written(demo_server):
     reopened = open_campaign(campaign.id)
     assert reopened.counts()["sent"] == 6
     lines = campaign.report_path.read_text().splitlines()
-    assert lines[0] == "number,name,status,message_id,time,error"
+    assert lines[0] == "number,name,status,message_id,time,error,error_code"
     assert lines[1].startswith("4917000000000,P00,sent,3EB0")
     # A name a spreadsheet would run as a formula is kept as text.
     assert lines[3].startswith("4917000000002,'=HYPERLINK(x),sent,")

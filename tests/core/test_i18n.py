@@ -156,3 +156,55 @@ def test_config_show_says_sources_in_the_language_and_keeps_them_english_for_scr
     rows, _problems = show(environ={})
     profile = next(row for row in rows if row.name == "refresh_interval")
     assert (profile.source, profile.said) == ("default", "padrão")
+
+
+def test_a_gateway_error_reads_in_the_language_and_keeps_the_gateway_words(language):
+    from gateway_tui.core.api.errors import error_for_response
+
+    body = {"status": 401, "error": "Unauthorized", "response": {"message": "Unauthorized"}}
+    language("pt_BR")
+    error = error_for_response(401, body, method="GET", path="/instance/fetchInstances")
+    assert error.title == "A chave da API não foi aceita — confira sua chave da API"
+    assert error.messages == ["Unauthorized"]  # what the gateway said stays as it said it
+    closed = {"response": {"message": ["Connection Closed"]}}
+    language("es")
+    error = error_for_response(400, closed, method="POST", path="/message/sendText/x")
+    assert error.hint == "Probablemente la instancia no está conectada (su estado no es open)."
+
+
+def test_a_read_that_timed_out_says_it_is_safe_to_retry_in_the_language(language):
+    import httpx
+
+    from gateway_tui.core.api.transport import _transport_error
+
+    language("pt_BR")
+    error = _transport_error(httpx.ReadTimeout("slow"), "GET", "/x", is_write=False)
+    assert "nada foi alterado, pode tentar de novo" in error.title
+    error = _transport_error(httpx.ReadTimeout("slow"), "POST", "/x", is_write=True)
+    assert "resultado desconhecido" in error.title
+
+
+def test_what_needs_24_is_one_sentence_per_feature(language):
+    from gateway_tui.core.api.capabilities import unsupported
+
+    language("es")
+    said = unsupported("carousel", "2.3.7")
+    assert said == "Hace falta Evolution API 2.4 o posterior para carruseles: este gateway es 2.3.7"
+
+
+def test_a_number_is_said_invalid_in_the_language_and_the_cache_keeps_languages_apart(language):
+    from gateway_tui.core.text.formatting import format_number
+
+    assert format_number("341785919681") == "+34 1785919681 (invalid)"
+    language("es")
+    assert format_number("341785919681") == "+34 1785919681 (no válido)"
+    language("en")
+    assert format_number("341785919681") == "+34 1785919681 (invalid)"
+
+
+def test_placeholders_left_unfilled_are_counted_by_the_language_plural(language):
+    from gateway_tui.core.text.placeholders import unfilled_problem
+
+    language("pt_BR")
+    assert unfilled_problem(["{nome}"]).startswith("{nome} é um marcador")
+    assert unfilled_problem(["{a} {b}"]).startswith("{a}, {b} são marcadores")

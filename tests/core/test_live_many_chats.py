@@ -43,3 +43,50 @@ async def test_a_flood_over_many_chats_keeps_nothing_per_unread_chat(demo_server
     # Bounded: only the chat whose messages were read keeps live items.
     assert list(session.state.live_items) == [(INSTANCE, open_jid)]
     assert chats.messages_of(INSTANCE, open_jid).value.index_of(f"FLOOD{CHATS + 1:06d}") >= 0
+
+
+async def test_a_batch_beside_a_long_list_redoes_only_the_chats_it_changed(
+    demo_server, monkeypatch
+) -> None:
+    """The chats screen turns the book into rows after each batch. Beside 3,000 chats already
+    listed, a batch of one new message works out one chat's name, text and time, not every
+    row's (each batch was O(chats): with 10,000+ listed, seconds of the app's loop per frame),
+    and the rows are the same as worked out afresh."""
+    from dataclasses import replace
+
+    from gateway_tui.core import chat_book
+
+    session = GatewaySession.open(make_config(demo_server), live=False)
+    try:
+        chats = session.actions.chats
+        await chats.load_chat_book(INSTANCE)
+        chats.apply_live([upsert(f"55119{n:08d}@s.whatsapp.net", n) for n in range(CHATS)])
+        book = chats.chat_book(INSTANCE)
+
+        def subject_of(jid: str) -> str | None:
+            return session.state.subject_of(INSTANCE, jid)
+
+        first = chat_book.chat_rows(book.value, {}, subject_of)
+        assert len(first) >= CHATS
+        made = 0
+        printable = chat_book.printable
+
+        def counted(value):
+            nonlocal made
+            made += 1
+            return printable(value)
+
+        monkeypatch.setattr(chat_book, "printable", counted)
+        chats.apply_live([upsert(f"55119{CHATS:08d}@s.whatsapp.net", CHATS)])
+        rows = chat_book.chat_rows(book.value, {}, subject_of)
+        assert len(rows) == len(first) + 1
+        assert made <= 4  # one chat's name and text (and no other row's)
+        monkeypatch.setattr(chat_book, "printable", printable)
+        afresh = chat_book.chat_rows(
+            replace(book.value, worked=chat_book._Worked()), {}, subject_of
+        )
+        assert [(r.jid, r.name, r.last_text, r.last_at) for r in rows] == [
+            (r.jid, r.name, r.last_text, r.last_at) for r in afresh
+        ]
+    finally:
+        await session.aclose()

@@ -61,3 +61,32 @@ async def test_a_damaged_marker_file_is_no_marker_and_no_crash() -> None:
         json.dumps({"gateways": {"http://gw-a.test": {"x": {"j": 2, "k": -1, "l": True}}}})
     )
     assert _session().state.unread == {"x": {"j": 2}}
+
+
+async def test_the_timed_writes_during_a_flood_leave_the_app_loop_and_keep_their_order(
+    monkeypatch,
+) -> None:
+    """A write reads and rewrites the whole file (O(chats marked)): during a flood over
+    10,000 chats that held the app's loop for seconds. The timed writes go to a thread; the
+    last, forced one (quitting) waits for it, so the newest marks are what is kept."""
+    import threading
+
+    from gateway_tui.core.files import new_marks
+    from gateway_tui.core.services import chats
+
+    written_on: list[str] = []
+    write = new_marks.save_marks
+
+    def watched(url, marks):
+        written_on.append(threading.current_thread().name)
+        write(url, marks)
+
+    monkeypatch.setattr(new_marks, "save_marks", watched)
+    monkeypatch.setattr(chats, "MARKS_EVERY", 0.0)  # a write at every batch
+    session = _session()
+    for batch in range(5):
+        session.actions.chats.apply_live([_incoming("sales-eu", JID, batch)])
+    await session.aclose()
+    assert written_on[0] == "new-marks"  # the first batch's write: not on the app's loop
+    assert written_on[-1] == threading.current_thread().name  # quitting: at once, here
+    assert load_marks("http://gw-a.test") == {"sales-eu": {JID: 5}}

@@ -58,3 +58,40 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
             assert len(loadable.value) == before + len(written)
             assert len(app.state.live_items[(INSTANCE, BIG_CHAT_JID)]) <= 200
             assert len(statuses) <= marks_before + 50  # the flood marks 50 messages
+
+
+async def test_a_flood_arrives_whole_on_the_app_link_while_the_app_loop_is_busy(
+    app_for, demo_server
+):
+    """The app's own socket (LiveLink) is read, and its pings answered, apart from the app's
+    loop: a frame that holds the loop longer than the server's ping timeout loses nothing.
+    Read on the app's loop, the server timed the client out during a flood and the events
+    it still had queued were lost (issue 29, item 4)."""
+    import time
+
+    from tests.navigation import open_chats
+
+    eio = demo_server.events.sio.eio
+    eio.ping_interval, eio.ping_timeout = 1, 2  # seconds (the defaults are 25 and 20)
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_chats(app, pilot)
+        await wait_for(pilot, lambda: app.live_for(INSTANCE), within=60)
+        book = app.actions.chats.chat_book(INSTANCE)
+        count, first = 1_500, 700_000
+        jids = {f"{5519900000000 + first + n}@s.whatsapp.net" for n in range(count)}
+        taken: set[str] = set()  # the flood's chats whose event came over the socket
+        apply = app.actions.chats.apply_live
+
+        def counted(events):
+            taken.update(e.data["key"]["remoteJid"] for e in events if e.event == "messages.upsert")
+            return apply(events)
+
+        app.actions.chats.apply_live = counted
+        flood = demo_server.flood_chats(INSTANCE, 500, count, first)
+        # The load, not a wait: a frame that holds the app's loop for 5 s, past the ping timeout.
+        time.sleep(5)  # noqa: ASYNC251
+        assert await asyncio.to_thread(flood.result, 120) == count
+        await wait_for(pilot, lambda: jids <= set(book.value.last), within=120)
+        await wait_for(pilot, lambda: jids <= taken, within=60)  # each over the socket
+        assert app.session.link.reconnects == 0  # never timed out, nothing to read again

@@ -92,3 +92,56 @@ async def test_a_timed_out_write_is_reported_as_unknown_and_never_repeated(demo_
         assert all(count == 1 for count in demo_server.state.write_counts.values())
         # Not removed from the list: whether it happened is unknown until the user looks.
         assert "onboarding" in rows(app)
+
+
+async def test_a_timed_refresh_that_fails_is_said_and_a_refused_key_told_once(app_for, demo_server):
+    """The instance list's timed refresh: a failure is said in the stale banner (a failed
+    read: nothing changed, safe to try again), no notice at every tick; a refused key (the
+    key revoked mid-session) is told at once too, and once, not at every tick."""
+    from gateway_tui.tui.screens.instances import InstancesScreen
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        screen = app.screen
+        assert isinstance(screen, InstancesScreen)
+        loadable, what = app.state.instances, "Refreshing the instances failed"
+
+        async def tick(rule) -> None:
+            hits = rule.hits
+            screen._refresh_on_interval()
+            await wait_for(pilot, lambda: rule.hits > hits and not loadable.loading)
+            await pilot.pause()
+
+        broken = demo_server.faults.add("drop_after_read", path_prefix="/instance/fetchInstances")
+        await tick(broken)
+        await wait_for(pilot, lambda: "refresh failed" in screen_text(app))
+        assert "safe to try again" in " ".join(screen_text(app).split())
+        assert not [n for n in notices(app) if what in n]  # the banner says it, no toast
+        demo_server.faults.clear()
+        refused = demo_server.faults.add("unauthorized", path_prefix="/instance/fetchInstances")
+        await tick(refused)
+        await wait_for(pilot, lambda: any(what in n for n in notices(app)))
+        await tick(refused)
+        assert len([n for n in notices(app) if what in n]) == 1  # told once, not every tick
+
+
+async def test_a_recovery_probe_that_meets_a_refused_key_tells_it(app_for, demo_server):
+    """The recovery probe (the top screen's read while the gateway seemed gone) met a revoked
+    key: told in a notice, once (the bar's dot alone said only "failing")."""
+    from gateway_tui.tui.screens.request_log import RequestLogScreen as Screen
+
+    app = app_for()
+    async with app.run_test(size=(140, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.push_screen(Screen())
+        await wait_for(pilot, lambda: isinstance(app.screen, Screen))
+        rule = demo_server.faults.add("unauthorized", path_prefix="/instance/fetchInstances")
+        what = "Reading the instances again failed"
+        for _ in range(2):
+            hits = rule.hits
+            app.screen.recover()
+            await wait_for(pilot, lambda h=hits: rule.hits > h and not app.state.instances.loading)
+            await pilot.pause()
+        told = [n for n in notices(app) if what in n]
+        assert len(told) == 1 and "API key" in told[0]

@@ -58,6 +58,7 @@ def test_the_journal_and_the_report_never_hold_a_known_secret(demo_server, isola
     from pydantic import SecretStr
 
     from gateway_tui.core.campaign.journal import Status
+    from gateway_tui.core.campaign.reasons import Reason
     from gateway_tui.core.client_factory import client_for
     from gateway_tui.core.files.config import ResolvedConfig
 
@@ -70,8 +71,9 @@ def test_the_journal_and_the_report_never_hold_a_known_secret(demo_server, isola
     campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
     campaign.record_done(0, Status.SENT, at=2.0, message_id=f"id-{key}")
     campaign.record_try(1, at=3.0, planned=3.0, gap=0.0)
-    campaign.record_done(1, Status.FAILED, at=4.0, error=f"apikey {key} is not allowed")
-    campaign.record_stop(f"Stopped: the gateway said {key}", at=5.0)
+    refused = Reason("refused", {"status": 400, "message": f"apikey {key} is not allowed"})
+    campaign.record_done(1, Status.FAILED, at=4.0, reason=refused)
+    campaign.record_stop(Reason("stop_same_failure", {"n": 10, "error": refused}), at=5.0)
     report = campaign.write_report()
     campaign.unlock()
     for path in (campaign.journal_path, report):

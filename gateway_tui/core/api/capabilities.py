@@ -14,6 +14,8 @@ from dataclasses import dataclass
 
 from packaging.version import InvalidVersion, Version
 
+from gateway_tui.core.text.i18n import N_, _
+
 # The newest version the table was written against (2.4.0-rc2 recorded, 2.4.0 announced).
 NEWEST_KNOWN = "2.4.0"
 
@@ -41,57 +43,67 @@ class Limit:
         return self.until is None or version < Version(self.until)
 
     def sentence(self) -> str:
-        return f"{self.text} ({self.upstream})"
+        """The limit and where it is known from, in the reader's language."""
+        return f"{_(self.text)} ({_(self.upstream)})"
+
+    def said_short(self) -> str:
+        return _(self.short)
 
 
 LIMITS: tuple[Limit, ...] = (
     Limit(
         "list_messages_unshown",
-        "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7 (nor button "
-        "messages), although the gateway answers 201",
+        N_(
+            "WhatsApp does not show list messages sent by Evolution API 2.3.0–2.3.7 (nor button "
+            "messages), although the gateway answers 201"
+        ),
         since="2.3.0",
         until="2.3.8",
-        upstream="upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this",
+        upstream=N_("upstream issues #1620, #1794, #1926, #1996; 2.4.0 says it fixed this"),
         where=frozenset({COMPOSER, CAMPAIGNS, GATEWAY}),
-        short="list messages not shown",
+        short=N_("list messages not shown"),
     ),
     Limit(
         "lid_sends_refused",
-        "sends to an @lid address are refused as not on WhatsApp (400 exists:false)",
+        N_("sends to an @lid address are refused as not on WhatsApp (400 exists:false)"),
         since=None,
         until="2.4.0rc2",
-        upstream="upstream issues #1585, #1872",
+        upstream=N_("upstream issues #1585, #1872"),
         where=frozenset({COMPOSER, CAMPAIGNS, GATEWAY}),
-        short="@lid sends refused",
+        short=N_("@lid sends refused"),
     ),
     Limit(
         "mentions_everyone_forced",
-        "mentionsEveryOne:false is ignored: any mentionsEveryOne in the body mentions everyone",
+        N_("mentionsEveryOne:false is ignored: any mentionsEveryOne in the body mentions everyone"),
         since="2.0.0",
         until="2.4.0",
-        upstream="upstream issue #2431, fixed by pull request #2470",
+        upstream=N_("upstream issue #2431, fixed by pull request #2470"),
         where=frozenset({COMPOSER, CAMPAIGNS}),
-        short="mentionsEveryOne:false ignored",
+        short=N_("mentionsEveryOne:false ignored"),
     ),
     Limit(
         "history_set_event_refused",
-        "messaging-history.set (MESSAGING_HISTORY_SET) is refused in a webhook or websocket's "
-        "event list",
+        N_(
+            "messaging-history.set (MESSAGING_HISTORY_SET) is refused in a webhook or websocket's "
+            "event list"
+        ),
         since=None,
         until="2.4.0",
-        upstream="its 400 lists the events it takes: recording v2.3.6-more/145",
+        upstream=N_("its 400 lists the events it takes: recording v2.3.6-more/145"),
         where=frozenset({EVENTS}),
-        short="messaging-history.set refused",
+        short=N_("messaging-history.set refused"),
     ),
     Limit(
         "licence_required",
-        "a licence is required: until the server is activated every business call answers "
-        "503 LICENSE_REQUIRED",
+        N_(
+            "a licence is required: until the server is activated every business call answers "
+            "503 LICENSE_REQUIRED"
+        ),
         since="2.4.0rc1",
         until=None,
-        upstream="recordings v2.4.0-rc2/004–010",
+        upstream=N_("recordings v2.4.0-rc2/004–010"),
         where=frozenset({GATEWAY}),
-        short="licence required",
+        short=N_("licence required"),
     ),
 )
 
@@ -144,10 +156,10 @@ def version_note(version: str | None) -> str | None:
     if version is None or parse_version(version) is None:
         return None
     if newer_than_known(version):
-        return (
-            f"{version.strip()} is newer than any version this app knows ({NEWEST_KNOWN}): "
-            f"assumed to behave as {NEWEST_KNOWN}"
-        )
+        return _(
+            "{version} is newer than any version this app knows ({newest}): assumed to behave "
+            "as {newest}"
+        ).format(version=version.strip(), newest=NEWEST_KNOWN)
     return None
 
 
@@ -159,12 +171,17 @@ def notes_for(version: str | None, where: str) -> list[str]:
 
 # --- what needs 2.4: one place for version → capability -------------------------------------
 
+# Each sentence whole (the feature's words sit differently in each language).
 SINCE_24 = {
-    "buttons": "buttons",
-    "carousel": "carousels",
-    "played": "marking a voice note played",
-    "message_id": "a message id chosen by the sender",
-    "poll_votes": "reading a poll's votes (getPollVote)",
+    "buttons": N_("Evolution API 2.4 or later is needed for buttons: {told}"),
+    "carousel": N_("Evolution API 2.4 or later is needed for carousels: {told}"),
+    "played": N_("Evolution API 2.4 or later is needed for marking a voice note played: {told}"),
+    "message_id": N_(
+        "Evolution API 2.4 or later is needed for a message id chosen by the sender: {told}"
+    ),
+    "poll_votes": N_(
+        "Evolution API 2.4 or later is needed for reading a poll's votes (getPollVote): {told}"
+    ),
 }
 
 
@@ -192,5 +209,8 @@ def unsupported(feature: str, version: str | None) -> str | None:
     """
     if is_24_or_later(version):
         return None
-    told = f"this gateway is {version.strip()}" if version else "this gateway's version is unknown"
-    return f"Evolution API 2.4 or later is needed for {SINCE_24[feature]}: {told}"
+    if version:
+        told = _("this gateway is {version}").format(version=version.strip())
+    else:
+        told = _("this gateway's version is unknown")
+    return _(SINCE_24[feature]).format(told=told)

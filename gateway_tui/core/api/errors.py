@@ -13,6 +13,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from gateway_tui.core.text.i18n import N_, _
+
 # Every form in which a real 1.7.1 gateway reports an instance that is not connected, in one
 # place. Its instance objects fail in two flavours: created since the server started (no
 # socket): "TypeError: Cannot read properties of undefined (reading 'groupMetadata')", or the
@@ -31,7 +33,7 @@ _NOT_CONNECTED = re.compile(
 )
 # Deeper than this, a `response.message` is shown as one compact line instead of being walked.
 _MAX_DEPTH = 8
-NOT_CONNECTED_HINT = "The instance is probably not connected (its status is not open)."
+NOT_CONNECTED_HINT = N_("The instance is probably not connected (its status is not open).")
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,12 +64,15 @@ def _flatten(message: Any, depth: int = 0) -> Iterable[str]:
         return
     if isinstance(message, dict):
         if message.get("exists") is False:  # sendList / fetchProfile to a number not on WhatsApp
-            who = message.get("number") or message.get("jid") or "the number"
-            yield f"{_text(who)} is not on WhatsApp"
+            who = message.get("number") or message.get("jid")
+            if who:
+                yield _("{number} is not on WhatsApp").format(number=_text(who))
+            else:
+                yield _("the number is not on WhatsApp")
             return
         if "property" in message:  # group endpoint validation
             text = message.get("message")
-            lines = list(_flatten(text, depth + 1)) or ["is invalid"]
+            lines = list(_flatten(text, depth + 1)) or [_("is invalid")]
             for line in lines:
                 yield f"{_text(message['property'])}: {line}"
             return
@@ -86,7 +91,7 @@ def _compact(value: Any, limit: int = 500) -> str:
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ": "))
     except (TypeError, ValueError, RecursionError):
-        text = f"({type(value).__name__} too deep to show)"
+        text = _("({kind} too deep to show)").format(kind=type(value).__name__)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -100,7 +105,9 @@ def field_problems(message: Any) -> list[Problem]:
     if not isinstance(message, list):
         return []
     return [
-        Problem(_text(item["property"]), "; ".join(_flatten(item.get("message"))) or "is invalid")
+        Problem(
+            _text(item["property"]), "; ".join(_flatten(item.get("message"))) or _("is invalid")
+        )
         for item in message
         if isinstance(item, dict) and "property" in item
     ]
@@ -120,7 +127,7 @@ def numbers_not_on_whatsapp(message: Any) -> list[str]:
 class GatewayError(Exception):
     """Base of every error the client raises."""
 
-    default_title = "The gateway call failed"
+    default_title = N_("The gateway call failed")
 
     def __init__(
         self,
@@ -135,7 +142,8 @@ class GatewayError(Exception):
         not_on_whatsapp: list[str] | None = None,
         outcome_unknown: bool = False,
     ) -> None:
-        self.title = title or self.default_title
+        # Titles are English msgids on the class; said in the language of the moment it failed.
+        self.title = title or _(self.default_title)
         self.method = method
         self.path = path
         self.status = status
@@ -162,7 +170,7 @@ class GatewayError(Exception):
     def hint(self) -> str | None:
         """One plain-words sentence on what to do, when there is one to say."""
         if self.instance_not_connected:
-            return NOT_CONNECTED_HINT
+            return _(NOT_CONNECTED_HINT)
         return None
 
     @property
@@ -188,15 +196,15 @@ class GatewayError(Exception):
 
 
 class BadRequest(GatewayError):
-    default_title = "The gateway refused the request"
+    default_title = N_("The gateway refused the request")
 
 
 class Unauthorized(GatewayError):
-    default_title = "The API key was not accepted — check your API key"
+    default_title = N_("The API key was not accepted — check your API key")
 
 
 class Forbidden(GatewayError):
-    default_title = "The API key is missing or not allowed here — check your API key"
+    default_title = N_("The API key is missing or not allowed here — check your API key")
 
 
 class NameTaken(GatewayError):
@@ -204,14 +212,14 @@ class NameTaken(GatewayError):
     ``This name "x" is already in use.`` (recorded on 1.7.1 and 2.3.6) — nothing to do with
     the API key."""
 
-    default_title = "That instance name is already in use on this gateway — choose another name"
+    default_title = N_("That instance name is already in use on this gateway — choose another name")
 
 
 _NAME_TAKEN = re.compile(r"\bname\b.*\balready in use\b", re.IGNORECASE)
 
 
 class NotFound(GatewayError):
-    default_title = "Not found"
+    default_title = N_("Not found")
 
     @property
     def route_missing(self) -> bool:
@@ -234,13 +242,13 @@ def says_route_missing(lines: Iterable[str]) -> bool:
 
 
 class ServerError(GatewayError):
-    default_title = "The gateway had an internal error"
+    default_title = N_("The gateway had an internal error")
 
 
 class LicenseRequired(ServerError):
     """2.4 answers every business call with 503 LICENSE_REQUIRED until it is activated."""
 
-    default_title = (
+    default_title = N_(
         "The gateway needs activation: Evolution API 2.4 refuses calls (503 LICENSE_REQUIRED) "
         "until its server is activated with a license — ask whoever runs it"
     )
@@ -249,28 +257,28 @@ class LicenseRequired(ServerError):
 
 
 class GatewayUnreachable(GatewayError):
-    default_title = "The gateway cannot be reached"
+    default_title = N_("The gateway cannot be reached")
 
 
 class CertificateRejected(GatewayUnreachable):
     """The gateway's certificate is not trusted here (self-signed, expired, another name)."""
 
-    default_title = "The gateway's TLS certificate was not accepted"
+    default_title = N_("The gateway's TLS certificate was not accepted")
 
 
 class TLSHandshakeFailed(GatewayUnreachable):
     """TLS failed before any certificate was judged: https:// to a plain http port, say."""
 
-    default_title = "The TLS handshake with the gateway failed"
+    default_title = N_("The TLS handshake with the gateway failed")
 
 
 class GatewayTimeout(GatewayError):
-    default_title = "The gateway did not answer in time"
+    default_title = N_("The gateway did not answer in time")
 
     def __init__(self, title: str | None = None, *, write: bool = False, **kwargs: Any) -> None:
         if write and title is None:
             # A write may have happened on the server: the user must look before trying again.
-            title = "No answer in time — outcome unknown, check before retrying"
+            title = _("No answer in time — outcome unknown, check before retrying")
         super().__init__(title, outcome_unknown=write, **kwargs)
 
 
@@ -278,7 +286,7 @@ class RefusedIn200(BadRequest):
     """A refusal a 2.x gateway answers with 200 ``{"error": true, "message": …}`` (a restart of
     an instance that is not connected: its own error swallowed into "[object Object]")."""
 
-    default_title = "The gateway refused it (in a 200 answer)"
+    default_title = N_("The gateway refused it (in a 200 answer)")
 
 
 def error_in_body(
@@ -295,18 +303,22 @@ def error_in_body(
 
 
 class InvalidResponse(GatewayError):
-    default_title = "The gateway sent an answer that could not be read"
+    default_title = N_("The gateway sent an answer that could not be read")
 
 
 class InvalidRequest(GatewayError):
     """Refused before sending: the server is known to reject this request."""
 
-    default_title = "Not sent: the request is not valid"
+    default_title = N_("Not sent: the request is not valid")
 
     def __init__(self, problems: list[Problem], **kwargs: Any) -> None:
         # "Not sent" reads as "the message was not sent": a read says what did not happen.
-        self.not_done = "The gateway was not asked" if kwargs.get("method") == "GET" else "Not sent"
-        kwargs.setdefault("title", f"{self.not_done}: the request is not valid")
+        if kwargs.get("method") == "GET":
+            self.not_done = _("The gateway was not asked")
+            kwargs.setdefault("title", _("The gateway was not asked: the request is not valid"))
+        else:
+            self.not_done = _("Not sent")
+            kwargs.setdefault("title", _("Not sent: the request is not valid"))
         super().__init__(problems=problems, messages=[str(p) for p in problems], **kwargs)
 
 
@@ -345,7 +357,10 @@ def error_for_response(
     if cls is Forbidden and any(_NAME_TAKEN.search(line) for line in normalise_messages(message)):
         cls = NameTaken
     if cls is GatewayError:
-        title = f"The gateway answered {status}" + (f" {reason}" if reason else "")
+        if reason:
+            title = _("The gateway answered {status} {reason}").format(status=status, reason=reason)
+        else:
+            title = _("The gateway answered {status}").format(status=status)
     error = cls(
         title,
         method=method,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from gateway_tui.core.text.i18n import ngettext, number
 from gateway_tui.core.text.sanitize import mask_secrets
 
 KEY_PLACEHOLDER = "$GATEWAY_API_KEY"
@@ -53,7 +54,10 @@ def capped_body(content: bytes) -> str:
     if last is not None and not text[last.end() :].lstrip().startswith((f'"{REDACTED}"', "{")):
         text = text[: last.start()]
     if len(content) > BODY_CAP_BYTES:
-        text += f"\n… {len(content) - len(text.encode()):,} more bytes not kept"
+        left = len(content) - len(text.encode())
+        text += "\n… " + ngettext("{n} more byte not kept", "{n} more bytes not kept", left).format(
+            n=number(left)
+        )
     return text
 
 

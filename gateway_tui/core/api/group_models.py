@@ -18,6 +18,7 @@ from pydantic import Field, field_validator
 
 from gateway_tui.core.api.models import GroupSummary, Participant, Text, _Response
 from gateway_tui.core.identity import version_tuple
+from gateway_tui.core.text.i18n import N_, _
 
 
 class ParticipantAction(StrEnum):
@@ -46,22 +47,22 @@ class MemberAddMode(StrEnum):
 # toggleEphemeral's ``expiration`` (the recorded enum: 0, 86400, 604800, 7776000).
 DISAPPEARING: dict[str, int] = {"off": 0, "24h": 86_400, "7d": 604_800, "90d": 7_776_000}
 DISAPPEARING_LABELS: dict[int, str] = {
-    0: "off",
-    86_400: "24 h",
-    604_800: "7 days",
-    7_776_000: "90 days",
+    0: N_("off"),
+    86_400: N_("24 h"),
+    604_800: N_("7 days"),
+    7_776_000: N_("90 days"),
 }
 
 # WhatsApp's status codes for one participant of updateParticipant (Baileys passes them on).
 PARTICIPANT_STATUS: dict[str, str] = {
-    "200": "done",
-    "400": "refused by WhatsApp (bad request)",
-    "401": "not allowed (this number is not an admin)",
-    "403": "not allowed (their privacy settings, or not on WhatsApp)",
-    "404": "not a member of the group",
-    "408": "left recently: WhatsApp lets them be added back only by invite",
-    "409": "already a member",
-    "500": "WhatsApp failed",
+    "200": N_("done"),
+    "400": N_("refused by WhatsApp (bad request)"),
+    "401": N_("not allowed (this number is not an admin)"),
+    "403": N_("not allowed (their privacy settings, or not on WhatsApp)"),
+    "404": N_("not a member of the group"),
+    "408": N_("left recently: WhatsApp lets them be added back only by invite"),
+    "409": N_("already a member"),
+    "500": N_("WhatsApp failed"),
 }
 
 
@@ -79,7 +80,11 @@ def disappearing_seconds(text: str) -> int:
         return DISAPPEARING[value]
     if value.isdigit() and int(value) in DISAPPEARING_LABELS:
         return int(value)
-    raise ValueError(f"disappearing messages: {text!r} is not one of {', '.join(DISAPPEARING)}")
+    raise ValueError(
+        _("disappearing messages: {value} is not one of {choices}").format(
+            value=repr(text), choices=", ".join(DISAPPEARING)
+        )
+    )
 
 
 class ParticipantChange(_Response):
@@ -95,7 +100,9 @@ class ParticipantChange(_Response):
 
     @property
     def reason(self) -> str:
-        return PARTICIPANT_STATUS.get(self.status, f"WhatsApp answered status {self.status}")
+        if self.status in PARTICIPANT_STATUS:
+            return _(PARTICIPANT_STATUS[self.status])
+        return _("WhatsApp answered status {status}").format(status=self.status)
 
 
 class ParticipantsUpdate(_Response):

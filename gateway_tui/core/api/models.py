@@ -23,6 +23,8 @@ from pydantic import (
     model_validator,
 )
 
+from gateway_tui.core.text.i18n import N_, _
+
 
 class InstanceStatus(StrEnum):
     OPEN = "open"
@@ -219,7 +221,7 @@ class DeleteResult(_Response):
     @property
     def message(self) -> str:
         msg = (self.response or {}).get("message")
-        return msg if isinstance(msg, str) else "Instance deleted"
+        return msg if isinstance(msg, str) else _("Instance deleted")
 
 
 class LogoutResult(_Response):
@@ -239,12 +241,12 @@ class ConnectionState(_Response):
 # --- settings -------------------------------------------------------------------------------------
 
 SETTING_LABELS: dict[str, str] = {
-    "reject_call": "Reject incoming calls",
-    "groups_ignore": "Ignore group messages",
-    "always_online": "Always online",
-    "read_messages": "Mark messages as read",
-    "read_status": "Read status updates",
-    "sync_full_history": "Sync full history",
+    "reject_call": N_("Reject incoming calls"),
+    "groups_ignore": N_("Ignore group messages"),
+    "always_online": N_("Always online"),
+    "read_messages": N_("Mark messages as read"),
+    "read_status": N_("Read status updates"),
+    "sync_full_history": N_("Sync full history"),
 }
 
 

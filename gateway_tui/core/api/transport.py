@@ -33,6 +33,7 @@ from gateway_tui.core.api.events import CallEvent, capped_body, redacted_headers
 from gateway_tui.core.api.lists import OFF_LOOP_BYTES, ListReader, PartialList
 from gateway_tui.core.api.models import GroupSummary, Participant, ParticipantList
 from gateway_tui.core.api.paths import is_read
+from gateway_tui.core.text.i18n import _, number
 from gateway_tui.core.text.sanitize import mask_secrets
 
 CallListener = Callable[[CallEvent], None]
@@ -59,7 +60,7 @@ GET_RETRY_DELAYS = (0.2, 0.6)
 # stalled server would otherwise hold the user three times as long.
 # How a failed read ends its title: nothing changed on the gateway, unlike a write whose
 # answer was lost ("outcome unknown, check before retrying").
-READ_FAILED = "the read failed; nothing was changed, safe to try again"
+# Each title says it whole (a sentence per case, for translation).
 _RETRYABLE = (httpx.ConnectError, httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)
 
 
@@ -168,9 +169,12 @@ class Transport:
                 # Given up by the user (or the screen was left): the log says so, and for a
                 # write that the outcome is unknown. Nothing is retried.
                 given_up = GatewayTimeout(
-                    "Given up — outcome unknown, check before retrying"
+                    _("Given up — outcome unknown, check before retrying")
                     if is_write
-                    else f"Given up before the answer came — {READ_FAILED}",
+                    else _(
+                        "Given up before the answer came — the read failed; nothing was "
+                        "changed, safe to try again"
+                    ),
                     write=is_write,
                     method=method,
                     path=path,
@@ -273,7 +277,7 @@ def json_object_or_none(content: bytes) -> dict[str, Any] | None:
         return None
     data = json.loads(content)
     if not isinstance(data, dict):
-        raise ValueError(f"expected an object, got {type(data).__name__}")
+        raise ValueError(_("expected an object, got {kind}").format(kind=type(data).__name__))
     return data
 
 
@@ -306,7 +310,7 @@ async def parse_list(
     try:
         items = await reader.read_async(response.content)
     except (ValueError, RecursionError) as exc:  # not a JSON array at all
-        items = PartialList(unreadable=[f"not a JSON list: {exc}"])
+        items = PartialList(unreadable=[_("not a JSON list: {reason}").format(reason=exc)])
     if not items and items.unreadable:  # nothing could be read: that is the answer's fault
         raise InvalidResponse(
             messages=items.unreadable[:5], method=method, path=path, status=response.status_code
@@ -339,8 +343,10 @@ def built(build: Callable[[Any], _T], items: list[Any], path: str) -> _T:
 class _TooLarge(Exception):
     def __init__(self, limit: int) -> None:
         super().__init__(
-            f"the answer is larger than {limit // (1024 * 1024)} MB (max_response_mb in "
-            "config.toml); the rest was not read"
+            _(
+                "the answer is larger than {size} MB (max_response_mb in config.toml); the rest "
+                "was not read"
+            ).format(size=number(limit // (1024 * 1024)))
         )
 
 
@@ -367,12 +373,12 @@ def _transport_error(
         text = text.replace(secret, "***")
     detail = [text]
     if isinstance(exc, _TooLarge):
-        return InvalidResponse("The gateway's answer is too large", messages=detail, **where)
+        return InvalidResponse(_("The gateway's answer is too large"), messages=detail, **where)
     if isinstance(exc, TimeoutError):  # the whole call's deadline, not one read's
         return GatewayTimeout(
-            None if is_write else f"The gateway did not answer in time — {READ_FAILED}",
+            None if is_write else _no_answer_read(),
             write=is_write,
-            messages=["no complete answer in time"],
+            messages=[_("no complete answer in time")],
             **where,
         )
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
@@ -384,7 +390,7 @@ def _transport_error(
         return GatewayUnreachable(messages=detail, **where)
     if isinstance(exc, httpx.TimeoutException):
         return GatewayTimeout(
-            None if is_write else f"The gateway did not answer in time — {READ_FAILED}",
+            None if is_write else _no_answer_read(),
             write=is_write,
             messages=detail,
             **where,
@@ -392,13 +398,25 @@ def _transport_error(
     if is_write:
         # The request may have reached the server before the connection broke.
         return GatewayUnreachable(
-            "The connection broke — outcome unknown, check before retrying",
+            _("The connection broke — outcome unknown, check before retrying"),
             messages=detail,
             outcome_unknown=True,
             **where,
         )
     return GatewayUnreachable(
-        f"The connection to the gateway broke — {READ_FAILED}", messages=detail, **where
+        _(
+            "The connection to the gateway broke — the read failed; nothing was changed, safe "
+            "to try again"
+        ),
+        messages=detail,
+        **where,
+    )
+
+
+def _no_answer_read() -> str:
+    return _(
+        "The gateway did not answer in time — the read failed; nothing was changed, safe to "
+        "try again"
     )
 
 

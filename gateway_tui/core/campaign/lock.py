@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from gateway_tui.core.text.i18n import _
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no flock; one runner is then up to the user
@@ -36,8 +38,13 @@ class Holder:
     since: str  # ISO time, "" when the holder had not written it yet
 
     def describe(self) -> str:
-        who = f"process {self.pid}" if self.pid else "another process"
-        return f"{who}, sending since {self.since}" if self.since else who
+        if self.pid and self.since:
+            return _("process {pid}, sending since {since}").format(pid=self.pid, since=self.since)
+        if self.pid:
+            return _("process {pid}").format(pid=self.pid)
+        if self.since:
+            return _("another process, sending since {since}").format(since=self.since)
+        return _("another process")
 
 
 def _read_holder(fd: int) -> Holder:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from gateway_tui.core.api.client import GatewayClient
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.models import InstanceStatus
+from gateway_tui.core.text.i18n import _
 
 
 class InstanceNotReady(Exception):
@@ -27,15 +28,19 @@ async def check_instance(client: GatewayClient, instance: str) -> None:
     found = next((item for item in instances if item.instance_name == instance), None)
     if found is None:
         names = sorted(item.instance_name for item in instances)
-        listed = ", ".join(names[:10]) + (" …" if len(names) > 10 else "") if names else "none"
-        raise InstanceNotReady(
-            f"the gateway has no instance {instance!r} (its instances: {listed}); nothing was sent",
-            missing=True,
+        listed = ", ".join(names[:10]) + (" …" if len(names) > 10 else "")
+        said = (
+            _("the gateway has no instance {instance} (its instances: {listed}); nothing was sent")
+            if names
+            else _("the gateway has no instance {instance} (it has none); nothing was sent")
         )
+        raise InstanceNotReady(said.format(instance=repr(instance), listed=listed), missing=True)
     if found.status_kind is not InstanceStatus.OPEN:
         raise InstanceNotReady(
-            f"instance {instance} is not connected (its state: {found.status}); connect it "
-            "(pair a phone), then start again; nothing was sent"
+            _(
+                "instance {instance} is not connected (its state: {state}); connect it (pair a "
+                "phone), then start again; nothing was sent"
+            ).format(instance=instance, state=found.status)
         )
 
 
@@ -48,5 +53,7 @@ async def instance_problem(client: GatewayClient, instance: str) -> str:
     except InstanceNotReady as exc:
         return str(exc)
     except GatewayError as error:
-        return f"cannot ask the gateway about instance {instance}: {plain_error(error)}"
+        return _("cannot ask the gateway about instance {instance}: {error}").format(
+            instance=instance, error=plain_error(error)
+        )
     return ""

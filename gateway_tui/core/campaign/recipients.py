@@ -28,6 +28,8 @@ from gateway_tui.core.api.models import SendListRequest
 from gateway_tui.core.api.validation import check_recipient, normalise_number
 from gateway_tui.core.draft import Draft
 from gateway_tui.core.identity import NoRoute, is_lid
+from gateway_tui.core.text import i18n
+from gateway_tui.core.text.i18n import _, ngettext
 from gateway_tui.core.text.phone import number_problem, person_digits, person_key
 from gateway_tui.core.text.placeholders import column_name as _column_name
 from gateway_tui.core.text.placeholders import fill, placeholders_in
@@ -75,9 +77,7 @@ class RecipientList:
         kept = []
         for recipient in self.recipients:
             if recipient.number in numbers:
-                self.invalid.append(
-                    Problem(f"line {recipient.line}", f"{recipient.number}: {reason}")
-                )
+                self.invalid.append(Problem(_line(recipient.line), f"{recipient.number}: {reason}"))
             else:
                 kept.append(recipient)
         left_out = len(self.recipients) - len(kept)
@@ -98,7 +98,7 @@ class RecipientList:
                 try:
                     target = route(number)
                 except NoRoute as reason:
-                    self.invalid.append(Problem(f"line {recipient.line}", str(reason)))
+                    self.invalid.append(Problem(_line(recipient.line), str(reason)))
                     changed += 1
                     continue
                 if target != number:
@@ -116,11 +116,20 @@ class RecipientList:
         return changed
 
     def summary(self) -> str:
-        parts = [f"{len(self.recipients):,} recipient(s)"]
+        count = len(self.recipients)
+        parts = [ngettext("{n} recipient", "{n} recipients", count).format(n=i18n.number(count))]
         if self.duplicates:
-            parts.append(f"{self.duplicates:,} duplicate(s) removed")
+            parts.append(
+                ngettext("{n} duplicate removed", "{n} duplicates removed", self.duplicates).format(
+                    n=i18n.number(self.duplicates)
+                )
+            )
         if self.invalid:
-            parts.append(f"{len(self.invalid):,} invalid number(s) left out")
+            parts.append(
+                ngettext(
+                    "{n} invalid number left out", "{n} invalid numbers left out", len(self.invalid)
+                ).format(n=i18n.number(len(self.invalid)))
+            )
         return ", ".join(parts)
 
 
@@ -153,7 +162,9 @@ def parse_recipients(text: str) -> RecipientList:
     """Read recipients from CSV text. Raises RecipientFileError for text that is not CSV."""
     if "\x00" in text:
         line = text[: text.index("\x00")].count("\n") + 1
-        raise RecipientFileError(f"line {line}: contains a NUL character (is this a CSV file?)")
+        raise RecipientFileError(
+            _("line {line}: contains a NUL character (is this a CSV file?)").format(line=line)
+        )
     lines = text.splitlines()
     first = next((line for line in lines if line.strip()), "")
     reader = csv.reader(io.StringIO(text), delimiter=_delimiter(first), strict=True)
@@ -170,8 +181,10 @@ def parse_recipients(text: str) -> RecipientList:
         except csv.Error as exc:
             reason = str(exc)
             if "unexpected end of data" in reason:
-                reason = "a quote opened on this line is never closed"
-            raise RecipientFileError(f"line {line}: not valid CSV ({reason})") from None
+                reason = _("a quote opened on this line is never closed")
+            raise RecipientFileError(
+                _("line {line}: not valid CSV ({why})").format(line=line, why=reason)
+            ) from None
         cells = [cell.strip() for cell in cells]
         if not any(cells) or cells[0].startswith("#"):
             continue
@@ -191,12 +204,24 @@ def _read_header(cells: list[str], line: int) -> tuple[str, ...]:
     names[0] = NUMBER_COLUMN  # the first column is the number, whatever it is called
     for index, name in enumerate(names):
         if not name:
-            raise RecipientFileError(f"line {line}: column {index + 1} of the header has no name")
+            raise RecipientFileError(
+                _("line {line}: column {column} of the header has no name").format(
+                    line=line, column=index + 1
+                )
+            )
         if "{" in name or "}" in name:
-            raise RecipientFileError(f"line {line}: a column name cannot contain {{ or }}")
+            raise RecipientFileError(
+                _("line {line}: a column name cannot contain {open} or {close}").format(
+                    line=line, open="{", close="}"
+                )
+            )
     repeated = sorted({name for name in names if names.count(name) > 1})
     if repeated:
-        raise RecipientFileError(f"line {line}: the header names {repeated[0]!r} twice")
+        raise RecipientFileError(
+            _("line {line}: the header names {column} twice").format(
+                line=line, column=repr(repeated[0])
+            )
+        )
     return tuple(names)
 
 
@@ -213,16 +238,20 @@ def _add_row(
     if len(cells) > len(columns):
         if header is None:
             raise RecipientFileError(
-                f"line {line}: {len(cells)} columns, but without a header row only number and "
-                "name are known; add a header row naming every column (number,name,city,…)"
+                _(
+                    "line {line}: {n} columns, but without a header row only number and name "
+                    "are known; add a header row naming every column (number,name,city,…)"
+                ).format(line=line, n=len(cells))
             )
         raise RecipientFileError(
-            f"line {line}: {len(cells)} columns, but the header names {len(columns)}"
+            _("line {line}: {n} columns, but the header names {m}").format(
+                line=line, n=len(cells), m=len(columns)
+            )
         )
     raw_number = cells[0]
     number, problem = _recipient_number(raw_number)
     if problem:
-        result.invalid.append(Problem(f"line {line}", f"{raw_number!r}: {problem}"))
+        result.invalid.append(Problem(_line(line), f"{raw_number!r}: {problem}"))
         return
     key = person_key(number)
     if key in seen:
@@ -245,17 +274,24 @@ def read_recipients_file(path: str | Path) -> RecipientList:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
             raise RecipientFileError(
-                f"{path} is {size // (1024 * 1024)} MiB; a recipients file is at most "
-                f"{MAX_FILE_BYTES // (1024 * 1024)} MiB"
+                _("{path} is {size} MiB; a recipients file is at most {limit} MiB").format(
+                    path=path,
+                    size=i18n.number(size // (1024 * 1024)),
+                    limit=i18n.number(MAX_FILE_BYTES // (1024 * 1024)),
+                )
             )
         data = path.read_bytes()
     except OSError as exc:
-        raise RecipientFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise RecipientFileError(
+            _("cannot read {path}: {why}").format(path=path, why=exc.strerror or exc)
+        ) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise RecipientFileError(f"{path}, line {line}: not UTF-8 text") from None
+        raise RecipientFileError(
+            _("{path}, line {line}: not UTF-8 text").format(path=path, line=line)
+        ) from None
     try:
         return parse_recipients(text)
     except RecipientFileError as exc:
@@ -335,8 +371,11 @@ class MessageTemplate:
             problems.append(
                 Problem(
                     "placeholders",
-                    f"{', '.join('{' + name + '}' for name in unknown)} is not a column of the "
-                    f"recipients (known: {known})",
+                    ngettext(
+                        "{names} is not a column of the recipients (known: {known})",
+                        "{names} are not columns of the recipients (known: {known})",
+                        len(unknown),
+                    ).format(names=", ".join("{" + name + "}" for name in unknown), known=known),
                 )
             )
             return problems
@@ -348,5 +387,15 @@ class MessageTemplate:
         for recipient in recipients.recipients:
             errors = self.draft_for(recipient).check(line, placeholders=True).errors
             if errors:
-                problems.append(Problem(f"line {recipient.line}", f"once filled in, {errors[0]}"))
+                problems.append(
+                    Problem(
+                        _line(recipient.line),
+                        _("once filled in, {problem}").format(problem=errors[0]),
+                    )
+                )
         return problems
+
+
+def _line(line: int) -> str:
+    """Which line of the recipients a problem is on (a problem's field)."""
+    return _("line {n}").format(n=line)

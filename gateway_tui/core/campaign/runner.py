@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -43,7 +42,9 @@ from gateway_tui.core.api.errors import (
 )
 from gateway_tui.core.campaign.journal import Campaign, JournalWriteError, Status
 from gateway_tui.core.campaign.preflight import instance_problem
+from gateway_tui.core.campaign.reasons import CANCELLED, INTERRUPTED, Reason, gateway_reason
 from gateway_tui.core.campaign.recipients import MessageTemplate, Recipient
+from gateway_tui.core.text.i18n import _, number
 
 STOP_AFTER = 3  # calls in a row that fail for everyone the same way
 STOP_AFTER_SAME_FAILURE = 10  # recipients in a row refused with the very same reason
@@ -97,12 +98,17 @@ class Attempt:
     recipient: Recipient
     status: Status
     message_id: str = ""
-    error: str = ""
+    reason: Reason = field(default_factory=Reason)  # why it failed or is held, as stored
     at: float = 0.0
     kind: str = ""  # for a refusal that hits everyone: "key", "not_connected", "unreachable"
     # For a refusal of this recipient: what makes two refusals "the same" ("" for a number
     # that is not on WhatsApp: a list may hold many, and that says nothing of the gateway).
     failure_key: str = ""
+
+    @property
+    def error(self) -> str:
+        """The reason in words, in the current language ("" when there is none)."""
+        return self.reason.render()
 
 
 def _kind(error: GatewayError) -> str | None:
@@ -133,10 +139,10 @@ def duration_text(seconds: float) -> str:
     """A duration for people: 45 s, 12 min 5 s, 3 h 20 min."""
     seconds = int(seconds)
     if seconds < 60:
-        return f"{seconds} s"
+        return _("{s} s").format(s=number(seconds))
     if seconds < 3600:
-        return f"{seconds // 60} min {seconds % 60} s"
-    return f"{seconds // 3600} h {seconds % 3600 // 60} min"
+        return _("{m} min {s} s").format(m=number(seconds // 60), s=number(seconds % 60))
+    return _("{h} h {m} min").format(h=number(seconds // 3600), m=number(seconds % 3600 // 60))
 
 
 def plain_error(error: GatewayError) -> str:
@@ -147,21 +153,14 @@ def plain_error(error: GatewayError) -> str:
     return text
 
 
-def _stop_reason(kind: str, instance: str, error: GatewayError, calls: int = STOP_AFTER) -> str:
+def _stop_reason(kind: str, instance: str, error: GatewayError, calls: int = STOP_AFTER) -> Reason:
     if kind == "key":
-        return (
-            f"Stopped: the gateway refused the API key on the last {calls} calls. "
-            "Nothing more was sent; fix the key, then resume."
-        )
+        return Reason("stop_key", {"calls": calls})
     if kind == "not_connected":
-        return (
-            f"Stopped: instance {instance} is not connected (the last {calls} calls were "
-            "refused for it). Connect it, then resume."
-        )
-    return (
-        f"Stopped: the gateway could not be reached on the last {calls} calls "
-        f"({error.summary}). Resume when it is back."
-    )
+        return Reason("stop_not_connected", {"instance": instance, "calls": calls})
+    said = gateway_reason(error)
+    said = Reason(said.code, {k: v for k, v in said.params.items() if k != "not_connected"})
+    return Reason("stop_unreachable", {"calls": calls, "error": said})
 
 
 @dataclass
@@ -185,7 +184,7 @@ class CampaignRunner:
     _resume: asyncio.Event = field(default_factory=asyncio.Event)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _cancel: bool = False
-    _cancel_reason: str = "cancelled by the user"
+    _cancel_reason: Reason = CANCELLED
     _recent: deque = field(default_factory=lambda: deque(maxlen=512))
     _call_seconds: deque = field(default_factory=lambda: deque(maxlen=20))
 
@@ -196,7 +195,9 @@ class CampaignRunner:
         # When this runner last sent (on `monotonic`); None: nothing sent by it yet.
         self._last_sent: float | None = None
         self._pace_from: float | None = None  # a resumed campaign's first gap counts from here
-        self._systemic_reason = ""
+        self._systemic_reason = Reason()
+        self._stop_why = Reason()  # the stop, as the journal keeps it
+        self._last_reason = Reason()
         self._in_flight = False  # between a `try` line and its outcome
         self._fixes_ids = False  # the gateway takes the sender's messageId (2.4)
 
@@ -220,10 +221,10 @@ class CampaignRunner:
     def paused(self) -> bool:
         return not self._resume.is_set()
 
-    def cancel(self, reason: str = "cancelled by the user") -> None:
+    def cancel(self, reason: Reason | str = CANCELLED) -> None:
         """Stop after the call in flight (its outcome is still recorded); ``reason`` goes to
-        the journal."""
-        self._cancel_reason = reason
+        the journal (a code; words a caller gives are kept as they are)."""
+        self._cancel_reason = reason if isinstance(reason, Reason) else Reason(text=reason)
         self._cancel = True
         self._resume.set()
         self._wake.set()
@@ -301,7 +302,7 @@ class CampaignRunner:
             problem = await instance_problem(self.client, campaign.instance)
             if problem:
                 self.state = RunState.STOPPED
-                self.stop_reason = f"Not started: {problem}."
+                self.stop_reason = _("Not started: {problem}.").format(problem=problem)
                 self.last_error = problem
                 self._notify()
                 return self.progress()
@@ -316,10 +317,10 @@ class CampaignRunner:
                 # could not be written stays held (its `try` line is there).
                 if self.state is not RunState.STOPPED or not self.stop_reason:
                     self.state = RunState.STOPPED
-                    self.stop_reason = (
-                        f"Stopped: the campaign's files could not be written ({error}). Nothing "
+                    self.stop_reason = _(
+                        "Stopped: the campaign's files could not be written ({error}). Nothing "
                         "more was sent; free some space, then resume."
-                    )
+                    ).format(error=error)
         finally:
             self.current = None
             self.next_at = None
@@ -331,19 +332,15 @@ class CampaignRunner:
         """The run's end, in the journal."""
         campaign = self.campaign
         if self.state is RunState.STOPPED:
-            campaign.record_stop(self.stop_reason, at=self.clock())
+            campaign.record_stop(self._stop_why or Reason(text=self.stop_reason), at=self.clock())
         elif self._cancel:
             self.state = RunState.CANCELLED
             campaign.record_stop(self._cancel_reason, at=self.clock())
         elif campaign.finished:
             self.state = RunState.FINISHED
         else:
-            self.state = RunState.STOPPED
-            self.stop_reason = (
-                "Stopped: some recipients could not be tried (the gateway refused the calls "
-                "for everyone). Resume to try them again."
-            )
-            campaign.record_stop(self.stop_reason, at=self.clock())
+            self._stop_with(Reason("stop_not_tried"))
+            campaign.record_stop(self._stop_why, at=self.clock())
 
     def _start_pacing(self) -> None:
         """Pacing and rate on the monotonic clock. The journal's (wall) times only tell the
@@ -366,7 +363,7 @@ class CampaignRunner:
         campaign = self.campaign
         # A recipient refused for everyone (nothing sent) stays pending: later passes try
         # it again, as long as the gateway does not keep refusing (then the runner stops).
-        for _ in range(PASSES):
+        for _pass in range(PASSES):
             for index in campaign.pending():
                 if not await self._wait_turn(index):
                     break
@@ -384,8 +381,7 @@ class CampaignRunner:
                 kind, error = self._systemic_error
                 trailing = (i for i, k in enumerate(reversed(self._systemic)) if k != kind)
                 streak = next(trailing, len(self._systemic))
-                self.state = RunState.STOPPED
-                self.stop_reason = _stop_reason(kind, campaign.instance, error, streak)
+                self._stop_with(_stop_reason(kind, campaign.instance, error, streak))
                 break
 
     def _should_stop(self, attempt: Attempt) -> bool:
@@ -394,25 +390,25 @@ class CampaignRunner:
         self._unknown_in_row = self._unknown_in_row + 1 if attempt.status is Status.UNKNOWN else 0
         systemic, same_failure = self._systemic, self._same_failure
         if len(systemic) == STOP_AFTER and systemic[0] and len(set(systemic)) == 1:
-            self.stop_reason = self._systemic_reason
+            self._stop_with(self._systemic_reason)
         elif (
             len(same_failure) == STOP_AFTER_SAME_FAILURE
             and same_failure[0]
             and len(set(same_failure)) == 1
         ):
-            self.stop_reason = (
-                f"Stopped: the last {STOP_AFTER_SAME_FAILURE} recipients were all refused the "
-                f"same way ({self.last_error}). Check the message and the list, then resume."
-            )
+            why = {"n": STOP_AFTER_SAME_FAILURE, "error": self._last_reason}
+            self._stop_with(Reason("stop_same_failure", why))
         elif self._unknown_in_row >= STOP_AFTER_UNKNOWN:
-            self.stop_reason = (
-                f"Stopped: the gateway gave no answer to the last {STOP_AFTER_UNKNOWN} sends. "
-                "Those recipients are held as unknown; check their chats, then resume."
-            )
+            self._stop_with(Reason("stop_no_answer", {"n": STOP_AFTER_UNKNOWN}))
         else:
             return False
-        self.state = RunState.STOPPED
         return True
+
+    def _stop_with(self, reason: Reason) -> None:
+        """Stopped by the runner: said now in words, kept in the journal as a code."""
+        self.state = RunState.STOPPED
+        self._stop_why = reason
+        self.stop_reason = reason.render()
 
     async def _wait_turn(self, index: int) -> bool:
         """Wait out a pause and the pace; False when cancelled."""
@@ -470,29 +466,28 @@ class CampaignRunner:
         try:
             result = await self.client.messages.send_list(campaign.instance, request)
         except asyncio.CancelledError:
-            campaign.record_done(
-                index, Status.UNKNOWN, at=self.clock(), error="interrupted while sending"
-            )
+            campaign.record_done(index, Status.UNKNOWN, at=self.clock(), reason=INTERRUPTED)
             raise
         except InvalidResponse as error:
             if error.status is not None and 200 <= error.status < 300:
                 # Accepted (2xx), but the answer could not be read: sent, without an id.
-                return self._done(index, recipient, Status.SENT, error=plain_error(error))
-            return self._done(index, recipient, Status.FAILED, error=plain_error(error))
+                return self._done(index, recipient, Status.SENT, reason=gateway_reason(error))
+            return self._done(index, recipient, Status.FAILED, reason=gateway_reason(error))
         except GatewayError as error:
-            self.last_error = plain_error(error)
+            reason = self._last_reason = gateway_reason(error)
+            self.last_error = reason.render()
             if error.outcome_unknown:
-                return self._done(index, recipient, Status.UNKNOWN, error=self.last_error)
+                return self._done(index, recipient, Status.UNKNOWN, reason=reason)
             kind = _kind(error)
             if kind is not None and not isinstance(error, InvalidRequest):
                 self._systemic_reason = _stop_reason(kind, campaign.instance, error)
                 self._systemic_error = (kind, error)
-                attempt = self._done(index, recipient, Status.PENDING, error=self.last_error)
+                attempt = self._done(index, recipient, Status.PENDING, reason=reason)
                 attempt.kind = kind
                 return attempt
-            attempt = self._done(index, recipient, Status.FAILED, error=self.last_error)
+            attempt = self._done(index, recipient, Status.FAILED, reason=reason)
             if not error.not_on_whatsapp:
-                attempt.failure_key = re.sub(r"[0-9]+", "#", self.last_error)
+                attempt.failure_key = reason.key()
             return attempt
         finally:
             self._in_flight = False
@@ -507,8 +502,9 @@ class CampaignRunner:
         status: Status,
         *,
         message_id: str = "",
-        error: str = "",
+        reason: Reason | None = None,
     ) -> Attempt:
         at = self.clock()
-        self.campaign.record_done(index, status, at=at, message_id=message_id, error=error)
-        return Attempt(index, recipient, status, message_id, error, at)
+        reason = reason or Reason()
+        self.campaign.record_done(index, status, at=at, message_id=message_id, reason=reason)
+        return Attempt(index, recipient, status, message_id, reason, at)

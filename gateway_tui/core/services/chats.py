@@ -255,18 +255,39 @@ class ChatStoreActions(ActionsBase):
     def save_marks(self, *, force: bool = True) -> None:
         """Write the markers (atomically) if they changed: at once when ``force``, else at most
         every MARKS_EVERY seconds (a flood of events changes them every frame); the session
-        writes what is left when it closes."""
+        writes what is left when it closes.
+
+        The timed writes go to a thread of their own: a write reads and rewrites the whole
+        file, O(chats marked) — seconds of the app's loop during a flood over 10,000 chats.
+        What is written is a copy taken here; writes never overlap and keep their order (a
+        forced write waits for the one under way)."""
+        import threading
         import time
 
         from gateway_tui.core.files.new_marks import save_marks
 
+        writing: threading.Thread | None = getattr(self, "_marks_writing", None)
+        if force and writing is not None:
+            writing.join()  # on disk before this returns (quitting), whatever changed
         if not getattr(self, "_marks_changed", False):
             return
         now = time.monotonic()
-        if not force and now - getattr(self, "_marks_saved_at", float("-inf")) < MARKS_EVERY:
-            return
+        if not force:
+            if now - getattr(self, "_marks_saved_at", float("-inf")) < MARKS_EVERY:
+                return
+            if writing is not None and writing.is_alive():
+                return  # the next batch tries again
         self._marks_changed, self._marks_saved_at = False, now
-        save_marks(self.client.base_url, self.state.unread)
+        copy = {instance: dict(chats) for instance, chats in self.state.unread.items()}
+        if writing is not None:
+            writing.join()  # in order: an older copy never lands after a newer one
+        if force:
+            save_marks(self.client.base_url, copy)
+            return
+        self._marks_writing = threading.Thread(
+            target=save_marks, args=(self.client.base_url, copy), name="new-marks", daemon=True
+        )
+        self._marks_writing.start()
 
     def restore_archived(self, instance: str, flags: dict[str, bool]) -> None:
         """Archived flags this app set in earlier runs, for chats not known yet (the ones the

@@ -137,6 +137,8 @@ class InstanceActions(ActionsBase):
             return await self._load(loadable, Topic.SETTINGS, self.client.settings.find(name))
         except NotFound as error:
             if not error.route_missing:  # the gateway may say there is no such instance
+                # Best effort: the 404 itself is raised and said; this re-read only drops a
+                # row the gateway no longer has, and its own failure leaves the row as it was.
                 with contextlib.suppress(GatewayError):
                     await self.refresh_instance(name)
             raise

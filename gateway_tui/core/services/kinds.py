@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any
 
 from gateway_tui.core.api import message_kinds as kinds
-from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.api.message_views import PollVotes
 from gateway_tui.core.api.models import MessageKey, SentMessage
 from gateway_tui.core.services.base import ActionsBase
@@ -60,12 +59,10 @@ class KindActions(ActionsBase):
 
     async def version(self) -> str | None:
         """The gateway's version, asked of GET / (quietly) when nothing told it yet; None when
-        it cannot be told (what needs 2.4 is then refused, saying the version is unknown)."""
+        the gateway does not say it (what needs 2.4 is then refused, saying the version is
+        unknown). A failed read raises: the caller says it (it was swallowed)."""
         if self.client.server_version is None:
-            try:
-                await self.client.fetch_server_info(quiet=True)
-            except GatewayError:
-                return None
+            await self.client.fetch_server_info(quiet=True)
         return self.client.server_version
 
     async def poll_votes(self, instance: str, jid: str, message_id: str) -> PollVotes:

@@ -111,6 +111,9 @@ class LifecycleActions(ActionsBase):
             try:
                 fresh = await self.actions.instances.refresh_instance(name)
             except GatewayError:
+                # Ignored on purpose: the row still turns open below (what the event said);
+                # the profile and number come with the list's next read, whose failure the
+                # list says (its stale banner), and the call is in the request log.
                 fresh = None
             if fresh is not None and fresh.status == raw:
                 return
@@ -153,12 +156,15 @@ class LifecycleActions(ActionsBase):
         found = await self._load(
             self.websocket_of(name), Topic.LIFECYCLE, self.client.hooks.find_websocket(name)
         )
+        lifecycle = self.state.lifecycle
+        failed: GatewayError | None = None
         try:
             served = await self.client.hooks.websocket_channel_served()
-        except GatewayError:
-            served = None  # unknown: the screen claims nothing either way
-        if served != self.state.lifecycle.websocket_channel:
-            self.state.lifecycle.websocket_channel = served
+        except GatewayError as error:
+            # Unknown: the screen claims nothing either way, and says the check failed.
+            served, failed = None, error
+        if (served, failed) != (lifecycle.websocket_channel, lifecycle.websocket_channel_error):
+            lifecycle.websocket_channel, lifecycle.websocket_channel_error = served, failed
             self.state.notify(Topic.LIFECYCLE)
         return found
 

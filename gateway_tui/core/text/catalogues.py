@@ -116,6 +116,10 @@ def load(language: str) -> tuple[Catalog, list[str]]:
     for path in sources(language):
         with path.open("rb") as handle:
             catalogue = read_po(handle, locale=language, domain=DOMAIN)
+        # The sources' plural rule, not Babel's CLDR one for the locale (which gives pt and es a
+        # third form, "many", that no source translates: n=2 would find no msgstr[2] and fall
+        # back to English).
+        merged.mime_headers = [("Plural-Forms", catalogue.plural_forms)]
         for message in catalogue:
             if not message.id:
                 continue
@@ -139,6 +143,8 @@ def compiled(catalogue: Catalog) -> bytes:
 
 
 def _placeholders(text: str) -> set[str]:
+    """The named fields of a str.format sentence ("{{" and "}}" are literal braces)."""
+    text = text.replace("{{", "").replace("}}", "")
     return {name.split("!")[0].split(":")[0] for name in _PLACEHOLDER.findall(text)}
 
 

@@ -8,6 +8,7 @@ from functools import lru_cache
 from rich.text import Text
 
 from gateway_tui.core.api.models import InstanceStatus
+from gateway_tui.core.text.i18n import _, current_language, date_time
 
 STATUS_LOOK: dict[InstanceStatus, tuple[str, str]] = {
     InstanceStatus.OPEN: ("●", "green"),
@@ -20,7 +21,6 @@ STATUS_LOOK: dict[InstanceStatus, tuple[str, str]] = {
 
 # Big enough for a list of 10,000 instances or chats: a smaller cache thrashes on every redraw
 # of such a list (libphonenumber takes about 30 µs a number).
-@lru_cache(maxsize=65536)
 def format_number(digits: str) -> str:
     """International digits for reading, the way the country writes them (libphonenumber):
     "447700900123" → "+44 7700 900123", "5511999999999" → "+55 11 99999-9999".
@@ -30,6 +30,12 @@ def format_number(digits: str) -> str:
     numbers, an ungrouped one would pass for a number written differently). Fewer than 8
     digits, or not digits: as it came.
     """
+    return _format_number(digits, current_language())
+
+
+@lru_cache(maxsize=65536)
+def _format_number(digits: str, language: str) -> str:
+    """format_number's work, cached per language ("(invalid)" is said in it)."""
     if not digits.isdigit() or len(digits) < 8:
         return digits
     # Imported on first use: the first frame is drawn before any number is.
@@ -38,15 +44,12 @@ def format_number(digits: str) -> str:
     try:
         number = phonenumbers.parse("+" + digits)
     except phonenumbers.NumberParseException:
-        return f"+{digits} {INVALID}"
+        return _("+{digits} (invalid)").format(digits=digits)
     shown = phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.INTERNATIONAL)
     national = phonenumbers.national_significant_number(number)
     if phonenumbers.is_valid_number(number) or shown != f"+{number.country_code} {national}":
         return shown  # valid, or in a pattern of its country (a drama range: +44 7700 900123)
-    return f"{shown} {INVALID}"
-
-
-INVALID = "(invalid)"  # after a number that libphonenumber finds no valid number in
+    return _("{number} (invalid)").format(number=shown)
 
 
 def status_cell(raw: str, kind: InstanceStatus) -> str:
@@ -63,7 +66,7 @@ def status_text(raw: str, kind: InstanceStatus) -> Text:
 
 
 def clock(moment: datetime | None) -> str:
-    return moment.strftime("%H:%M:%S") if moment else "never"
+    return moment.strftime("%H:%M:%S") if moment else _("never")
 
 
 def disconnect_reason(code: str | None) -> str:
@@ -82,7 +85,7 @@ def moment_text(iso: str | None) -> str:
         moment = datetime.fromisoformat(iso.replace("Z", "+00:00"))
     except ValueError:
         return iso
-    return moment.astimezone().strftime("%Y-%m-%d %H:%M")
+    return date_time(moment.astimezone())
 
 
 def disconnect_text(code: str | None, at: str | None) -> str:

@@ -42,7 +42,9 @@ LANGUAGES: dict[str, str] = {
 PSEUDO_OPEN = "‹"
 PSEUDO_CLOSE = "›"
 
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+# What the pseudo-locale keeps as it is: {name} placeholders, and argparse's %-placeholders
+# (%(prog)s, %s, %r: its own words go through the catalogue, cli/argparse_words.py).
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}|%\([^()]*\)[a-z]|%[a-z%]")
 
 
 class _Pseudo(gettext.NullTranslations):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from gateway_tui.core.text.i18n import ngettext
+
 PLACEHOLDER = re.compile(r"\{\{|\}\}|\{([^{}\n]*)\}")
 
 
@@ -58,8 +60,10 @@ def unfilled_problem(texts: Iterable[str]) -> str | None:
     if not found:
         return None
     names = ", ".join(found)
-    return (
-        f"{names} {'is a placeholder' if len(found) == 1 else 'are placeholders'} with nothing "
-        "to fill it in a single send (placeholders are filled by a campaign's recipients; "
-        "write {{ and }} for a literal brace)"
-    )
+    return ngettext(
+        "{names} is a placeholder with nothing to fill it in a single send (placeholders are "
+        "filled by a campaign's recipients; write {{{{ and }}}} for a literal brace)",
+        "{names} are placeholders with nothing to fill it in a single send (placeholders are "
+        "filled by a campaign's recipients; write {{{{ and }}}} for a literal brace)",
+        len(found),
+    ).format(names=names)

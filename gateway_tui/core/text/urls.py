@@ -123,8 +123,18 @@ def insecure_url_warning(url: str | None) -> str | None:
 def without_path(url: str | None) -> str:
     """ ": try http://host:port without /api" when the URL has a path, else nothing (the
     gateway's API is at its root: a path is the usual mistake behind "no gateway API")."""
+    root_and_path = api_root(url)
+    if root_and_path is None:
+        return ""
+    root, path = root_and_path
+    return f": try {root} without {path}"
+
+
+def api_root(url: str | None) -> tuple[str, str] | None:
+    """(``http://host:port``, the path) when ``url`` has a path, else None: the pieces of the
+    "try the URL without its path" hint, for a sentence in any language."""
     parts = urlsplit(url or "")
     path = parts.path.rstrip("/")
     if not (parts.scheme and parts.netloc and path):
-        return ""
-    return f": try {parts.scheme}://{parts.netloc} without {path}"
+        return None
+    return f"{parts.scheme}://{parts.netloc}", path

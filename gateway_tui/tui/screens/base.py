@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
 import subprocess
 import time
@@ -18,8 +17,15 @@ from textual.widget import Widget
 from textual.widgets import Footer
 from textual.worker import Worker, WorkerState
 
-from gateway_tui.core.api.errors import GatewayError, GatewayTimeout, GatewayUnreachable
+from gateway_tui.core.api.errors import (
+    Forbidden,
+    GatewayError,
+    GatewayTimeout,
+    GatewayUnreachable,
+    Unauthorized,
+)
 from gateway_tui.core.state import Health, Topic
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.textual_private import bindings_of, keymap_of
 from gateway_tui.tui.widgets.footer import GatewayFooter
 
@@ -97,6 +103,7 @@ class GatewayScreen(Screen):
 
     # Which state changes make this screen redraw.
     TOPICS: ClassVar[frozenset[Topic]] = frozenset()
+    _refusal_told = False  # a read of its own met a refused key, and it was told
 
     @property
     def gateway_app(self) -> AppHost:
@@ -170,10 +177,26 @@ class GatewayScreen(Screen):
             return
 
         async def probe() -> None:
-            with contextlib.suppress(GatewayError):
-                await self.actions.instances.refresh_instances()
+            await self.read_by_itself(
+                self.actions.instances.refresh_instances(), _("Reading the instances again")
+            )
 
         self.run_worker(probe(), group="recover", exclusive=True, exit_on_error=False)
+
+    async def read_by_itself(self, read: Awaitable[Any], what: str) -> None:
+        """A read the screen makes by itself (a timed refresh, a recovery probe). A failure
+        stays said where it lasts (the list's stale banner, the bar's dot and the request
+        log), not in a notice at every tick; a refused key is told at once too, once until
+        such a read succeeds again."""
+        try:
+            await read
+        except GatewayError as error:
+            refused = isinstance(error, Unauthorized | Forbidden)
+            if refused and not self._refusal_told:
+                self.gateway_app.report_error(error, what)
+            self._refusal_told = refused
+        else:
+            self._refusal_told = False
 
     def data_error(self) -> GatewayError | None:
         """Why the screen's data could not be read last time (None: it was read)."""
@@ -220,8 +243,9 @@ class GatewayScreen(Screen):
 
     def _probe_gateway(self) -> None:
         async def probe() -> None:
-            with contextlib.suppress(GatewayError):
-                await self.actions.instances.probe_gateway()
+            await self.read_by_itself(
+                self.actions.instances.probe_gateway(), _("Asking whether the gateway is back")
+            )
 
         self.run_worker(probe(), group="health-probe", exclusive=True, exit_on_error=False)
 

@@ -236,7 +236,7 @@ class CampaignRunScreen(GatewayScreen):
         for index, outcome in self.campaign.latest_outcomes(LOG_LINES):
             if 0 <= index < len(recipients):
                 attempt = Attempt(
-                    index, recipients[index], outcome.status, error=outcome.error, at=outcome.at
+                    index, recipients[index], outcome.status, reason=outcome.reason, at=outcome.at
                 )
                 log.write(attempt_line(attempt))
 
@@ -343,7 +343,7 @@ class CampaignRunScreen(GatewayScreen):
         table.clear()
         for index in held:
             recipient = self.campaign.recipients[index]
-            _, what = self.campaign.unknown.get(index, (0.0, ""))
+            what = self.campaign.unknown[index][1].render()  # stored as a code: said now
             # Text cells: a plain string in a DataTable would be read as markup.
             table.add_row(
                 Text(str(recipient.line)),

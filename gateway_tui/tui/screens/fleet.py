@@ -232,7 +232,7 @@ class FleetScreen(TableScreen[FleetRow]):
         if note:
             text.append(f"\n{note}", style="dim")
         elif cannot:
-            short = "; ".join(limit_named(key).short for key in cannot)
+            short = "; ".join(limit_named(key).said_short() for key in cannot)
             text.append(f"\n{row.version or 'this version'}: {short}", style="dim")
         if row.instance and not row.cached:
             text.append(f"\n{row.link}: {self._link_reason(row)}", style="dim")

@@ -13,6 +13,7 @@ from gateway_tui.core.api.group_models import GroupMetadata, ParticipantAction
 from gateway_tui.core.api.models import Participant
 from gateway_tui.core.group_admin import Outcome
 from gateway_tui.core.text.formatting import format_number
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.group_admin_modals import (
     ACTION_WORDS,
@@ -141,6 +142,9 @@ class GroupAdmin(_Base):
     def _settings_saved(self, saved: bool | None) -> None:
         if saved:
             self.notify("Group settings saved", markup=False)
+            info = self.actions.groups.info_of(self.instance, self.group_jid)
+            if info.error is not None:  # saved, but the read-back failed: said, not swallowed
+                self.gateway_app.report_error(info.error, _("Reading the group's settings back"))
 
     def action_leave(self) -> None:
         def left(yes: bool | None) -> None:

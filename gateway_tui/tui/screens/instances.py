@@ -18,6 +18,7 @@ from gateway_tui.core.text.formatting import (
     status_cell,
     status_style,
 )
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
@@ -227,16 +228,15 @@ class InstancesScreen(TableScreen[Instance]):
     def _refresh_on_interval(self) -> None:
         if self.state.instances.loading or not self.in_view:
             return
-        # Quiet on failure: the stale banner says it, a toast every interval would not help.
+        # The stale banner says a failure (a toast every interval would not help; a refused
+        # key is told once): read_by_itself.
+        refresh = self.actions.instances.refresh_instances()
         self.run_worker(
-            self._quiet_refresh(), group="instances", exclusive=True, exit_on_error=False
+            self.read_by_itself(refresh, _("Refreshing the instances")),
+            group="instances",
+            exclusive=True,
+            exit_on_error=False,
         )
-
-    async def _quiet_refresh(self) -> None:
-        try:
-            await self.actions.instances.refresh_instances()
-        except GatewayError:
-            pass
 
     def action_open(self) -> None:
         instance = self.table.cursor_row

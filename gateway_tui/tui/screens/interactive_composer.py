@@ -140,8 +140,7 @@ class InteractiveComposerScreen(GatewayScreen):
         self.call(
             self.actions.kinds.version(),
             what=_("Reading the gateway's version"),
-            on_done=lambda _version: self._redraw(),
-            on_error=lambda _error: True,
+            on_done=lambda _version: self._redraw(),  # a failure: said (the refusal: unknown)
             group="interactive-version",
         )
 

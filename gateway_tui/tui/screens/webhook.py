@@ -18,14 +18,14 @@ from textual.widgets import Checkbox, Footer, Input, Label, SelectionList, Stati
 
 from gateway_tui.core.api.capabilities import EVENTS, notes_for
 from gateway_tui.core.api.dialects import Dialect
-from gateway_tui.core.api.errors import GatewayError, InvalidRequest
+from gateway_tui.core.api.errors import Forbidden, GatewayError, InvalidRequest, Unauthorized
 from gateway_tui.core.api.lifecycle import (
     WebhookSettings,
     WebsocketSettings,
 )
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -166,6 +166,12 @@ class HookSettingsScreen(GatewayScreen):
                 "WEBSOCKET_ENABLED is not true): these settings are kept, nothing is delivered",
                 style="yellow",
             )
+        if self.kind == "websocket" and (failed := self.state.lifecycle.websocket_channel_error):
+            unchecked = _(
+                "⚠ could not check whether this gateway serves its websocket channel "
+                "(/socket.io/): {why}"
+            ).format(why=failed.title)
+            said.append("\n" + unchecked, style="yellow")
         read.update(said)
         written = self.state.lifecycle.written.get((self.instance_name, self.kind))
         note = self.query_one("#hooks-written", Static)
@@ -237,7 +243,19 @@ class HookSettingsScreen(GatewayScreen):
             if self.kind == "webhook"
             else self.actions.lifecycle.load_websocket(self.instance_name)
         )
-        self.call(load, what=f"Reading the {self.kind}", group="hooks-read", exclusive=True)
+        self.call(
+            load,
+            what=f"Reading the {self.kind}",
+            on_done=lambda _found: self._channel_refused(),
+            group="hooks-read",
+            exclusive=True,
+        )
+
+    def _channel_refused(self) -> None:
+        """A refused key at the websocket channel's check is told at once, not only in place."""
+        failed = self.state.lifecycle.websocket_channel_error
+        if self.kind == "websocket" and isinstance(failed, Unauthorized | Forbidden):
+            self.gateway_app.report_error(failed, _("Checking the gateway's websocket channel"))
 
     def action_save(self) -> None:
         settings = self._form()

@@ -324,3 +324,35 @@ async def test_a_resumed_campaign_opens_with_its_latest_outcomes_in_the_log(app_
         shown = "\n".join(strip.text for strip in log.lines)
         assert "✓ sent" in shown and "(Ana)" in shown
         assert "✕ failed" in shown and "(Bo)" in shown
+
+
+async def test_a_campaign_sent_in_english_shows_its_reasons_in_the_readers_language(
+    app_for, language
+):
+    """Issue 35 item 3: the log and the held table read the journal's codes in the language
+    the screen is opened in; the gateway's own words stay as it said them."""
+    from gateway_tui.core.campaign.reasons import NO_OUTCOME, Reason
+
+    app = app_for()
+    campaign = create_campaign(
+        gateway=app.gateway_identity or "",
+        instance="sales-eu",
+        draft=SETUP_DRAFT,
+        recipients=parse_recipients("number,name\n4917300000001,Ana\n4917300000002,Ben\n"),
+        pace=Pace(0),
+        now=datetime(2026, 11, 23, 10, 0),
+    )
+    refused = Reason("server_error", {"status": 500, "message": "Injected fault: status 500"})
+    campaign.record_try(0, at=1.0, planned=1.0, gap=0.0)
+    campaign.record_done(0, Status.FAILED, at=1.5, reason=refused)
+    campaign.record_try(1, at=2.0, planned=2.0, gap=0.0)  # then the process died: held
+    campaign.unlock()
+    assert NO_OUTCOME.render() == "no outcome recorded"  # written in an English run
+    language("pt_BR")
+    async with app.run_test(size=(160, 44)) as pilot:
+        app.push_screen(CampaignRunScreen(open_campaign(campaign.id)))
+        await wait_for(pilot, lambda: "nenhum resultado registrado" in screen_text(app))
+        text = " ".join(screen_text(app).split())
+        # The log wraps its line inside its border: the sentence is checked in its two parts.
+        assert "— O gateway teve um" in text and "erro interno: Injected fault: status 500" in text
+        assert "no outcome recorded" not in text and "internal error" not in text

@@ -35,7 +35,7 @@ async def test_pasted_recipients_are_counted_and_previewed_one_by_one(app_for, d
         setup.query_one("#c-paste", TextArea).text = PASTED
         await wait_for(pilot, lambda: setup.recipients is not None)
         text = screen_text(app)
-        assert "2 recipient(s), 1 duplicate(s) removed" in text
+        assert "2 recipients, 1 duplicate removed" in text
         assert "Hello Ana" in text and "Menu for Berlin" in text
         table = setup.query_one("#c-recipients", DataTable)
         table.focus()
@@ -87,7 +87,7 @@ async def test_f4_leaves_out_numbers_not_on_whatsapp(app_for, demo_server):
         await pilot.press("f4")
         await wait_for(pilot, lambda: len(setup.recipients.recipients) == 1)
         text = screen_text(app)
-        assert "1 recipient(s), 1 duplicate(s) removed, 1 invalid number(s) left out" in text
+        assert "1 recipient, 1 duplicate removed, 1 invalid number left out" in text
         assert "4917300000002: not on WhatsApp" in text
 
 

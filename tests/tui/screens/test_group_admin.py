@@ -124,6 +124,27 @@ async def test_settings_description_and_disappearing_saved_and_read_back(app_for
 
 
 @pytest.mark.in_process
+async def test_settings_saved_but_not_read_back_is_said(app_for, demo_server):
+    """The write went through; the read-back after it failed: said in a notice beside "saved"
+    (it was swallowed, and the dialog closed as if all was well)."""
+    from tests.support import notices
+
+    app = app_for()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await _screen(app, pilot)
+        await pilot.press("S")
+        await wait_for(pilot, lambda: isinstance(app.screen, GroupSettingsScreen))
+        app.screen.query_one("#set-announce").value = True
+        demo_server.faults.add("status", status=500, path_prefix="/group/findGroupInfos/")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: isinstance(app.screen, ParticipantsScreen))
+        what = "Reading the group's settings back failed"
+        await wait_for(pilot, lambda: any(what in n for n in notices(app)))
+        assert any("Group settings saved" in n for n in notices(app))
+    assert demo_group(demo_server, WAR_ROOM).announce is True  # the write stands
+
+
+@pytest.mark.in_process
 async def test_leave_needs_the_subject_typed(app_for, demo_server):
     app = app_for()
     subject = demo_group(demo_server, WAR_ROOM).subject

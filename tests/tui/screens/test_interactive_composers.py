@@ -5,6 +5,7 @@ version."""
 
 from __future__ import annotations
 
+import httpx
 import pytest
 from textual.widgets import Input, Static
 
@@ -99,3 +100,32 @@ async def test_each_button_composer_keeps_to_its_kind_on_24(isolated_home) -> No
             assert "Reply buttons cannot be mixed with CTA or PIX" in _static(cta, "#i-problems")
     (sent,) = [e for e in app.state.calls if "/sendButtons/" in e.path]
     assert [b["type"] for b in sent.request_body["buttons"]] == ["pix"]
+
+
+class _RootFails(httpx.AsyncBaseTransport):
+    """The demo gateway, except that GET / (its version) answers 500."""
+
+    def __init__(self) -> None:
+        self.real = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/":
+            return httpx.Response(500, json={"status": 500, "error": "down"}, request=request)
+        return await self.real.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.real.aclose()
+
+
+async def test_a_failed_version_read_is_said(demo_server) -> None:
+    """The composer asks GET / for the version 2.4's kinds need: when that read fails it is
+    said in a notice (it was swallowed: a refusal then blamed an unknown version unexplained)."""
+    from tests.support import notices
+
+    app = GatewayApp(make_config(demo_server), transport=_RootFails())
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await pilot.press("b")
+        await wait_for(pilot, lambda: isinstance(app.screen, InteractiveComposerScreen))
+        what = "Reading the gateway's version failed"
+        await wait_for(pilot, lambda: any(what in n for n in notices(app)))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import httpx
+
 from gateway_tui.demo import lifecycle as demo_lifecycle
 from gateway_tui.tui.screens.webhook import HookSettingsScreen
 from tests.navigation import open_instance
@@ -111,3 +113,56 @@ async def test_the_websocket_screen_says_when_the_gateway_serves_no_websocket():
             assert "1 event ·" in text and "1 events" not in text
             assert "✓ Written" not in text  # stored as sent, but nothing will be delivered
             assert "this gateway serves no websocket channel" in text
+
+
+class _ChannelCheckFails(httpx.AsyncBaseTransport):
+    """The demo gateway, except that its /socket.io/ check fails: with ``status`` as its
+    answer, or (None) as a connection that breaks."""
+
+    def __init__(self, status: int | None) -> None:
+        self.status = status
+        self.real = httpx.AsyncHTTPTransport()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path.startswith("/socket.io/"):
+            if self.status is None:
+                raise httpx.ReadError("connection reset by peer", request=request)
+            return httpx.Response(self.status, json={"status": self.status}, request=request)
+        return await self.real.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.real.aclose()
+
+
+async def _websocket_screen_with_channel_check(demo_server, status: int | None):
+    """The websocket settings screen's text and the notices, the channel check failing."""
+    from gateway_tui.tui.app import GatewayApp
+    from tests.support import make_config, notices
+
+    app = GatewayApp(make_config(demo_server), transport=_ChannelCheckFails(status))
+    said = "could not check whether this gateway serves its websocket channel"
+    async with app.run_test(size=(120, 40)) as pilot:
+        await open_instance(pilot.app, pilot, "sales-eu")
+        await pilot.press("W")
+        await wait_for(pilot, lambda: isinstance(app.screen, HookSettingsScreen))
+        await wait_for(pilot, lambda: said in " ".join(screen_text(app).split()))
+        await wait_for(pilot, lambda: "Never set" in screen_text(app))  # the settings were read
+        if status is not None:
+            await wait_for(pilot, lambda: any("websocket channel" in n for n in notices(app)))
+        return " ".join(screen_text(app).split()), notices(app)
+
+
+async def test_a_failed_websocket_channel_check_is_said_in_a_lasting_line(demo_server):
+    """The /socket.io/ check beside the websocket settings' read: a failure is said on the
+    screen (it was swallowed: the screen claimed nothing and said nothing)."""
+    text, told = await _websocket_screen_with_channel_check(demo_server, None)
+    assert "the read failed; nothing was changed, safe to try again" in text
+    assert "serves no websocket channel" not in text  # nothing claimed either way
+    assert not [n for n in told if "websocket channel" in n]  # a lasting line, no notice
+
+
+async def test_a_refused_key_at_the_websocket_channel_check_is_told_at_once(demo_server):
+    text, told = await _websocket_screen_with_channel_check(demo_server, 401)
+    assert "The API key was not accepted" in text
+    [notice] = [n for n in told if "websocket channel" in n]
+    assert notice.startswith("Checking the gateway's websocket channel failed")

@@ -16,6 +16,7 @@ import re
 from gateway_tui.core.api.dialects.base import Dialect
 from gateway_tui.core.api.dialects.v1 import LINE as V1
 from gateway_tui.core.api.dialects.v2 import LINE as V2
+from gateway_tui.core.text.i18n import _
 
 __all__ = [
     "V1",
@@ -41,7 +42,9 @@ def list_message_warning(version: str | None) -> str | None:
     from gateway_tui.core.api.capabilities import limits_for
 
     if any(limit.key == "list_messages_unshown" for limit in limits_for(version)):
-        return f"This gateway is {version.strip()}: {_list_messages_unshown()}."
+        return _("This gateway is {version}: {limit}.").format(
+            version=version.strip(), limit=_list_messages_unshown()
+        )
     return None
 
 
@@ -51,8 +54,10 @@ def list_message_notes(line: Dialect, version: str | None) -> list[str]:
     if line.line != "2":
         return []
     notes = [
-        "Evolution API 2.x: the footer is required, the description optional; presence is "
-        "not sent (the gateway always shows typing during the delay)."
+        _(
+            "Evolution API 2.x: the footer is required, the description optional; presence is "
+            "not sent (the gateway always shows typing during the delay)."
+        )
     ]
     from gateway_tui.core.api.capabilities import version_note
 
@@ -62,7 +67,9 @@ def list_message_notes(line: Dialect, version: str | None) -> list[str]:
     if warning:
         notes.append(warning)
     elif version is None:
-        notes.append(f"If this gateway is 2.3.0–2.3.7: {_list_messages_unshown()}.")
+        notes.append(
+            _("If this gateway is 2.3.0–2.3.7: {limit}.").format(limit=_list_messages_unshown())
+        )
     return notes
 
 
@@ -106,5 +113,7 @@ def dialect_named(name: str | None) -> Dialect | None:
     text = str(name).strip()
     found = line_of_version(text if "." in text else text + ".0")
     if found is None:
-        raise ValueError(f"api_version must be 1, 2 or auto, not {text!r}")
+        raise ValueError(
+            _("api_version must be 1, 2 or auto, not {value}").format(value=repr(text))
+        )
     return found

@@ -23,6 +23,7 @@ from gateway_tui.core.api.models import (
     SendListRequest,
     SettingsSetResult,
 )
+from gateway_tui.core.text.i18n import _
 
 # Operations whose verb differs between the lines.
 VERB_OPERATIONS = (
@@ -168,7 +169,12 @@ class Dialect:
         unknown = [event for event in events if event not in self.event_names]
         if unknown:
             return [
-                Problem(field, f"not an event a {self.label} gateway knows: {', '.join(unknown)}")
+                Problem(
+                    field,
+                    _("not an event a {line} gateway knows: {events}").format(
+                        line=self.label, events=", ".join(unknown)
+                    ),
+                )
             ]
         return []
 

@@ -29,6 +29,7 @@ from gateway_tui.core.api.models import (
     SendListRequest,
     SettingsSetResult,
 )
+from gateway_tui.core.text.i18n import _
 
 
 class V1Dialect(Dialect):
@@ -169,7 +170,7 @@ class V1Dialect(Dialect):
 
     def messages_page(self, data: Any) -> tuple[list[Any], int, int | None]:
         if not isinstance(data, list):
-            raise ValueError(f"expected an array, got {type(data).__name__}")
+            raise ValueError(_("expected an array, got {kind}").format(kind=type(data).__name__))
         return data, 1, None
 
 

@@ -36,6 +36,7 @@ from gateway_tui.core.api.models import (
     SettingsSetResult,
     Text,
 )
+from gateway_tui.core.text.i18n import _
 
 # The enum a webhook or websocket takes on 2.3.6 (its 400 lists them: v2.3.6-more/145):
 # 1.7.1's, without two, with seven more, in the server's order.
@@ -122,7 +123,7 @@ def _object_or_none(content: bytes) -> dict[str, Any] | None:
     if data is None:
         return None
     if not isinstance(data, dict):
-        raise ValueError(f"expected an object, got {type(data).__name__}")
+        raise ValueError(_("expected an object, got {kind}").format(kind=type(data).__name__))
     return data
 
 
@@ -144,7 +145,7 @@ def _websocket(row: dict[str, Any]) -> WebsocketSettings:
 
 def _settings(data: Any) -> InstanceSettings:
     if not isinstance(data, dict):
-        raise ValueError(f"expected an object, got {type(data).__name__}")
+        raise ValueError(_("expected an object, got {kind}").format(kind=type(data).__name__))
     return InstanceSettings.model_validate(
         {ours: data[theirs] for theirs, ours in _SETTINGS.items() if theirs in data}
     )

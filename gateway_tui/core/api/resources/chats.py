@@ -41,6 +41,7 @@ from gateway_tui.core.api.transport import (
     parse_answer,
     store_parser,
 )
+from gateway_tui.core.text.i18n import _
 
 _T = TypeVar("_T")
 # Messages per findMessages page on 2.x (its default is 50: a long chat would take thousands).
@@ -128,7 +129,9 @@ class Chats(KindChats, Resource):
 
         def pick(items: Any) -> dict[str, Any] | None:
             if not isinstance(items, list):
-                raise ValueError(f"expected an array, got {type(items).__name__}")
+                raise ValueError(
+                    _("expected an array, got {kind}").format(kind=type(items).__name__)
+                )
             return next(
                 (
                     item
@@ -213,7 +216,7 @@ class Chats(KindChats, Resource):
         path = seg_path("/chat/markMessageAsRead/", instance)
         problems = validation.check_instance_name(instance)
         if not keys:
-            problems.append(Problem("read_messages", "give at least one message"))
+            problems.append(Problem("read_messages", _("give at least one message")))
         for key in keys:
             problems += validation.check_message_key(key)
         line = await self.line()
@@ -230,13 +233,13 @@ class Chats(KindChats, Resource):
         path = seg_path("/chat/getBase64FromMediaMessage/", instance)
         problems = validation.check_instance_name(instance)
         if not message_id.strip():
-            problems.append(Problem("id", "the message id is missing"))
+            problems.append(Problem("id", _("the message id is missing")))
         require(problems, "POST", path)
 
         def read(content: bytes) -> MediaFile:
             media = bodies.MediaFile.read(from_json(content))
             if media is None:
-                raise ValueError("the answer holds no base64 content")
+                raise ValueError(_("the answer holds no base64 content"))
             return media
 
         def parse(response: httpx.Response) -> MediaFile:

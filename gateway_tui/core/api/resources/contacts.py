@@ -23,6 +23,7 @@ from gateway_tui.core.api.transport import (
     parse_answer,
     store_parser,
 )
+from gateway_tui.core.text.i18n import _
 
 
 class Contacts(Resource):
@@ -52,9 +53,9 @@ class Contacts(Resource):
         wanted = [validation.normalise_number(number) for number in numbers]
         problems = validation.check_instance_name(instance)
         if not wanted:
-            problems.append(Problem("numbers", "give at least one number"))
+            problems.append(Problem("numbers", _("give at least one number")))
         elif len(set(wanted)) != len(wanted):
-            problems.append(Problem("numbers", "a number is listed twice"))
+            problems.append(Problem("numbers", _("a number is listed twice")))
         require(problems, "POST", path)
 
         def parse(response: httpx.Response) -> list[NumberOnWhatsApp]:

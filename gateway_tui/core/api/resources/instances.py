@@ -25,6 +25,7 @@ from gateway_tui.core.api.transport import (
     parse_answer,
     parse_list,
 )
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import add_secret
 
 
@@ -102,8 +103,10 @@ class Instances(Resource):
             answer.model_extra or {},
             method=verb,
             path=path,
-            lost_message=f"{instance} is not connected: the gateway only restarts an open instance",
-            title="The gateway refused the restart",
+            lost_message=_(
+                "{instance} is not connected: the gateway only restarts an open instance"
+            ).format(instance=instance),
+            title=_("The gateway refused the restart"),
         )
         if refused is not None:
             raise refused

@@ -23,6 +23,7 @@ from gateway_tui.core.api.message_views import PollVotes, read_poll_votes
 from gateway_tui.core.api.models import MessageKey, SentMessage
 from gateway_tui.core.api.paths import require, seg_path
 from gateway_tui.core.api.transport import json_object_or_none
+from gateway_tui.core.text.i18n import _
 
 _Kind = Any  # VoiceNote | Poll | Location | ContactCards | Buttons | Carousel
 
@@ -131,7 +132,9 @@ class KindChats(_Calls):
         path = seg_path("/chat/deleteMessageForEveryone/", instance)
         problems = validation.check_instance_name(instance) + validation.check_message_key(key)
         if not key.from_me:
-            problems.append(Problem("fromMe", "only your own messages can be deleted for everyone"))
+            problems.append(
+                Problem("fromMe", _("only your own messages can be deleted for everyone"))
+            )
         require(problems, "DELETE", path)
         return await self._read("DELETE", path, json_object_or_none, body=key.to_json())
 
@@ -152,7 +155,7 @@ class KindChats(_Calls):
         path = seg_path("/chat/markMessageAsPlayed/", instance)
         problems = validation.check_instance_name(instance)
         if not keys:
-            problems.append(Problem("playedMessages", "give at least one message"))
+            problems.append(Problem("playedMessages", _("give at least one message")))
         for key in keys:
             problems += validation.check_message_key(key)
         require(problems, "POST", path)
@@ -166,9 +169,9 @@ class KindChats(_Calls):
         path = seg_path("/chat/getPollVote/", instance)
         problems = validation.check_instance_name(instance)
         if not remote_jid.strip():
-            problems.append(Problem("remoteJid", "give the chat the poll was sent in"))
+            problems.append(Problem("remoteJid", _("give the chat the poll was sent in")))
         if not message_id.strip():
-            problems.append(Problem("message.key.id", "give the poll's message id"))
+            problems.append(Problem("message.key.id", _("give the poll's message id")))
         require(problems, "POST", path)
         if why := unsupported("poll_votes", await self._version()):
             require([Problem("", why)], "POST", path)

@@ -18,6 +18,7 @@ from gateway_tui.core.api.label_models import (
 from gateway_tui.core.api.paths import instance_path, require, seg_path
 from gateway_tui.core.api.resources.base import Resource
 from gateway_tui.core.api.transport import parse_answer
+from gateway_tui.core.text.i18n import _
 
 
 class Labels(Resource):
@@ -51,7 +52,7 @@ class Labels(Resource):
         path = seg_path("/label/handleLabel/", instance)
         problems = validation.check_instance_name(instance) + validation.check_recipient(number)
         if not str(label_id).strip():
-            problems.append(Problem("labelId", "choose a label"))
+            problems.append(Problem("labelId", _("choose a label")))
         require(problems, verb, path)
         body = {
             "number": validation.normalise_number(number),
@@ -61,7 +62,9 @@ class Labels(Resource):
         result = await self._model(LabelResult, verb, path, body=body)
         if not result.done:
             raise InvalidResponse(
-                f"The gateway says the label was not {'added' if action == 'add' else 'removed'}",
+                _("The gateway says the label was not added")
+                if action == "add"
+                else _("The gateway says the label was not removed"),
                 method=verb,
                 path=path,
                 messages=[f"{action}: false"],

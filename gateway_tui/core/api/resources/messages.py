@@ -23,6 +23,7 @@ from gateway_tui.core.api.resources.kinds import KindMessages
 from gateway_tui.core.api.transport import (
     json_object_or_none,
 )
+from gateway_tui.core.text.i18n import _
 
 
 class Messages(KindMessages, Resource):
@@ -67,7 +68,7 @@ class Messages(KindMessages, Resource):
         path = seg_path("/message/sendText/", instance)
         problems = validation.check_instance_name(instance) + validation.check_recipient(number)
         if not text.strip():
-            problems.append(Problem("text", "the text cannot be empty"))
+            problems.append(Problem("text", _("the text cannot be empty")))
         require(problems, "POST", path)
         line = await self.line()
         body = line.send_text_body(validation.normalise_number(number), text, options, quoted)
@@ -87,15 +88,20 @@ class Messages(KindMessages, Resource):
         path = seg_path("/message/sendMedia/", instance)
         problems = validation.check_instance_name(instance) + validation.check_recipient(number)
         if upload.mediatype not in bodies.MEDIA_TYPES:
-            problems.append(Problem("mediatype", "image, video, document or audio"))
+            problems.append(Problem("mediatype", _("image, video, document or audio")))
         if not upload.media:
-            problems.append(Problem("media", "the file is empty"))
+            problems.append(Problem("media", _("the file is empty")))
         else:
             limit = bodies.MEDIA_LIMITS.get(upload.mediatype, 0)
             size = len(upload.media) * 3 // 4  # base64: four characters per three bytes
             if limit and size > limit and not upload.media.startswith(("http://", "https://")):
                 problems.append(
-                    Problem("media", f"larger than WhatsApp takes ({limit // 2**20} MB)")
+                    Problem(
+                        "media",
+                        _("larger than WhatsApp takes ({size} MB)").format(
+                            size=number(limit // 2**20)
+                        ),
+                    )
                 )
         require(problems, "POST", path)
         line = await self.line()
@@ -122,9 +128,9 @@ class Messages(KindMessages, Resource):
         chat = validation.normalise_number(number or key.remote_jid)
         problems = validation.check_instance_name(instance) + validation.check_message_key(key)
         if not text.strip():
-            problems.append(Problem("text", "the new text cannot be empty"))
+            problems.append(Problem("text", _("the new text cannot be empty")))
         if not chat:
-            problems.append(Problem("number", "the chat number is missing"))
+            problems.append(Problem("number", _("the chat number is missing")))
         else:
             problems += validation.check_recipient(chat)
         require(problems, verb, path)
