@@ -246,7 +246,9 @@ class SendFlow:
             self._countdown.stop()
             self._countdown = None
         self._unknown_body = self._send_body
-        text = Text(_("⚠ Given up: outcome unknown — check before retrying"), style="bold yellow")
+        text = Text.assemble(
+            (_("⚠ Given up: outcome unknown — check before retrying"), "bold yellow")
+        )
         text.append(
             "\n  "
             + _(
@@ -259,8 +261,8 @@ class SendFlow:
     def _send_failed(self, error: GatewayError) -> bool:
         if error.outcome_unknown:
             self._unknown_body = self._send_body
-            text = Text(
-                _("⚠ No answer: outcome unknown — check before retrying"), style="bold yellow"
+            text = Text.assemble(
+                (_("⚠ No answer: outcome unknown — check before retrying"), "bold yellow")
             )
             text.append(f"\n  {error.summary}", style="dim")
             text.append(

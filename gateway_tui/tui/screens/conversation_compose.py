@@ -129,6 +129,7 @@ class ConversationCompose(_Base):
             who=(printable(_who(message)), "bold"),
             text=(printable(one_line(message.text or f"[{message.kind}]", 70)), "italic"),
         )
+        text.style = "dim"  # the whole banner dim, the name and the text in their styles too
         cancels = _("{key} cancels").format(key=self.key_for("messages.back") or "escape")
         text.append(f"  ({cancels})", style="dim")
         banner.update(text)

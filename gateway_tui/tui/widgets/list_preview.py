@@ -120,7 +120,7 @@ def opened_list(draft: Draft, focus_uid: int | None = None, *, with_ids: bool = 
                 said = styled(
                     _("reply rowId: {row_id}"), "dim italic", row_id=(ids[row.uid], "dim")
                 )
-                parts.append(Text("  ", style="dim italic") + said)
+                parts.append(Text.assemble(("  ", "dim italic"), said))
     header, _cut = clip(draft.button_text, BUTTON_TEXT_LIMIT)
     return Panel(
         Group(*parts),

@@ -21,7 +21,7 @@ from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.composer_library import _summary
 from gateway_tui.tui.screens.conversation_modals import ReactionScreen, SendFileScreen
 from gateway_tui.tui.screens.interactive_composer import InteractiveComposerScreen
-from gateway_tui.tui.widgets.list_preview import bubble, opened_list
+from gateway_tui.tui.widgets.list_preview import ListPreview, bubble, opened_list
 from gateway_tui.tui.widgets.message_kinds_view import file_size
 from tests.data import JONAS_JID, JONAS_LAST_ID, good_draft
 from tests.in_process import InProcessDemo
@@ -82,12 +82,11 @@ async def test_the_checks_beside_the_fields_and_the_refused_send_in_portuguese(
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_composer_with(app, pilot, demo_server, draft)
         await pilot.press("ctrl+s")
-        await pilot.pause(2)
-        print("SCREEN", screen_text(app))
         await wait_for(
             pilot,
-            lambda: "Não enviada: 2 problemas a corrigir, indicados junto aos campos" in (
-                screen_text(app)
+            lambda: (
+                "Não enviada: 2 problemas a corrigir, indicados junto aos campos"
+                in (screen_text(app))
             ),
         )
         text = screen_text(app)
@@ -95,11 +94,12 @@ async def test_the_checks_beside_the_fields_and_the_refused_send_in_portuguese(
         assert "uma linha precisa de um título" in text
         assert "2 a corrigir antes de enviar" in text
         await pilot.press("f2")  # the JSON view says it too, as a plural
+        preview = screen.query_one("#composer-preview", ListPreview)
         await wait_for(
             pilot,
-            lambda: "ainda não dá para enviar: 2 problemas indicados" in screen_text(app),
+            lambda: "ainda não dá para enviar: 2 problemas indicados" in preview.plain_text(200),
         )
-        assert screen.mode == "json"
+        assert "Corpo JSON que será enviado" in preview.plain_text(200)
 
 
 @pytest.mark.in_process
@@ -172,9 +172,7 @@ def test_validation_messages_in_portuguese_and_spanish(language):
 def test_the_interactive_form_and_a_skipped_item_in_portuguese(language):
     language("pt_BR")
     _buttons, problems = parse_buttons("link: x = y")
-    assert str(problems[0]) == (
-        "botões, linha 1: comece com um tipo: reply, url, call, copy, pix"
-    )
+    assert str(problems[0]) == ("botões, linha 1: comece com um tipo: reply, url, call, copy, pix")
     body = [{"instance": {"instanceName": 7, "status": "open"}}]
     items = V1Dialect.instances.read(json.dumps(body).encode())
     assert unreadable_names_of(items) == ["linha 1"]
