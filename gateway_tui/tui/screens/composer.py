@@ -232,7 +232,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                     yield Label("", classes="row-number")
                     yield Label(_("row title"), classes="row-title")
                     yield Label(_("description"), classes="row-desc")
-                    yield Label("rowId", classes="row-id")
+                    yield Label(_("rowId"), classes="row-id")
                 yield Static(id="err-sections", classes="field-error composer-error")
                 with Vertical(id="sections-editor"):
                     yield from self._section_widgets()
