@@ -53,7 +53,7 @@ def _format_number(digits: str, language: str) -> str:
 
 
 def status_cell(raw: str, kind: InstanceStatus) -> str:
-    symbol, _ = STATUS_LOOK[kind]
+    symbol, _style = STATUS_LOOK[kind]
     return f"{symbol} {raw}"
 
 
