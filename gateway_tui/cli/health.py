@@ -143,7 +143,7 @@ def _write(reading: GatewayReading, alerts: list[Any], as_json: bool) -> None:
     from gateway_tui.cli.output import json_line, say, warn
     from gateway_tui.core.fleet.fleet import health_rows
 
-    for row in health_rows(reading):
+    for row in health_rows(reading, said=not as_json):
         if as_json:
             json_line(row)
         else:

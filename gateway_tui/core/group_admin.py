@@ -19,6 +19,7 @@ from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.group_models import ParticipantsUpdate
 from gateway_tui.core.api.models import GroupSummary, Participant
 from gateway_tui.core.campaign.recipients import parse_recipients
+from gateway_tui.core.text.i18n import _, ngettext, number
 from gateway_tui.core.text.phone import person_key
 
 _SEPARATORS = re.compile(r"[\n,;]+")
@@ -32,7 +33,7 @@ def find_group(groups: Sequence[GroupSummary], name: str) -> GroupSummary:
     """The group whose JID (with or without ``@g.us``) or exact subject is ``name``."""
     wanted = name.strip()
     if not wanted:
-        raise GroupNotFound("name a group: its JID or its exact subject")
+        raise GroupNotFound(_("name a group: its JID or its exact subject"))
     jid = wanted if wanted.endswith("@g.us") else f"{wanted}@g.us"
     for group in groups:
         if group.id == jid:
@@ -43,11 +44,18 @@ def find_group(groups: Sequence[GroupSummary], name: str) -> GroupSummary:
     if len(same) > 1:
         candidates = "; ".join(f"{group.id}" for group in same)
         raise GroupNotFound(
-            f"{len(same)} groups are called {wanted!r}: name one by its JID ({candidates})"
+            _("{n} groups are called {name!r}: name one by its JID ({candidates})").format(
+                n=number(len(same)), name=wanted, candidates=candidates
+            )
         )
     folded = [g for g in groups if (g.subject or "").casefold() == wanted.casefold()]
-    hint = f" (did you mean {folded[0].subject!r}?)" if folded else ""
-    raise GroupNotFound(f"no group has the JID or subject {wanted!r}{hint}")
+    if folded:
+        raise GroupNotFound(
+            _("no group has the JID or subject {name!r} (did you mean {subject!r}?)").format(
+                name=wanted, subject=folded[0].subject
+            )
+        )
+    raise GroupNotFound(_("no group has the JID or subject {name!r}").format(name=wanted))
 
 
 @dataclass
@@ -62,17 +70,28 @@ class NumbersToAdd:
     @property
     def problems(self) -> list[str]:
         said = [f"{problem.message}" for problem in self.invalid]
-        said += [f"{number}: already a member" for number in self.members]
+        said += [_("{number}: already a member").format(number=member) for member in self.members]
         return said
 
     def summary(self) -> str:
-        parts = [f"{len(self.numbers)} to add"]
+        count = len(self.numbers)
+        parts = [ngettext("{n} to add", "{n} to add", count).format(n=number(count))]
         if self.duplicates:
-            parts.append(f"{self.duplicates} duplicate(s) removed")
+            parts.append(
+                ngettext("{n} duplicate removed", "{n} duplicates removed", self.duplicates).format(
+                    n=number(self.duplicates)
+                )
+            )
         if self.members:
-            parts.append(f"{len(self.members)} already a member")
+            count = len(self.members)
+            parts.append(
+                ngettext("{n} already a member", "{n} already members", count).format(
+                    n=number(count)
+                )
+            )
         if self.invalid:
-            parts.append(f"{len(self.invalid)} invalid")
+            count = len(self.invalid)
+            parts.append(ngettext("{n} invalid", "{n} invalid", count).format(n=number(count)))
         return ", ".join(parts)
 
 
@@ -108,14 +127,14 @@ def outcomes(asked: Sequence[str], answer: ParticipantsUpdate) -> list[Outcome]:
     number), "no answer for this number" when the server named it nowhere."""
     by_key = {}
     for change in answer.update_participants:
-        number = change.jid.split("@", 1)[0]
-        by_key[person_key(number) if not change.jid.endswith("@lid") else change.jid] = change
+        digits = change.jid.split("@", 1)[0]
+        by_key[person_key(digits) if not change.jid.endswith("@lid") else change.jid] = change
     result = []
-    for number in asked:
-        key = number if number.endswith("@lid") else person_key(number)
+    for member in asked:
+        key = member if member.endswith("@lid") else person_key(member)
         change = by_key.get(key)
         if change is None:
-            result.append(Outcome(number, False, "no answer for this number"))
+            result.append(Outcome(member, False, _("no answer for this number")))
         else:
-            result.append(Outcome(number, change.ok, change.reason))
+            result.append(Outcome(member, change.ok, change.reason))
     return result

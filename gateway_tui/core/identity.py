@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from gateway_tui.core.text.i18n import _
+
 LID_SUFFIX = "@lid"
 PHONE_SUFFIX = "@s.whatsapp.net"
 GROUP_SUFFIX = "@g.us"
@@ -58,7 +60,7 @@ def is_channel(jid: str | None) -> bool:
 
 def channel_title(name: str | None) -> str:
     """What a channel's chat is called: its name, else plainly a channel (never a number)."""
-    return name or "channel"
+    return name or _("channel")
 
 
 def phone_digits(value: str | None) -> str | None:
@@ -144,7 +146,7 @@ class Identity:
         if self.phone:
             return self.number_text
         if self.lid:
-            return f"{self.lid} (number hidden)"
+            return _("{lid} (number hidden)").format(lid=self.lid)
         return self.jid
 
     def title(self) -> str:
@@ -181,12 +183,19 @@ class Identity:
             return self.lid
         if self.phone:
             return phone_jid(self.phone)
-        where = f"this gateway ({version})" if version else "this gateway"
-        raise NoRoute(
-            f"{self.lid}: WhatsApp hides this contact's number, and {where} cannot send to "
-            "an @lid address (Evolution API before 2.4.0-rc2 answers exists: false). "
-            "Reply in the chat once they write, or use a 2.4 gateway."
-        )
+        if version:
+            said = _(
+                "{lid}: WhatsApp hides this contact's number, and this gateway ({version}) "
+                "cannot send to an @lid address (Evolution API before 2.4.0-rc2 answers exists: "
+                "false). Reply in the chat once they write, or use a 2.4 gateway."
+            )
+        else:
+            said = _(
+                "{lid}: WhatsApp hides this contact's number, and this gateway cannot send to "
+                "an @lid address (Evolution API before 2.4.0-rc2 answers exists: false). "
+                "Reply in the chat once they write, or use a 2.4 gateway."
+            )
+        raise NoRoute(said.format(lid=self.lid, version=version))
 
     def message_filters(self, version: str | None) -> list[dict[str, str]]:
         """The ``where.key`` filters that find this chat's messages on the server: one on 2.3.7

@@ -35,6 +35,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gateway_tui.core.text.i18n import N_, _
+
 RECONNECT_FIRST = 1.0
 RECONNECT_MAX = 30.0
 GLOBAL = "/"  # 2.x with WEBSOCKET_GLOBAL_EVENTS: every instance's events
@@ -66,37 +68,57 @@ def live_events_missing(configured: bool, enabled: bool, events: list[str]) -> l
 
 # What each of LIVE_EVENTS brings, in words.
 LIVE_EVENT_WORDS = {
-    "MESSAGES_UPSERT": "new messages",
-    "SEND_MESSAGE": "messages sent from elsewhere",
-    "MESSAGES_UPDATE": "delivery marks",
-    "CONNECTION_UPDATE": "connection changes",
-    "QRCODE_UPDATED": "new QR codes",
+    "MESSAGES_UPSERT": N_("new messages"),
+    "SEND_MESSAGE": N_("messages sent from elsewhere"),
+    "MESSAGES_UPDATE": N_("delivery marks"),
+    "CONNECTION_UPDATE": N_("connection changes"),
+    "QRCODE_UPDATED": N_("new QR codes"),
 }
 
 
 def live_gap(instance: str, missing: list[str], *, webhook_on: bool = False) -> str:
     """What really comes live from ``instance`` given what its websocket settings lack
     (``live_events_missing``), and what the app does instead: none ("No live updates") only
-    when the websocket is off; else partial, naming what comes and what does not."""
+    when the websocket is off; else partial, naming what comes and what does not. In the
+    reader's language."""
     if missing == [OFF]:
-        why = "its websocket is off"
         if webhook_on:
-            why += " (its webhook is on, but this app listens on the websocket only)"
-        return f"No live updates from {instance}: {why}; the screens read again instead"
-    comes = [LIVE_EVENT_WORDS[name] for name in LIVE_EVENTS if name not in missing]
-    lacks = [f"{LIVE_EVENT_WORDS.get(name, name)} ({name})" for name in missing]
-    instead = []
-    if "MESSAGES_UPSERT" in missing:
-        instead.append("the chats and the conversation read new messages again")
-    if "MESSAGES_UPDATE" in missing:
-        instead.append("the conversation reads delivery marks again")
-    if not instead:
-        instead.append("the rest shows on the next read")
-    return (
-        f"Live updates from {instance} are partial: its websocket sends "
-        f"{', '.join(comes) or 'none of what the screens need'}, but not {', '.join(lacks)}; "
-        f"{' and '.join(instead)} at the refresh interval"
-    )
+            return _(
+                "No live updates from {instance}: its websocket is off (its webhook is on, but "
+                "this app listens on the websocket only); the screens read again instead"
+            ).format(instance=instance)
+        return _(
+            "No live updates from {instance}: its websocket is off; the screens read again instead"
+        ).format(instance=instance)
+    comes = [_(LIVE_EVENT_WORDS[name]) for name in LIVE_EVENTS if name not in missing]
+    lacks = [
+        _("{what} ({event})").format(what=_(LIVE_EVENT_WORDS[name]), event=name)
+        if name in LIVE_EVENT_WORDS
+        else name
+        for name in missing
+    ]
+    if "MESSAGES_UPSERT" in missing and "MESSAGES_UPDATE" in missing:
+        instead = _(
+            "the chats and the conversation read new messages again and the conversation reads "
+            "delivery marks again at the refresh interval"
+        )
+    elif "MESSAGES_UPSERT" in missing:
+        instead = _(
+            "the chats and the conversation read new messages again at the refresh interval"
+        )
+    elif "MESSAGES_UPDATE" in missing:
+        instead = _("the conversation reads delivery marks again at the refresh interval")
+    else:
+        instead = _("the rest shows on the next read at the refresh interval")
+    if not comes:
+        return _(
+            "Live updates from {instance} are partial: its websocket sends none of what the "
+            "screens need, but not {lacks}; {instead}"
+        ).format(instance=instance, lacks=", ".join(lacks), instead=instead)
+    return _(
+        "Live updates from {instance} are partial: its websocket sends {comes}, but not "
+        "{lacks}; {instead}"
+    ).format(instance=instance, comes=", ".join(comes), lacks=", ".join(lacks), instead=instead)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,23 +147,41 @@ def _event_from(namespace: str, payload: Any) -> LiveEvent | None:
 
 
 _UNREACHED = "the websocket could not be reached"
+# why_not's reasons: kept in English where they are decided (refused() reads them, the thread
+# that follows the socket hands them over), said in the reader's language by said_why.
+_WEBSOCKET_OFF = N_("the gateway's websocket is off (/socket.io/ answers 404)")
+_KEY_REFUSED = N_("the gateway refused the key for its websocket")
+_NO_STREAM = N_("the instance has no event stream yet (its websocket events are off?)")
+_DROPPED = N_("the websocket dropped: reconnecting")
 
 
 def why_not(error: BaseException | str) -> str:
-    """The plain reason a socket could not be had (no key in it: the key is in no URL).
+    """The plain reason a socket could not be had (no key in it: the key is in no URL), in
+    English (``said_why`` says it in the reader's language).
     A namespace not there yet: "Invalid namespace" from a real (node) server, "Unable to
     connect" from a python-socketio one."""
     text = str(error)
     lowered = text.lower()
     if "404" in text:
-        return "the gateway's websocket is off (/socket.io/ answers 404)"
+        return _WEBSOCKET_OFF
     if "403" in text or "401" in text:
-        return "the gateway refused the key for its websocket"
+        return _KEY_REFUSED
     if "invalid namespace" in lowered or "unable to connect" in lowered:
-        return "the instance has no event stream yet (its websocket events are off?)"
+        return _NO_STREAM
     if not text and isinstance(error, BaseException):
         text = type(error).__name__
     return f"{_UNREACHED} ({text})"
+
+
+def said_why(why: str) -> str:
+    """``why`` (a reason of ``why_not``) in the reader's language; the error it quotes, as
+    it came."""
+    if why in (_WEBSOCKET_OFF, _KEY_REFUSED, _NO_STREAM, _DROPPED):
+        return _(why)
+    if why.startswith(f"{_UNREACHED} (") and why.endswith(")"):
+        error = why[len(_UNREACHED) + 2 : -1]
+        return _("the websocket could not be reached ({error})").format(error=error)
+    return why
 
 
 def refused(why: str) -> bool:
@@ -188,7 +228,7 @@ async def follow_namespace(
         refusals: list[str] = []
         ended = asyncio.Event()
 
-        def dropped(*_: Any, ended: asyncio.Event = ended) -> None:
+        def dropped(*_args: Any, ended: asyncio.Event = ended) -> None:
             ended.set()
             on_up(False)
 
@@ -318,7 +358,7 @@ class LiveLink:
         """The events received since the last call (the app calls this once per frame)."""
         self._woken = False
         pending = self._pending
-        return [pending.popleft() for _ in range(len(pending))]
+        return [pending.popleft() for _event in range(len(pending))]
 
     def _poke(self) -> None:
         """Tell the thread that what is wanted changed (before it started, it looks anyway)."""
@@ -457,7 +497,7 @@ class LiveLink:
         if streams:
             self._status(True, None)
         elif not up and not self._stopped:
-            self._status(False, "the websocket dropped: reconnecting")
+            self._status(False, _DROPPED)
 
     def _status(self, live: bool, why: str | None) -> None:
         if (live, why) == (self.live, self._why):

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from gateway_tui.core.text.i18n import _
+
 if TYPE_CHECKING:
     import httpx
 
@@ -176,13 +178,13 @@ def _client(
         httpx.URL(url)
     except (httpx.InvalidURL, ValueError):
         # Validation agrees with httpx, but a URL must never end the app: ask for another.
-        problem = "The gateway URL cannot be used: its host name is not valid"
+        problem = _("The gateway URL cannot be used: its host name is not valid")
         config = dataclasses.replace(config, url=None, problems=[*config.problems, problem])
         url = FALLBACK_URL
     try:
         return config, client_for(config, url=url, transport=transport)
     except GatewayError as error:
         # A key that cannot travel in a header (a newline in it, say): ask for another.
-        problem = f"The API key cannot be used: {error.summary}"
+        problem = _("The API key cannot be used: {problem}").format(problem=error.summary)
         config = dataclasses.replace(config, api_key=None, problems=[*config.problems, problem])
         return config, client_for(config, url=url, api_key="", transport=transport)

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static, TextArea
 from gateway_tui.core.campaign.journal import Pace, Status, create_campaign
 from gateway_tui.core.campaign.reasons import Reason
 from gateway_tui.core.campaign.recipients import parse_recipients
+from gateway_tui.core.campaign.runner import RunState
 from gateway_tui.core.draft import Draft, DraftRow, DraftSection
 from gateway_tui.screenshots.base import FIXED_NOW, Scenario, wait_until
 from gateway_tui.screenshots.compose import INSTANCE, SIZE, open_composer
@@ -117,7 +118,16 @@ async def _running(pilot: Pilot) -> None:
     await wait_until(pilot, lambda: screen.runner is not None and screen.runner.next_at is not None)
     # Drawn: the next recipient and the wait before it (the screen redraws on a timer).
     current = screen.query_one("#run-current", Static)
-    await wait_until(pilot, lambda: str(current.render()).startswith("Next:"))
+    # (Compared with the line it draws, not with its English words: the pseudo-locale walks it.)
+    await wait_until(
+        pilot,
+        lambda: (
+            (progress := screen._latest) is not None
+            and progress.state is RunState.WAITING
+            and progress.next_at is not None
+            and str(current.render()) == screen._current_line(progress).plain
+        ),
+    )
     # The log holds the journal's 80 outcomes and shows its newest (a RichLog scrolls after
     # its next refresh: drawn before that, the picture is a line short).
     log = screen.query_one("#run-log", RichLog)

@@ -27,7 +27,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.signal import Signal
 
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.core.text.sanitize import clipboard_text, printable
 from gateway_tui.core.text.urls import insecure_url_warning
 from gateway_tui.tui.app_fleet import FleetGlue
@@ -153,7 +153,7 @@ class GatewayApp(StartUp, LiveEvents, FleetGlue, PaletteCommands, App[int]):
         session.client.on_server_info = partial(self._server_info_known, session)
         session.on_live_arrival = self._live_arrival
         session.on_live_status = self._live_status
-        session.on_live_error = partial(self.report_unexpected, what="Live events")
+        session.on_live_error = partial(self.report_unexpected, what=_("Live events"))
         self.session = session
         self._live_missing = {}
         return session
@@ -282,11 +282,13 @@ class GatewayApp(StartUp, LiveEvents, FleetGlue, PaletteCommands, App[int]):
     def _warn_insecure(self) -> None:
         warning = insecure_url_warning(self.config.url) if self.config.url else None
         if warning:
-            self.notify(warning, title="Insecure URL", severity="warning", timeout=10, markup=False)
+            self.notify(
+                warning, title=_("Insecure URL"), severity="warning", timeout=10, markup=False
+            )
         # The config's own warnings (a key file others can read, an interval raised): said.
         for other in self.config.warnings:
             if other != warning:
-                self.notify(other, title="Config", severity="warning", timeout=10, markup=False)
+                self.notify(other, title=_("Config"), severity="warning", timeout=10, markup=False)
 
     # --- type-ahead (gateway_tui/tui/type_ahead.py) -----------------------------------------------
 
@@ -390,24 +392,26 @@ class GatewayApp(StartUp, LiveEvents, FleetGlue, PaletteCommands, App[int]):
         try:
             await self.actions.instances.refresh_instances()
         except GatewayError as error:
-            self.report_error(error, "Refreshing instances")
+            self.report_error(error, _("Refreshing instances"))
 
     # --- reporting --------------------------------------------------------------------------------
 
     def report_error(self, error: GatewayError, what: str) -> None:
-        """Tell the user a call failed, in plain words; server text is never markup."""
+        """Tell the user a call failed, in plain words; server text is never markup.
+        ``what``: the call, already in the reader's language ("Refreshing instances")."""
         lines = [error.summary]
         if error.hint:
             lines.append(error.hint)
-        self.notify(
-            "\n".join(lines), title=f"{what} failed", severity="error", timeout=8, markup=False
-        )
+        title = _("{what} failed").format(what=what)
+        self.notify("\n".join(lines), title=title, severity="error", timeout=8, markup=False)
 
     def report_unexpected(self, error: BaseException, what: str | None) -> None:
-        """A bug of ours: say it without a traceback or locals, and keep running."""
+        """A bug of ours: say it without a traceback or locals, and keep running. ``what``:
+        where, in the reader's language."""
+        title = _("Unexpected error in {what}").format(what=what) if what else None
         self.notify(
             describe(error, self.secrets()),
-            title=f"Unexpected error{f' in {what}' if what else ''}",
+            title=title or _("Unexpected error"),
             severity="error",
             timeout=10,
             markup=False,
@@ -439,7 +443,7 @@ class GatewayApp(StartUp, LiveEvents, FleetGlue, PaletteCommands, App[int]):
         try:
             return await super().run_action(action, default_namespace, namespaces)
         except Exception as error:  # noqa: BLE001 - anything unexpected, by design
-            self.report_unexpected(error, f"the action {action}")
+            self.report_unexpected(error, _("the action {action}").format(action=action))
             return True
 
     def get_line_filters(self) -> list:  # type: ignore[override]

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from gateway_tui.core.text.i18n import _
+
 if TYPE_CHECKING:
     import httpx
 
@@ -37,7 +39,11 @@ class FleetGlue:
             then()
             return
         if gateway not in self.config.profiles:
-            self.notify(f"{gateway} is not a profile any more.", severity="warning", markup=False)
+            self.notify(
+                _("{gateway} is not a profile any more.").format(gateway=gateway),
+                severity="warning",
+                markup=False,
+            )
             return
         self.switch_profile(gateway)
         # After the new gateway's home screen (queued by the switch) is on.
@@ -48,7 +54,7 @@ class FleetGlue:
 
         if self.config.profile is not None:
             return self.config.profile
-        names = [name for name, _, _ in gateways_of(self.config)]
+        names = [name for name, _config, _key in gateways_of(self.config)]
         return names[0] if len(names) == 1 and not self.config.profiles else None
 
     @property
@@ -76,10 +82,12 @@ class FleetGlue:
     def _fleet_alert(self, alert: Alert) -> None:
         """A notice, the bell, and (opt-in) the terminal's desktop notification."""
         from gateway_tui.core.fleet.alerts import desktop_notification
+        from gateway_tui.core.text.i18n import _
         from gateway_tui.tui.textual_private import write_to_terminal
 
         text = alert.summary()
-        self.notify(text, title=f"Fleet: {alert.kind.value}", severity="warning", markup=False)
+        title = _("Fleet: {alert}").format(alert=alert.kind.label)
+        self.notify(text, title=title, severity="warning", markup=False)
         self.bell()
         if self.config.desktop_notifications:
             write_to_terminal(self, desktop_notification(alert))

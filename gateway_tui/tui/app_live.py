@@ -10,6 +10,8 @@ from __future__ import annotations
 import contextlib
 from typing import TYPE_CHECKING
 
+from gateway_tui.core.text.i18n import _
+
 if TYPE_CHECKING:
     from gateway_tui.core.session import GatewaySession
 
@@ -70,7 +72,7 @@ class LiveEvents:
         from gateway_tui.core.live import OFF
         from gateway_tui.core.state import Topic
 
-        what = f"Checking the live-update settings of {instance}"
+        what = _("Checking the live-update settings of {instance}").format(instance=instance)
 
         async def check() -> None:
             try:
@@ -105,11 +107,17 @@ class LiveEvents:
         live_events = key_on(HookSettingsScreen, "hooks.live_events")
         save = key_on(HookSettingsScreen, "hooks.save")
         self.notify(
-            f"{live_gap(instance, missing, webhook_on=webhook_on)} (this app changes no "
-            f"websocket setting by itself). {websocket} on the instance opens its websocket "
-            f"screen; there {live_events} turns it on with the events live updates need, "
-            f"{save} writes it.",
-            title="Live events",
+            _(
+                "{gap} (this app changes no websocket setting by itself). {websocket} on the "
+                "instance opens its websocket screen; there {live_events} turns it on with the "
+                "events live updates need, {save} writes it."
+            ).format(
+                gap=live_gap(instance, missing, webhook_on=webhook_on),
+                websocket=websocket,
+                live_events=live_events,
+                save=save,
+            ),
+            title=_("Live events"),
             severity="warning",
             timeout=20,
             markup=False,
@@ -127,13 +135,13 @@ class LiveEvents:
         if session is None or self.live_for(instance):
             return None
         if not session.follows(instance):
-            return "not opened in this app yet: its events are followed once it is"
+            return _("not opened in this app yet: its events are followed once it is")
         missing = sorted(self._live_missing.get(instance, ()))
         if missing == [OFF]:
-            return "its websocket is off on the gateway"
+            return _("its websocket is off on the gateway")
         if missing:
-            return "its websocket does not send " + ", ".join(missing)
-        return "the gateway's socket is not connected (or refused this instance's namespace)"
+            return _("its websocket does not send {events}").format(events=", ".join(missing))
+        return _("the gateway's socket is not connected (or refused this instance's namespace)")
 
     def live_messages_for(self, instance: str) -> bool:
         """Whether ``instance``'s new messages come over the socket now: its websocket may be
@@ -186,9 +194,13 @@ class LiveEvents:
             if callable(recover):
                 recover()
         if not live and why and why not in self._live_told:
+            from gateway_tui.core.live import said_why
+
             self._live_told.add(why)  # said once, plainly
             self.notify(
-                f"No live updates: {why}. The screens refresh as before.",
-                title="Live events",
+                _("No live updates: {why}. The screens refresh as before.").format(
+                    why=said_why(why)
+                ),
+                title=_("Live events"),
                 severity="warning",
             )

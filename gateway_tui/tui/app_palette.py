@@ -14,6 +14,8 @@ from textual.app import SystemCommand
 from textual.command import Hit, Hits, Provider
 from textual.screen import Screen
 
+from gateway_tui.core.text.i18n import _
+
 if TYPE_CHECKING:
     from gateway_tui.core.files.config import ResolvedConfig
     from gateway_tui.tui.app import GatewayApp
@@ -27,7 +29,7 @@ class InstanceCommands(Provider):
         matcher = self.matcher(query)
         for instance in app.state.instances.value or ():
             name = instance.instance_name
-            label = f"Open instance {name}"
+            label = _("Open instance {name}").format(name=name)
             score = matcher.match(label)
             if score > 0:
                 yield Hit(score, matcher.highlight(label), partial(app.open_instance, name))
@@ -36,7 +38,8 @@ class InstanceCommands(Provider):
         app: GatewayApp = self.app  # type: ignore[assignment]
         for instance in (app.state.instances.value or [])[:20]:
             name = instance.instance_name
-            yield Hit(1, f"Open instance {name}", partial(app.open_instance, name))
+            label = _("Open instance {name}").format(name=name)
+            yield Hit(1, label, partial(app.open_instance, name))
 
 
 class PaletteCommands:
@@ -67,24 +70,48 @@ class PaletteCommands:
                 yield from once(SystemCommand(title, _palette_help(same), run))
         yield from once(
             SystemCommand(
-                "Refresh instances", "Fetch the instance list again", self.action_refresh_instances
+                _("Refresh instances"),
+                _("Fetch the instance list again"),
+                self.action_refresh_instances,
             )
         )
-        yield from once(SystemCommand("Change theme", "Pick any theme", self.action_change_theme))
         yield from once(
-            SystemCommand("Screenshot", "Save an SVG of the screen", self.deliver_screenshot)
+            SystemCommand(_("Change theme"), _("Pick any theme"), self.action_change_theme)
+        )
+        yield from once(
+            SystemCommand(_("Screenshot"), _("Save an SVG of the screen"), self.deliver_screenshot)
         )
         for name in sorted(self.config.profiles):
             if name != self.config.profile:
                 yield from once(
                     SystemCommand(
-                        f"Switch profile: {name}",
-                        f"Use the gateway of profile {name}",
+                        _("Switch profile: {name}").format(name=name),
+                        _("Use the gateway of profile {name}").format(name=name),
                         partial(self.switch_profile, name),
                     )
                 )
         yield from once(
-            SystemCommand("Connect to another gateway", "Enter a URL and key", self._open_connect)
+            SystemCommand(
+                _("Connect to another gateway"), _("Enter a URL and key"), self._open_connect
+            )
+        )
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, its search field's placeholder in the reader's language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(
+                CommandPalette(id="--command-palette", placeholder=_("Search for commands…"))
+            )
+
+    def search_themes(self) -> None:
+        """The palette's "Change theme": Textual's theme list, its placeholder translated."""
+        from textual.command import CommandPalette
+        from textual.theme import ThemeProvider
+
+        self.push_screen(
+            CommandPalette(providers=[ThemeProvider], placeholder=_("Search for themes…"))
         )
 
     def _run_from_palette(self, namespace, action: str) -> None:

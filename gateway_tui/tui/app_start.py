@@ -15,6 +15,7 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 from gateway_tui.core.files import storage
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.urls import insecure_url_warning
 from gateway_tui.tui.textual_private import on_app_thread
 
@@ -112,14 +113,19 @@ class StartUp:
         if self.config.keys:
             self.set_keymap(self.config.keys)
         for problem in self.config.problems:
-            self.notify(problem, title="Configuration", severity="warning", markup=False)
+            self.notify(problem, title=_("Configuration"), severity="warning", markup=False)
         self._show_home()
         if self._open_on_fleet and self.config.is_complete:
             self.call_later(self.call_later, self.action_fleet)
 
     def _stored_file_problem(self, message: str) -> None:
         notify = partial(
-            self.notify, message, title="Stored file", severity="warning", timeout=15, markup=False
+            self.notify,
+            message,
+            title=_("Stored file"),
+            severity="warning",
+            timeout=15,
+            markup=False,
         )
         if on_app_thread(self):
             notify()

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import mask_secrets, printable
 
 
@@ -31,7 +32,8 @@ def crash_report(error: BaseException, secrets: Iterable[str]) -> Text:
     lines = traceback.format_exception(error, limit=30)
     body = scrub("".join(lines), secrets)
     text = Text(
-        "gateway-tui stopped on an unexpected error (a bug: please report it).\n", "bold red"
+        _("gateway-tui stopped on an unexpected error (a bug: please report it).") + "\n",
+        "bold red",
     )
     text.append(printable(body, multiline=True))
     return text

@@ -27,6 +27,7 @@ from typing import Any
 from textual.theme import Theme
 
 from gateway_tui.core.files import storage
+from gateway_tui.core.text.i18n import _, ngettext
 
 THEMES_DIR_NAME = "themes"
 MAX_THEME_BYTES = 64 * 1024
@@ -50,7 +51,9 @@ def load_user_themes(directory: Path | None = None) -> tuple[list[Theme], list[s
         try:
             themes.append(_read_theme(path))
         except ValueError as exc:
-            problems.append(f"{path}: {exc}; theme not loaded.")
+            problems.append(
+                _("{path}: {problem}; theme not loaded.").format(path=path, problem=exc)
+            )
     return themes, problems
 
 
@@ -59,24 +62,32 @@ def _read_theme(path: Path) -> Theme:
         with path.open("rb") as file:
             raw = file.read(MAX_THEME_BYTES + 1)
     except OSError as exc:
-        raise ValueError(f"cannot be read ({exc.strerror or exc})") from None
+        raise ValueError(_("cannot be read ({error})").format(error=exc.strerror or exc)) from None
     if len(raw) > MAX_THEME_BYTES:
-        raise ValueError(f"larger than {MAX_THEME_BYTES // 1024} KB")
+        raise ValueError(_("larger than {size} KB").format(size=MAX_THEME_BYTES // 1024))
     try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8-sig"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise ValueError(f"not valid TOML ({exc})") from None
+        raise ValueError(_("not valid TOML ({error})").format(error=exc)) from None
     data.setdefault("name", path.stem)
     unknown = sorted(set(data) - set(_FIELDS))
     if unknown:
-        raise ValueError(f"unknown setting(s) {', '.join(unknown)} (known: {', '.join(_FIELDS)})")
+        raise ValueError(
+            ngettext(
+                "unknown setting {names} (known: {known})",
+                "unknown settings {names} (known: {known})",
+                len(unknown),
+            ).format(names=", ".join(unknown), known=", ".join(_FIELDS))
+        )
     if not isinstance(data.get("primary"), str):
-        raise ValueError('a theme needs primary = a colour, e.g. "#4ea1d3"')
+        raise ValueError(
+            _('a theme needs primary = a colour, e.g. "{example}"').format(example="#4ea1d3")
+        )
     try:
         theme = Theme(**data)
         theme.to_color_system()  # every colour parsed now, not at the first paint
     except Exception as exc:  # noqa: BLE001 - Textual's colour parser raises several kinds
-        raise ValueError(f"not a theme: {exc}") from None
+        raise ValueError(_("not a theme: {error}").format(error=exc)) from None
     return theme
 
 
@@ -92,9 +103,13 @@ def install_themes(app: Any) -> None:
             app.theme = chosen
         else:
             known = ", ".join(sorted(app.available_themes))
-            problems.append(f"theme {chosen!r} is not a known theme (themes: {known}).")
+            problems.append(
+                _("theme {name} is not a known theme (themes: {known}).").format(
+                    name=repr(chosen), known=known
+                )
+            )
     for problem in problems:
-        app.notify(problem, title="Themes", severity="warning", markup=False)
+        app.notify(problem, title=_("Themes"), severity="warning", markup=False)
 
     def picked(theme: Theme) -> None:
         if theme.name != app.config.theme:
@@ -118,5 +133,8 @@ def _keep(app: Any, name: str, path: Path) -> None:
         save_setting("theme", name, path=path)
     except ConfigFileError as exc:
         app.call_from_thread(
-            app.notify, f"The theme is not kept: {exc}", title="Themes", severity="warning"
+            app.notify,
+            _("The theme is not kept: {error}").format(error=exc),
+            title=_("Themes"),
+            severity="warning",
         )

@@ -76,7 +76,7 @@ async def test_a_batch_given_up_reports_the_rows_it_did_not_reach() -> None:
 def test_the_confirmation_names_them_all() -> None:
     text = confirmation(BatchAction.DELETE, TARGETS)
     assert all(str(target) in text for target in TARGETS)
-    assert text.startswith("Delete 5 instance(s)")
+    assert text.startswith("Delete 5 instances")
 
 
 @pytest.mark.parametrize("action", list(BatchAction))

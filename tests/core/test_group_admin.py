@@ -44,7 +44,7 @@ def test_numbers_to_add_are_checked_deduplicated_and_members_left_out() -> None:
     assert plan.duplicates == 1
     assert plan.members == ["5511987650001", "5511987001234"]  # the second, a member by LID
     assert len(plan.invalid) == 1 and "12345" in plan.invalid[0].message
-    assert plan.summary() == "1 to add, 1 duplicate(s) removed, 2 already a member, 1 invalid"
+    assert plan.summary() == "1 to add, 1 duplicate removed, 2 already members, 1 invalid"
 
 
 def test_each_number_gets_its_own_outcome() -> None:

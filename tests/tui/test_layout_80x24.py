@@ -7,6 +7,7 @@ import pytest
 from rich.text import Text
 
 from gateway_tui.core.state import Health
+from gateway_tui.core.text.i18n import _
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.screens.chats import ChatsScreen
 from gateway_tui.tui.screens.instance import InstanceScreen
@@ -89,11 +90,15 @@ async def test_the_bar_drops_the_version_and_the_key_before_the_instance_name(de
         assert "Evolution API 2.3.7" in bar.render().plain and "(production)" in bar.render().plain
 
 
-@pytest.mark.parametrize("line", LINES)
-async def test_at_80x24_the_chats_table_shows_whole_columns_only(line):
+@pytest.mark.parametrize(
+    ("line", "lang"),
+    [("1.7.1", "en"), ("2.3.7", "en"), ("2.3.7", "pt_BR"), ("1.7.1", "es")],
+)
+async def test_at_80x24_the_chats_table_shows_whole_columns_only(line, lang, language):
     """Issue 29: the chats table cut its last column at the edge (`gatew`, `Archiv`). Narrow,
     it shrinks the name and the last message, then drops low-value columns: every column
-    shown fits whole, with its header."""
+    shown fits whole, with its header (in Portuguese and Spanish too, which run longer)."""
+    language(lang)
     with DemoServer(api_version=line) as server:
         app = make_app(make_config(server))
         async with app.run_test(size=SIZE) as pilot:
@@ -109,10 +114,26 @@ async def test_at_80x24_the_chats_table_shows_whole_columns_only(line):
             shown = table.shown_columns
             assert {"chat", "number", "last"} <= set(shown)
             header = screen_text(app).splitlines()[table.region.y]
-            labels = {c.key: c.label for c in app.screen.COLUMNS}
+            labels = {c.key: _(c.label) for c in app.screen.COLUMNS}
             for key in shown:
                 assert labels[key] in header, (key, header)
             # Wide, the dropped columns come back.
             await pilot.resize_terminal(200, 36)
             await wait_for(pilot, lambda: "source" in table.shown_columns)
             assert "archived" in table.shown_columns and "when" in table.shown_columns
+
+
+@pytest.mark.parametrize("lang", ["pt_BR", "es"])
+async def test_at_80x24_the_chats_footer_keeps_every_key_whole_in_other_languages(lang, language):
+    language(lang)
+    with DemoServer(api_version="2.3.7") as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            app.open_chats(INSTANCE)
+            await wait_for(pilot, lambda: isinstance(app.screen, ChatsScreen))
+            await wait_for(pilot, lambda: app.actions.chats.chat_book(INSTANCE).value is not None)
+            await pilot.pause()
+            text = screen_text(app)
+            assert ("Conversas de" if lang == "pt_BR" else "Chats de") in text
+            assert footer_cut(app) == []

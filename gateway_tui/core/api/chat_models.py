@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar, overload
 
 from gateway_tui.core.api.models import MessageKey, MessageStatus
+from gateway_tui.core.text.i18n import _, ngettext, number
 
 _T = TypeVar("_T")
 GROUP_SUFFIX = "@g.us"
@@ -107,7 +108,7 @@ TEXT_KINDS = frozenset({"conversation", "extendedTextMessage"})
 
 def content_kind(content: dict[str, Any] | None) -> tuple[str, dict[str, Any] | None]:
     """The kind of a message's content (its key) and what is under it, unwrapping wrappers."""
-    for _ in range(4):  # wrappers nest at most a few deep; never loop on a hostile body
+    for _depth in range(4):  # wrappers nest at most a few deep; never loop on a hostile body
         if not content:
             return "", None
         kind = next((k for k in content if k not in _NOT_CONTENT), "")
@@ -133,7 +134,9 @@ def _seconds(body: dict[str, Any]) -> str:
 
 
 def _describe(kind: str, body: Any, content: dict[str, Any]) -> str:
-    """One line for a message of ``kind``; ``body`` is ``content[kind]``."""
+    """One line for a message of ``kind``; ``body`` is ``content[kind]``. The words are the
+    app's (in the reader's language: this runs when a message is read for showing); what the
+    contact wrote is kept as it is."""
     if kind == "conversation":
         return body if isinstance(body, str) else ""
     if not isinstance(body, dict):
@@ -141,28 +144,30 @@ def _describe(kind: str, body: Any, content: dict[str, Any]) -> str:
     if kind == "extendedTextMessage":
         return _str(body.get("text")) or ""
     if kind == "listMessage":
-        return "☰ " + (_str(body.get("title")) or _str(body.get("description")) or "list")
+        return "☰ " + (_str(body.get("title")) or _str(body.get("description")) or _("list"))
     if kind == "listResponseMessage":
-        return "↩ " + (_str(body.get("title")) or selected_row_id(content) or "a list row")
+        return "↩ " + (_str(body.get("title")) or selected_row_id(content) or _("a list row"))
     if kind == "buttonsResponseMessage":
-        return "↩ " + (_str(body.get("selectedDisplayText")) or "a button")
+        return "↩ " + (_str(body.get("selectedDisplayText")) or _("a button"))
     if kind == "templateButtonReplyMessage":
-        return "↩ " + (_str(body.get("selectedDisplayText")) or "a button")
+        return "↩ " + (_str(body.get("selectedDisplayText")) or _("a button"))
     if kind == "buttonsMessage":
-        return "▣ " + (_str(body.get("contentText")) or "buttons")
+        return "▣ " + (_str(body.get("contentText")) or _("buttons"))
     if kind == "imageMessage":
-        return _caption("📷 Photo", body, "caption")
+        return _caption(_("📷 Photo"), body, "caption")
     if kind == "videoMessage":
-        label = "🎞 GIF" if body.get("gifPlayback") is True else "🎥 Video"
+        label = _("🎞 GIF") if body.get("gifPlayback") is True else _("🎥 Video")
         return _caption(label + _seconds(body), body, "caption")
     if kind == "audioMessage":
-        return ("🎤 Voice message" if body.get("ptt") is True else "🎵 Audio") + _seconds(body)
+        voice = body.get("ptt") is True
+        return (_("🎤 Voice message") if voice else _("🎵 Audio")) + _seconds(body)
     if kind == "documentMessage":
-        return _caption("📄 Document", body, "fileName", "title", "caption")
+        return _caption(_("📄 Document"), body, "fileName", "title", "caption")
     if kind == "stickerMessage":
-        return "Sticker"
+        return _("Sticker")
     if kind in ("locationMessage", "liveLocationMessage"):
-        label = "📍 Live location" if kind == "liveLocationMessage" else "📍 Location"
+        live = kind == "liveLocationMessage"
+        label = _("📍 Live location") if live else _("📍 Location")
         named = _caption(label, body, "name", "address", "caption")
         if named != label:
             return named
@@ -171,35 +176,39 @@ def _describe(kind: str, body: Any, content: dict[str, Any]) -> str:
             return f"{label}: {lat:.5f}, {lon:.5f}"
         return label
     if kind == "contactMessage":
-        return _caption("👤 Contact", body, "displayName")
+        return _caption(_("👤 Contact"), body, "displayName")
     if kind == "contactsArrayMessage":
         contacts = body.get("contacts")
         count = len(contacts) if isinstance(contacts, list) else 0
-        return f"👤 {count} contacts" if count else "👤 Contacts"
+        if count:
+            return ngettext("👤 {n} contact", "👤 {n} contacts", count).format(n=number(count))
+        return _("👤 Contacts")
     if kind == "reactionMessage":
         emoji = _str(body.get("text"))
-        return f"Reacted {emoji}" if emoji else "Reaction removed"
+        return _("Reacted {emoji}").format(emoji=emoji) if emoji else _("Reaction removed")
     if kind in ("pollCreationMessage", "pollCreationMessageV2", "pollCreationMessageV3"):
-        return _caption("📊 Poll", body, "name")
+        return _caption(_("📊 Poll"), body, "name")
     if kind == "pollUpdateMessage":
-        return "📊 Poll vote"
+        return _("📊 Poll vote")
     if kind == "protocolMessage":
         kind_name = _str(body.get("type")) or ""
         if kind_name == "REVOKE":
-            return "🚫 Message deleted"
+            return _("🚫 Message deleted")
         if kind_name == "MESSAGE_EDIT":
             edited_kind, edited = content_kind(_dict(body.get("editedMessage")))
             new_text = _describe(edited_kind, edited.get(edited_kind), edited) if edited else ""
-            return f"✎ Edited: {new_text}" if new_text else "✎ Edited"
-        return f"protocol message ({kind_name or 'unknown'})"
+            return _("✎ Edited: {text}").format(text=new_text) if new_text else _("✎ Edited")
+        if kind_name:
+            return _("protocol message ({type})").format(type=kind_name)
+        return _("protocol message (unknown)")
     if kind == "orderMessage":
-        return _caption("🛒 Order", body, "orderTitle", "message")
+        return _caption(_("🛒 Order"), body, "orderTitle", "message")
     if kind == "productMessage":
-        return "🛍 Product"
+        return _("🛍 Product")
     if kind == "groupInviteMessage":
-        return _caption("👥 Group invite", body, "groupName")
+        return _caption(_("👥 Group invite"), body, "groupName")
     if kind == "call":
-        return "📞 Call"
+        return _("📞 Call")
     return f"[{kind}]"  # an unknown kind is kept and shown as its type
 
 

@@ -16,6 +16,7 @@ from pydantic import Field
 
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.models import _Request, _Response
+from gateway_tui.core.text.i18n import _, ngettext, number
 
 # The names a real 1.7.1 accepts in ``events`` (validate.schema.ts:925-952), in its order.
 EVENT_NAMES: tuple[str, ...] = (
@@ -61,7 +62,7 @@ def integration_shown(name: str | None, *, say_default: bool = True) -> str:
     adds "(default)" to the one told, not read."""
     if name:
         return name
-    return f"{BAILEYS} (default)" if say_default else BAILEYS
+    return _("{integration} (default)").format(integration=BAILEYS) if say_default else BAILEYS
 
 
 # The name becomes a file name in the server's store (``<name>.json``): a real server given a
@@ -84,17 +85,17 @@ def check_new_instance_name(name: str) -> list[Problem]:
     """A real server makes a folder and files of the name: refuse what breaks that."""
     problems: list[str] = []
     if not name:
-        problems.append("enter a name")
+        problems.append(_("enter a name"))
     elif name != name.strip():
-        problems.append("no spaces at the start or end")
+        problems.append(_("no spaces at the start or end"))
     elif "/" in name or "\\" in name:
-        problems.append("no / or \\ (the name becomes a folder on the server)")
+        problems.append(_("no / or \\ (the name becomes a folder on the server)"))
     elif name.startswith("."):
-        problems.append("must not start with a dot (. and .. are folders; .x is hidden)")
+        problems.append(_("must not start with a dot (. and .. are folders; .x is hidden)"))
     elif any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
-        problems.append("no control characters")
+        problems.append(_("no control characters"))
     elif len(name.encode()) > MAX_NAME_BYTES:
-        problems.append(f"too long: at most {MAX_NAME_BYTES} bytes as UTF-8")
+        problems.append(_("too long: at most {n} bytes as UTF-8").format(n=number(MAX_NAME_BYTES)))
     return [Problem("instanceName", text) for text in problems]
 
 
@@ -108,17 +109,17 @@ def check_pairing_number(raw: str, field: str = "number") -> list[Problem]:
     if not value:
         return []
     if not re.fullmatch(r"[0-9]+", value):
-        return [Problem(field, "digits with the country code (spaces, +, ( ) and - are fine)")]
+        return [Problem(field, _("digits with the country code (spaces, +, ( ) and - are fine)"))]
     if len(value) < 8:
-        return [Problem(field, "too short for an international number with country code")]
+        return [Problem(field, _("too short for an international number with country code"))]
     return []
 
 
 def check_token(token: str) -> list[Problem]:
     if not token.strip():
-        return [Problem("token", "the instance needs a key")]
+        return [Problem("token", _("the instance needs a key"))]
     if not _PRINTABLE_ASCII.fullmatch(token):
-        return [Problem("token", "printable ASCII only (it travels in a header)")]
+        return [Problem("token", _("printable ASCII only (it travels in a header)"))]
     return []
 
 
@@ -133,10 +134,17 @@ class CreateInstanceRequest(_Request):
         problems = check_new_instance_name(self.instance_name) + check_token(self.token)
         problems += check_pairing_number(self.number or "")
         if self.integration is not None and self.integration not in INTEGRATIONS:
-            problems.append(Problem("integration", f"one of {', '.join(INTEGRATIONS)}"))
+            problems.append(
+                Problem("integration", _("one of {names}").format(names=", ".join(INTEGRATIONS)))
+            )
         if self.integration == BUSINESS and not self.number:
             # The real server answers "number is required" and keeps a half-made instance.
-            problems.append(Problem("number", "WHATSAPP-BUSINESS needs the business number"))
+            problems.append(
+                Problem(
+                    "number",
+                    _("{integration} needs the business number").format(integration=BUSINESS),
+                )
+            )
         return problems
 
     def to_json(self) -> dict[str, Any]:
@@ -212,21 +220,21 @@ class ConnectResult(_Response):
     def explanation(self) -> str:
         """In plain words, what this answer means for the user."""
         if self.state == "open":
-            return "The instance is already connected (open): nothing to scan."
+            return _("The instance is already connected (open): nothing to scan.")
         if self.has_code:
-            return "Scan the code with WhatsApp on the phone: Linked devices → Link a device."
+            return _("Scan the code with WhatsApp on the phone: Linked devices → Link a device.")
         if self.empty:
-            return (
+            return _(
                 "The gateway answered with an empty body: it failed inside while asking "
                 "WhatsApp for a code. Its log says why; try again in a moment."
             )
-        return (
+        return _(
             "No code: the gateway could not get one from WhatsApp (it answered "
-            f"count {self.count if self.count is not None else '—'}). The gateway has no "
+            "count {count}). The gateway has no "
             "connection to WhatsApp's servers, or WhatsApp refused it. It keeps retrying "
             "(the state flips connecting/close) for as long as it runs: a 1.7.1 gateway goes "
             "on even after a logout."
-        )
+        ).format(count=self.count if self.count is not None else "—")
 
 
 # --- webhook and websocket --------------------------------------------------------------------
@@ -235,16 +243,20 @@ class ConnectResult(_Response):
 def check_events(events: list[str], field: str = "events") -> list[Problem]:
     unknown = [event for event in events if event not in EVENT_NAMES]
     if unknown:
-        return [Problem(field, f"not an event a 1.7.1 gateway knows: {', '.join(unknown)}")]
+        said = _("not an event a 1.7.1 gateway knows: {events}").format(events=", ".join(unknown))
+        return [Problem(field, said)]
     return []
 
 
 def check_webhook_url(url: str) -> list[Problem]:
     """A real server wants a URL even to turn the webhook off (``""`` is refused)."""
     if not url.strip():
-        return [Problem("url", "enter the URL the gateway should call (needed even when off)")]
+        return [Problem("url", _("enter the URL the gateway should call (needed even when off)"))]
     if not _HTTP_URL.fullmatch(url.strip()):
-        return [Problem("url", "a full http:// or https:// URL, e.g. https://example.com/hook")]
+        said = _("a full http:// or https:// URL, e.g. {example}").format(
+            example="https://example.com/hook"
+        )
+        return [Problem("url", said)]
     return []
 
 
@@ -320,46 +332,68 @@ def _event_difference(sent: list[str], found: list[str]) -> str | None:
         # None ticked means all of the line's events: the gateway keeping them is what was meant.
         return None
     if not found:
-        return f"events: {len(sent)} sent, none kept"
+        return ngettext(
+            "events: {n} sent, none kept", "events: {n} sent, none kept", len(sent)
+        ).format(n=number(len(sent)))
     added = [e for e in found if e not in sent]
     dropped = [e for e in sent if e not in found]
     parts = []
     if added:
-        parts.append(f"added {', '.join(added) if len(added) <= 4 else f'{len(added)} events'}")
+        if len(added) <= 4:
+            parts.append(_("added {events}").format(events=", ".join(added)))
+        else:
+            parts.append(_("added {n} events").format(n=number(len(added))))
     if dropped:
-        parts.append(f"dropped {', '.join(dropped) if len(dropped) <= 4 else len(dropped)}")
-    return "events: " + "; ".join(parts)
+        if len(dropped) <= 4:
+            parts.append(_("dropped {events}").format(events=", ".join(dropped)))
+        else:
+            parts.append(_("dropped {n}").format(n=number(len(dropped))))
+    return _("events: {changes}").format(changes="; ".join(parts))
 
 
 def webhook_differences(sent: WebhookSettings, found: WebhookSettings) -> list[str]:
     """What the gateway keeps differently from what was sent, in plain words."""
     if not found.configured:
-        return ["the gateway stored nothing (find answers {})"]
+        return [_("the gateway stored nothing (find answers {{}})").format()]
     lines: list[str] = []
     if sent.url.strip() != found.url:
-        shown = found.url or '""'
-        why = " (a disabled webhook keeps no URL)" if not found.enabled else ""
-        lines.append(f"url: sent {sent.url.strip()}, kept {shown}{why}")
+        said = (
+            _("url: sent {sent}, kept {kept}")
+            if found.enabled
+            else _("url: sent {sent}, kept {kept} (a disabled webhook keeps no URL)")
+        )
+        lines.append(said.format(sent=sent.url.strip(), kept=found.url or '""'))
     if sent.enabled != found.enabled:
-        lines.append(f"enabled: sent {sent.enabled}, kept {found.enabled}")
+        lines.append(_sent_kept("enabled", sent.enabled, found.enabled))
     if diff := _event_difference(sent.events, found.events):
         lines.append(diff)
     for name in ("webhook_by_events", "webhook_base64"):
         want, got = getattr(sent, name), getattr(found, name)
         if want is not None and want != got:
-            lines.append(f"{name}: sent {want}, kept {got if got is not None else 'nothing'}")
+            lines.append(_sent_kept(name, want, got))
     return lines
+
+
+def _sent_kept(name: str, sent: object, kept: object) -> str:
+    """``name: sent True, kept False`` (the setting's name and values are the wire's)."""
+    if kept is None:
+        return _("{setting}: sent {sent}, kept nothing").format(setting=name, sent=sent)
+    return _("{setting}: sent {sent}, kept {kept}").format(setting=name, sent=sent, kept=kept)
 
 
 def websocket_differences(sent: WebsocketSettings, found: WebsocketSettings) -> list[str]:
     if not found.configured:
-        return ["the gateway stored nothing (find answers {})"]
+        return [_("the gateway stored nothing (find answers {{}})").format()]
     lines: list[str] = []
     if sent.enabled != found.enabled:
-        lines.append(f"enabled: sent {sent.enabled}, kept {found.enabled}")
+        lines.append(_sent_kept("enabled", sent.enabled, found.enabled))
     if not found.enabled and sent.events and set(found.events) == set(EVENT_NAMES):
         # 1.7.1's way (not something added): it sends none of them while off.
-        lines.append("events: a disabled websocket keeps all 26 (none is sent while it is off)")
+        lines.append(
+            _("events: a disabled websocket keeps all {n} (none is sent while it is off)").format(
+                n=number(len(EVENT_NAMES))
+            )
+        )
     elif diff := _event_difference(sent.events, found.events):
         lines.append(diff)
     return lines

@@ -20,6 +20,7 @@ from pathlib import PurePath
 from typing import Any, Literal
 
 from gateway_tui.core.api.errors import Problem
+from gateway_tui.core.text.i18n import N_, _, number
 
 # What the gateway's schemas allow (2.3.7 src/validate/message.schema.ts; 1.7.1 the same).
 POLL_MIN_OPTIONS = 2
@@ -34,18 +35,19 @@ PRESENCE_DELAY_MS = 3000
 # Voice notes: the gateway converts what it is given to ogg/opus with ffmpeg (2.x; 1.7.1 the
 # same by default), so any common audio file works; these are the ones we let through.
 VOICE_FORMATS = (".ogg", ".opus", ".mp3", ".m4a", ".aac", ".wav", ".amr", ".webm", ".oga")
-VOICE_FORMATS_TEXT = "ogg/opus, mp3, m4a/aac, wav, amr or webm"
+VOICE_FORMATS_TEXT = N_("ogg/opus, mp3, m4a/aac, wav, amr or webm")  # _() where shown
 
 
-def _server(text: str) -> str:
-    return f" (the gateway: {text})"
+def _server(problem: str, said: str) -> str:
+    """Our words for a problem, then the gateway's own (``said``: its words, kept as they are)."""
+    return _("{problem} (the gateway: {said})").format(problem=problem, said=said)
 
 
 def guess_mimetype(file_name: str | None) -> str | None:
     """A file's mimetype from its name (``report.txt`` → ``text/plain``); None when unknown."""
     if not file_name:
         return None
-    guessed, _ = mimetypes.guess_type(PurePath(file_name).name, strict=False)
+    guessed, _encoding = mimetypes.guess_type(PurePath(file_name).name, strict=False)
     return guessed
 
 
@@ -58,10 +60,17 @@ class VoiceNote:
 
     def problems(self) -> list[Problem]:
         if not self.audio.strip():
-            return [Problem("audio", "choose an audio file" + _server('requires property "audio"'))]
+            return [
+                Problem("audio", _server(_("choose an audio file"), 'requires property "audio"'))
+            ]
         if self.file_name and PurePath(self.file_name).suffix.lower() not in VOICE_FORMATS:
             return [
-                Problem("audio", f"a voice note is {VOICE_FORMATS_TEXT}, not {self.file_name!r}")
+                Problem(
+                    "audio",
+                    _("a voice note is {formats}, not {file}").format(
+                        formats=_(VOICE_FORMATS_TEXT), file=repr(self.file_name)
+                    ),
+                )
             ]
         return []
 
@@ -81,32 +90,38 @@ class Poll:
     def problems(self) -> list[Problem]:
         problems: list[Problem] = []
         if not self.name.strip():
-            problems.append(Problem("name", "the poll needs a question"))
+            problems.append(Problem("name", _("the poll needs a question")))
         count = len(self.values)
         if count < POLL_MIN_OPTIONS:
             problems.append(
                 Problem(
                     "values",
-                    f"a poll needs at least {POLL_MIN_OPTIONS} options"
-                    + _server(f"values does not meet minimum length of {POLL_MIN_OPTIONS}"),
+                    _server(
+                        _("a poll needs at least {n} options").format(n=POLL_MIN_OPTIONS),
+                        f"values does not meet minimum length of {POLL_MIN_OPTIONS}",
+                    ),
                 )
             )
         elif count > POLL_MAX_OPTIONS:
             problems.append(
                 Problem(
                     "values",
-                    f"the gateway takes at most {POLL_MAX_OPTIONS} options"
-                    + _server(f"values does not meet maximum length of {POLL_MAX_OPTIONS}"),
+                    _server(
+                        _("the gateway takes at most {n} options").format(n=POLL_MAX_OPTIONS),
+                        f"values does not meet maximum length of {POLL_MAX_OPTIONS}",
+                    ),
                 )
             )
         if any(not value.strip() for value in self.values):
-            problems.append(Problem("values", "an option cannot be empty"))
+            problems.append(Problem("values", _("an option cannot be empty")))
         if len(set(self.values)) != count:
             problems.append(
-                Problem("values", "two options are the same" + _server("contains duplicate item"))
+                Problem("values", _server(_("two options are the same"), "contains duplicate item"))
             )
         if not 0 <= self.selectable_count <= max(count, 1):
-            problems.append(Problem("selectableCount", f"between 0 and {count}"))
+            problems.append(
+                Problem("selectableCount", _("between 0 and {n}").format(n=number(count)))
+            )
         return problems
 
     def flat(self) -> dict[str, Any]:
@@ -173,25 +188,25 @@ class ContactCards:
 
     def problems(self) -> list[Problem]:
         if not self.cards:
-            return [Problem("contact", "add at least one contact")]
+            return [Problem("contact", _("add at least one contact"))]
         problems: list[Problem] = []
         for index, card in enumerate(self.cards):
             where = f"contact[{index}]"
             if not card.full_name.strip():
-                problems.append(Problem(f"{where}.fullName", "a contact needs a name"))
+                problems.append(Problem(f"{where}.fullName", _("a contact needs a name")))
             if len(card.phone_number) < CONTACT_PHONE_MIN:
                 problems.append(
                     Problem(
                         f"{where}.phoneNumber",
-                        "a phone number with its country code"
-                        + _server(
+                        _server(
+                            _("a phone number with its country code"),
                             f"{where}.phoneNumber does not meet minimum length of "
-                            f"{CONTACT_PHONE_MIN}"
+                            f"{CONTACT_PHONE_MIN}",
                         ),
                     )
                 )
         if len({repr(card) for card in self.cards}) != len(self.cards):
-            problems.append(Problem("contact", "the same contact is listed twice"))
+            problems.append(Problem("contact", _("the same contact is listed twice")))
         return problems
 
     def flat(self) -> dict[str, Any]:
@@ -204,9 +219,11 @@ class ContactCards:
 def check_presence(presence: str, delay: int) -> list[Problem]:
     problems: list[Problem] = []
     if presence not in PRESENCES:
-        problems.append(Problem("presence", f"one of {', '.join(PRESENCES)}"))
+        problems.append(
+            Problem("presence", _("one of {values}").format(values=", ".join(PRESENCES)))
+        )
     if isinstance(delay, bool) or not isinstance(delay, int) or delay < 0:
-        problems.append(Problem("delay", "whole milliseconds, 0 or more"))
+        problems.append(Problem("delay", _("whole milliseconds, 0 or more")))
     return problems
 
 
@@ -254,22 +271,27 @@ class Button:
     def problems(self, where: str) -> list[Problem]:
         if self.type == "pix":
             problems = [
-                Problem(f"{where}.{name}", "cannot be empty")
+                Problem(f"{where}.{name}", _("cannot be empty"))
                 for name, value in (("name", self.name), ("key", self.key))
                 if not value.strip()
             ]
             if self.key_type not in PIX_KEY_TYPES:
-                problems.append(Problem(f"{where}.keyType", f"one of {', '.join(PIX_KEY_TYPES)}"))
+                problems.append(
+                    Problem(
+                        f"{where}.keyType",
+                        _("one of {values}").format(values=", ".join(PIX_KEY_TYPES)),
+                    )
+                )
             return problems
         problems = []
         if not self.display_text.strip():
-            problems.append(Problem(f"{where}.displayText", "a button needs its text"))
+            problems.append(Problem(f"{where}.displayText", _("a button needs its text")))
         needed = {"reply": ("id", self.id), "url": ("url", self.url)}
         needed |= {"call": ("phoneNumber", self.phone_number)}
         needed |= {"copy": ("copyCode", self.copy_code)}
         name, value = needed[self.type]
         if not value.strip():
-            problems.append(Problem(f"{where}.{name}", "cannot be empty"))
+            problems.append(Problem(f"{where}.{name}", _("cannot be empty")))
         return problems
 
 
@@ -306,7 +328,7 @@ class Buttons:
             problems.append(Problem("buttons", rule))
         pix_only = bool(self.buttons) and self.buttons[0].type == "pix"
         if not pix_only and not self.title.strip():
-            problems.append(Problem("title", "cannot be empty"))
+            problems.append(Problem("title", _("cannot be empty")))
         for index, button in enumerate(self.buttons):
             problems += button.problems(f"buttons[{index}]")
         return problems
@@ -350,15 +372,17 @@ class Carousel:
     def problems(self) -> list[Problem]:
         problems: list[Problem] = []
         if not self.body.strip():
-            problems.append(Problem("body", "cannot be empty"))
+            problems.append(Problem("body", _("cannot be empty")))
         if not 1 <= len(self.cards) <= CAROUSEL_MAX_CARDS:
-            problems.append(Problem("cards", f"1 to {CAROUSEL_MAX_CARDS} cards"))
+            problems.append(Problem("cards", _("1 to {n} cards").format(n=CAROUSEL_MAX_CARDS)))
         for index, card in enumerate(self.cards):
             where = f"cards[{index}]"
             if not card.body.strip():
-                problems.append(Problem(f"{where}.body", "cannot be empty"))
+                problems.append(Problem(f"{where}.body", _("cannot be empty")))
             if len(card.buttons) > CARD_MAX_BUTTONS:
-                problems.append(Problem(f"{where}.buttons", f"at most {CARD_MAX_BUTTONS}"))
+                problems.append(
+                    Problem(f"{where}.buttons", _("at most {n}").format(n=CARD_MAX_BUTTONS))
+                )
             elif rule := button_rule(card.buttons, allow_pix=False):
                 problems.append(Problem(f"{where}.buttons", rule))
             for b_index, button in enumerate(card.buttons):

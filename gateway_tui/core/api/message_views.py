@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gateway_tui.core.api.chat_models import StoredMessage, parse_long
+from gateway_tui.core.text.i18n import _, decimal, ngettext, number
 
 POLL_KINDS = ("pollCreationMessage", "pollCreationMessageV2", "pollCreationMessageV3")
 
@@ -41,14 +42,18 @@ class PollView:
         return self.selectable != 1
 
     def lines(self) -> list[str]:
-        head = f"📊 {self.question}" + (" (several choices)" if self.several else "")
+        if self.several:
+            head = _("📊 {question} (several choices)").format(question=self.question)
+        else:
+            head = f"📊 {self.question}"
         rows = [head]
         for option in self.options:
             count = self.votes.get(option, 0) if self.votes is not None else None
-            rows.append(
-                f"  ○ {option}"
-                + (f"  {count} vote{'s' * (count != 1)}" if count is not None else "")
-            )
+            if count is None:
+                rows.append(f"  ○ {option}")
+                continue
+            said = ngettext("{n} vote", "{n} votes", count).format(n=number(count))
+            rows.append(f"  ○ {option}  {said}")
         if self.votes is None and self.votes_note:
             rows.append(f"  {self.votes_note}")
         return rows
@@ -69,7 +74,7 @@ class LocationView:
         )
 
     def lines(self) -> list[str]:
-        rows = ["📍 " + (self.name or "Location")]
+        rows = ["📍 " + (self.name or _("Location"))]
         if self.address:
             rows.append(f"  {self.address}")
         rows.append(f"  {self.latitude:.5f}, {self.longitude:.5f}")
@@ -94,7 +99,8 @@ def _card(body: dict[str, Any]) -> ContactView:
         line = match.group(0)
         waid = _WAID.search(line)
         phones.append(match.group(1).strip() or (waid.group(1) if waid else ""))
-    return ContactView(_str(body.get("displayName")) or "Contact", tuple(p for p in phones if p))
+    name = _str(body.get("displayName")) or _("Contact")
+    return ContactView(name, tuple(p for p in phones if p))
 
 
 def contact_cards(message: StoredMessage) -> list[ContactView]:
@@ -124,7 +130,7 @@ def poll_view(
     )
     count = parse_long(body.get("selectableOptionsCount"))
     return PollView(
-        _str(body.get("name")) or "Poll",
+        _str(body.get("name")) or _("Poll"),
         names,
         count if count is not None else 1,
         votes,
@@ -161,7 +167,7 @@ def read_poll_votes(content: bytes) -> PollVotes:
         count = parse_long(result.get("votes"))
         counts[option] = count if count is not None else len(voters[option])
     total = parse_long(poll.get("totalVotes"))
-    return PollVotes(_str(poll.get("name")) or "Poll", total or 0, counts, voters)
+    return PollVotes(_str(poll.get("name")) or _("Poll"), total or 0, counts, voters)
 
 
 def location_view(message: StoredMessage) -> LocationView | None:
@@ -188,12 +194,15 @@ def voice_note_seconds(message: StoredMessage) -> int | None:
 
 
 def human_size(size: int) -> str:
+    """``size`` bytes as people read it: "512 bytes", "1.5 MB" (1,5 MB in pt-BR and es)."""
     value = float(size)
     for unit in ("bytes", "kB", "MB", "GB"):
         if value < 1000 or unit == "GB":
-            return f"{size} bytes" if unit == "bytes" else f"{value:.1f} {unit}"
+            if unit == "bytes":
+                break
+            return f"{decimal(value, 1)} {unit}"
         value /= 1000
-    return f"{size} bytes"  # pragma: no cover - the loop always returns
+    return ngettext("{n} byte", "{n} bytes", size).format(n=number(size))
 
 
 MEDIA_KINDS = ("documentMessage", "imageMessage", "videoMessage", "audioMessage", "stickerMessage")
@@ -358,11 +367,13 @@ def detail_lines(
             for card in cards
         ]
     if message.kind == "audioMessage":
-        label = "🎤 Voice message" if message.body.get("ptt") is True else "🎵 Audio"
+        voice = message.body.get("ptt") is True
+        label = _("🎤 Voice message") if voice else _("🎵 Audio")
         length = duration(voice_note_seconds(message))
         return [label + (f" {length}" if length else "")]
     if message.kind == "documentMessage":
-        name = _str(message.body.get("fileName")) or _str(message.body.get("title")) or "Document"
+        body = message.body
+        name = _str(body.get("fileName")) or _str(body.get("title")) or _("Document")
         facts = file_facts(message)
         return [f"📄 {name}"] + ([f"  {facts}"] if facts else [])
     return []

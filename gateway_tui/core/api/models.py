@@ -240,6 +240,7 @@ class ConnectionState(_Response):
 
 # --- settings -------------------------------------------------------------------------------------
 
+# The settings' names as shown (N_: translated where drawn, with _()).
 SETTING_LABELS: dict[str, str] = {
     "reject_call": N_("Reject incoming calls"),
     "groups_ignore": N_("Ignore group messages"),

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway_tui.core.events.record import GLOBAL, SOCKET, WEBHOOK
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 
 NEVER_SENT = frozenset({"APPLICATION_STARTUP", "NEW_JWT_TOKEN"})
 
@@ -56,7 +57,12 @@ class CoverageRow:
     socket_seen: int  # on /<instance>
     global_seen: int  # on "/" (2.x global events)
     webhook_seen: int
-    verdict: str  # "" when it adds up
+    verdict: str  # "" when it adds up (English: the problems below, joined)
+    problems: tuple[str, ...] = ()  # each N_-marked: said in the reader's language
+
+    def said(self) -> str:
+        """The verdict in the current language."""
+        return "; ".join(_(problem) for problem in self.problems)
 
 
 def coverage(
@@ -85,37 +91,48 @@ def coverage(
         webhook_ticked = webhook.ticks(name) if webhook else None
         problems = []
         if socket_ticked and not on_socket and name not in NEVER_SENT:
-            problems.append("ticked for the websocket, none seen yet")
+            problems.append(N_("ticked for the websocket, none seen yet"))
         if on_socket and socket_ticked is False:
             never_set = websocket is not None and not websocket.configured
             problems.append(
-                "seen, though the websocket was never set on this instance"
+                N_("seen, though the websocket was never set on this instance")
                 if never_set
-                else "seen on the websocket but not ticked"
+                else N_("seen on the websocket but not ticked")
             )
         if listening and webhook_ticked and not by_hook and name not in NEVER_SENT:
-            problems.append("ticked for the webhook, none arrived yet")
+            problems.append(N_("ticked for the webhook, none arrived yet"))
         if by_hook and webhook_ticked is False:
-            problems.append("arrived by webhook but not ticked")
+            problems.append(N_("arrived by webhook but not ticked"))
         verdict = "; ".join(problems)
         ticked_on = (socket_ticked, webhook_ticked)
-        rows.append(CoverageRow(name, *ticked_on, on_socket, on_global, by_hook, verdict))
+        rows.append(
+            CoverageRow(name, *ticked_on, on_socket, on_global, by_hook, verdict, tuple(problems))
+        )
     return rows
 
 
 def headline(websocket: Asked | None, webhook: Asked | None) -> list[str]:
-    """The two settings in a line each."""
+    """The two settings in a line each, in the current language ("websocket" and "webhook"
+    are the settings' names: kept)."""
     lines = []
     for label, asked in (("websocket", websocket), ("webhook", webhook)):
         if asked is None:
-            lines.append(f"{label}: settings not read")
+            lines.append(_("{way}: settings not read").format(way=label))
         elif not asked.configured:
-            lines.append(f"{label}: never set on this instance")
+            lines.append(_("{way}: never set on this instance").format(way=label))
         elif not asked.enabled:
-            lines.append(f"{label}: off (nothing is sent this way)")
+            lines.append(_("{way}: off (nothing is sent this way)").format(way=label))
         else:
-            ticked = f"{len(asked.events)} events ticked" if asked.events else "every event"
+            n = len(asked.events)
+            ticked = (
+                ngettext("{n} event ticked", "{n} events ticked", n).format(n=number(n))
+                if asked.events
+                else _("every event")
+            )
             where = f" → {asked.where}" if asked.where else ""
-            by = " (one URL per event)" if asked.by_events else ""
-            lines.append(f"{label}: on, {ticked}{where}{by}")
+            if asked.by_events:
+                said = _("{way}: on, {ticked}{where} (one URL per event)")
+            else:
+                said = _("{way}: on, {ticked}{where}")
+            lines.append(said.format(way=label, ticked=ticked, where=where))
     return lines

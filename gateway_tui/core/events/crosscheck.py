@@ -10,17 +10,23 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gateway_tui.core.events.record import WEBHOOK, EventRecord, fingerprint
+from gateway_tui.core.text.i18n import N_, _
 
 GRACE_SECONDS = 10.0
 MAX_WAITING = 10_000
-ONLY_WEBHOOK = "only by webhook"
-ONLY_SOCKET = "only on the websocket"
+# Codes (``webhook-listen --json`` writes them as ``flag``); said with ``_()`` to people.
+ONLY_WEBHOOK = N_("only by webhook")
+ONLY_SOCKET = N_("only on the websocket")
 
 
 @dataclass(frozen=True, slots=True)
 class OneWay:
     record: EventRecord
     why: str  # ONLY_WEBHOOK or ONLY_SOCKET
+
+    def said(self) -> str:
+        """``why`` in the current language."""
+        return _(self.why)
 
 
 class Crosscheck:

@@ -75,13 +75,16 @@ class EventFilter:
 
     def describe(self) -> str:
         """The filter in words ("" when empty)."""
+        from gateway_tui.core.text.i18n import _
+
         parts = []
+        either = f" {_('or')} "
         if self.events:
-            parts.append("event " + " or ".join(sorted(self.events)))
+            parts.append(_("event {names}").format(names=either.join(sorted(self.events))))
         if self.instances:
-            parts.append("instance " + " or ".join(sorted(self.instances)))
+            parts.append(_("instance {names}").format(names=either.join(sorted(self.instances))))
         if self.chat:
-            parts.append(f"chat ~ {self.chat}")
+            parts.append(_("chat ~ {chat}").format(chat=self.chat))
         if self.text:
-            parts.append(f"text ~ {self.text}")
+            parts.append(_("text ~ {text}").format(text=self.text))
         return ", ".join(parts)

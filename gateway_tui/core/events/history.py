@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gateway_tui.core.events.record import EventRecord, setting_name
-from gateway_tui.core.events.summary import history_figures
+from gateway_tui.core.events.summary import count_of, history_figures
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 
 STALL_SECONDS = 120.0
-ADVICE = "a restart of the instance pulls the next batch (gateway issue #2644)"
+ADVICE = N_("A restart of the instance pulls the next batch (gateway issue #2644).")
 BATCH = "MESSAGES_SET"
 COMPLETE = "MESSAGING_HISTORY_SET"
 
@@ -78,31 +79,50 @@ class HistorySync:
         state = self.state
         if state == IDLE:
             return None
-        batches = f"{self.batches} batch" + ("es" if self.batches != 1 else "")
-        got = f"{self.messages:,} messages in {batches}"
+        got = ngettext("{messages} in {n} batch", "{messages} in {n} batches", self.batches).format(
+            messages=count_of("messages", self.messages),
+            n=number(self.batches),
+        )
         if state == DONE:
             if self.totals:
                 parts = [
-                    f"{self.totals[key]:,} {label}"
-                    for key, label in (
+                    count_of(what, self.totals[key])
+                    for key, what in (
                         ("messageCount", "messages"),
                         ("chatCount", "chats"),
                         ("contactCount", "contacts"),
                     )
                     if key in self.totals
                 ]
-                return "History sync done: " + ", ".join(parts)
-            return f"History sync done: {got}"
+                return _("History sync done: {figures}").format(figures=", ".join(parts))
+            return _("History sync done: {figures}").format(figures=got)
         if state == STOPPED:
-            where = "early (no progress given)"
-            if self.progress is not None:
-                where = f"at {self.progress} %"
-            why = "no batch came for a while"
-            if self.latest:
-                why = "the gateway called a batch the latest"
-            return f"History sync stopped {where}: {why}, {got}. {ADVICE[0].upper()}{ADVICE[1:]}."
-        shown = f"{self.progress} %" if self.progress is not None else "progress not given"
-        return f"History sync: {shown} · {got}"
+            if self.progress is None and self.latest:
+                said = _(
+                    "History sync stopped early (no progress given): the gateway called a "
+                    "batch the latest, {figures}. {advice}"
+                )
+            elif self.progress is None:
+                said = _(
+                    "History sync stopped early (no progress given): no batch came for a "
+                    "while, {figures}. {advice}"
+                )
+            elif self.latest:
+                said = _(
+                    "History sync stopped at {progress} %: the gateway called a batch the "
+                    "latest, {figures}. {advice}"
+                )
+            else:
+                said = _(
+                    "History sync stopped at {progress} %: no batch came for a while, "
+                    "{figures}. {advice}"
+                )
+            return said.format(progress=self.progress, figures=got, advice=_(ADVICE))
+        if self.progress is not None:
+            return _("History sync: {progress} % · {figures}").format(
+                progress=self.progress, figures=got
+            )
+        return _("History sync: progress not given · {figures}").format(figures=got)
 
 
 class HistoryBook:
@@ -123,3 +143,7 @@ class HistoryBook:
     def line(self, instance: str) -> str | None:
         sync = self.syncs.get(instance)
         return sync.line() if sync else None
+
+    def stopped(self, instance: str) -> bool:
+        sync = self.syncs.get(instance)
+        return sync is not None and sync.state == STOPPED

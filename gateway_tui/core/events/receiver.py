@@ -21,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gateway_tui.core.events.record import WEBHOOK, WEBHOOK_HEADERS, EventRecord, from_envelope
+from gateway_tui.core.text.i18n import _, ngettext, number
 
 MAX_BODY = 2 * 1024 * 1024
 ANSWER = b'{"ok":true}'
@@ -56,7 +57,9 @@ class WebhookReceiver:
             await self._read(request)
         except Exception as error:  # noqa: BLE001 - whatever came, the answer is the same
             self.unreadable += 1
-            self.on_problem(f"a request could not be read ({type(error).__name__})")
+            self.on_problem(
+                _("a request could not be read ({error})").format(error=type(error).__name__)
+            )
         return Response(ANSWER, status_code=200, media_type="application/json")
 
     async def _read(self, request: Any) -> None:
@@ -75,21 +78,35 @@ class WebhookReceiver:
             self.unreadable += 1
             what = headers.get("X-Event-Type") or path
             said = request.headers.get("content-length", "")
-            size = f" of {int(said):,} bytes" if said.isdigit() else ""
-            self.on_problem(
-                f"a body{size} ({what}) was over the {self.max_body:,}-byte limit: not read"
-            )
+            limit = number(self.max_body)
+            if said.isdigit():
+                problem = ngettext(
+                    "a body of {n} byte ({what}) was over the {limit}-byte limit: not read",
+                    "a body of {n} bytes ({what}) was over the {limit}-byte limit: not read",
+                    int(said),
+                ).format(n=number(int(said)), what=what, limit=limit)
+            else:
+                problem = _("a body ({what}) was over the {limit}-byte limit: not read").format(
+                    what=what, limit=limit
+                )
+            self.on_problem(problem)
             return
         try:
             payload = json.loads(bytes(body))
         except (ValueError, UnicodeDecodeError):
             self.unreadable += 1
-            self.on_problem(f"a body that is not JSON came to {path} ({len(body):,} bytes)")
+            self.on_problem(
+                ngettext(
+                    "a body that is not JSON came to {path} ({n} byte)",
+                    "a body that is not JSON came to {path} ({n} bytes)",
+                    len(body),
+                ).format(path=path, n=number(len(body)))
+            )
             return
         record = from_envelope(payload, via=WEBHOOK, headers=headers, path=path)
         if record is None:
             self.unreadable += 1
-            self.on_problem(f"a JSON body with no event name came to {path}")
+            self.on_problem(_("a JSON body with no event name came to {path}").format(path=path))
             return
         self.on_record(record)
 
@@ -106,14 +123,14 @@ def is_loopback(host: str) -> bool:
 def reach_note(host: str, port: int) -> str:
     """Who can post to the receiver, said plainly."""
     if is_loopback(host):
-        return (
-            f"listening on {host}:{port} (this machine only): a gateway on another machine or "
+        return _(
+            "listening on {host}:{port} (this machine only): a gateway on another machine or "
             "in a container cannot reach it; --host 0.0.0.0 listens on every address"
-        )
-    return (
-        f"listening on {host}:{port}, reachable from other machines: anyone who can reach "
+        ).format(host=host, port=port)
+    return _(
+        "listening on {host}:{port}, reachable from other machines: anyone who can reach "
         "this address can post to it, and the gateway must be able to reach it"
-    )
+    ).format(host=host, port=port)
 
 
 def bind(host: str, port: int) -> socket.socket:

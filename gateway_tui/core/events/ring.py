@@ -58,7 +58,22 @@ class EventRing:
 
     def capacity_line(self) -> str:
         """What the ring keeps, said on screen."""
-        line = f"{len(self):,} of the last {self.capacity:,} events kept"
+        from gateway_tui.core.text.i18n import ngettext, number
+
+        figures = {
+            "kept": number(len(self)),
+            "n": number(self.capacity),
+            "total": number(self.total),
+            "dropped": number(self.dropped),
+        }
         if self.dropped:
-            line += f" ({self.total:,} arrived: {self.dropped:,} dropped from the ring)"
-        return line
+            return ngettext(
+                "{kept} of the last {n} event kept ({total} arrived: {dropped} dropped from "
+                "the ring)",
+                "{kept} of the last {n} events kept ({total} arrived: {dropped} dropped from "
+                "the ring)",
+                self.capacity,
+            ).format(**figures)
+        return ngettext(
+            "{kept} of the last {n} event kept", "{kept} of the last {n} events kept", self.capacity
+        ).format(**figures)

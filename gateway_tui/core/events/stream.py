@@ -20,6 +20,7 @@ from typing import Any
 
 from gateway_tui.core.events.record import GLOBAL, SOCKET, EventRecord, fingerprint, from_envelope
 from gateway_tui.core.live import follow_namespace, quiet_socketio_loggers
+from gateway_tui.core.text.i18n import _
 
 ROOT = "/"
 _SEEN_KEPT = 2048  # fingerprints kept to hand an event over once
@@ -106,18 +107,20 @@ class EventStream:
             on_event=self.received,
             on_up=lambda up: self._up(namespace, up),
             on_refused=self._fail,
-            on_retry=lambda why: self._on_status(f"{namespace}: {why}; trying again"),
+            on_retry=lambda why: self._on_status(
+                _("{namespace}: {problem}; trying again").format(namespace=namespace, problem=why)
+            ),
         )
 
     def _up(self, namespace: str, up: bool) -> None:
         if up:
             self.connected.add(namespace)
-            self._on_status(f"{namespace}: following")
+            self._on_status(_("{namespace}: following").format(namespace=namespace))
         elif namespace in self.connected:
             self.connected.discard(namespace)
             if not self._stopping:
                 self.drops += 1
-                self._on_status(f"{namespace}: dropped, reconnecting")
+                self._on_status(_("{namespace}: dropped, reconnecting").format(namespace=namespace))
 
 
 class StreamThread:
@@ -175,7 +178,7 @@ class StreamThread:
         """Every record waiting (on the caller's loop)."""
         self._woken = False
         waiting = self._waiting
-        return [waiting.popleft() for _ in range(len(waiting))]
+        return [waiting.popleft() for _index in range(len(waiting))]
 
     def _run(self, ended: asyncio.Future[None]) -> None:
         async def main() -> None:

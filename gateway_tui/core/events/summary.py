@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gateway_tui.core.events.record import EventRecord, setting_name
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable
 
 LIMIT = 160
@@ -33,7 +34,9 @@ def _items(data: Any) -> list[dict[str, Any]]:
 
 
 def _more(items: list[Any], shown: int = 1) -> str:
-    return f" (+{len(items) - shown} more)" if len(items) > shown else ""
+    if len(items) <= shown:
+        return ""
+    return " " + _("(+{n} more)").format(n=number(len(items) - shown))
 
 
 def _number(value: Any) -> int | None:
@@ -67,17 +70,17 @@ def _message(data: Any) -> str:
 
     items = _items(data)
     if not items:
-        return "no message in it"
+        return _("no message in it")
     message = StoredMessage.read(items[0])
     if message is None:
-        return "a message the app cannot read" + _more(items)
+        return _("a message the app cannot read") + _more(items)
     if message.from_me:
-        who = "me"
+        who = _("me")
     elif message.participant:  # a group member
         who = f"{message.sender_name or ''} {message.participant}".strip()
     else:  # the chat itself wrote: its name, when it gave one
         who = message.sender_name or ""
-    kind = message.kind or "message"
+    kind = message.kind or _("message")
     text = f": {message.text}" if message.text and message.text != f"[{kind}]" else ""
     parts = [message.remote_jid, who, f"{kind}{text}"]
     return " · ".join(part for part in parts if part) + _more(items)
@@ -86,23 +89,24 @@ def _message(data: Any) -> str:
 def _update(data: Any) -> str:
     items = _items(data)
     if not items:
-        return "no update in it"
+        return _("no update in it")
     item = items[0]
     key = _d(item.get("key"))
     chat = _s(item.get("remoteJid")) or _s(key.get("remoteJid"))
     ident = _s(item.get("keyId")) or _s(item.get("id")) or _s(key.get("id"))
     update = _d(item.get("update"))
     status = item.get("status") or update.get("status")
-    shown = f"→ {status}" if status is not None else "changed"
+    shown = f"→ {status}" if status is not None else _("changed")
     return f"{chat} · {ident} {shown}{_more(items)}".strip(" ·")
 
 
 def _deleted(data: Any) -> str:
     items = _items(data)
     if not items:
-        return "deleted"
+        return _("deleted")
     key = _d(items[0].get("key")) or items[0]
-    return f"{_s(key.get('remoteJid'))} · {_s(key.get('id'))} deleted{_more(items)}"
+    said = _("{chat} · {id} deleted").format(chat=_s(key.get("remoteJid")), id=_s(key.get("id")))
+    return said + _more(items)
 
 
 def _connection(data: Any) -> str:
@@ -110,7 +114,11 @@ def _connection(data: Any) -> str:
     state = _s(item.get("state")) or "?"
     reason = item.get("statusReason")
     who = _s(item.get("profileName")) or _s(item.get("wuid"))
-    parts = [f"state {state}" + (f" ({reason})" if reason is not None else "")]
+    parts = [
+        _("state {state} ({reason})").format(state=state, reason=reason)
+        if reason is not None
+        else _("state {state}").format(state=state)
+    ]
     if who:
         parts.append(who)
     return " · ".join(parts)
@@ -119,8 +127,9 @@ def _connection(data: Any) -> str:
 def _qrcode(data: Any) -> str:
     qrcode = _d(_d(data).get("qrcode")) or _d(data)
     pairing = _s(qrcode.get("pairingCode"))
-    said = "a new QR code to scan"
-    return f"{said} (pairing code {pairing})" if pairing else said
+    if pairing:
+        return _("a new QR code to scan (pairing code {code})").format(code=pairing)
+    return _("a new QR code to scan")
 
 
 def _presence(data: Any) -> str:
@@ -131,7 +140,21 @@ def _presence(data: Any) -> str:
         f"{jid if jid != chat else ''} {_s(_d(value).get('lastKnownPresence')) or '?'}".strip()
         for jid, value in list(presences.items())[:3]
     ]
-    return f"{chat}: {', '.join(states) or 'presence'}"
+    return f"{chat}: {', '.join(states) or _('presence')}"
+
+
+def count_of(what: str, n: int) -> str:
+    """ "1 chat", "2 chats" (``what``: messages, chats, contacts or groups), in the current
+    language, the number the locale's way."""
+    if what == "messages":
+        said = ngettext("{n} message", "{n} messages", n)
+    elif what == "chats":
+        said = ngettext("{n} chat", "{n} chats", n)
+    elif what == "contacts":
+        said = ngettext("{n} contact", "{n} contacts", n)
+    else:
+        said = ngettext("{n} group", "{n} groups", n)
+    return said.format(n=number(n))
 
 
 def _named_list(what: str) -> Callable[[Any], str]:
@@ -143,7 +166,7 @@ def _named_list(what: str) -> Callable[[Any], str]:
             name = _s(item.get("pushName")) or _s(item.get("name")) or _s(item.get("subject"))
             names.append(f"{name} {ident}".strip() if name and name != ident else ident)
         count = len(items)
-        head = f"{count} {what}" if count != 1 else f"1 {what.rstrip('s')}"
+        head = count_of(what, count)
         return f"{head}: {', '.join(n for n in names if n)}{_more(items, 3)}" if names else head
 
     return summary
@@ -153,26 +176,37 @@ def _participants(data: Any) -> str:
     item = _d(data)
     people = item.get("participants")
     count = len(people) if isinstance(people, list) else 0
-    action = _s(item.get("action")) or "change"
-    return f"{_s(item.get('id'))}: {action} {count} participant{'s' if count != 1 else ''}"
+    action = _s(item.get("action")) or _("change")
+    return ngettext(
+        "{group}: {action} {n} participant", "{group}: {action} {n} participants", count
+    ).format(group=_s(item.get("id")), action=action, n=number(count))
 
 
 def _call(data: Any) -> str:
     item = (_items(data) or [{}])[0]
-    kind = "video call" if item.get("isVideo") is True else "call"
-    return f"{kind} from {_s(item.get('from')) or '?'}: {_s(item.get('status')) or '?'}"
+    said = (
+        _("video call from {who}: {status}")
+        if item.get("isVideo") is True
+        else _("call from {who}: {status}")
+    )
+    return said.format(who=_s(item.get("from")) or "?", status=_s(item.get("status")) or "?")
 
 
 def _status(data: Any) -> str:
     item = _d(data)
     code = item.get("disconnectionReasonCode")
-    return f"status {_s(item.get('status')) or '?'}" + (f" ({code})" if code is not None else "")
+    status = _s(item.get("status")) or "?"
+    if code is None:
+        return _("status {status}").format(status=status)
+    return _("status {status} ({code})").format(status=status, code=code)
 
 
 def _instance(what: str) -> Callable[[Any], str]:
+    """``what``: N_-marked "created {name}"."""
+
     def summary(data: Any) -> str:
         name = _s(_d(data).get("instanceName"))
-        return f"{what} {name}".strip()
+        return _(what).format(name=name).strip()
 
     return summary
 
@@ -180,15 +214,18 @@ def _instance(what: str) -> Callable[[Any], str]:
 def _labels(data: Any) -> str:
     item = _d(data)
     name = _s(item.get("name")) or _s(item.get("id"))
-    return f"label {name}" + (" deleted" if item.get("deleted") is True else "")
+    if item.get("deleted") is True:
+        return _("label {name} deleted").format(name=name)
+    return _("label {name}").format(name=name)
 
 
 def _label_association(data: Any) -> str:
     item = _d(data)
     association = _d(item.get("association"))
-    return (
-        f"label {_s(association.get('labelId'))} {_s(item.get('type')) or 'change'} "
-        f"on {_s(association.get('chatId'))}"
+    return _("label {label} {change} on {chat}").format(
+        label=_s(association.get("labelId")),
+        change=_s(item.get("type")) or _("change"),
+        chat=_s(association.get("chatId")),
     )
 
 
@@ -216,19 +253,21 @@ def history_figures(record: EventRecord) -> dict[str, Any]:
 def _history(record: EventRecord) -> str:
     figures = history_figures(record)
     parts = []
-    for name, label in (
+    for name, what in (
         ("messages", "messages"),
         ("messageCount", "messages"),
         ("chatCount", "chats"),
         ("contactCount", "contacts"),
     ):
         if name in figures:
-            parts.append(f"{figures[name]:,} {label}")
+            parts.append(count_of(what, figures[name]))
     if "progress" in figures:
-        parts.append(f"{figures['progress']} %")
+        parts.append(_("{p} %").format(p=figures["progress"]))
     if figures.get("isLatest") is True:
-        parts.append("latest")
-    return "history sync: " + (" · ".join(parts) or "a batch")
+        parts.append(_("latest"))
+    if not parts:
+        return _("history sync: a batch")
+    return _("history sync: {figures}").format(figures=" · ".join(parts))
 
 
 _BY_SETTING: dict[str, Callable[[Any], str]] = {
@@ -253,10 +292,10 @@ _BY_SETTING: dict[str, Callable[[Any], str]] = {
     "GROUP_PARTICIPANTS_UPDATE": _participants,
     "CALL": _call,
     "STATUS_INSTANCE": _status,
-    "LOGOUT_INSTANCE": lambda _data: "the instance was logged out",
-    "REMOVE_INSTANCE": lambda _data: "the instance was removed",
-    "INSTANCE_CREATE": _instance("created"),
-    "INSTANCE_DELETE": _instance("deleted"),
+    "LOGOUT_INSTANCE": lambda _data: _("the instance was logged out"),
+    "REMOVE_INSTANCE": lambda _data: _("the instance was removed"),
+    "INSTANCE_CREATE": _instance(N_("created {name}")),
+    "INSTANCE_DELETE": _instance(N_("deleted {name}")),
     "LABELS_EDIT": _labels,
     "LABELS_ASSOCIATION": _label_association,
 }
@@ -268,9 +307,9 @@ def _fields(data: Any) -> str:
         names = list(data)[:6]
         return "{" + ", ".join(map(str, names)) + (", …" if len(data) > 6 else "") + "}"
     if isinstance(data, list):
-        return f"{len(data)} items"
+        return ngettext("{n} item", "{n} items", len(data)).format(n=number(len(data)))
     if data is None:
-        return "no data"
+        return _("no data")
     return str(data)
 
 

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 
 from gateway_tui.core.fleet.verdict import Verdict
+from gateway_tui.core.text.i18n import N_, _, clock, ngettext, number
 
 LOG_SIZE = 500
 DEFAULT_UNREACHABLE_AFTER = 60.0
@@ -35,6 +36,21 @@ class AlertKind(StrEnum):
     CAMPAIGN_FINISHED = "campaign finished"
     CAMPAIGN_STOPPED = "campaign stopped"
 
+    @property
+    def label(self) -> str:
+        """The kind in the current language (the value is a code: the seen store keeps it)."""
+        return _(KIND_LABELS[self])
+
+
+KIND_LABELS: dict[AlertKind, str] = {
+    AlertKind.LEFT_OPEN: N_("left open"),
+    AlertKind.ZOMBIE: N_("zombie"),
+    AlertKind.UNREACHABLE: N_("unreachable"),
+    AlertKind.LICENCE: N_("licence inactive"),
+    AlertKind.CAMPAIGN_FINISHED: N_("campaign finished"),
+    AlertKind.CAMPAIGN_STOPPED: N_("campaign stopped"),
+}
+
 
 @dataclass
 class Alert:
@@ -48,17 +64,21 @@ class Alert:
     last_at: datetime | None = None
 
     def summary(self) -> str:
+        """ "gw / lc-2: zombie: …", with how often it came again, in the current language
+        (the text itself in the language of the run that raised it)."""
         who = f"{self.gateway} / {self.instance}" if self.instance else self.gateway
-        again = ""
-        if self.repeats:
-            span = _minutes((self.last_at or self.at) - self.at)
-            again = f" ({self.repeats + 1} times in {span})"
-        return f"{who}: {self.text}{again}"
+        if not self.repeats:
+            return _("{who}: {alert}").format(who=who, alert=self.text)
+        span = _minutes((self.last_at or self.at) - self.at)
+        times = self.repeats + 1
+        return ngettext(
+            "{who}: {alert} ({n} time in {span})", "{who}: {alert} ({n} times in {span})", times
+        ).format(who=who, alert=self.text, n=number(times), span=span)
 
 
 def _minutes(delta: timedelta) -> str:
     minutes = max(1, round(delta.total_seconds() / 60))
-    return f"{minutes} min"
+    return ngettext("{n} min", "{n} min", minutes).format(n=number(minutes))
 
 
 @dataclass
@@ -95,12 +115,22 @@ class AlertBook:
         raised: list[Alert] = []
         if before is Verdict.OK and verdict not in (Verdict.OK, Verdict.ZOMBIE):
             raised += self._raise(
-                AlertKind.LEFT_OPEN, gateway, instance, f"left open: {reason or verdict}", at
+                AlertKind.LEFT_OPEN,
+                gateway,
+                instance,
+                _("left open: {reason}").format(reason=reason or verdict),
+                at,
             )
         if verdict is Verdict.ZOMBIE:
             if AlertKind.ZOMBIE not in track.raised:
                 track.raised.add(AlertKind.ZOMBIE)
-                raised += self._raise(AlertKind.ZOMBIE, gateway, instance, f"zombie: {reason}", at)
+                raised += self._raise(
+                    AlertKind.ZOMBIE,
+                    gateway,
+                    instance,
+                    _("zombie: {reason}").format(reason=reason),
+                    at,
+                )
         else:
             track.raised.discard(AlertKind.ZOMBIE)
         return raised
@@ -118,11 +148,11 @@ class AlertBook:
             long_enough = at - track.unreachable_since >= self.unreachable_after
             if long_enough and AlertKind.UNREACHABLE not in track.raised:
                 track.raised.add(AlertKind.UNREACHABLE)
-                since = track.unreachable_since.astimezone().strftime("%H:%M:%S")
+                since = clock(track.unreachable_since.astimezone())
                 text = (
-                    f"unreachable since {since}: {reason}"
+                    _("unreachable since {time}: {reason}").format(time=since, reason=reason)
                     if reason
-                    else f"unreachable since {since}"
+                    else _("unreachable since {time}").format(time=since)
                 )
                 raised += self._raise(AlertKind.UNREACHABLE, gateway, None, text, at)
         else:
@@ -132,7 +162,11 @@ class AlertBook:
             if AlertKind.LICENCE not in track.raised:
                 track.raised.add(AlertKind.LICENCE)
                 raised += self._raise(
-                    AlertKind.LICENCE, gateway, None, f"licence inactive: {reason}", at
+                    AlertKind.LICENCE,
+                    gateway,
+                    None,
+                    _("licence inactive: {reason}").format(reason=reason),
+                    at,
                 )
         else:
             track.raised.discard(AlertKind.LICENCE)
@@ -149,21 +183,41 @@ class AlertBook:
         detail: str = "",
     ) -> list[Alert]:
         kind = AlertKind.CAMPAIGN_STOPPED if stopped else AlertKind.CAMPAIGN_FINISHED
-        text = f"campaign {campaign!r} {'stopped' if stopped else 'finished'}"
-        return self._raise(
-            kind, gateway, instance, f"{text}: {detail}" if detail else text, at, coalesce=False
-        )
+        if stopped:
+            text = (
+                _("campaign {id!r} stopped: {detail}") if detail else _("campaign {id!r} stopped")
+            )
+        else:
+            text = (
+                _("campaign {id!r} finished: {detail}") if detail else _("campaign {id!r} finished")
+            )
+        said = text.format(id=campaign, detail=detail)
+        return self._raise(kind, gateway, instance, said, at, coalesce=False)
 
-    def flapping(self, gateway: str, instance: str, at: datetime) -> str | None:
-        """ "4 changes in 5 min" when the instance changed verdict FLAP_CHANGES times or more
-        within the flap window; None otherwise."""
+    def _changes(self, gateway: str, instance: str, at: datetime) -> int | None:
         track = self._tracks.get((gateway, instance))
         if track is None:
             return None
         recent = [moment for moment in track.changes if at - moment <= self.flap_window]
-        if len(recent) < FLAP_CHANGES:
+        return len(recent) if len(recent) >= FLAP_CHANGES else None
+
+    def flapping(self, gateway: str, instance: str, at: datetime) -> str | None:
+        """ "4 changes in 5 min" when the instance changed verdict FLAP_CHANGES times or more
+        within the flap window; None otherwise. English: ``health --json`` writes it."""
+        changes = self._changes(gateway, instance, at)
+        if changes is None:
             return None
-        return f"{len(recent)} changes in {_minutes(self.flap_window)}"
+        minutes = max(1, round(self.flap_window.total_seconds() / 60))
+        return f"{changes} changes in {minutes} min"
+
+    def flapping_said(self, gateway: str, instance: str, at: datetime) -> str | None:
+        """``flapping`` in the current language."""
+        changes = self._changes(gateway, instance, at)
+        if changes is None:
+            return None
+        return ngettext("{n} change in {span}", "{n} changes in {span}", changes).format(
+            n=number(changes), span=_minutes(self.flap_window)
+        )
 
     def forget(self, gateway: str, instance: str | None = None) -> None:
         """An instance deleted (or a gateway removed): its history goes."""
@@ -202,5 +256,5 @@ def desktop_notification(alert: Alert) -> str:
     from gateway_tui.core.text.sanitize import line
 
     body = line(alert.summary()).replace(";", ",")[:200]
-    title = f"gateway-tui: {alert.kind.value}"
+    title = f"gateway-tui: {alert.kind.label}"
     return f"\x1b]9;{title}: {body}\x07\x1b]777;notify;{title};{body}\x07"

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
+
 
 class BatchAction(StrEnum):
     RESTART = "restart"
@@ -23,7 +25,16 @@ class BatchAction(StrEnum):
 
     @property
     def words(self) -> str:
-        return {"logout": "log out"}.get(self.value, self.value)
+        """The action as a verb in the current language ("log out")."""
+        return _(ACTION_WORDS[self])
+
+
+ACTION_WORDS: dict[BatchAction, str] = {
+    BatchAction.RESTART: N_("restart"),
+    BatchAction.CONNECT: N_("connect"),
+    BatchAction.LOGOUT: N_("log out"),
+    BatchAction.DELETE: N_("delete"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +52,18 @@ class Outcome(StrEnum):
     UNKNOWN = "outcome unknown"  # a write with no answer: check before trying again
     NOT_DONE = "not done"  # the batch was given up before this row
 
+    @property
+    def label(self) -> str:
+        return _(OUTCOME_WORDS[self])
+
+
+OUTCOME_WORDS: dict[Outcome, str] = {
+    Outcome.DONE: N_("done"),
+    Outcome.FAILED: N_("failed"),
+    Outcome.UNKNOWN: N_("outcome unknown"),
+    Outcome.NOT_DONE: N_("not done"),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class RowResult:
@@ -56,12 +79,27 @@ class RowResult:
 def confirmation(action: BatchAction, targets: list[Target]) -> str:
     """The one question, naming every target."""
     names = ", ".join(str(target) for target in targets)
-    return f"{action.words.capitalize()} {len(targets)} instance(s): {names}?"
+    n = len(targets)
+    said = {
+        BatchAction.RESTART: ngettext(
+            "Restart {n} instance: {names}?", "Restart {n} instances: {names}?", n
+        ),
+        BatchAction.CONNECT: ngettext(
+            "Connect {n} instance: {names}?", "Connect {n} instances: {names}?", n
+        ),
+        BatchAction.LOGOUT: ngettext(
+            "Log out {n} instance: {names}?", "Log out {n} instances: {names}?", n
+        ),
+        BatchAction.DELETE: ngettext(
+            "Delete {n} instance: {names}?", "Delete {n} instances: {names}?", n
+        ),
+    }[action]
+    return said.format(n=number(n), names=names)
 
 
 def typed_confirmation(targets: list[Target]) -> str:
     """What a delete asks to be typed: the number of instances, so no stray key deletes."""
-    return f"delete {len(targets)}"
+    return _("delete {n}").format(n=len(targets))
 
 
 async def call_client(client: Any, action: BatchAction, instance: str) -> Any:
@@ -97,15 +135,21 @@ async def run_batch(
         try:
             await call(target)
         except asyncio.CancelledError:
-            record(RowResult(target, Outcome.UNKNOWN, "given up during the call: check it"))
+            record(RowResult(target, Outcome.UNKNOWN, _("given up during the call: check it")))
             for rest in targets[index + 1 :]:
-                record(RowResult(rest, Outcome.NOT_DONE, "not done: the batch was given up"))
+                record(RowResult(rest, Outcome.NOT_DONE, _("not done: the batch was given up")))
             raise
         except GatewayError as error:
             outcome = Outcome.UNKNOWN if error.outcome_unknown else Outcome.FAILED
             record(RowResult(target, outcome, error.summary))
         except Exception as error:  # noqa: BLE001 - one row's bug must not hide the others
-            record(RowResult(target, Outcome.FAILED, f"unexpected error: {type(error).__name__}"))
+            record(
+                RowResult(
+                    target,
+                    Outcome.FAILED,
+                    _("unexpected error: {error}").format(error=type(error).__name__),
+                )
+            )
         else:
-            record(RowResult(target, Outcome.DONE, f"{action.words}: done"))
+            record(RowResult(target, Outcome.DONE, _("{action}: done").format(action=action.words)))
     return results

@@ -19,6 +19,7 @@ from gateway_tui.core.fleet.verdict import (
     judge_gateway_error,
     judge_instance,
 )
+from gateway_tui.core.text.i18n import date_time
 
 OnReading = Callable[[GatewayReading, list[Alert]], None]
 
@@ -68,15 +69,16 @@ class Fleet:
         self.readings[reading.gateway] = reading
         book = self.book
         gateway_verdict = reading.judgement.verdict if reading.judgement else None
-        reason = reading.judgement.reason if reading.judgement else ""
+        reason = reading.judgement.words if reading.judgement else ""
         alerts = book.observe_gateway(reading.gateway, gateway_verdict, reading.at, reason)
         for row in reading.instances:
             alerts += book.observe_instance(
-                row.gateway, row.name, row.verdict, reading.at, row.judgement.reason
+                row.gateway, row.name, row.verdict, reading.at, row.judgement.words
             )
             flapping = book.flapping(row.gateway, row.name, reading.at)
             if flapping:
                 row.evidence.flapping = flapping
+                row.evidence.flapping_said = book.flapping_said(row.gateway, row.name, reading.at)
                 row.judgement = judge_instance(row.evidence)
         return alerts
 
@@ -100,9 +102,11 @@ def row_key(row: InstanceRow) -> tuple:
     return trouble_key(row.verdict, bool(row.evidence.flapping), row.gateway, row.name)
 
 
-def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
+def health_rows(reading: GatewayReading, *, said: bool = False) -> list[dict[str, Any]]:
     """One object per instance (or one for the gateway when it listed none), as
-    ``gateway-tui health --json`` writes them."""
+    ``gateway-tui health --json`` writes them: the reason in English, whatever the language
+    (scripts read it). ``said``: the reason in the current language instead (the lines for
+    people)."""
     base = {"version": reading.version, "line": reading.line, "at": reading.at.isoformat()}
     if reading.judgement is not None:
         judgement = reading.judgement
@@ -114,7 +118,7 @@ def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
                 "gateway": reading.gateway,
                 "instance": None,
                 "verdict": judgement.verdict.value,
-                "reason": judgement.reason,
+                "reason": judgement.words if said else judgement.reason,
                 "evidence": evidence,
             }
         ]
@@ -144,7 +148,7 @@ def health_rows(reading: GatewayReading) -> list[dict[str, Any]]:
                 "gateway": reading.gateway,
                 "instance": row.name,
                 "verdict": row.verdict.value,
-                "reason": row.judgement.reason,
+                "reason": row.judgement.words if said else row.judgement.reason,
                 "evidence": evidence,
             }
         )
@@ -213,7 +217,7 @@ def fleet_rows(
                     "",
                     None,
                     reading.judgement.verdict,
-                    reading.judgement.reason,
+                    reading.judgement.words,
                     at=reading.at,
                     limits=limits,
                 )
@@ -223,8 +227,8 @@ def fleet_rows(
             last = row.disconnection
             words = ""
             if last is not None:
-                when = f" · {last.at.astimezone():%Y-%m-%d %H:%M}" if last.at else ""
-                words = f"{last.words}{when}"
+                when = f" · {date_time(last.at.astimezone())}" if last.at else ""
+                words = f"{last.said()}{when}"
             count = row.message_count
             base = seen.get((row.gateway, row.name))
             new = count - base if count is not None and base is not None else None
@@ -238,7 +242,7 @@ def fleet_rows(
                     words,
                     max(new, 0) if new is not None else None,
                     row.verdict,
-                    row.judgement.reason,
+                    row.judgement.words,
                     flapping=bool(row.evidence.flapping),
                     at=reading.at,
                     limits=limits,

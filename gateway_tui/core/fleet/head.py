@@ -120,10 +120,17 @@ def load_head(path: Path) -> Head | None:
 
 
 def age(at: datetime | None, now: datetime | None = None) -> str:
-    """ "7 min ago", "3 h ago", "2 d ago"; "old" when unknown."""
+    """ "7 min ago", "3 h ago", "2 d ago"; "old" when unknown (in the current language)."""
+    from gateway_tui.core.text.i18n import _, ngettext, number
+
     if at is None:
-        return "old"
+        return _("old")
     minutes = int(((now or datetime.now(UTC)) - at).total_seconds() // 60)
     if minutes < 60:
-        return f"{max(minutes, 0)} min ago"
-    return f"{minutes // 60} h ago" if minutes < 48 * 60 else f"{minutes // 1440} d ago"
+        n = max(minutes, 0)
+        return ngettext("{n} min ago", "{n} min ago", n).format(n=number(n))
+    if minutes < 48 * 60:
+        n = minutes // 60
+        return ngettext("{n} h ago", "{n} h ago", n).format(n=number(n))
+    n = minutes // 1440
+    return ngettext("{n} d ago", "{n} d ago", n).format(n=number(n))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.core.text.sanitize import printable
 
 
@@ -33,15 +34,15 @@ class Reason:
 REASONS: dict[int, Reason] = {
     reason.code: reason
     for reason in (
-        Reason(401, ("loggedOut",), "logged out", False),
-        Reason(403, ("forbidden",), "banned or forbidden", False),
-        Reason(408, ("connectionLost", "timedOut"), "connection lost", True),
-        Reason(411, ("multideviceMismatch",), "multi-device mismatch", False),
-        Reason(428, ("connectionClosed",), "connection closed", True),
-        Reason(440, ("connectionReplaced",), "replaced by another session", False),
-        Reason(500, ("badSession",), "bad session", False),
-        Reason(503, ("unavailableService",), "WhatsApp unavailable", True),
-        Reason(515, ("restartRequired",), "restart required", True),
+        Reason(401, ("loggedOut",), N_("logged out"), False),
+        Reason(403, ("forbidden",), N_("banned or forbidden"), False),
+        Reason(408, ("connectionLost", "timedOut"), N_("connection lost"), True),
+        Reason(411, ("multideviceMismatch",), N_("multi-device mismatch"), False),
+        Reason(428, ("connectionClosed",), N_("connection closed"), True),
+        Reason(440, ("connectionReplaced",), N_("replaced by another session"), False),
+        Reason(500, ("badSession",), N_("bad session"), False),
+        Reason(503, ("unavailableService",), N_("WhatsApp unavailable"), True),
+        Reason(515, ("restartRequired",), N_("restart required"), True),
     )
 }
 
@@ -56,15 +57,16 @@ def _code(value: Any) -> int | None:
     return None
 
 
-def reason_words(code: Any) -> str:
-    """ "401 logged out"; a code not in Baileys' enum as it came; "" for none."""
+def reason_words(code: Any, *, english: bool = False) -> str:
+    """ "401 logged out" (in the current language, or in English for what scripts read);
+    a code not in Baileys' enum as it came; "" for none."""
     if code is None or code == "":
         return ""
     number = _code(code)
     reason = REASONS.get(number) if number is not None else None
     if reason is None:
         return printable(str(code))
-    return f"{reason.code} {reason.words}"
+    return f"{reason.code} {reason.words if english else _(reason.words)}"
 
 
 def object_message(raw: Any) -> str | None:
@@ -121,8 +123,16 @@ class Disconnection:
 
     @property
     def words(self) -> str:
-        """ "401 logged out (Log out instance: lc-2)"; the time is the caller's to show."""
-        words = reason_words(self.code) or "no code"
+        """ "401 logged out (Log out instance: lc-2)", in English (``health --json`` writes it);
+        the time is the caller's to show."""
+        words = reason_words(self.code, english=True) or "no code"
         if self.message:
             words += f" ({self.message})"
+        return words
+
+    def said(self) -> str:
+        """``words`` in the current language (the gateway's own message kept as it came)."""
+        words = reason_words(self.code) or _("no code")
+        if self.message:
+            return _("{reason} ({message})").format(reason=words, message=self.message)
         return words

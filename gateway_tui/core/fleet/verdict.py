@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Any
 
 from gateway_tui.core.fleet.reasons import Disconnection
+from gateway_tui.core.text.i18n import N_, _, clock, date_time
 from gateway_tui.core.text.sanitize import printable
 
 
@@ -43,6 +44,35 @@ SEVERITY: dict[Verdict, int] = {
     Verdict.OK: 6,
 }
 
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A sentence twice: in English (what ``health --json`` writes, byte for byte in every
+    language: scripts read it) and in the current language (what a person reads)."""
+
+    english: str
+    text: str
+
+
+def say(msgid: str, **params: Any) -> Said:
+    """``msgid`` (a literal marked ``N_`` by the caller) with its placeholders filled: plain
+    values as they are, a :class:`Said` in its English or its translated form."""
+    return Said(
+        msgid.format(**{k: v.english if isinstance(v, Said) else v for k, v in params.items()}),
+        _(msgid).format(**{k: v.text if isinstance(v, Said) else v for k, v in params.items()}),
+    )
+
+
+def _time(moment: datetime) -> Said:
+    local = moment.astimezone()
+    return Said(f"{local:%H:%M:%S}", clock(local))
+
+
+def _minute(moment: datetime) -> Said:
+    local = moment.astimezone()
+    return Said(f"{local:%Y-%m-%d %H:%M}", date_time(local))
+
+
 OPEN = "open"
 # Sources, as the reason names them.
 LISTED = "fetchInstances"
@@ -60,7 +90,15 @@ class Fact:
     at: datetime
 
     def text(self) -> str:
-        return f"{self.source} said {self.says} at {self.at.astimezone():%H:%M:%S}"
+        return self.said().english
+
+    def said(self) -> Said:
+        return say(
+            N_("{source} said {status} at {time}"),
+            source=self.source,
+            status=self.says,
+            time=_time(self.at),
+        )
 
     def as_json(self) -> dict[str, Any]:
         return {"source": self.source, "says": self.says, "at": self.at.isoformat()}
@@ -78,6 +116,7 @@ class InstanceEvidence:
     disconnection: Disconnection | None = None
     number: str | None = None
     flapping: str | None = None  # "4 changes in 10 min", from the history of refreshes
+    flapping_said: str | None = None  # the same in the current language
 
     def facts(self) -> tuple[Fact, ...]:
         return tuple(f for f in (self.listed, self.state, self.metrics, self.send_failure) if f)
@@ -91,6 +130,13 @@ class Judgement:
     # For a licence-gated gateway: where it is activated (its own 503 says).
     register_url: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # ``reason`` in the current language (``reason`` itself stays English: --json writes it).
+    said: str = ""
+
+    @property
+    def words(self) -> str:
+        """The reason as a person reads it, in the current language."""
+        return self.said or self.reason
 
     @property
     def ok(self) -> bool:
@@ -112,47 +158,83 @@ def judge_instance(evidence: InstanceEvidence) -> Judgement:
     if listed is not None and listed.says == OPEN:
         disagreeing = next((f for f in live if f.says != OPEN), None)
         if disagreeing is not None:
-            reason = f"listed open ({listed.text()}), but {disagreeing.text()}"
-            return _with_flapping(Judgement(Verdict.ZOMBIE, reason, facts), evidence)
+            reason = say(
+                N_("listed open ({listed}), but {live}"),
+                listed=listed.said(),
+                live=disagreeing.said(),
+            )
+            return _with_flapping(_judgement(Verdict.ZOMBIE, reason, facts), evidence)
         failure = evidence.send_failure
         if failure is not None and not any(f.at > failure.at and f.says == OPEN for f in live):
-            when = f"{failure.at.astimezone():%H:%M:%S}"
-            reason = f"listed open ({listed.text()}), but a send at {when} failed: {failure.says}"
-            return _with_flapping(Judgement(Verdict.ZOMBIE, reason, facts), evidence)
+            reason = say(
+                N_("listed open ({listed}), but a send at {time} failed: {error}"),
+                listed=listed.said(),
+                time=_time(failure.at),
+                error=failure.says,
+            )
+            return _with_flapping(_judgement(Verdict.ZOMBIE, reason, facts), evidence)
     # Agreeing sources: the newest live fact, else the list's.
     current = live[0] if live else listed
     if current is None:
-        return Judgement(Verdict.CLOSED, "no source said anything about it", facts)
+        return _judgement(Verdict.CLOSED, say(N_("no source said anything about it")), facts)
     status = current.says
     if status == OPEN:
-        judgement = Judgement(Verdict.OK, "open", facts)
+        judgement = _judgement(Verdict.OK, say(N_("open")), facts)
     elif status == "connecting":
-        judgement = Judgement(
-            Verdict.CONNECTING, "connecting (a QR code to scan, or WhatsApp to answer)", facts
+        judgement = _judgement(
+            Verdict.CONNECTING,
+            say(N_("connecting (a QR code to scan, or WhatsApp to answer)")),
+            facts,
         )
     else:
-        judgement = Judgement(Verdict.CLOSED, _closed_reason(status, evidence), facts)
+        judgement = _judgement(Verdict.CLOSED, _closed_reason(status, evidence), facts)
     return _with_flapping(judgement, evidence)
 
 
-def _closed_reason(status: str, evidence: InstanceEvidence) -> str:
-    said = "" if status == "close" else f"status {status!r}; "
+def _judgement(
+    verdict: Verdict, reason: Said, facts: tuple[Fact, ...] = (), **more: Any
+) -> Judgement:
+    return Judgement(verdict, reason.english, facts, said=reason.text, **more)
+
+
+def _closed_reason(status: str, evidence: InstanceEvidence) -> Said:
     last = evidence.disconnection
     if last is None:
-        return f"{said}the gateway stored no disconnection"
-    when = f" at {last.at.astimezone():%Y-%m-%d %H:%M}" if last.at else ""
-    return f"{said}last disconnection {last.words}{when}"
+        if status == "close":
+            return say(N_("the gateway stored no disconnection"))
+        return say(N_("status {status!r}; the gateway stored no disconnection"), status=status)
+    words = Said(last.words, last.said())
+    if last.at is None:
+        if status == "close":
+            return say(N_("last disconnection {reason}"), reason=words)
+        return say(
+            N_("status {status!r}; last disconnection {reason}"), status=status, reason=words
+        )
+    if status == "close":
+        return say(N_("last disconnection {reason} at {time}"), reason=words, time=_minute(last.at))
+    return say(
+        N_("status {status!r}; last disconnection {reason} at {time}"),
+        status=status,
+        reason=words,
+        time=_minute(last.at),
+    )
 
 
 def _with_flapping(judgement: Judgement, evidence: InstanceEvidence) -> Judgement:
     if not evidence.flapping:
         return judgement
+    reason = say(
+        N_("{reason}; flapping ({changes})"),
+        reason=Said(judgement.reason, judgement.words),
+        changes=Said(evidence.flapping, evidence.flapping_said or evidence.flapping),
+    )
     return Judgement(
         judgement.verdict,
-        f"{judgement.reason}; flapping ({evidence.flapping})",
+        reason.english,
         judgement.facts,
         judgement.register_url,
         {**judgement.extra, "flapping": evidence.flapping},
+        reason.text,
     )
 
 
@@ -170,23 +252,57 @@ def judge_gateway_error(error: BaseException, *, licence_status: str | None = No
 
     if isinstance(error, LicenseRequired):
         url = error.register_url and printable(error.register_url)[:300]
-        status = f" (GET /license/status: {licence_status})" if licence_status else ""
-        where = f": activate it at {url}" if url else ""
-        reason = (
-            f"the gateway is not activated{status}; every call answers 503 LICENSE_REQUIRED{where}"
-        )
-        return Judgement(Verdict.LICENCE, reason, register_url=url)
+        said = _licence_reason(url, licence_status)
+        return _judgement(Verdict.LICENCE, said, register_url=url)
     if isinstance(error, Unauthorized | Forbidden):
-        return Judgement(
+        return _judgement(
             Verdict.UNAUTHORIZED,
-            f"the API key was refused ({error.status}): check the profile's key",
+            say(
+                N_("the API key was refused ({status}): check the profile's key"),
+                status=error.status,
+            ),
         )
     if isinstance(error, GatewayUnreachable):
-        return Judgement(Verdict.UNREACHABLE, f"down: {error.summary}")
+        return _judgement(Verdict.UNREACHABLE, say(N_("down: {error}"), error=error.summary))
     if isinstance(error, GatewayTimeout):
-        return Judgement(Verdict.UNREACHABLE, "no answer in time")
+        return _judgement(Verdict.UNREACHABLE, say(N_("no answer in time")))
     if isinstance(error, NotFound) and error.no_gateway_api:
-        return Judgement(Verdict.UNREACHABLE, "no gateway API at this URL (404 on fetchInstances)")
+        return _judgement(
+            Verdict.UNREACHABLE, say(N_("no gateway API at this URL (404 on fetchInstances)"))
+        )
     if isinstance(error, GatewayError):
-        return Judgement(Verdict.UNREACHABLE, f"cannot list its instances: {error.summary}")
-    return Judgement(Verdict.UNREACHABLE, f"unexpected error: {type(error).__name__}")
+        return _judgement(
+            Verdict.UNREACHABLE, say(N_("cannot list its instances: {error}"), error=error.summary)
+        )
+    return _judgement(
+        Verdict.UNREACHABLE, say(N_("unexpected error: {error}"), error=type(error).__name__)
+    )
+
+
+def _licence_reason(url: str | None, status: str | None) -> Said:
+    if status and url:
+        return say(
+            N_(
+                "the gateway is not activated (GET /license/status: {status}); every call "
+                "answers 503 LICENSE_REQUIRED: activate it at {url}"
+            ),
+            status=status,
+            url=url,
+        )
+    if status:
+        return say(
+            N_(
+                "the gateway is not activated (GET /license/status: {status}); every call "
+                "answers 503 LICENSE_REQUIRED"
+            ),
+            status=status,
+        )
+    if url:
+        return say(
+            N_(
+                "the gateway is not activated; every call answers 503 LICENSE_REQUIRED: "
+                "activate it at {url}"
+            ),
+            url=url,
+        )
+    return say(N_("the gateway is not activated; every call answers 503 LICENSE_REQUIRED"))

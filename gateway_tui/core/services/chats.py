@@ -16,6 +16,7 @@ from gateway_tui.core.api.models import ArchiveResult, InstanceStatus, MessageKe
 from gateway_tui.core.chat_book import GROUP_SUFFIX, ChatBook
 from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.state import ChatRecord, Loadable, Topic
+from gateway_tui.core.text.i18n import _
 
 # A history sync's events (2.3.7's batches with isLatest/progress at the envelope's top level,
 # 2.4's summary): fed to the state's HistoryBook.
@@ -54,12 +55,14 @@ class ChatStoreActions(ActionsBase):
         has_groups = any(jid.endswith(GROUP_SUFFIX) for jid in (*book.last, *(c.id for c in chats)))
         known = self.state.instance(instance)
         if has_groups and known is not None and known.status_kind != InstanceStatus.OPEN:
-            book.groups_note = "group names need a connected instance"
+            book.groups_note = _("group names need a connected instance")
         elif has_groups:
             try:
                 await self.actions.groups.load_groups(instance)
             except GatewayError as error:
-                book.groups_note = f"⚠ group names unavailable: {error.title}"
+                book.groups_note = _("⚠ group names unavailable: {reason}").format(
+                    reason=error.title
+                )
                 book.groups_error = error  # the screen tells it once
         return book
 

@@ -12,12 +12,13 @@ from gateway_tui.core.api.models import MessageKey, SentMessage
 from gateway_tui.core.services.base import ActionsBase
 from gateway_tui.core.services.messages import recipient_of
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.i18n import _
 
 # What the sent history shows of each kind (the chats list's last line).
 _SHOWN = {
-    "send_voice_note": lambda kind: "🎤 Voice message",
+    "send_voice_note": lambda kind: _("🎤 Voice message"),
     "send_poll": lambda kind: f"📊 {kind.name}",
-    "send_location": lambda kind: f"📍 {kind.name or 'Location'}",
+    "send_location": lambda kind: f"📍 {kind.name}" if kind.name else _("📍 Location"),
     "send_contacts": lambda kind: (
         f"👤 {kind.cards[0].full_name}"
         + (f" +{len(kind.cards) - 1}" if len(kind.cards) > 1 else "")

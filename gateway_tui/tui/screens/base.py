@@ -145,11 +145,16 @@ class GatewayScreen(Screen):
         """Put ``text`` on the clipboard, saying honestly how: the terminal gets it (OSC 52),
         and not every terminal passes that on — tmux by default does not."""
         self.app.copy_to_clipboard(text)
-        how = "Sent to the terminal's clipboard (OSC 52)"
         if os.environ.get("TMUX") and not tmux_passes_clipboard():
-            how += "; tmux passes it on only with `set -g set-clipboard on`"
+            how = _(
+                "Sent to the terminal's clipboard (OSC 52); tmux passes it on only with "
+                "`{command}`."
+            ).format(command="set -g set-clipboard on")
+        else:
+            how = _("Sent to the terminal's clipboard (OSC 52).")
         shown = text if len(text) <= COPY_SHOWN_CHARS else text[: COPY_SHOWN_CHARS - 1] + "…"
-        self.notify(f"{what}: {shown}\n{how}.", title="Clipboard", markup=False)
+        copied = _("{what}: {value}").format(what=what, value=shown)
+        self.notify(f"{copied}\n{how}", title=_("Clipboard"), markup=False)
 
     async def mount_composed_widgets(self, widgets: list[Widget]) -> None:
         # Every screen yields Textual's Footer; ours keeps the app's keys in sight when narrow.

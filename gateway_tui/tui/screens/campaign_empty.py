@@ -10,12 +10,18 @@ from rich.text import Text
 from textual.widgets import Select
 
 from gateway_tui.core.campaign.recipients import MessageTemplate, Recipient, RecipientList
+from gateway_tui.core.text.i18n import N_, ngettext, number
 
 EMPTY_SEND, EMPTY_SKIP = "send", "skip"
 EMPTY_ROW_CHOICES = [
-    ("send those rows as they are", EMPTY_SEND),
-    ("skip those rows", EMPTY_SKIP),
-]
+    (N_("send those rows as they are"), EMPTY_SEND),
+    (N_("skip those rows"), EMPTY_SKIP),
+]  # translated where the Select is made
+
+
+def and_more(n: int) -> str:
+    """ "… and 3 more": what a list cut short leaves out."""
+    return ngettext("… and {n} more", "… and {n} more", n).format(n=number(n))
 
 
 class EmptyRows:
@@ -45,7 +51,7 @@ class EmptyRows:
         assert self.recipients is not None
         if self._empty_choice() != EMPTY_SKIP or not self.empty_rows():
             return self.recipients
-        skipped = {recipient.line for recipient, _ in self.empty_rows()}
+        skipped = {recipient.line for recipient, _names in self.empty_rows()}
         kept = [r for r in self.recipients.recipients if r.line not in skipped]
         return replace(self.recipients, recipients=kept)
 
@@ -53,13 +59,22 @@ class EmptyRows:
         empty = self.empty_rows()
         if not empty:
             return
-        text.append(
-            f"\n⚠ {len(empty):,} row(s) leave a placeholder empty (the message would read "
-            "with a gap, e.g. “Hi !”):",
-            style="yellow",
+        said = ngettext(
+            "⚠ {n} row leaves a placeholder empty (the message would read with a gap, "
+            "e.g. “Hi !”):",
+            "⚠ {n} rows leave a placeholder empty (the message would read with a gap, "
+            "e.g. “Hi !”):",
+            len(empty),
         )
+        text.append("\n" + said.format(n=number(len(empty))), style="yellow")
         for recipient, names in empty[:5]:
             gaps = ", ".join("{" + name + "}" for name in names)
-            text.append(f"\n  line {recipient.line} ({recipient.number}): {gaps} empty")
+            line = ngettext(
+                "line {line} ({number}): {gaps} empty",
+                "line {line} ({number}): {gaps} empty",
+                len(names),
+            )
+            shown = line.format(line=recipient.line, number=recipient.number, gaps=gaps)
+            text.append("\n  " + shown)
         if len(empty) > 5:
-            text.append(f"\n  … and {len(empty) - 5:,} more", style="yellow")
+            text.append("\n  " + and_more(len(empty) - 5), style="yellow")

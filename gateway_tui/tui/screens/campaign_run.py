@@ -8,7 +8,6 @@ listed; only the user resends them (u, after a confirmation) or sets them aside 
 from __future__ import annotations
 
 import time
-from datetime import datetime
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -29,12 +28,12 @@ from gateway_tui.core.campaign.runner import (
     CampaignRunner,
     Progress,
     RunState,
-    duration_text,
 )
-from gateway_tui.core.text.formatting import format_number
-from gateway_tui.core.text.sanitize import printable
+from gateway_tui.core.text.i18n import N_, _, decimal, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.campaign_lines import _who, attempt_line, counts_line
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.sentence import styled
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 
 REDRAW_SECONDS = 0.25
@@ -42,42 +41,12 @@ FOLLOW_SECONDS = 2.0  # how often a campaign another process sends is read again
 _ACTIVE = (RunState.READY, RunState.WAITING, RunState.SENDING, RunState.PAUSED)
 # The live log keeps the latest attempts only: a 10,000-recipient run stays small on screen.
 LOG_LINES = 200
-# Each attempt's outcome in the log: a mark and words (never colour alone).
-_OUTCOME = {
-    Status.SENT: ("✓ sent", "green"),
-    Status.FAILED: ("✕ failed", "red"),
-    Status.UNKNOWN: ("? unknown, held", "yellow"),
-    Status.PENDING: ("↻ not sent", "dim"),
-    Status.SKIPPED: ("– set aside", "dim"),
-}
-
-
-def _who(number: str, name: str) -> str:
-    shown = format_number(number) if number.isdigit() else number
-    return f"{shown} ({name})" if name else shown
-
-
-def attempt_line(attempt: Attempt) -> Text:
-    """One line of the live log: when, what happened, to whom, and why it failed. Names and
-    the gateway's reasons are data: printable, never markup, one line."""
-    words, style = _OUTCOME.get(attempt.status, (attempt.status.value, ""))
-    when = datetime.fromtimestamp(attempt.at).strftime("%H:%M:%S") if attempt.at else "--:--:--"
-    line = Text(f"{when}  ")
-    line.append(f"{words:<16}", style=style)
-    line.append(f"line {attempt.recipient.line}  ", style="dim")
-    recipient = attempt.recipient
-    line.append(printable(_who(recipient.number, recipient.name)))
-    if attempt.error:
-        line.append("  — " + printable(" ".join(attempt.error.split())), style=style)
-    return line
-
-
 # The question asked before quitting while a campaign runs (the app asks it once at a time).
 QUIT_QUESTION_ID = "quit-while-running"
 
 
 class CampaignRunScreen(GatewayScreen):
-    HELP_TITLE = "Campaign"
+    HELP_TITLE = N_("Campaign")
 
     BINDINGS = [
         Binding("p,space", "pause", "Pause / resume", id="campaign_run.pause"),
@@ -110,7 +79,7 @@ class CampaignRunScreen(GatewayScreen):
         yield Static(id="run-error")
         yield Static(id="run-end")
         log = RichLog(id="run-log", max_lines=LOG_LINES, markup=False, highlight=False, wrap=True)
-        log.border_title = "Sent just now (latest last)"
+        log.border_title = _("Sent just now (latest last)")
         yield log
         yield Static(id="run-held-title", classes="summary")
         yield DataTable(id="run-held", cursor_type="row", zebra_stripes=True)
@@ -118,12 +87,17 @@ class CampaignRunScreen(GatewayScreen):
 
     def on_mount(self) -> None:
         campaign = self.campaign
-        title = Text.assemble(("Campaign ", "bold"), (campaign.id, "bold cyan"))
-        title.append(f" · from {campaign.instance} · “{campaign.draft.title}” · ")
-        title.append(campaign.pace.describe())
+        title = styled(
+            _("Campaign {id} · from {instance} · “{title}” · {pace}"),
+            lead_style="bold",
+            id=(campaign.id, "bold cyan"),
+            instance=campaign.instance,
+            title=campaign.draft.title,
+            pace=campaign.pace.describe(),
+        )
         self.query_one("#run-title", Static).update(title)
         table = self.query_one("#run-held", DataTable)
-        table.add_columns("line", "number", "name", "what happened")
+        table.add_columns(_("line"), _("number"), _("name"), _("what happened"))
         self.set_interval(REDRAW_SECONDS, self._redraw)
         self.set_interval(FOLLOW_SECONDS, self._follow_elsewhere)
         self._latest = self._idle_progress()
@@ -178,11 +152,13 @@ class CampaignRunScreen(GatewayScreen):
                 self.runner.resume()
             return
         if self.campaign.finished:
-            self.notify("Nobody is left to send to.", markup=False)
+            self.notify(_("Nobody is left to send to."), markup=False)
             return
         if (other := self.sender_elsewhere()) is not None:
             self.notify(
-                f"{other.describe().capitalize()} sends this campaign: not from here too.",
+                _("{holder} sends this campaign: not from here too.").format(
+                    holder=other.describe().capitalize()
+                ),
                 markup=False,
             )
             return
@@ -207,15 +183,17 @@ class CampaignRunScreen(GatewayScreen):
             self._latest = await runner.run()
         except (CampaignBusy, JournalRefused) as exc:
             runner.state = RunState.STOPPED
-            runner.stop_reason = f"Not sent from here: {exc}."
+            runner.stop_reason = _("Not sent from here: {error}.").format(error=exc)
             self._latest = runner.progress()
         except JournalError as exc:  # says what cannot be used (the journal, its lock)
             runner.state = RunState.STOPPED
-            runner.stop_reason = f"Stopped: {exc}"
+            runner.stop_reason = _("Stopped: {error}").format(error=exc)
             self._latest = runner.progress()
         except OSError as exc:
             runner.state = RunState.STOPPED
-            runner.stop_reason = f"Stopped: the journal cannot be written ({exc})."
+            runner.stop_reason = _("Stopped: the journal cannot be written ({error}).").format(
+                error=exc
+            )
             self._latest = runner.progress()
         self._redraw()
         ended = self._latest.state if self._latest is not None else None
@@ -257,28 +235,13 @@ class CampaignRunScreen(GatewayScreen):
             return
         bar = self.query_one("#run-bar", ProgressBar)
         bar.update(total=progress.total or 1, progress=progress.done)
-        counts = Text()
-        for label, value, style in (
-            ("Sent", progress.sent, "green"),
-            ("Failed", progress.failed, "red"),
-            ("Unknown", progress.unknown, "yellow"),
-            ("Left", progress.left, "bold"),
-        ):
-            counts.append(f"{label} ", style="dim")
-            counts.append(f"{value:,}", style=style)
-            counts.append("   ")
-        if progress.skipped:
-            counts.append(f"Set aside {progress.skipped:,}   ", style="dim")
-        if progress.rate_per_minute:
-            counts.append(f"rate {progress.rate_per_minute:.1f}/min", style="dim")
-        if progress.eta_seconds is not None and progress.left:
-            counts.append(f"   about {duration_text(progress.eta_seconds)} left", style="dim")
-        self.query_one("#run-counts", Static).update(counts)
+        self.query_one("#run-counts", Static).update(counts_line(progress))
         self.query_one("#run-current", Static).update(self._current_line(progress))
         error = Text()
         if progress.last_error:
-            error.append("Last error: ", style="bold red")
-            error.append(progress.last_error)
+            error = styled(
+                _("Last error: {error}"), lead_style="bold red", error=progress.last_error
+            )
         self.query_one("#run-error", Static).update(error)
         self.query_one("#run-end", Static).update(self._end_line(progress))
         self._draw_held()
@@ -287,21 +250,37 @@ class CampaignRunScreen(GatewayScreen):
         who = _who(progress.current.number, progress.current.name) if progress.current else ""
         state = progress.state
         if state is RunState.SENDING:
-            return Text.assemble(("⏳ Sending to ", "bold"), (who, "bold"))
+            return Text(_("⏳ Sending to {who}").format(who=who), style="bold")
         if state is RunState.WAITING and progress.next_at is not None:
             left = max(0.0, progress.next_at - self.monotonic())
-            return Text.assemble(("Next: ", "bold"), who, (f" in {left:.0f} s (the pace)", "dim"))
+            return styled(
+                _("Next: {who} in {s} s (the pace)"),
+                style="dim",
+                lead_style="bold",
+                who=who,
+                s=(decimal(left, 0), "dim"),
+            )
         if state is RunState.PAUSED:
-            return Text("⏸ Paused — p resumes", style="bold yellow")
+            paused = _("⏸ Paused — {key} resumes").format(key=self.key_for("campaign_run.pause"))
+            return Text(paused, style="bold yellow")
         if state is RunState.READY and progress.left:
             if (other := self.sender_elsewhere()) is not None:
+                elsewhere = ngettext(
+                    "Being sent by {holder}: {n} left; the counts follow its journal",
+                    "Being sent by {holder}: {n} left; the counts follow its journal",
+                    progress.left,
+                )
                 return Text(
-                    f"Being sent by {other.describe()}: {progress.left:,} left; the counts "
-                    "follow its journal",
+                    elsewhere.format(holder=other.describe(), n=number(progress.left)),
                     style="bold yellow",
                 )
+            left_to_send = ngettext(
+                "{n} left to send — {key} resumes",
+                "{n} left to send — {key} resumes",
+                progress.left,
+            )
             resume = self.key_for("campaign_run.resume")
-            return Text(f"{progress.left:,} left to send — {resume} resumes", style="bold")
+            return Text(left_to_send.format(n=number(progress.left), key=resume), style="bold")
         return Text("")
 
     def _end_line(self, progress: Progress) -> Text:
@@ -311,28 +290,38 @@ class CampaignRunScreen(GatewayScreen):
             text.append("\n")
         if progress.state is RunState.CANCELLED:
             resume = self.key_for("campaign_run.resume")
-            text.append(f"Cancelled: {resume} resumes where it stopped.\n", style="bold yellow")
+            cancelled = _("Cancelled: {key} resumes where it stopped.").format(key=resume)
+            text.append(cancelled + "\n", style="bold yellow")
         if progress.state is RunState.FINISHED:
             text.append_text(self._finished_line(progress))
         if progress.state not in _ACTIVE or progress.state is RunState.READY:
             if self.campaign.report_path.exists():
-                text.append("Report: ", style="dim")
-                text.append(str(self.campaign.report_path))
+                report = str(self.campaign.report_path)
+                text.append_text(styled(_("Report: {path}"), lead_style="dim", path=report))
         return text
 
     @staticmethod
     def _finished_line(progress: Progress) -> Text:
         """Green only when everyone got it (or was set aside); else what is left to look at."""
         if not (progress.unknown or progress.failed):
-            return Text("✓ Finished. ", style="bold green")
+            return Text(_("✓ Finished.") + " ", style="bold green")
         left = []
         if progress.unknown:
-            left.append(f"{progress.unknown:,} outcome unknown (held below: check their chats)")
+            unknown = ngettext(
+                "{n} outcome unknown (held below: check their chats)",
+                "{n} outcome unknown (held below: check their chats)",
+                progress.unknown,
+            )
+            left.append(unknown.format(n=number(progress.unknown)))
         if progress.failed:
-            left.append(f"{progress.failed:,} failed (the report says why)")
-        return Text(
-            f"Finished, nobody left to send to — but {' · '.join(left)}. ", style="bold yellow"
-        )
+            failed = ngettext(
+                "{n} failed (the report says why)",
+                "{n} failed (the report says why)",
+                progress.failed,
+            )
+            left.append(failed.format(n=number(progress.failed)))
+        but = _("Finished, nobody left to send to — but {problems}.")
+        return Text(but.format(problems=" · ".join(left)) + " ", style="bold yellow")
 
     def _draw_held(self) -> None:
         held = self.campaign.held()
@@ -353,16 +342,16 @@ class CampaignRunScreen(GatewayScreen):
             )
         title = Text()
         if held:
-            title.append(f"Held — outcome unknown ({len(held):,}): ", style="bold yellow")
-            title.append(
-                "the gateway may have sent these. Check their chats; nothing is resent on its "
-                "own. "
-                + self.key_hints(
-                    ("campaign_run.resend_held", "resends them"),
-                    ("campaign_run.skip_held", "sets them aside"),
-                ),
-                style="dim",
+            heading = _("Held — outcome unknown ({n}):").format(n=number(len(held)))
+            title.append(heading + " ", style="bold yellow")
+            said = _(
+                "the gateway may have sent these. Check their chats; nothing is resent on its own."
             )
+            hints = self.key_hints(
+                ("campaign_run.resend_held", _("resends them")),
+                ("campaign_run.skip_held", _("sets them aside")),
+            )
+            title.append(f"{said} {hints}", style="dim")
         self.query_one("#run-held-title", Static).update(title)
         table.display = bool(held)
 
@@ -373,10 +362,10 @@ class CampaignRunScreen(GatewayScreen):
             return
         if self.runner.paused:
             self.runner.resume()
-            self.notify("Resumed.", markup=False)
+            self.notify(_("Resumed."), markup=False)
         else:
             self.runner.pause()
-            self.notify("Pausing: the send in flight finishes first.", markup=False)
+            self.notify(_("Pausing: the send in flight finishes first."), markup=False)
 
     def action_cancel(self) -> None:
         if not self.running or self.runner is None:
@@ -388,21 +377,25 @@ class CampaignRunScreen(GatewayScreen):
 
         self.app.push_screen(
             ConfirmScreen(
-                "Cancel the campaign",
-                Text("Stop after the send in flight? The journal keeps the rest: r resumes."),
-                confirm_label="Cancel campaign",
-                cancel_label="Keep sending",
+                _("Cancel the campaign"),
+                Text(
+                    _(
+                        "Stop after the send in flight? The journal keeps the rest: {key} resumes."
+                    ).format(key=self.key_for("campaign_run.resume"))
+                ),
+                confirm_label=_("Cancel campaign"),
+                cancel_label=_("Keep sending"),
             ),
             decided,
         )
 
     def _decide_held(self, resend: bool) -> None:
         if self.running:
-            self.notify("Pause or cancel the campaign first.", markup=False)
+            self.notify(_("Pause or cancel the campaign first."), markup=False)
             return
         held = self.campaign.held()
         if not held:
-            self.notify("No recipient is held.", markup=False)
+            self.notify(_("No recipient is held."), markup=False)
             return
 
         def decided(yes: bool | None) -> None:
@@ -416,27 +409,46 @@ class CampaignRunScreen(GatewayScreen):
                 if not resend:
                     self.campaign.write_report()
             except (JournalError, OSError) as exc:
-                self.notify(f"The journal cannot be written: {exc}", severity="error")
+                cannot = _("The journal cannot be written: {error}").format(error=exc)
+                self.notify(cannot, severity="error", markup=False)
                 return
             finally:
                 self.campaign.unlock()  # the runner takes the lock again when it starts
             self._latest = self._idle_progress()
             self._redraw()
             if resend:  # the user said "send again": the run does it, no further key
-                self.notify(f"Sending again to {count} recipient(s).", markup=False)
+                again = ngettext(
+                    "Sending again to {n} recipient.", "Sending again to {n} recipients.", count
+                )
+                self.notify(again.format(n=number(count)), markup=False)
                 self.action_resume_campaign()
 
         if resend:
             others = self.campaign.count(Status.PENDING)
-            body = Text(
-                f"Send again to {len(held)} recipient(s) whose outcome is unknown? Some of them "
-                "may already have the message."
-                + (f" The campaign resumes too ({others:,} not sent yet)." if others else "")
-            )
-            screen = ConfirmScreen("Resend held recipients", body, confirm_label="Resend")
+            question = ngettext(
+                "Send again to {n} recipient whose outcome is unknown? They may already have "
+                "the message.",
+                "Send again to {n} recipients whose outcome is unknown? Some of them may already "
+                "have the message.",
+                len(held),
+            ).format(n=number(len(held)))
+            if others:
+                resumes = ngettext(
+                    "The campaign resumes too ({n} not sent yet).",
+                    "The campaign resumes too ({n} not sent yet).",
+                    others,
+                )
+                question += " " + resumes.format(n=number(others))
+            body = Text(question)
+            screen = ConfirmScreen(_("Resend held recipients"), body, confirm_label=_("Resend"))
         else:
-            body = Text(f"Set {len(held)} held recipient(s) aside, without sending again?")
-            screen = ConfirmScreen("Set held aside", body, confirm_label="Set aside")
+            aside = ngettext(
+                "Set {n} held recipient aside, without sending again?",
+                "Set {n} held recipients aside, without sending again?",
+                len(held),
+            )
+            body = Text(aside.format(n=number(len(held))))
+            screen = ConfirmScreen(_("Set held aside"), body, confirm_label=_("Set aside"))
         self.app.push_screen(screen, decided)
 
     def action_resend_held(self) -> None:
@@ -454,24 +466,35 @@ class CampaignRunScreen(GatewayScreen):
 
         resume = self.key_on(CampaignSetupScreen, "campaign_setup.campaigns")
         left = self._latest.left if self._latest is not None else 0
+        running = ngettext(
+            "The campaign is running ({n} not sent yet). Quit now? It is paused: the send in "
+            "flight, if any, is held as unknown; the journal keeps the rest, and the campaign "
+            "resumes from the journal in the set-up ({key}).",
+            "The campaign is running ({n} not sent yet). Quit now? It is paused: the send in "
+            "flight, if any, is held as unknown; the journal keeps the rest, and the campaign "
+            "resumes from the journal in the set-up ({key}).",
+            left,
+        )
         question = ConfirmScreen(
-            "Quit while the campaign runs",
-            Text(
-                f"The campaign is running ({left:,} not sent yet). Quit now? It is paused: the "
-                "send in flight, if any, is held as unknown; the journal keeps the rest, and "
-                f"the campaign resumes from the journal in the set-up ({resume})."
-            ),
-            confirm_label="Quit",
-            cancel_label="Keep sending",
+            _("Quit while the campaign runs"),
+            Text(running.format(n=number(left), key=resume)),
+            confirm_label=_("Quit"),
+            cancel_label=_("Keep sending"),
         )
         question.id = QUIT_QUESTION_ID
         self.app.push_screen(question, lambda yes: self.app.exit() if yes else None)
 
     def leave(self) -> None:
         if self.running:
+            running = _(
+                "The campaign is running: {pause} pauses, {cancel} cancels (the journal keeps its "
+                "place)."
+            )
             self.notify(
-                f"The campaign is running: {self.key_for('campaign_run.pause')} pauses, "
-                f"{self.key_for('campaign_run.cancel')} cancels (the journal keeps its place).",
+                running.format(
+                    pause=self.key_for("campaign_run.pause"),
+                    cancel=self.key_for("campaign_run.cancel"),
+                ),
                 markup=False,
             )
             return

@@ -39,43 +39,30 @@ from gateway_tui.core.campaign.recipients import (
 )
 from gateway_tui.core.campaign.runner import duration_text
 from gateway_tui.core.draft import PRESENCES, Draft
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
-from gateway_tui.tui.screens.campaign_empty import EMPTY_ROW_CHOICES, EmptyRows
+from gateway_tui.tui.screens.campaign_empty import EMPTY_ROW_CHOICES, EmptyRows, and_more
+from gateway_tui.tui.screens.campaign_lines import (
+    DEFAULT_JITTER,
+    DEFAULT_RATE,
+    created_text,
+    parse_pace,
+    some,
+)
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
+from gateway_tui.tui.sentence import stress, styled
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.list_preview import ListPreview
 from gateway_tui.tui.widgets.text_input import TextInput
 
 PARSE_DELAY_SECONDS = 0.3  # pasted lines are read again this long after the last keystroke
 TABLE_LIMIT = 2_000  # rows shown in the recipients table (all are sent)
-DEFAULT_RATE = "20"
-DEFAULT_JITTER = "30"
-
-
-def parse_pace(rate_text: str, jitter_text: str) -> tuple[Pace | None, list[Problem]]:
-    """The pace typed in the form: messages per minute and jitter in percent."""
-    problems = []
-    try:
-        rate = float(rate_text.strip() or DEFAULT_RATE)
-    except ValueError:
-        rate = -1
-    if not 0 <= rate <= 6000:
-        problems.append(Problem("rate", "messages per minute: a number from 0 (full speed)"))
-    try:
-        jitter = float(jitter_text.strip() or DEFAULT_JITTER)
-    except ValueError:
-        jitter = -1
-    if not 0 <= jitter <= 90:
-        problems.append(Problem("jitter", "jitter: a percentage from 0 to 90"))
-    if problems:
-        return None, problems
-    return Pace(rate, jitter / 100), []
 
 
 class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
-    HELP_TITLE = "Send to many: set up a campaign"
+    HELP_TITLE = N_("Send to many: set up a campaign")
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start sending", id="campaign_setup.start", priority=True),
@@ -94,7 +81,8 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         self.draft = Draft.from_json(draft.to_json())
         self.template = MessageTemplate(self.draft)
         self.recipients: RecipientList | None = None
-        self.source = ""
+        self.source = ""  # the file's name; "" for pasted lines (self.pasted)
+        self.pasted = False
         self.load_error = ""
         self._parse_timer: Timer | None = None
         self._pasted = ""  # the pasted text last read
@@ -109,16 +97,18 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
             with FormScroll(id="campaign-form", can_focus=False):
                 yield Static(id="campaign-title", classes="title")
                 with Horizontal(classes="composer-field"):
-                    yield Label("CSV file", classes="field-label")
+                    yield Label(_("CSV file"), classes="field-label")
                     yield TextInput(
-                        placeholder="path to a CSV file — enter loads it",
+                        placeholder=_("path to a CSV file — {key} loads it").format(key="enter"),
                         id="c-file",
                         compact=True,
                     )
                 yield Static(
                     Text(
-                        "or paste lines: number,name,… — a header row (number,name,city) "
-                        "names the placeholders {name} {city} of the message's texts",
+                        _(
+                            "or paste lines: number,name,… — a header row (number,name,city) "
+                            "names the placeholders {name} {city} of the message's texts"
+                        ),
                         style="dim",
                     ),
                     classes="summary",
@@ -127,19 +117,19 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
                 yield Static(id="c-summary", classes="summary")
                 yield DataTable(id="c-recipients", cursor_type="row", zebra_stripes=True)
                 with Horizontal(classes="composer-field"):
-                    yield Label("Per minute", classes="field-label")
+                    yield Label(_("Per minute"), classes="field-label")
                     yield TextInput(DEFAULT_RATE, id="c-rate", compact=True)
-                    yield Label("Jitter %", classes="field-label-inline")
+                    yield Label(_("Jitter %"), classes="field-label-inline")
                     yield TextInput(DEFAULT_JITTER, id="c-jitter", compact=True)
                 with Horizontal(classes="composer-field"):
-                    yield Label("Delay (ms)", classes="field-label")
+                    yield Label(_("Delay (ms)"), classes="field-label")
                     yield TextInput(
-                        self.draft.delay, placeholder="none", id="c-delay", compact=True
+                        self.draft.delay, placeholder=_("none"), id="c-delay", compact=True
                     )
-                    yield Label("Presence", classes="field-label-inline")
+                    yield Label(_("Presence"), classes="field-label-inline")
                     yield Select(
                         [(p, p) for p in PRESENCES],
-                        prompt="none",
+                        prompt=_("none"),
                         value=self.draft.presence or Select.NULL,
                         id="c-presence",
                         compact=True,
@@ -147,10 +137,10 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
                 yield Static(id="c-pace-note", classes="summary")
                 # Shown when some rows leave a placeholder empty ("Hi {name}!" → "Hi !").
                 with Horizontal(classes="composer-field", id="c-empty-field"):
-                    yield Label("Empty values", classes="field-label")
+                    yield Label(_("Empty values"), classes="field-label")
                     yield Select(
-                        EMPTY_ROW_CHOICES,
-                        prompt="choose: send as is, or skip",
+                        [(_(label), value) for label, value in EMPTY_ROW_CHOICES],
+                        prompt=_("choose: send as is, or skip"),
                         id="c-empty",
                         compact=True,
                     )
@@ -161,12 +151,15 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         yield Footer()
 
     def on_mount(self) -> None:
-        title = Text.assemble(("Send to many", "bold"), f" from {self.instance}: “")
-        title.append(self.draft.title or "(no title)")
-        title.append("”")
+        title = styled(
+            _("Send to many from {instance}: “{title}”"),
+            instance=self.instance,
+            title=self.draft.title or _("(no title)"),
+        )
+        stress(title, _("Send to many"), "bold")
         if self.template.placeholders:
             names = " ".join("{" + name + "}" for name in self.template.placeholders)
-            title.append(f"  placeholders {names}", style="cyan")
+            title.append("  " + _("placeholders {names}").format(names=names), style="cyan")
         for note in self.gateway_app.list_message_notes():
             title.append(f"\n⚠ {note}", style="yellow not bold")
         self.query_one("#campaign-title", Static).update(title)
@@ -188,7 +181,7 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         except RecipientFileError as exc:
             self.recipients, self.load_error = None, str(exc)
         else:
-            self.load_error, self.source = "", Path(path).name
+            self.load_error, self.source, self.pasted = "", Path(path).name, False
         self._fill_table()
         self._redraw()
 
@@ -199,15 +192,16 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
 
     def read_pasted(self) -> None:
         text = self.query_one("#c-paste", TextArea).text
-        if not text.strip() or (text == self._pasted and self.source == "pasted lines"):
+        if not text.strip() or (text == self._pasted and self.pasted):
             return
         self._pasted = text
         try:
             self.recipients = parse_recipients(text)
         except RecipientFileError as exc:
-            self.recipients, self.load_error = None, f"pasted lines, {exc}"
+            self.recipients = None
+            self.load_error = _("pasted lines, {problem}").format(problem=exc)
         else:
-            self.load_error, self.source = "", "pasted lines"
+            self.load_error, self.source, self.pasted = "", "", True
         self._fill_table()
         self._redraw()
 
@@ -251,7 +245,7 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         version = self.gateway_app.client.server_version
         self.recipients.route_lids(lambda jid: known.resolve(jid).send_jid(version))
         columns = self.recipients.columns
-        table.add_columns("line", *(Text(column) for column in columns))
+        table.add_columns(_("line"), *(Text(column) for column in columns))
         # Text cells: a plain string in a DataTable would be read as markup.
         table.add_rows(
             [Text(str(r.line)), *(Text(r.fields().get(column, "")) for column in columns)]
@@ -261,24 +255,24 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
     def problems(self) -> list[Problem]:
         """Everything that stops the campaign from starting, in plain words."""
         if self.recipients is None:
-            return [Problem("", self.load_error or "load a CSV file or paste recipients")]
+            return [Problem("", self.load_error or _("load a CSV file or paste recipients"))]
         problems: list[Problem] = []
         if not self.recipients.recipients:
-            problems.append(Problem("", "no valid recipient"))
-        _, pace_problems = self._pace()
+            problems.append(Problem("", _("no valid recipient")))
+        _pace, pace_problems = self._pace()
         if self._message_problems is None:
             self._message_problems = self.template.problems(
                 self.recipients, self.gateway_app.gateway_line
             )
         empty = self.empty_rows()
         if empty and self._empty_choice() is None:
-            problems.append(
-                Problem(
-                    "",
-                    f"{len(empty):,} row(s) leave a placeholder empty: choose to send them as "
-                    "they are or to skip them",
-                )
+            said = ngettext(
+                "{n} row leaves a placeholder empty: choose to send it as it is or to skip it",
+                "{n} rows leave a placeholder empty: choose to send them as they are or to skip "
+                "them",
+                len(empty),
             )
+            problems.append(Problem("", said.format(n=number(len(empty)))))
         # The message's problems include its delay and presence (Draft.check).
         return problems + pace_problems + self._message_problems
 
@@ -298,27 +292,30 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         if self.load_error:
             text.append(f"✕ {self.load_error}", style="red")
         elif self.recipients is not None:
-            text.append(f"{self.source}: ", style="bold")
+            source = self.source if not self.pasted else _("pasted lines")
+            text.append(f"{source}: ", style="bold")
             text.append(self.recipients.summary())
             for problem in self.recipients.invalid[:5]:
                 text.append(f"\n  {problem}", style="yellow")
-            if len(self.recipients.invalid) > 5:
-                text.append(f"\n  … and {len(self.recipients.invalid) - 5} more", style="yellow")
+            if (more := len(self.recipients.invalid) - 5) > 0:
+                text.append("\n  " + and_more(more), style="yellow")
             self._draw_empty_rows(text)
             shown = len(self.recipients.recipients)
             if shown > TABLE_LIMIT:
-                text.append(f"\n  the table shows the first {TABLE_LIMIT:,}", style="dim")
+                shows = _("the table shows the first {n}").format(n=number(TABLE_LIMIT))
+                text.append("\n  " + shows, style="dim")
         self.query_one("#c-summary", Static).update(text)
-        status = Text()
         problems = self.problems()
         if problems:
-            status.append("Not ready: ", style="bold red")
-            status.append("; ".join(str(p) for p in problems[:3]))
-            if len(problems) > 3:
-                status.append(f" (and {len(problems) - 3} more)")
+            status = styled(
+                _("Not ready: {problems}"), lead_style="bold red", problems=some(problems)
+            )
         else:
-            status.append("Ready: ", style="bold green")
-            status.append("ctrl+s asks, then starts sending")
+            status = styled(
+                _("Ready: {key} asks, then starts sending"),
+                lead_style="bold green",
+                key="ctrl+s",  # as before: the key named as typed, not as the footer draws it
+            )
         self.query_one("#campaign-status", Static).update(status)
 
     def _draw_pace(self) -> None:
@@ -333,24 +330,35 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
             # One send at a time: the gateway holds each request open for the delay.
             each = max(gap, self.draft.delay_ms / 1000)
             if count and each:
-                text.append(f" · {count:,} recipients take about {duration_text(count * each)}")
+                take = ngettext(
+                    "{n} recipient takes about {duration}",
+                    "{n} recipients take about {duration}",
+                    count,
+                )
+                duration = duration_text(count * each)
+                text.append(" · " + take.format(n=number(count), duration=duration))
             if self.draft.delay_ms:
-                text.append(f" · the gateway holds each send {self.draft.delay_ms} ms")
+                holds = _("the gateway holds each send {ms} ms")
+                text.append(" · " + holds.format(ms=number(self.draft.delay_ms)))
         self.query_one("#c-pace-note", Static).update(text)
 
     def _draw_preview(self) -> None:
         title = self.query_one("#c-preview-title", Static)
         preview = self.query_one("#campaign-preview", ListPreview)
         if not self.recipients or not self.recipients.recipients:
-            title.update(Text("The message, before placeholders are filled in", style="bold"))
+            title.update(Text(_("The message, before placeholders are filled in"), style="bold"))
             preview.show(self.draft)
             return
         row = self.query_one("#c-recipients", DataTable).cursor_row
         recipient = self.recipients.recipients[
             min(max(row, 0), len(self.recipients.recipients) - 1)
         ]
-        label = Text.assemble(("As ", "dim"), (recipient.name or recipient.number, "bold"))
-        label.append(f" gets it (line {recipient.line}) — move in the table to see another", "dim")
+        label = styled(
+            _("As {who} gets it (line {line}) — move in the table to see another"),
+            style="dim",
+            who=(recipient.name or recipient.number, "bold"),
+            line=(str(recipient.line), "dim"),
+        )
         title.update(label)
         preview.show(self.template.draft_for(recipient))
 
@@ -360,7 +368,7 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         problems = self.problems()
         if problems:
             self.notify(
-                "Not started: " + "; ".join(str(p) for p in problems[:3]),
+                _("Not started: {problems}").format(problems=some(problems)),
                 severity="warning",
                 markup=False,
             )
@@ -377,37 +385,52 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
 
         self.call(
             ready(),
-            what=f"Checking instance {self.instance}",
+            what=_("Checking instance {instance}").format(instance=self.instance),
             on_done=lambda problem: self._not_ready(problem) if problem else self._confirm_start(),
             group="check",
             exclusive=True,
         )
 
     def _not_ready(self, error: InstanceNotReady) -> None:
+        not_started = _("Not started: {problem}.").format(problem=error)
         if error.missing:
-            self.notify(f"Not started: {error}.", severity="error", markup=False)
+            self.notify(not_started, severity="error", markup=False)
             return
-        body = Text(f"Not started: {error}.\n")
-        body.append("Connect it now? The campaign waits here until you come back.", style="dim")
+        body = Text(not_started + "\n")
+        body.append(_("Connect it now? The campaign waits here until you come back."), style="dim")
         self.app.push_screen(
-            ConfirmScreen("Instance not connected", body, confirm_label="Connect"),
+            ConfirmScreen(_("Instance not connected"), body, confirm_label=_("Connect")),
             lambda yes: self.gateway_app.open_pairing(self.instance) if yes else None,
         )
 
     def _confirm_start(self) -> None:
         assert self.recipients is not None
-        pace, _ = self._pace()
+        pace, _problems = self._pace()
         assert pace is not None
         count = len(self.recipients_to_send().recipients)
-        body = Text(f"Send “{self.draft.title}” to {count:,} recipient(s) from {self.instance}")
-        body.append(f", {pace.describe()}?\n")
+        question = ngettext(
+            "Send “{title}” to {n} recipient from {instance}, {pace}?",
+            "Send “{title}” to {n} recipients from {instance}, {pace}?",
+            count,
+        )
+        body = Text(
+            question.format(
+                title=self.draft.title,
+                n=number(count),
+                instance=self.instance,
+                pace=pace.describe(),
+            )
+            + "\n"
+        )
         body.append(
-            "A journal keeps track: if the app stops, the campaign resumes without sending "
-            "to anyone twice.",
+            _(
+                "A journal keeps track: if the app stops, the campaign resumes without sending "
+                "to anyone twice."
+            ),
             style="dim",
         )
         self.app.push_screen(
-            ConfirmScreen("Start the campaign", body, confirm_label="Start"),
+            ConfirmScreen(_("Start the campaign"), body, confirm_label=_("Start sending")),
             lambda yes: self._start(pace) if yes else None,
         )
 
@@ -433,14 +456,15 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
                 now=datetime.now(),
             )
         except (JournalError, OSError) as exc:
-            message = f"Cannot create the campaign: {exc}"
+            message = _("Cannot create the campaign: {error}").format(error=exc)
             self.app.call_from_thread(self.notify, message, severity="error", markup=False)
             return
         self.app.call_from_thread(self._created, campaign.id)
 
     def _created(self, campaign_id: str) -> None:
         if self.app.screen is not self:  # left while the files were written: not started
-            self.notify(f"Campaign {campaign_id} created, not started.", markup=False)
+            created = _("Campaign {id} created, not started.").format(id=campaign_id)
+            self.notify(created, markup=False)
             return
         self._open_run(campaign_id, start=True)
 
@@ -458,13 +482,15 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
     def action_check_whatsapp(self) -> None:
         """Ask the gateway which numbers are on WhatsApp (in batches) and leave out the rest."""
         if not self.recipients or not self.recipients.recipients:
-            self.notify("Load recipients first.", markup=False)
+            self.notify(_("Load recipients first."), markup=False)
             return
         instances = self.state.instances.value or []
         instance = next((i for i in instances if i.instance_name == self.instance), None)
         if instance is None or instance.status_kind is not InstanceStatus.OPEN:
             self.notify(
-                f"Only an open instance can check numbers; {self.instance} is not open.",
+                _("Only an open instance can check numbers; {instance} is not open.").format(
+                    instance=self.instance
+                ),
                 severity="warning",
                 markup=False,
             )
@@ -472,24 +498,31 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
         recipients = self.recipients
 
         def progressed(done: int, total: int) -> None:
+            checking = ngettext(
+                "Checking on WhatsApp: {done} of {total} number…",
+                "Checking on WhatsApp: {done} of {total} numbers…",
+                total,
+            )
             self.query_one("#campaign-status", Static).update(
-                Text(f"Checking on WhatsApp: {done:,} of {total:,} numbers…")
+                Text(checking.format(done=number(done), total=number(total)))
             )
 
         def checked(missing: set[str]) -> None:
-            count = recipients.leave_out(missing, "not on WhatsApp")
+            count = recipients.leave_out(missing, _("not on WhatsApp"))
             self._fill_table()
             self._redraw()
-            self.notify(
-                f"{count} number(s) not on WhatsApp left out." if count else "All are on WhatsApp.",
-                markup=False,
-            )
+            left_out = ngettext(
+                "{n} number not on WhatsApp left out.",
+                "{n} numbers not on WhatsApp left out.",
+                count,
+            ).format(n=number(count))
+            self.notify(left_out if count else _("All are on WhatsApp."), markup=False)
 
         self.call(
             numbers_not_on_whatsapp(
                 self.gateway_app.client, self.instance, recipients, on_batch=progressed
             ),
-            what="Checking the numbers on WhatsApp",
+            what=_("Checking the numbers on WhatsApp"),
             on_done=checked,
             group="check",
             exclusive=True,
@@ -507,21 +540,29 @@ class CampaignSetupScreen(EmptyRows, PreviewBeside, GatewayScreen):
             ):
                 continue
             counts = campaign.counts()
-            detail = (
-                f"{campaign.created} · {counts['sent']:,} sent, {counts['failed']:,} failed, "
-                f"{counts['unknown']:,} held, {counts['pending']:,} left"
+            detail = _("{created} · {sent} sent, {failed} failed, {held} held, {left} left").format(
+                created=created_text(campaign.created),
+                sent=number(counts["sent"]),
+                failed=number(counts["failed"]),
+                held=number(counts["unknown"]),
+                left=number(counts["pending"]),
             )
             if (elsewhere := campaign.running_elsewhere()) is not None:
-                detail += f" · running elsewhere ({elsewhere.describe()})"
+                detail += " · " + _("running elsewhere ({holder})").format(
+                    holder=elsewhere.describe()
+                )
             if campaign.refusal or campaign.problems:
-                detail += f" · damaged: {campaign.refusal or campaign.problems[0]}"
+                damage = campaign.refusal or campaign.problems[0]
+                detail += " · " + _("damaged: {problem}").format(problem=damage)
             items.append(LibraryItem(campaign.id, f"{campaign.id}: {campaign.draft.title}", detail))
         self.app.push_screen(
             LibraryScreen(
-                "Campaigns of this instance",
+                _("Campaigns of this instance"),
                 items,
-                empty="No campaign from this instance yet.",
-                hint="enter opens it: resume it, or decide on held recipients",
+                empty=_("No campaign from this instance yet."),
+                hint=_("{key} opens it: resume it, or decide on held recipients").format(
+                    key="enter"
+                ),
             ),
             lambda key: self._open_run(key) if key else None,
         )

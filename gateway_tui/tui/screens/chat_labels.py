@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 from gateway_tui.core.api.errors import GatewayError, NotFound, Unauthorized
 from gateway_tui.core.api.label_models import Label, LabelAction
 from gateway_tui.core.chat_book import ChatRow
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.widgets.record_table import Column
 
@@ -39,7 +40,7 @@ else:
 
 MARK = "●"
 LABELS_READ_AFTER = 0.3  # seconds the cursor rests on a chat before its labels are read (2.x)
-LABELS_NOT_LISTED = (
+LABELS_NOT_LISTED = N_(
     "labels applied elsewhere are not listed by this gateway version (2.x): a chat's are read "
     "when the cursor reaches it; the label filter knows only those"
 )
@@ -49,7 +50,7 @@ def labels_column(labels: dict[str, Label]) -> Column[ChatRow]:
     """The markers, and the names for search and sort ("" when the chat has none)."""
     return Column(
         "labels",
-        "Labels",
+        _("Labels"),
         lambda r: " ".join(f"{MARK} {labels[i].name if i in labels else i}" for i in r.labels),
         style=lambda r: _first_colour(r, labels),
         max_width=16,
@@ -79,7 +80,10 @@ class LabelPickerScreen(ModalScreen[tuple[str, LabelAction] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="label-dialog", classes="dialog"):
-            yield Static(Text(f"Labels of {self._title}", style="bold"), classes="dialog-title")
+            yield Static(
+                Text(_("Labels of {chat}").format(chat=self._title), style="bold"),
+                classes="dialog-title",
+            )
             options = []
             for label in self._labels:
                 prompt = Text("✓ " if label.id in self._on_chat else "  ")
@@ -88,7 +92,12 @@ class LabelPickerScreen(ModalScreen[tuple[str, LabelAction] | None]):
                 options.append(Option(prompt, id=label.id))
             yield OptionList(*options, id="label-options")
             cancel = key_for(self, "label_picker.cancel")
-            yield Static(Text(f"enter puts it on or takes it off · {cancel} closes", style="dim"))
+            yield Static(
+                Text(
+                    _("enter puts it on or takes it off · {key} closes").format(key=cancel),
+                    style="dim",
+                )
+            )
 
     def on_mount(self) -> None:
         self.query_one("#label-options", OptionList).focus()
@@ -119,7 +128,7 @@ class ChatLabels(_Base):
     def load_labels(self) -> None:
         self.call(
             self.actions.people.load_labels(self.instance),
-            what="Reading the labels",
+            what=_("Reading the labels"),
             on_error=self._labels_failed,
             group="labels",
             exclusive=True,
@@ -137,10 +146,14 @@ class ChatLabels(_Base):
         error = self.actions.people.labels_of(self.instance).error
         if error is not None:
             if isinstance(error, NotFound):  # a gateway without labels (no WhatsApp Business)
-                return f"no labels: this gateway answered 404 to findLabels ({error.title})"
-            return f"✕ could not read the labels: {error.title}"
+                return _("no labels: this gateway answered 404 to findLabels ({reason})").format(
+                    reason=error.title
+                )
+            return "✕ " + _("could not read the labels: {reason}").format(reason=error.title)
         if self._labels_error is not None:
-            return f"✕ could not read a chat's labels: {self._labels_error.title}"
+            return "✕ " + _("could not read a chat's labels: {reason}").format(
+                reason=self._labels_error.title
+            )
         return None
 
     def apply_labels(self, rows: list[ChatRow]) -> None:
@@ -178,7 +191,7 @@ class ChatLabels(_Base):
             self._labels_asked.add(jid)
             self.call(
                 self.actions.people.load_chat_labels(self.instance, jid),
-                what="Reading the chat's labels",
+                what=_("Reading the chat's labels"),
                 on_done=read_done,
                 on_error=failed,
                 group="labels-row",
@@ -190,19 +203,19 @@ class ChatLabels(_Base):
         """What the labels column cannot know on this line (None where it knows it all)."""
         if self.gateway_app.gateway_line.line == "1" or not self.labels_by_id():
             return None  # 1.7.1 lists them; an instance without labels has nothing to miss
-        return LABELS_NOT_LISTED
+        return _(LABELS_NOT_LISTED)
 
     def label_summary(self) -> str | None:
         if self.label_filter is None:
             return None
         label = self.labels_by_id().get(self.label_filter)
-        return f"label: {label.name if label else self.label_filter}"
+        return _("label: {name}").format(name=label.name if label else self.label_filter)
 
     def action_label_filter(self) -> None:
         """Only the chats of one label; again: the next label; after the last: all chats."""
         labels = list(self.labels_by_id())
         if not labels:
-            self.notify("This instance has no labels (WhatsApp Business)", markup=False)
+            self.notify(_("This instance has no labels (WhatsApp Business)"), markup=False)
             return
         position = labels.index(self.label_filter) + 1 if self.label_filter in labels else 0
         self.label_filter = labels[position] if position < len(labels) else None
@@ -216,7 +229,7 @@ class ChatLabels(_Base):
         if row is None:
             return
         if not labels:
-            self.notify("This instance has no labels (WhatsApp Business)", markup=False)
+            self.notify(_("This instance has no labels (WhatsApp Business)"), markup=False)
             return
 
         def chosen(choice: tuple[str, LabelAction] | None) -> None:
@@ -224,11 +237,14 @@ class ChatLabels(_Base):
                 return
             label_id, action = choice
             name = self.labels_by_id()[label_id].name
-            done = "put on" if action == LabelAction.ADD else "taken off"
+            if action == LabelAction.ADD:
+                done = _("Label “{label}” put on {chat}").format(label=name, chat=row.title)
+            else:
+                done = _("Label “{label}” taken off {chat}").format(label=name, chat=row.title)
             self.call(
                 self.actions.people.set_label(self.instance, row.jid, label_id, action, row.labels),
-                what=f"Label {name}",
-                done=f"Label “{name}” {done} {row.title}",
+                what=_("Label {label}").format(label=name),
+                done=done,
                 group="labels-write",
                 exclusive=True,
             )

@@ -21,7 +21,9 @@ from gateway_tui.core.api.validation import check_recipient, normalise_number
 from gateway_tui.core.chat_book import person_label
 from gateway_tui.core.services.messages import profile_key
 from gateway_tui.core.state import Loadable, Topic
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.form_modal import FormModal
+from gateway_tui.tui.screens.group_modals import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 _R = TypeVar("_R")
@@ -52,7 +54,7 @@ class EditMessageScreen(ChatModal[str | None]):
     """`e`: the message's text, prefilled with the old one → updateMessage; dismisses with the
     new text once the gateway took it."""
 
-    HELP_TITLE = "Edit a sent message"
+    HELP_TITLE = N_("Edit a sent message")
     NOTE_ID = "edit-note"
     BINDINGS = [
         Binding("ctrl+s", "submit", "Save the new text", id="edit_message.save", priority=True),
@@ -67,27 +69,35 @@ class EditMessageScreen(ChatModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="edit-dialog", classes="dialog"):
-            yield Static(Text("Edit a sent message", style="bold"), classes="dialog-title")
-            where = Text.assemble(("Chat ", "dim"))
-            where.append(person_label(self.key.remote_jid))
-            where.append(" · message id ", style="dim")
-            where.append(self.key.id)
-            yield Static(where)
-            yield Label("New text")
+            yield Static(Text(_("Edit a sent message"), style="bold"), classes="dialog-title")
+            yield Static(
+                styled(
+                    _("Chat {chat} · message id {id}"),
+                    "dim",
+                    chat=(person_label(self.key.remote_jid), ""),
+                    id=(self.key.id, ""),
+                )
+            )
+            yield Label(_("New text"))
             # The old text is there to be added to: no selection that the first key replaces.
             yield TextInput(
                 self.old_text,
-                placeholder="the message's new text",
+                placeholder=_("the message's new text"),
                 select_on_focus=False,
                 id="edit-text",
             )
             yield Static(
-                Text(TOO_OLD_TO_SEE, style="yellow") if not self.seen else "",
+                Text(_(TOO_OLD_TO_SEE), style="yellow") if not self.seen else "",
                 id="edit-note",
                 classes="field-error",
             )
             save, cancel = self.key_for("edit_message.save"), self.key_for("edit_message.cancel")
-            yield Static(Text(f"enter or {save} saves · {cancel} cancels", style="dim"))
+            yield Static(
+                Text(
+                    _("enter or {save} saves · {cancel} cancels").format(save=save, cancel=cancel),
+                    style="dim",
+                )
+            )
 
     def on_mount(self) -> None:
         field = self.query_one("#edit-text", Input)
@@ -103,22 +113,22 @@ class EditMessageScreen(ChatModal[str | None]):
             return
         text = self.value
         if not text.strip():
-            self.say(Text("✕ The new text cannot be empty.", style="red"))
+            self.say(Text("✕ " + _("The new text cannot be empty."), style="red"))
             return
         if text == self.old_text:
-            self.say(Text("That is the text already: nothing to change.", style="yellow"))
+            self.say(Text(_("That is the text already: nothing to change."), style="yellow"))
             return
         self.submit_call(
             self.actions.messages.edit_message(self.instance, self.key, text, seen=self.seen),
-            what="Editing the message",
-            working="Saving…",
+            what=_("Editing the message"),
+            working=_("Saving…"),
             on_done=lambda _answer: self.dismiss(text),
             explain=error_text,
             group="edit",
         )
 
 
-TOO_OLD_TO_SEE = (
+TOO_OLD_TO_SEE = N_(
     "Sent more than 15 minutes ago: WhatsApp will not show this edit to the customer "
     "(the gateway accepts the call all the same)."
 )
@@ -128,11 +138,15 @@ def profile_card(number: str, loadable: Loadable[BusinessProfile]) -> Text | Tab
     """The card of a fetched profile: who, whether a business, how to reach them."""
     error = loadable.error
     if loadable.loading:
-        return Text("Asking the gateway…", style="dim")
+        return Text(_("Asking the gateway…"), style="dim")
     if error is not None and error.not_on_whatsapp:
         text = Text.assemble(("✕ ", "bold red"))
-        text.append(f"{person_label(error.not_on_whatsapp[0] or number)} is not on WhatsApp.")
-        text.append("\nThe gateway cannot message or look up this number.", style="dim")
+        text.append(
+            _("{who} is not on WhatsApp.").format(
+                who=person_label(error.not_on_whatsapp[0] or number)
+            )
+        )
+        text.append("\n" + _("The gateway cannot message or look up this number."), style="dim")
         return text
     if error is not None:
         return error_text(error)
@@ -140,34 +154,35 @@ def profile_card(number: str, loadable: Loadable[BusinessProfile]) -> Text | Tab
     if profile is None:
         return Text("")
     if profile.number_exists is False:
-        return Text(f"✕ {person_label(number)} is not on WhatsApp.", style="bold red")
+        said = _("{who} is not on WhatsApp.").format(who=person_label(number))
+        return Text(f"✕ {said}", style="bold red")
     table = Table.grid(padding=(0, 2))
     table.add_column(style="dim", no_wrap=True)
     table.add_column()
-    table.add_row("Name", Text(profile.name or "—", style="bold"))
+    table.add_row(_("Name"), Text(profile.name or "—", style="bold"))
     number_text = person_label(profile.wuid or number)
     if profile.wuid:
         number_text += f"  ({profile.wuid})"
-    table.add_row("Number", Text(number_text))
+    table.add_row(_("Number"), Text(number_text))
     if profile.is_business:
-        table.add_row("Business", Text("✓ business account", style="green"))
+        table.add_row(_("Business"), Text(_("✓ business account"), style="green"))
     else:
         table.add_row(
-            "Business",
-            Text("no — a personal account" if profile.is_business is False else "unknown"),
+            _("Business"),
+            Text(_("no — a personal account") if profile.is_business is False else _("unknown")),
         )
-    table.add_row("Description", Text(profile.description or "—"))
-    table.add_row("Email", Text(profile.email or "—"))
-    table.add_row("Website", Text("\n".join(profile.websites) or "—"))
-    table.add_row("Status", Text(profile.status_text or "—"))
-    table.add_row("Picture URL", Text(profile.picture or "—"))
+    table.add_row(_("Description"), Text(profile.description or "—"))
+    table.add_row(_("Email"), Text(profile.email or "—"))
+    table.add_row(_("Website"), Text("\n".join(profile.websites) or "—"))
+    table.add_row(_("Status"), Text(profile.status_text or "—"))
+    table.add_row(_("Picture URL"), Text(profile.picture or "—"))
     return table
 
 
 class ProfileScreen(ChatModal[None]):
     """`p`: a number (prefilled with the chat's) → fetchProfile → the card."""
 
-    HELP_TITLE = "Business profile"
+    HELP_TITLE = N_("Business profile")
     TOPICS = frozenset({Topic.PROFILES})
     NOTE_ID = "profile-note"
     BINDINGS = [
@@ -181,13 +196,20 @@ class ProfileScreen(ChatModal[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="profile-dialog", classes="dialog"):
-            yield Static(Text("Business profile", style="bold"), classes="dialog-title")
-            yield Label("Number (international digits)")
-            yield TextInput(self.number, placeholder="e.g. 447700900456", id="profile-number")
+            yield Static(Text(_("Business profile"), style="bold"), classes="dialog-title")
+            yield Label(_("Number (international digits)"))
+            yield TextInput(
+                self.number,
+                placeholder=_("e.g. {number}").format(number="447700900456"),
+                id="profile-number",
+            )
             yield Static(id="profile-note", classes="field-error")
             yield Static(id="profile-card")
             yield Static(
-                Text(f"enter fetches · {self.key_for('profile.close')} closes", style="dim")
+                Text(
+                    _("enter fetches · {key} closes").format(key=self.key_for("profile.close")),
+                    style="dim",
+                )
             )
 
     def on_mount(self) -> None:
@@ -230,7 +252,7 @@ class ProfileScreen(ChatModal[None]):
 
         self.call(
             self.actions.messages.fetch_profile(self.instance, number),
-            what="Fetching the profile",
+            what=_("Fetching the profile"),
             on_done=finished,
             on_error=failed,
             group="profile",

@@ -24,7 +24,7 @@ from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.identity import is_lid
 from gateway_tui.core.services.messages import recipient_of
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, date_time, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.chat_labels import ChatLabels, labels_column
 from gateway_tui.tui.screens.chat_modals import ProfileScreen
@@ -33,20 +33,31 @@ from gateway_tui.tui.widgets.record_table import Column, RecordTable
 
 
 def when_text(row: ChatRow) -> str:
-    return row.last_at.strftime("%Y-%m-%d %H:%M") if row.last_at else "—"
+    """The last activity: date and time, the reader's locale's way."""
+    return date_time(row.last_at) if row.last_at else "—"
 
 
 def _last(row: ChatRow) -> str:
     if not row.last_text:
         return "—"
-    new = f"● {row.unread} new · " if row.unread else ""
-    return new + ("You: " if row.from_me else "") + row.last_text
+    text = _("You: {text}").format(text=row.last_text) if row.from_me else row.last_text
+    if row.unread:
+        return ngettext("● {n} new · {text}", "● {n} new · {text}", row.unread).format(
+            n=number(row.unread), text=text
+        )
+    return text
 
 
 def _source(row: ChatRow) -> str:
     if row.sent_here and row.in_store:
-        return f"gateway + {row.sent_here} sent"
-    return f"{row.sent_here} sent here" if not row.in_store else "gateway"
+        return ngettext("gateway + {n} sent", "gateway + {n} sent", row.sent_here).format(
+            n=number(row.sent_here)
+        )
+    if not row.in_store:
+        return ngettext("{n} sent here", "{n} sent here", row.sent_here).format(
+            n=number(row.sent_here)
+        )
+    return _("gateway")
 
 
 # At a narrow width the chat's name and its last message give up width first, then the columns
@@ -55,16 +66,16 @@ def _source(row: ChatRow) -> str:
 CHAT_COLUMNS: list[Column[ChatRow]] = [
     Column(
         "chat",
-        "Chat",
+        N_("Chat"),
         lambda r: ("👥 " if r.is_group else "📢 " if r.is_channel else "") + r.title,
         style=lambda r: "bold" if r.name else "",
         max_width=28,
         shrink_to=18,
     ),
-    Column("number", "Number / JID", lambda r: r.number, max_width=30),
+    Column("number", N_("Number / JID"), lambda r: r.number, max_width=30),
     Column(
         "last",
-        "Last message",
+        N_("Last message"),
         _last,
         style=lambda r: "bold" if r.unread else "",
         max_width=48,
@@ -72,7 +83,7 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
     ),
     Column(
         "when",
-        "Last activity",
+        N_("Last activity"),
         when_text,
         width=16,
         sort_key=lambda r: r.last_at.timestamp() if r.last_at else 0,
@@ -80,21 +91,23 @@ CHAT_COLUMNS: list[Column[ChatRow]] = [
     ),
     Column(
         "archived",
-        "Archived",
-        lambda r: "archived" if r.archived else "—",
+        N_("Archived"),
+        lambda r: _("archived") if r.archived else "—",
         style=lambda r: "yellow" if r.archived else "dim",
         width=9,
         drop_priority=5,
     ),
-    Column("source", "Known from", _source, style=lambda r: "dim", max_width=20, drop_priority=6),
+    Column(
+        "source", N_("Known from"), _source, style=lambda r: "dim", max_width=20, drop_priority=6
+    ),
 ]
 
 
 class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
-    HELP_TITLE = "Chats"
+    HELP_TITLE = N_("Chats")
     ID_PREFIX = "chats"
     COLUMNS = CHAT_COLUMNS
-    FILTER_PLACEHOLDER = "filter by name, number or last message"
+    FILTER_PLACEHOLDER = N_("filter by name, number or last message")
     REFRESH_BINDING = "chats.refresh"
     STALE_BANNER = False  # a failed refresh over kept chats is said in the summary
     TOPICS = frozenset({Topic.CHATS, Topic.SENT, Topic.GROUPS, Topic.LABELS})
@@ -159,8 +172,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         return row.search  # built once, on the first filter key
 
     def compose_head(self) -> ComposeResult:
-        title = Text("Chats of ", style="bold")
-        title.append(self.instance, style="bold")
+        # The instance's name is data: a placeholder's value, never parsed as markup.
+        title = Text(_("Chats of {instance}").format(instance=self.instance), style="bold")
         yield Static(title, classes="title")
 
     def compose_below_table(self) -> ComposeResult:
@@ -174,7 +187,9 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             stored = self.store.stored_chats()
         except OSError as problem:
             self.notify(
-                f"Could not read the sent history: {problem}", severity="warning", markup=False
+                _("Could not read the sent history: {problem}").format(problem=problem),
+                severity="warning",
+                markup=False,
             )
         else:
             self.actions.messages.restore_sent(
@@ -194,7 +209,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             return  # a read is under way: its answer is the fresh one
         self.call(
             self.actions.chats.load_chat_book(self.instance),
-            what="Reading the gateway's chats",
+            what=_("Reading the gateway's chats"),
             on_done=self._loaded,
             on_error=self._failed,
             group="chat-book",
@@ -215,7 +230,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
 
     def _loaded(self, book: ChatBook) -> None:
         if book.groups_error is not None:  # the chats are there; their group names are not
-            self.gateway_app.report_error(book.groups_error, "Reading group names")
+            self.gateway_app.report_error(book.groups_error, _("Reading group names"))
 
     def _failed(self, _error: GatewayError) -> bool:
         self.refresh_from_state()  # the loadable holds the error: the panel or summary says it
@@ -247,12 +262,14 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         self.show_rows(
             None if unread_yet else self.rows,
             error=loadable.error,
-            loading=("Reading the gateway's chats…", ""),
+            loading=(_("Reading the gateway's chats…"), ""),
             empty=(
-                "No chats",
-                "The gateway keeps no chats for this instance (its store is empty or "
-                f"switched off), and nothing was sent from here yet. {compose} composes a list "
-                f"message; {profile} looks up the profile of any number.",
+                _("No chats"),
+                _(
+                    "The gateway keeps no chats for this instance (its store is empty or "
+                    "switched off), and nothing was sent from here yet. {compose} composes a "
+                    "list message; {profile} looks up the profile of any number."
+                ).format(compose=compose, profile=profile),
             ),
         )
         table = self.table
@@ -268,44 +285,63 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         book, error, loading = loadable.value, loadable.error, loadable.loading
         table = self.table
         rows = self.rows
-        parts = [f"{len(rows):,} chat(s)", f"{sum(r.archived for r in rows)} archived"]
+        archived = sum(r.archived for r in rows)
+        parts = [
+            ngettext("{n} chat", "{n} chats", len(rows)).format(n=number(len(rows))),
+            ngettext("{n} archived", "{n} archived", archived).format(n=number(archived)),
+        ]
         groups = sum(r.is_group for r in rows)
         if groups:
-            parts.append(f"{groups} group(s)")
+            parts.append(ngettext("{n} group", "{n} groups", groups).format(n=number(groups)))
         parts += table.view_summary()
         if label := self.label_summary():
             parts.append(label)
         if table.filter_text:
-            parts.append(f"{table.visible_count:,} shown")
+            shown = table.visible_count
+            parts.append(ngettext("{n} shown", "{n} shown", shown).format(n=number(shown)))
         text = Text(" · ".join(parts))
         notes: list[tuple[str, str]] = []
         if book is None and rows and error is None:
             # Before the first read answers, the rows are only what this app sent: say so.
             notes.append(
                 (
-                    "⟳ loading the gateway's chats… showing only the chats this app sent to "
-                    "until it answers",
+                    _(
+                        "⟳ loading the gateway's chats… showing only the chats this app sent "
+                        "to until it answers"
+                    ),
                     "yellow",
                 )
             )
         elif loading:
-            notes.append(("refreshing…", "dim"))
+            notes.append((_("refreshing…"), "dim"))
         if error is not None and rows:
-            notes.append((f"✕ could not read the gateway's chats: {error.title}", "red"))
+            notes.append(
+                (
+                    _("✕ could not read the gateway's chats: {reason}").format(reason=error.title),
+                    "red",
+                )
+            )
             if book is None:
-                notes.append(("showing only the chats this app sent to", "yellow"))
+                notes.append((_("showing only the chats this app sent to"), "yellow"))
         if book is not None and book.empty and rows:
             notes.append(
                 (
-                    "the gateway's chat store is empty (store switched off?): "
-                    "showing the chats this app sent to",
+                    _(
+                        "the gateway's chat store is empty (store switched off?): "
+                        "showing the chats this app sent to"
+                    ),
                     "yellow",
                 )
             )
         if book is not None and book.groups_note:
             notes.append((book.groups_note, "dim"))
         if book is not None and book.skipped:
-            notes.append((f"{book.skipped} stored item(s) could not be read", "yellow"))
+            skipped = ngettext(
+                "{n} stored item could not be read",
+                "{n} stored items could not be read",
+                book.skipped,
+            )
+            notes.append((skipped.format(n=number(book.skipped)), "yellow"))
         if labels_note := self.labels_note():
             notes.append((labels_note, "dim"))
         if labels_failure := self.labels_failure():
@@ -327,18 +363,23 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
             text.append(f"  {row.number}", style="dim")
         text.append(f"  {printable(row.jid)}", style="dim")
         text.append(
-            "  archived" if row.archived else "  not archived",
+            "  " + (_("archived") if row.archived else _("not archived")),
             style="yellow" if row.archived else "dim",
         )
         if row.last_text:
             text.append(f"\n{when_text(row)}  ", style="dim")
-            text.append("You: " if row.from_me else "", style="dim")
-            text.append(row.last_text)
+            if row.from_me:
+                said = Text(_("You: {text}").format(text=row.last_text), style="dim")
+                start = said.plain.rfind(row.last_text)
+                said.stylize("not dim", start, start + len(row.last_text))
+                text.append_text(said)
+            else:
+                text.append(row.last_text)
         hints = self.key_hints(
-            ("chats.open", "opens the conversation"),
-            ("chats.archive", "archive"),
-            ("chats.profile", "profile"),
-            ("chats.compose", "compose"),
+            ("chats.open", _("opens the conversation")),
+            ("chats.archive", _("archive")),
+            ("chats.profile", _("profile")),
+            ("chats.compose", _("compose")),
         )
         text.append(f"\n{hints}", style="dim")
         details.update(text)
@@ -358,7 +399,8 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         if row is None:
             compose = self.key_for("chats.compose")
             self.notify(
-                f"No chat here: {compose} composes a list message to start one.", markup=False
+                _("No chat here: {key} composes a list message to start one.").format(key=compose),
+                markup=False,
             )
         return row
 
@@ -383,13 +425,15 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         def edit(messages: Sequence[StoredMessage]) -> None:
             own = next((m for m in reversed(messages) if m.from_me and m.is_text), None)
             if own is None:
-                self.notify("You sent no text message in this chat: nothing to edit.", markup=False)
+                self.notify(
+                    _("You sent no text message in this chat: nothing to edit."), markup=False
+                )
                 return
             edit_own_message(self, own, self.store)
 
         self.call(
             self.actions.chats.load_messages(self.instance, jid),
-            what="Reading the chat's messages",
+            what=_("Reading the chat's messages"),
             on_done=edit,
             group="edit-last",
             exclusive=True,
@@ -400,7 +444,7 @@ class ChatsScreen(ChatLabels, TableScreen[ChatRow]):
         if row is None:
             return
         if row.last_key is None:
-            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
+            self.notify(_("No message of this chat is known: it cannot be archived."), markup=False)
             return
         archive_chat(self, row.jid, row.last_key, not row.archived)
 
@@ -438,12 +482,16 @@ def archive_chat(screen: GatewayScreen, jid: str, key, archive: bool) -> None:  
         try:
             store.record_archived(jid, archive)
         except OSError as problem:
-            screen.notify(f"Could not store the flag: {problem}", severity="warning", markup=False)
+            screen.notify(
+                _("Could not store the flag: {problem}").format(problem=problem),
+                severity="warning",
+                markup=False,
+            )
 
     screen.call(
         screen.actions.chats.archive_chat(instance, jid, key, archive),
-        what="Archiving the chat" if archive else "Unarchiving the chat",
-        done="Chat archived" if archive else "Chat unarchived",
+        what=_("Archiving the chat") if archive else _("Unarchiving the chat"),
+        done=_("Chat archived") if archive else _("Chat unarchived"),
         on_done=done,
         group="archive",
     )

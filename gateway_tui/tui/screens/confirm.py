@@ -10,6 +10,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.widgets.text_input import TextInput
 
@@ -27,16 +28,17 @@ class ConfirmScreen(ModalScreen[bool]):
         title: str,
         body: Text | str,
         *,
-        confirm_label: str = "Yes",
-        cancel_label: str = "Cancel",
+        confirm_label: str | None = None,
+        cancel_label: str | None = None,
     ) -> None:
-        """``cancel_label``: what "no" does, when "Cancel" would read as the confirm (a
-        dialog that cancels something says "Keep …" on its other button)."""
+        """``confirm_label`` (default "Yes") and ``cancel_label`` (default "Cancel"), in the
+        reader's language; ``cancel_label``: what "no" does, when "Cancel" would read as the
+        confirm (a dialog that cancels something says "Keep …" on its other button)."""
         super().__init__()
         self._title = title
         self._body = body if isinstance(body, Text) else Text(body)
-        self._confirm_label = confirm_label
-        self._cancel_label = cancel_label
+        self._confirm_label = confirm_label or _("Yes")
+        self._cancel_label = cancel_label or _("Cancel")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog", classes="dialog"):
@@ -77,7 +79,8 @@ class PromptScreen(ModalScreen[str | None]):
             yield Static(self._body, classes="dialog-body")
             yield TextInput(self._value, placeholder=self._placeholder, id="prompt-input")
             cancel = key_for(self, "prompt.cancel")
-            yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))
+            said = _("{enter} saves · {cancel} cancels").format(enter="enter", cancel=cancel)
+            yield Static(Text(said, style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#prompt-input", Input).focus()

@@ -18,6 +18,7 @@ from gateway_tui.core.api.validation import check_api_key
 from gateway_tui.core.files.config import Profile, insecure_url_warning, validate_gateway_url
 from gateway_tui.core.files.config_writer import save_profile
 from gateway_tui.core.services.connect import probe_gateway
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.status_panel import error_advice
 from gateway_tui.tui.widgets.text_input import TextInput
@@ -26,7 +27,7 @@ _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class ConnectScreen(GatewayScreen):
-    HELP_TITLE = "Connect"
+    HELP_TITLE = N_("Connect")
 
     BINDINGS = [
         Binding("ctrl+r", "test", "Test connection", id="connect.test", priority=True),
@@ -38,11 +39,13 @@ class ConnectScreen(GatewayScreen):
     def compose(self) -> ComposeResult:
         config = self.gateway_app.config
         with VerticalScroll(id="connect-body", classes="form"):
-            yield Static(Text("Connect to a gateway", style="bold"), classes="title")
+            yield Static(Text(_("Connect to a gateway"), style="bold"), classes="title")
             yield Static(
                 Text(
-                    "Enter the gateway's base URL and its global API key. "
-                    "Nothing is sent until you test or connect."
+                    _(
+                        "Enter the gateway's base URL and its global API key. "
+                        "Nothing is sent until you test or connect."
+                    )
                 ),
                 classes="summary",
             )
@@ -50,28 +53,32 @@ class ConnectScreen(GatewayScreen):
                 yield Static(
                     Text("\n".join(config.problems), style="yellow"), id="connect-problems"
                 )
-            yield Label("Gateway URL")
+            yield Label(_("Gateway URL"))
             yield TextInput(
                 value=config.url or "", placeholder="https://gateway.example.com", id="url"
             )
             yield Static(id="url-error", classes="field-error")
-            yield Label("API key")
-            yield TextInput(password=True, placeholder="global API key", id="api-key")
+            yield Label(_("API key"))
+            yield TextInput(password=True, placeholder=_("global API key"), id="api-key")
             yield Static(id="key-error", classes="field-error")
-            yield Label("…or the environment variable that holds it (saved instead of the key)")
-            yield TextInput(placeholder="e.g. GATEWAY_API_KEY (optional)", id="api-key-env")
+            yield Label(_("…or the environment variable that holds it (saved instead of the key)"))
+            yield TextInput(
+                placeholder=_("e.g. {variable} (optional)").format(variable="GATEWAY_API_KEY"),
+                id="api-key-env",
+            )
             yield Static(id="env-error", classes="field-error")
             # Offered once a keychain is found (on_mount asks off the loop: it can be slow).
-            yield Checkbox("Keep the key in the OS keychain (not in the file)", id="keychain")
-            yield Static(Text("Looking for the OS keychain…"), id="keychain-note")
-            yield Label("Profile name (to save this gateway)")
+            yield Checkbox(_("Keep the key in the OS keychain (not in the file)"), id="keychain")
+            yield Static(Text(_("Looking for the OS keychain…")), id="keychain-note")
+            yield Label(_("Profile name (to save this gateway)"))
             yield TextInput(value=config.profile or "default", id="profile-name")
             with Horizontal(classes="buttons"):
                 test, save = self.key_for("connect.test"), self.key_for("connect.save")
-                yield Button(f"Test connection ({test})", id="test")
-                yield Button(f"Save as profile ({save})", id="save")
+                connect = self.key_for("connect.connect")
+                yield Button(_("Test connection ({key})").format(key=test), id="test")
+                yield Button(_("Save as profile ({key})").format(key=save), id="save")
                 yield Button(
-                    f"Connect ({self.key_for('connect.connect')})", variant="primary", id="connect"
+                    _("Connect ({key})").format(key=connect), variant="primary", id="connect"
                 )
             yield Static(id="connect-result", classes="result")
         yield Footer()
@@ -90,7 +97,7 @@ class ConnectScreen(GatewayScreen):
     def _show_keychain(self, reason: str | None) -> None:
         note = self.query_one("#keychain-note", Static)
         if reason:
-            note.update(Text(f"Keychain: {reason}.", style="dim"))
+            note.update(Text(_("Keychain: {reason}.").format(reason=reason), style="dim"))
             return
         note.display = False
         self.query_one("#keychain", Checkbox).display = True
@@ -111,17 +118,19 @@ class ConnectScreen(GatewayScreen):
         key = self.query_one("#api-key", Input).value.strip()
         env_name = self.key_env_name()
         if env_name and not _ENV_NAME.fullmatch(env_name):
-            env_error.update(Text("A variable name: letters, digits and _ only.", style="red"))
+            env_error.update(Text(_("A variable name: letters, digits and _ only."), style="red"))
             return None
         if env_name and not key:
             key = os.environ.get(env_name, "").strip()
             if not key:
-                env_error.update(Text(f"${env_name} is not set here: type the key too.", "red"))
+                said = _("${variable} is not set here: type the key too.").format(variable=env_name)
+                env_error.update(Text(said, "red"))
                 return None
         if not key:
-            key_error.update(Text("Enter the API key.", style="red"))
+            key_error.update(Text(_("Enter the API key."), style="red"))
         elif problems := check_api_key(key):
-            key_error.update(Text(f"The key cannot be sent: {problems[0].message}.", style="red"))
+            said = _("The key cannot be sent: {why}.").format(why=problems[0].message)
+            key_error.update(Text(said, style="red"))
             key = ""
         if url and (warning := insecure_url_warning(url)):
             url_error.update(Text(warning, style="yellow"))
@@ -135,7 +144,7 @@ class ConnectScreen(GatewayScreen):
         form = self._read_form()
         if form is None:
             return
-        self._say("Testing…")
+        self._say(_("Testing…"))
         self.run_worker(self._test(*form), group="probe", exclusive=True, exit_on_error=False)
 
     async def _test(self, url: str, key: str) -> None:
@@ -143,9 +152,14 @@ class ConnectScreen(GatewayScreen):
             count = await probe_gateway(url, key, config=self.app.config)
         except GatewayError as error:
             title, advice = error_advice(error, url, retry_key=self.key_for("connect.test"))
-            self._say(f"✕ {title}. {advice}", "red")
+            self._say(_("✕ {title}. {advice}").format(title=title, advice=advice), "red")
             return
-        self._say(f"✓ Connected: the gateway lists {count} instance(s).", "green")
+        said = ngettext(
+            "✓ Connected: the gateway lists {n} instance.",
+            "✓ Connected: the gateway lists {n} instances.",
+            count,
+        ).format(n=number(count))
+        self._say(said, "green")
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
@@ -157,7 +171,7 @@ class ConnectScreen(GatewayScreen):
         env_name = self.key_env_name()
         keychain = self.query_one("#keychain", Checkbox)
         if keychain.display and keychain.value and not env_name:
-            self._say("Saving the key in the OS keychain…")
+            self._say(_("Saving the key in the OS keychain…"))
             self.run_worker(
                 partial(self._save_in_keychain, name, url, key),
                 thread=True,  # the keychain may ask the user, or take its time
@@ -172,17 +186,20 @@ class ConnectScreen(GatewayScreen):
         try:
             save_profile(name, profile, make_default=True)
         except (OSError, ValueError) as problem:  # ValueError: a corrupt config file
-            self._say(f"✕ Could not save the profile: {problem}", "red")
+            self._say(_("✕ Could not save the profile: {why}").format(why=problem), "red")
             return
         path = self.gateway_app.config.path
         if env_name:
             self._say(
-                f"✓ Saved profile “{name}” in {path}, with the key read from ${env_name} "
-                "(the key itself is not in the file)",
+                _(
+                    "✓ Saved profile “{name}” in {path}, with the key read from ${variable} "
+                    "(the key itself is not in the file)"
+                ).format(name=name, path=path, variable=env_name),
                 "green",
             )
         else:
-            self._say(f"✓ Saved profile “{name}” in {path}, with the key in the file", "green")
+            said = _("✓ Saved profile “{name}” in {path}, with the key in the file")
+            self._say(said.format(name=name, path=path), "green")
 
     def _save_in_keychain(self, name: str, url: str, key: str) -> None:
         from gateway_tui.core.files.keychain import KeychainError, set_key
@@ -191,13 +208,13 @@ class ConnectScreen(GatewayScreen):
             set_key(name, key)
             save_profile(name, Profile(url=url, keychain=True), make_default=True)
         except (KeychainError, OSError, ValueError) as problem:
-            said = f"✕ Could not save the profile: {problem}"
+            said = _("✕ Could not save the profile: {why}").format(why=problem)
             self.app.call_from_thread(self._say, said, "red")
             return
-        said = (
-            f"✓ Saved profile “{name}” in {self.gateway_app.config.path}, with the key in the "
+        said = _(
+            "✓ Saved profile “{name}” in {path}, with the key in the "
             "OS keychain (the key itself is not in the file)"
-        )
+        ).format(name=name, path=self.gateway_app.config.path)
         self.app.call_from_thread(self._say, said, "green")
 
     def key_env_name(self) -> str:

@@ -10,6 +10,7 @@ from textual.widgets import Static
 from gateway_tui.core.identity import Identity
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import Phrases
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.table_screen import InstanceTableScreen
 from gateway_tui.tui.widgets.record_table import Column
 
@@ -17,20 +18,20 @@ from gateway_tui.tui.widgets.record_table import Column
 def _number(who: Identity) -> str:
     if who.phone:
         return who.number_text
-    return "number hidden" if who.lid else "—"
+    return _("number hidden") if who.lid else "—"
 
 
 CONTACT_COLUMNS: list[Column[Identity]] = [
     Column(
         "name",
-        "Name",
+        N_("Name"),
         lambda who: who.name or "—",
         sort_key=lambda who: (who.name is None, (who.name or "").casefold()),
         max_width=32,
     ),
     Column(
         "number",
-        "Number",
+        N_("Number"),
         _number,
         sort_key=lambda who: (who.phone is None, len(who.phone or ""), who.phone or ""),
         max_width=22,
@@ -53,11 +54,11 @@ def contact_search_text(who: Identity) -> str:
 
 
 class ContactsScreen(InstanceTableScreen[Identity]):
-    HELP_TITLE = "Contacts"
-    TITLE_OF = "Contacts of {instance}"
+    HELP_TITLE = N_("Contacts")
+    TITLE_OF = N_("Contacts of {instance}")
     ID_PREFIX = "contacts"
     COLUMNS = CONTACT_COLUMNS
-    FILTER_PLACEHOLDER = "search by name, number or LID"
+    FILTER_PLACEHOLDER = N_("search by name, number or LID")
     REFRESH_BINDING = "contacts.refresh"
     TOPICS = frozenset({Topic.CONTACTS, Topic.INSTANCES})
 
@@ -79,7 +80,7 @@ class ContactsScreen(InstanceTableScreen[Identity]):
     def _load(self) -> None:
         self.call(
             self.actions.people.load_contacts(self.instance),
-            what="Reading the contacts",
+            what=_("Reading the contacts"),
             on_done=self._loaded,
             on_error=lambda _error: True,  # shown in place
             group="contacts",
@@ -89,36 +90,43 @@ class ContactsScreen(InstanceTableScreen[Identity]):
     def _loaded(self, _rows: object) -> None:
         error = self.state.contact_numbers_error.get(self.instance)
         if error is not None:  # the contacts are there; numbers behind LIDs may be missing
-            self.gateway_app.report_error(error, "Reading numbers from stored messages")
+            self.gateway_app.report_error(error, _("Reading numbers from stored messages"))
 
     def refresh_from_state(self) -> None:
         loadable = self.actions.people.contacts_of(self.instance)
         self.show_rows(
             loadable.value,
             error=loadable.error,
-            loading=("Reading the contacts…", "Asking the gateway for its contacts."),
-            empty=("No contacts", "The gateway's store has no contacts for this instance."),
+            loading=(_("Reading the contacts…"), _("Asking the gateway for its contacts.")),
+            empty=(_("No contacts"), _("The gateway's store has no contacts for this instance.")),
         )
-        self.show_stale(loadable, "contacts", "")
+        self.show_stale(loadable, _("contacts"), "")
         self.update_summary()
 
     def update_summary(self) -> None:
         loadable = self.actions.people.contacts_of(self.instance)
         rows = loadable.value or []
         hidden = sum(1 for who in rows if who.hidden_number)
-        parts = [f"{len(rows):,} contacts"] if loadable.value is not None else []
+        count = ngettext("{n} contact", "{n} contacts", len(rows)).format(n=number(len(rows)))
+        parts = [count] if loadable.value is not None else []
         if hidden:
-            parts.append(f"{hidden} with the number hidden (LID only)")
+            said = ngettext(
+                "{n} with the number hidden (LID only)",
+                "{n} with the number hidden (LID only)",
+                hidden,
+            )
+            parts.append(said.format(n=number(hidden)))
         if numbers_error := self.state.contact_numbers_error.get(self.instance):
-            parts.append(f"⚠ numbers from stored messages unavailable: {numbers_error.title}")
+            said = _("⚠ numbers from stored messages unavailable: {reason}")
+            parts.append(said.format(reason=numbers_error.title))
         if rows and self.table.visible_count != len(rows):
-            parts.append(f"showing {self.table.visible_count:,}")
+            parts.append(_("showing {n}").format(n=number(self.table.visible_count)))
         parts += self.view_and_read(loadable)
         parts.append(
             self.key_hints(
-                ("contacts.open", "opens the chat"),
-                ("contacts.filter", "searches"),
-                ("contacts.refresh", "refresh"),
+                ("contacts.open", _("opens the chat")),
+                ("contacts.filter", _("searches")),
+                ("contacts.refresh", _("refresh")),
             )
         )
         self.query_one("#contacts-summary", Static).update(Phrases(parts))
@@ -136,6 +144,6 @@ class ContactsScreen(InstanceTableScreen[Identity]):
     def action_copy_number(self) -> None:
         row = self.table.cursor_row if self.table.display else None
         if row is None or not row.phone:
-            self.notify("No number to copy here (hidden by WhatsApp)", severity="warning")
+            self.notify(_("No number to copy here (hidden by WhatsApp)"), severity="warning")
             return
-        self.copy(row.phone, "Number")
+        self.copy(row.phone, _("Number"))

@@ -16,6 +16,7 @@ from rich.text import Text
 from gateway_tui.core.api.chat_models import StoredMessage
 from gateway_tui.core.api.models import jid_number
 from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.chat_modals import TOO_OLD_TO_SEE, EditMessageScreen, ProfileScreen
 from gateway_tui.tui.screens.chats import archive_chat, open_composer_to
@@ -37,11 +38,13 @@ def edit_own_message(
     """The edit dialog for ``message`` (own text only: else says why not); the new text goes
     in the state (the bubble shows it, marked edited) and in the sent history."""
     if not message.from_me:
-        screen.notify("Only your own messages can be edited.", markup=False)
+        screen.notify(_("Only your own messages can be edited."), markup=False)
         return
     if not message.is_text:
         screen.notify(
-            f"WhatsApp edits only text messages; this is a {message.kind or 'message'}.",
+            _("WhatsApp edits only text messages; this is a {kind}.").format(
+                kind=message.kind or _("message")
+            ),
             markup=False,
         )
         return
@@ -56,18 +59,20 @@ def edit_own_message(
             return
         if not seen:  # nothing marks it edited: the customer will never see it
             screen.notify(
-                "Sent to the gateway; WhatsApp will not show the edit (older than 15 minutes).",
+                _("Sent to the gateway; WhatsApp will not show the edit (older than 15 minutes)."),
                 severity="warning",
                 markup=False,
             )
             return
-        screen.notify("Message edited", markup=False)
+        screen.notify(_("Message edited"), markup=False)
         if store is not None:
             try:
                 store.record_edit(key.id, text)
             except OSError as problem:
                 screen.notify(
-                    f"Could not store the edit: {problem}", severity="warning", markup=False
+                    _("Could not store the edit: {problem}").format(problem=problem),
+                    severity="warning",
+                    markup=False,
                 )
 
     def edit() -> None:
@@ -79,9 +84,10 @@ def edit_own_message(
     # Asked before anything is written: past the window the customer never sees an edit.
     screen.app.push_screen(
         ConfirmScreen(
-            "Edit an old message",
-            Text(TOO_OLD_TO_SEE + " Edit it anyway?"),
-            confirm_label="Edit anyway",
+            _("Edit an old message"),
+            # Two sentences: the warning (chat_modals marks it) and the question.
+            Text(_(TOO_OLD_TO_SEE) + " " + _("Edit it anyway?")),
+            confirm_label=_("Edit anyway"),
         ),
         lambda yes: edit() if yes else None,
     )
@@ -91,7 +97,7 @@ class ConversationActions(_Base):
     def _selected(self) -> StoredMessage | None:
         message = self.view.selected
         if message is None:
-            self.notify("No message here.", markup=False)
+            self.notify(_("No message here."), markup=False)
         return message
 
     def action_edit(self) -> None:
@@ -111,7 +117,7 @@ class ConversationActions(_Base):
     def action_archive(self) -> None:
         last = self.all_messages[-1] if self.all_messages else None
         if last is None:
-            self.notify("No message of this chat is known: it cannot be archived.", markup=False)
+            self.notify(_("No message of this chat is known: it cannot be archived."), markup=False)
             return
         record = self.state.chats_of(self.instance).get(self.jid)
         archive_chat(self, self.jid, last.key, not (record is not None and record.archived))
@@ -130,7 +136,7 @@ class ConversationActions(_Base):
         message = self._selected()
         if message is not None:
             self.app.copy_to_clipboard(message.id)
-            self.notify(f"Copied the message id {message.id}", markup=False)
+            self.notify(_("Copied the message id {id}").format(id=message.id), markup=False)
 
     def action_copy_json(self) -> None:
         """The message as the gateway stores it: read again by its id (the one filter the
@@ -141,14 +147,14 @@ class ConversationActions(_Base):
 
         def copy(stored: dict | None) -> None:
             if stored is None:
-                self.notify("The gateway no longer holds this message.", markup=False)
+                self.notify(_("The gateway no longer holds this message."), markup=False)
                 return
             self.app.copy_to_clipboard(json.dumps(stored, ensure_ascii=False, indent=2))
-            self.notify("Copied the message as JSON", markup=False)
+            self.notify(_("Copied the message as JSON"), markup=False)
 
         self.call(
             self.actions.chats.message_json(self.instance, message.id),
-            what="Reading the message's JSON",
+            what=_("Reading the message's JSON"),
             on_done=copy,
             group="copy-json",
             exclusive=True,

@@ -25,7 +25,7 @@ from gateway_tui.core.api import message_kinds as kinds
 from gateway_tui.core.api.capabilities import keeps_poll_votes, unsupported
 from gateway_tui.core.api.message_views import POLL_KINDS, PollVotes
 from gateway_tui.core.chat_book import printable
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.text_input import TextInput
@@ -74,39 +74,57 @@ KIND_BINDINGS = [
 
 @dataclass(frozen=True)
 class KindForm:
-    title: str
+    """Every sentence N_-marked: translated where the form is drawn."""
+
+    title: str  # what is being done ("Send a poll")
+    heading: str  # the dialog's title, "{chat}" the chat's name
+    done: str  # said once it is sent
     fields: tuple[tuple[str, str, str], ...]  # (id, label, placeholder)
     method: str  # the client's send method
 
 
 FORMS = {
     "voice": KindForm(
-        "Send a voice note",
-        (("path", f"Audio file ({kinds.VOICE_FORMATS_TEXT}, at most 16 MB)", "~/memo.ogg"),),
+        N_("Send a voice note"),
+        N_("Send a voice note to {chat}"),
+        N_("Sent a voice note"),
+        (("path", N_("Audio file ({formats}, at most 16 MB)"), "~/memo.ogg"),),
         "send_voice_note",
     ),
     "poll": KindForm(
-        "Send a poll",
+        N_("Send a poll"),
+        N_("Send a poll to {chat}"),
+        N_("Sent a poll"),
         (
-            ("question", "Question", "Lunch?"),
-            ("options", "Options, separated by |  (2 to 10)", "Pizza | Sushi | Salad"),
-            ("several", "Several choices? (y/n)", "n"),
+            ("question", N_("Question"), N_("Lunch?")),
+            ("options", N_("Options, separated by |  (2 to 10)"), N_("Pizza | Sushi | Salad")),
+            ("several", N_("Several choices? (y/n)"), N_("n")),
         ),
         "send_poll",
     ),
     "location": KindForm(
-        "Send a location",
+        N_("Send a location"),
+        N_("Send a location to {chat}"),
+        N_("Sent a location"),
         (
-            ("latitude", "Latitude", "-23.5617"),
-            ("longitude", "Longitude", "-46.6559"),
-            ("name", "Name (optional)", "Office"),
-            ("address", "Address (optional)", "Av. Paulista, 1000"),
+            ("latitude", N_("Latitude"), "-23.5617"),
+            ("longitude", N_("Longitude"), "-46.6559"),
+            ("name", N_("Name (optional)"), N_("Office")),
+            ("address", N_("Address (optional)"), N_("Av. Paulista, 1000")),
         ),
         "send_location",
     ),
     "contact": KindForm(
-        "Send contact cards",
-        (("cards", "Name=phone, separated by ;", "Bob=+55 11 97777-6666; Ana=+4917612345678"),),
+        N_("Send contact cards"),
+        N_("Send contact cards to {chat}"),
+        N_("Sent contact cards"),
+        (
+            (
+                "cards",
+                N_("Name=phone, separated by ;"),
+                N_("Bob=+55 11 97777-6666; Ana=+4917612345678"),
+            ),
+        ),
         "send_contacts",
     ),
 }
@@ -116,7 +134,9 @@ def _number(text: str, name: str) -> float:
     try:
         return float(text.strip().replace(",", "."))
     except ValueError:
-        raise ValueError(f"{name}: a number, e.g. -23.5617") from None
+        raise ValueError(
+            _("{field}: a number, e.g. {example}").format(field=name, example="-23.5617")
+        ) from None
 
 
 def build_kind(kind: str, values: dict[str, str]) -> Any:
@@ -125,22 +145,35 @@ def build_kind(kind: str, values: dict[str, str]) -> Any:
     if kind == "voice":
         path = Path(values["path"].strip()).expanduser()
         if not values["path"].strip():
-            raise ValueError("give the path of an audio file")
+            raise ValueError(_("give the path of an audio file"))
         try:
             if path.stat().st_size > AUDIO_LIMIT:
-                raise ValueError(f"{path.name} is over 16 MB")
+                raise ValueError(_("{file} is over 16 MB").format(file=path.name))
             content = path.read_bytes()
         except OSError as problem:
-            raise ValueError(f"cannot read {path}: {problem.strerror or problem}") from None
+            raise ValueError(
+                _("cannot read {path}: {problem}").format(
+                    path=path, problem=problem.strerror or problem
+                )
+            ) from None
         return kinds.VoiceNote(base64.b64encode(content).decode("ascii"), path.name)
     if kind == "poll":
         options = tuple(o.strip() for o in values["options"].split("|") if o.strip())
-        several = values["several"].strip().lower() in ("y", "yes", "s", "sim", "j", "ja")
+        several = values["several"].strip().lower() in (
+            "y",
+            "yes",
+            "s",
+            "sim",
+            "si",
+            "sí",
+            "j",
+            "ja",
+        )
         return kinds.Poll(values["question"].strip(), options, 0 if several else 1)
     if kind == "location":
         return kinds.Location(
-            _number(values["latitude"], "latitude"),
-            _number(values["longitude"], "longitude"),
+            _number(values["latitude"], _("latitude")),
+            _number(values["longitude"], _("longitude")),
             values["name"].strip(),
             values["address"].strip(),
         )
@@ -150,7 +183,7 @@ def build_kind(kind: str, values: dict[str, str]) -> Any:
             continue
         name, sep, phone = entry.rpartition("=")
         if not sep or not name.strip():
-            raise ValueError(f"{entry.strip()!r}: write name=phone")
+            raise ValueError(_("{entry}: write name=phone").format(entry=repr(entry.strip())))
         digits = "".join(ch for ch in phone if ch.isdigit())
         cards.append(kinds.ContactCard(name.strip(), phone.strip(), wuid=digits or None))
     return kinds.ContactCards(tuple(cards))
@@ -160,7 +193,7 @@ class KindFormScreen(FormModal[Any]):
     """The fields of one kind; enter moves on, the last enter (or ctrl+s) checks and closes
     with the kind to send."""
 
-    HELP_TITLE = "Send a poll, location, contact or voice note"
+    HELP_TITLE = N_("Send a poll, location, contact or voice note")
     NOTE_ID = "kind-note"
     BINDINGS = [
         Binding("ctrl+s", "submit", "Send", id="kind_form.send", priority=True),
@@ -175,15 +208,17 @@ class KindFormScreen(FormModal[Any]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="kind-dialog", classes="dialog"):
-            title = Text(f"{self.form.title} to ", style="bold")
-            title.append(printable(self.chat_title), style="bold")
-            yield Static(title, classes="dialog-title")
+            heading = _(self.form.heading).format(chat=printable(self.chat_title))
+            yield Static(Text(heading, style="bold"), classes="dialog-title")
             for field_id, label, placeholder in self.form.fields:
-                yield Label(label)
-                yield TextInput(placeholder=placeholder, id=f"kind-{field_id}")
+                yield Label(_(label).format(formats=_(kinds.VOICE_FORMATS_TEXT)), markup=False)
+                # Examples in words are N_-marked; a number or a path is the same everywhere.
+                shown = _(placeholder) if placeholder[:1].isalpha() else placeholder
+                yield TextInput(placeholder=shown, id=f"kind-{field_id}")
             yield Static(id="kind-note", classes="field-error")
             send, cancel = self.key_for("kind_form.send"), self.key_for("kind_form.cancel")
-            yield Static(Text(f"{send} sends · {cancel} cancels", style="dim"))
+            said = _("{send} sends · {cancel} cancels").format(send=send, cancel=cancel)
+            yield Static(Text(said, style="dim"))
 
     def on_mount(self) -> None:
         self.query(Input).first().focus()
@@ -199,7 +234,7 @@ class KindFormScreen(FormModal[Any]):
     def submit(self) -> None:
         values = {
             field_id: self.query_one(f"#kind-{field_id}", Input).value
-            for field_id, _, _ in self.form.fields
+            for field_id, _label, _placeholder in self.form.fields
         }
         try:
             kind = build_kind(self.kind, values)
@@ -233,7 +268,8 @@ class ConversationKinds(_Base):
             if keeps_poll_votes(version):
                 view.set_poll_votes(stored=True)
             else:
-                view.set_poll_votes(votes_note=f"votes not available on {version.strip()}")
+                note = _("votes not available on {version}").format(version=version.strip())
+                view.set_poll_votes(votes_note=note)
             return
         if self._votes_asked is None:
             self._votes_asked = set()
@@ -248,7 +284,7 @@ class ConversationKinds(_Base):
 
             self.call(
                 self.actions.kinds.poll_votes(self.instance, self.jid, message.id),
-                what="Reading a poll's votes",
+                what=_("Reading a poll's votes"),
                 on_done=read,
                 on_error=lambda _error: True,  # the poll stays drawn without votes
                 group="poll-votes",
@@ -262,8 +298,8 @@ class ConversationKinds(_Base):
                 return
             self.call(
                 self.actions.kinds.send(form.method, self.instance, self.jid, value),
-                what=form.title,
-                done=form.title.replace("Send", "Sent", 1),
+                what=_(form.title),
+                done=_(form.done),
                 on_done=lambda _r: self._reload_messages(),
                 group="send-kind",
             )
@@ -281,36 +317,36 @@ class ConversationKinds(_Base):
         if message is None:
             return
         if not message.from_me:
-            self.notify("Only your own messages can be deleted for everyone.", markup=False)
+            self.notify(_("Only your own messages can be deleted for everyone."), markup=False)
             return
         key = message.key
-        body = Text("Delete this message for everyone in the chat? It cannot be undone.\n")
+        body = Text(_("Delete this message for everyone in the chat? It cannot be undone.") + "\n")
         body.append(printable(message.text[:200]), style="italic")
 
         def confirmed(yes: bool | None) -> None:
             if yes:
                 self.call(
                     self.actions.kinds.delete_for_everyone(self.instance, key),
-                    what="Deleting the message for everyone",
-                    done="Deleted for everyone",
+                    what=_("Deleting the message for everyone"),
+                    done=_("Deleted for everyone"),
                     on_done=lambda _r: self._reload_messages(),
                     group="delete-everyone",
                 )
 
         self.app.push_screen(
-            ConfirmScreen("Delete for everyone", body, confirm_label="Delete"), confirmed
+            ConfirmScreen(_("Delete for everyone"), body, confirm_label=_("Delete")), confirmed
         )
 
     def action_mark_unread(self) -> None:
         messages = self.view.messages
         if not messages:
-            self.notify("No message here.", markup=False)
+            self.notify(_("No message here."), markup=False)
             return
         last = messages[-1]
         self.call(
             self.actions.kinds.mark_unread(self.instance, last.key, last.timestamp),
-            what="Marking the chat unread",
-            done="Marked unread",
+            what=_("Marking the chat unread"),
+            done=_("Marked unread"),
             group="mark-unread",
         )
 
@@ -319,21 +355,21 @@ class ConversationKinds(_Base):
         if message is None:
             return
         if message.kind != "audioMessage" or message.from_me:
-            self.notify("Choose a voice note you received.", markup=False)
+            self.notify(_("Choose a voice note you received."), markup=False)
             return
         self.call(
             self.actions.kinds.mark_played(self.instance, [message.key]),
-            what="Marking the voice note played",
-            done="Marked played",
+            what=_("Marking the voice note played"),
+            done=_("Marked played"),
             group="mark-played",
         )
 
     def action_toggle_typing(self) -> None:
         self._typing_on = not self._typing_on
         self.notify(
-            "While you write, the chat sees “typing…”."
+            _("While you write, the chat sees “typing…”.")
             if self._typing_on
-            else "Typing is no longer shown to the chat.",
+            else _("Typing is no longer shown to the chat."),
             markup=False,
         )
 
@@ -345,6 +381,6 @@ class ConversationKinds(_Base):
         self._typing_sent_at = now
         self.call(
             self.actions.kinds.send_presence(self.instance, self.jid, "composing"),
-            what="Showing typing",
+            what=_("Showing typing"),
             group="presence",
         )

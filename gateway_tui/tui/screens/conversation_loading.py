@@ -15,6 +15,7 @@ from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.chat_book import waiting_for_read
 from gateway_tui.core.services.messages import sent_text
 from gateway_tui.core.state import SentRecord
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.widgets.conversation import index_of_message
 
 if TYPE_CHECKING:
@@ -53,7 +54,7 @@ class ConversationLoading(_Base):
         if not self.actions.chats.messages_of(self.instance, self.jid).loading:
             self.call(
                 self.actions.chats.load_messages(self.instance, self.jid),
-                what="Reading the conversation",
+                what=_("Reading the conversation"),
                 on_done=lambda _m: self._mark_read_once(),
                 on_error=self._failed,
                 group="messages",
@@ -76,7 +77,7 @@ class ConversationLoading(_Base):
             "older_loading",
             "older_error",
             self.actions.chats.load_older_messages(self.instance, self.jid),
-            what="Reading older messages",
+            what=_("Reading older messages"),
         )
         self._draw_summary()
 
@@ -119,7 +120,7 @@ class ConversationLoading(_Base):
             "_polling",
             "status_error",
             self.actions.chats.load_statuses(self.instance, self.jid),
-            what="Reading delivery statuses",
+            what=_("Reading delivery statuses"),
         )
 
     def _poll(self) -> None:

@@ -33,7 +33,7 @@ from gateway_tui.core.events.record import EventRecord
 from gateway_tui.core.events.ring import DEFAULT_CAPACITY, EventRing
 from gateway_tui.core.events.summary import chat_of, summarize
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import json_text, printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
@@ -75,16 +75,16 @@ def _summary(record: EventRecord) -> str:
 
 
 EVENT_COLUMNS: list[Column[EventRecord]] = [
-    Column("time", "Time", _clock, sort_key=lambda r: r.number, width=12),
-    Column("instance", "Instance", lambda r: r.instance, max_width=20, drop_priority=2),
-    Column("event", "Event", lambda r: r.event, max_width=26),
-    Column("via", "Via", lambda r: r.via, width=7, drop_priority=1),
-    Column("summary", "Summary", _summary),
+    Column("time", N_("Time"), _clock, sort_key=lambda r: r.number, width=12),
+    Column("instance", N_("Instance"), lambda r: r.instance, max_width=20, drop_priority=2),
+    Column("event", N_("Event"), lambda r: r.event, max_width=26),
+    Column("via", N_("Via"), lambda r: r.via, width=7, drop_priority=1),
+    Column("summary", N_("Summary"), _summary),
 ]
 
 
 class EventMonitorScreen(TableScreen[EventRecord]):
-    HELP_TITLE = "Event monitor"
+    HELP_TITLE = N_("Event monitor")
     ID_PREFIX = "events"
     COLUMNS = EVENT_COLUMNS
     STATUS_PANEL = False  # the stream is the screen's own: nothing to load or go stale
@@ -153,8 +153,12 @@ class EventMonitorScreen(TableScreen[EventRecord]):
     # --- layout ------------------------------------------------------------------------------
 
     def compose_head(self) -> ComposeResult:
-        whose = self.instance or "the whole gateway"
-        yield Static(printable(f"Events of {whose}"), id="events-title", classes="title")
+        title = (
+            _("Events of {instance}").format(instance=self.instance)
+            if self.instance
+            else _("Events of the whole gateway")
+        )
+        yield Static(printable(title), id="events-title", classes="title")
         yield Static(id="events-history")
 
     def compose_above_table(self) -> ComposeResult:
@@ -162,7 +166,7 @@ class EventMonitorScreen(TableScreen[EventRecord]):
 
     def compose_below_table(self) -> ComposeResult:
         yield TextInput(
-            placeholder="event:messages.upsert instance:… chat:… words (enter keeps it)",
+            placeholder=_("event:messages.upsert instance:… chat:… words (enter keeps it)"),
             id="events-filter-input",
         )
 
@@ -173,10 +177,11 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.set_interval(LINES_EVERY, self._redraw_lines)
         if self.instance is not None:
             self.call(
-                self.actions.lifecycle.load_websocket(self.instance), what="Reading the websocket"
+                self.actions.lifecycle.load_websocket(self.instance),
+                what=_("Reading the websocket"),
             )
             self.call(
-                self.actions.lifecycle.load_webhook(self.instance), what="Reading the webhook"
+                self.actions.lifecycle.load_webhook(self.instance), what=_("Reading the webhook")
             )
 
     async def _follow(self) -> None:
@@ -199,7 +204,11 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         self.stream = self._thread.stream
         await self._thread.run()
         if self.stream.failed and self.is_attached:
-            self.notify(f"Events: {self.stream.failed}", severity="warning", markup=False)
+            self.notify(
+                _("Events: {problem}").format(problem=self.stream.failed),
+                severity="warning",
+                markup=False,
+            )
             self.update_summary()
 
     def _status_changed(self) -> None:
@@ -290,26 +299,37 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         parts = [self.ring.capacity_line()]
         shown = self.table.visible_count
         if not self.event_filter.empty:
-            parts.append(f"showing {shown} ({self.event_filter.describe()})")
+            parts.append(
+                _("showing {n} ({filter})").format(
+                    n=number(shown), filter=self.event_filter.describe()
+                )
+            )
         if self.paused:
-            parts.append(f"paused: {self.new_while_paused} new, kept")
+            parts.append(
+                ngettext(
+                    "paused: {n} new, kept", "paused: {n} new, kept", self.new_while_paused
+                ).format(n=number(self.new_while_paused))
+            )
         if self.listening:
-            parts.append(f"the webhook posts here ({self.listening})")
+            parts.append(_("the webhook posts here ({url})").format(url=self.listening))
         stream = self.stream
         if stream is not None and stream.drops:
             parts.append(
-                f"the socket dropped {stream.drops:,} "
-                f"{'time' if stream.drops == 1 else 'times'}: events during a gap may be lost"
+                ngettext(
+                    "the socket dropped {n} time: events during a gap may be lost",
+                    "the socket dropped {n} times: events during a gap may be lost",
+                    stream.drops,
+                ).format(n=number(stream.drops))
             )
         if stream is not None and stream.failed:
-            parts.append(f"no events: {stream.failed}")
+            parts.append(_("no events: {problem}").format(problem=stream.failed))
         elif stream is not None and not stream.connected:
-            parts.append("connecting…")
+            parts.append(_("connecting…"))
         parts.append(
             self.key_hints(
-                ("events.raw", "raw"),
-                ("events.filter", "filter"),
-                ("events.pause", "resume" if self.paused else "pause"),
+                ("events.raw", _("raw")),
+                ("events.filter", _("filter")),
+                ("events.pause", _("resume") if self.paused else _("pause")),
             )
         )
         _update(self.query_one("#events-summary", Static), Text(" · ".join(parts)))
@@ -317,7 +337,8 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         history = self.query_one("#events-history", Static)
         history.display = line is not None
         if line is not None:
-            _update(history, Text(line, style="yellow" if "stopped" in line else ""))
+            stopped = self.history.stopped(self.instance) if self.instance else False
+            _update(history, Text(line, style="yellow" if stopped else ""))
 
     def _show_coverage(self) -> None:
         if self.instance is None or not self.is_mounted:
@@ -331,22 +352,28 @@ class EventMonitorScreen(TableScreen[EventRecord]):
             event_names=self.gateway_app.gateway_line.event_names,
             listening=self.listening is not None,
         )
-        text = Text("Asked for versus arrived\n", style="bold")
+        text = Text(_("Asked for versus arrived") + "\n", style="bold")
         for line in headline(websocket, webhook):
             text.append(printable(line) + "\n")
         # What this gateway's version cannot emit or refuses (core/api/capabilities.py).
         for note in notes_for(self.gateway_app.gateway_version, EVENTS):
-            text.append(
-                printable(f"{self.gateway_app.gateway_version}: {note}") + "\n", style="yellow"
+            said = _("{version}: {note}").format(
+                version=self.gateway_app.gateway_version, note=note
             )
+            text.append(printable(said) + "\n", style="yellow")
         flagged = [row for row in rows if row.verdict]
         for row in flagged:
             seen = row.socket_seen + row.global_seen + row.webhook_seen
-            text.append(f"{row.setting}: {row.verdict} ({seen} seen)\n", style="yellow")
+            said = ngettext(
+                "{setting}: {verdict} ({n} seen)", "{setting}: {verdict} ({n} seen)", seen
+            ).format(setting=row.setting, verdict=row.said(), n=number(seen))
+            text.append(said + "\n", style="yellow")
         quiet = [row for row in rows if not row.verdict and (row.socket_seen or row.global_seen)]
         if quiet:
-            counts = ", ".join(f"{r.setting} {r.socket_seen + r.global_seen}" for r in quiet)
-            text.append(f"as asked: {counts}\n", style="dim")
+            counts = ", ".join(
+                f"{r.setting} {number(r.socket_seen + r.global_seen)}" for r in quiet
+            )
+            text.append(_("as asked: {counts}").format(counts=counts) + "\n", style="dim")
         _update(self.query_one("#events-coverage", Static), text)
 
     # --- keys ----------------------------------------------------------------------------------
@@ -406,25 +433,33 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         if self.instance is None:
             return
         if self.listening is not None:
-            body = Text(f"Put the webhook of {self.instance} back as it was: ")
-            body.append(printable(_describe_hook(self._restore)))
+            body = Text(
+                printable(
+                    _("Put the webhook of {instance} back as it was: {settings}").format(
+                        instance=self.instance, settings=_describe_hook(self._restore)
+                    )
+                )
+            )
             self.app.push_screen(
-                ConfirmScreen("Stop listening", body, confirm_label="Put it back"),
+                ConfirmScreen(_("Stop listening"), body, confirm_label=_("Put it back")),
                 self._restore_answered,
             )
             return
         found = self.actions.lifecycle.webhook_of(self.instance).value
         if found is None:
-            self.notify("The webhook has not been read yet: try again in a moment", markup=False)
+            self.notify(_("The webhook has not been read yet: try again in a moment"), markup=False)
             return
         sock = bind("127.0.0.1", 0)
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
         body = Text(
-            f"Point the webhook of {self.instance} at {url} (this app; this machine only: a "
-            "gateway elsewhere cannot reach it), enabled, with the same events. Now: "
+            printable(
+                _(
+                    "Point the webhook of {instance} at {url} (this app; this machine only: a "
+                    "gateway elsewhere cannot reach it), enabled, with the same events. Now: "
+                    "{settings}. You are asked again before it is put back."
+                ).format(instance=self.instance, url=url, settings=_describe_hook(found))
+            )
         )
-        body.append(printable(_describe_hook(found)))
-        body.append(". You are asked again before it is put back.")
 
         def answered(yes: bool | None) -> None:
             if not yes or self.instance is None:
@@ -442,13 +477,13 @@ class EventMonitorScreen(TableScreen[EventRecord]):
 
             self.call(
                 self.actions.lifecycle.save_webhook(self.instance, pointed),
-                what="Pointing the webhook here",
-                done="The webhook posts here now",
+                what=_("Pointing the webhook here"),
+                done=_("The webhook posts here now"),
                 on_done=done,
             )
 
         self.app.push_screen(
-            ConfirmScreen("Listen here", body, confirm_label="Point it here"), answered
+            ConfirmScreen(_("Listen here"), body, confirm_label=_("Point it here")), answered
         )
 
     def _restore_answered(self, yes: bool | None) -> None:
@@ -459,8 +494,8 @@ class EventMonitorScreen(TableScreen[EventRecord]):
                 restored = before.model_copy(update={"url": self.listening, "enabled": False})
             self.call(
                 self.actions.lifecycle.save_webhook(self.instance, restored),
-                what="Putting the webhook back",
-                done="The webhook is as it was",
+                what=_("Putting the webhook back"),
+                done=_("The webhook is as it was"),
             )
         if self._receiver_task is not None:
             self._receiver_task.cancel()
@@ -485,18 +520,30 @@ class EventMonitorScreen(TableScreen[EventRecord]):
         try:
             count = export_ndjson(shown, path)
         except OSError as error:
-            self.notify(f"Export failed: {error.strerror or error}", severity="error", markup=False)
+            self.notify(
+                _("Export failed: {error}").format(error=error.strerror or error),
+                severity="error",
+                markup=False,
+            )
             return
         self.exported = path
-        self.notify(f"{count} events exported to {path}", title="Export", markup=False)
+        self.notify(
+            ngettext("{n} event exported to {path}", "{n} events exported to {path}", count).format(
+                n=number(count), path=path
+            ),
+            title=_("Export"),
+            markup=False,
+        )
 
 
 def _describe_hook(settings: Any) -> str:
     if settings is None or not settings.configured:
-        return "never set"
-    events = ", ".join(settings.events) if settings.events else "every event"
-    state = "on" if settings.enabled else "off"
-    return f"{settings.url or '(no URL)'}, {state}, {events}"
+        return _("never set")
+    events = ", ".join(settings.events) if settings.events else _("every event")
+    url = settings.url or _("(no URL)")
+    if settings.enabled:
+        return _("{url}, on, {events}").format(url=url, events=events)
+    return _("{url}, off, {events}").format(url=url, events=events)
 
 
 def _update(widget: Static, text: Text) -> None:
@@ -518,7 +565,7 @@ def _update(widget: Static, text: Text) -> None:
 class EventJsonScreen(GatewayScreen):
     """One event's raw JSON, paged (a read-only text area; data, never markup)."""
 
-    HELP_TITLE = "An event, raw"
+    HELP_TITLE = N_("An event, raw")
     BINDINGS = [Binding("escape,q", "back", "Back", id="event_json.back")]
 
     def __init__(self, record: EventRecord) -> None:

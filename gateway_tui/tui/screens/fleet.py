@@ -28,8 +28,7 @@ from gateway_tui.core.fleet.batch import (
 )
 from gateway_tui.core.fleet.fleet import FleetRow
 from gateway_tui.core.fleet.verdict import Verdict
-from gateway_tui.core.text.formatting import clock
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, clock, date_time, decimal, ngettext, number
 from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column
@@ -46,13 +45,42 @@ VERDICT_STYLE = {
     Verdict.UNREACHABLE: "bold red",
     Verdict.UNAUTHORIZED: "bold red",
 }
+VERDICT_WORDS = {
+    Verdict.OK: N_("ok"),
+    Verdict.CONNECTING: N_("connecting"),
+    Verdict.CLOSED: N_("closed"),
+    Verdict.ZOMBIE: N_("zombie"),
+    Verdict.LICENCE: N_("licence"),
+    Verdict.UNREACHABLE: N_("unreachable"),
+    Verdict.UNAUTHORIZED: N_("unauthorized"),
+}
+BATCH_TITLES = {
+    BatchAction.RESTART: N_("Restart instances"),
+    BatchAction.CONNECT: N_("Connect instances"),
+    BatchAction.LOGOUT: N_("Log out instances"),
+    BatchAction.DELETE: N_("Delete instances"),
+}
+BATCH_VERBS = {
+    BatchAction.RESTART: N_("Restart"),
+    BatchAction.CONNECT: N_("Connect"),
+    BatchAction.LOGOUT: N_("Log out"),
+    BatchAction.DELETE: N_("Delete"),
+}
 ALERTS_SHOWN = 2
+LIVE = N_("⚡ live")
+POLLED = N_("polled")
+
+
+def verdict_words(verdict: Verdict) -> str:
+    """The verdict in the current language (its value is a code: ``health --json`` writes it)."""
+    return _(VERDICT_WORDS[verdict])
 
 
 def _verdict_text(row: FleetRow) -> str:
+    words = verdict_words(row.verdict)
     if row.cached:  # never shown as current: the age says how old it is
-        return f"{row.verdict.value} ({_age(row)})"
-    return f"{row.verdict.value} ↯" if row.flapping else row.verdict.value
+        return _("{verdict} ({age})").format(verdict=words, age=_age(row))
+    return f"{words} ↯" if row.flapping else words
 
 
 def _age(row: FleetRow) -> str:
@@ -64,50 +92,51 @@ def _age(row: FleetRow) -> str:
 def _when(at: datetime) -> str:
     """An alert's time; with its day when not today (the log keeps the last runs' too)."""
     local = at.astimezone()
-    return f"{local:%H:%M:%S}" if local.date() == datetime.now().date() else f"{local:%m-%d %H:%M}"
+    return clock(local) if local.date() == datetime.now().date() else date_time(local)
 
 
 FLEET_COLUMNS: list[Column[FleetRow]] = [
     Column("mark", "✓", lambda r: "✓" if r.marked else " ", width=1, min_width=1),
     Column(
         "verdict",
-        "Verdict",
+        N_("Verdict"),
         _verdict_text,
         style=lambda r: "dim" if r.cached else VERDICT_STYLE[r.verdict],
         sort_key=lambda r: r.sort_key,
         max_width=24,
     ),
-    Column("gateway", "Gateway", lambda r: r.gateway, max_width=20),
-    Column("instance", "Instance", lambda r: r.instance or "(gateway)", max_width=28),
-    Column("state", "State", lambda r: r.status, width=10, drop_priority=3),
-    Column("number", "Number", lambda r: r.number or "—", max_width=20, drop_priority=4),
-    Column("version", "Version", lambda r: r.version or "?", max_width=14, drop_priority=5),
+    Column("gateway", N_("Gateway"), lambda r: r.gateway, max_width=20),
+    Column("instance", N_("Instance"), lambda r: r.instance or _("(gateway)"), max_width=28),
+    Column("state", N_("State"), lambda r: r.status, width=10, drop_priority=3),
+    Column("number", N_("Number"), lambda r: r.number or "—", max_width=20, drop_priority=4),
+    Column("version", N_("Version"), lambda r: r.version or "?", max_width=14, drop_priority=5),
     Column(
         "new",
-        "New",
-        lambda r: "—" if r.new_messages is None else str(r.new_messages),
+        N_("New"),
+        lambda r: "—" if r.new_messages is None else number(r.new_messages),
         sort_key=lambda r: r.new_messages,
         width=5,
         drop_priority=6,
     ),
-    Column("link", "Link", lambda r: r.link, width=7, drop_priority=7),
+    # 7 cells in English ("⚡ live"); "⚡ ao vivo" / "consultada" need up to 10.
+    Column("link", N_("Link"), lambda r: r.link, min_width=7, max_width=10, drop_priority=7),
     Column(
         "disconnected",
-        "Last disconnection",
+        N_("Last disconnection"),
         lambda r: r.last_disconnection or "—",
         max_width=40,
         drop_priority=2,
     ),
     # The reason in full is under the table, for the row under the cursor.
-    Column("reason", "Why", lambda r: r.reason, max_width=60, drop_priority=8),
+    Column("reason", N_("Why"), lambda r: r.reason, max_width=60, drop_priority=8),
 ]
 
 
 class FleetScreen(TableScreen[FleetRow]):
-    HELP_TITLE = "Fleet"
+    HELP_TITLE = N_("Fleet")
     ID_PREFIX = "fleet"
     COLUMNS = FLEET_COLUMNS
-    FILTER_PLACEHOLDER = "filter by gateway, instance, verdict or reason"
+    FILTER_PLACEHOLDER = N_("filter by gateway, instance, verdict or reason")
     REFRESH_BINDING = "fleet.refresh"
     STALE_BANNER = False
 
@@ -155,7 +184,14 @@ class FleetScreen(TableScreen[FleetRow]):
 
     def search_text(self, row: FleetRow) -> str:
         return " ".join(
-            (row.gateway, row.instance or "", row.verdict.value, row.reason, row.number)
+            (
+                row.gateway,
+                row.instance or "",
+                row.verdict.value,
+                verdict_words(row.verdict),
+                row.reason,
+                row.number,
+            )
         )
 
     def compose_below_table(self) -> ComposeResult:
@@ -202,8 +238,8 @@ class FleetScreen(TableScreen[FleetRow]):
         self.show_rows(
             rows,
             error=None,
-            loading=("Reading every gateway…", "Each profile's gateway is asked at once."),
-            empty=("No gateway", "Add profiles to the config file to see them here."),
+            loading=(_("Reading every gateway…"), _("Each profile's gateway is asked at once.")),
+            empty=(_("No gateway"), _("Add profiles to the config file to see them here.")),
         )
         self.update_summary()
         self._show_detail()
@@ -222,10 +258,14 @@ class FleetScreen(TableScreen[FleetRow]):
         if row is None:
             return
         who = f"{row.gateway} / {row.instance}" if row.instance else row.gateway
-        text = Text()
-        text.append(f"{who}: ", style="bold")
-        text.append(row.verdict.value, style=VERDICT_STYLE[row.verdict])
-        text.append(f" — {row.reason}")
+        verdict = verdict_words(row.verdict)
+        text = Text(
+            _("{who}: {verdict} — {reason}").format(who=who, verdict=verdict, reason=row.reason)
+        )
+        text.highlight_words([f"{who}:"], style="bold")
+        start = text.plain.find(verdict, len(who))
+        if start >= 0:
+            text.stylize(VERDICT_STYLE[row.verdict], start, start + len(verdict))
         reading = self.monitor.readings.get(row.gateway)
         note = version_note(reading.version) if reading else None
         cannot = list(row.limits)
@@ -233,7 +273,12 @@ class FleetScreen(TableScreen[FleetRow]):
             text.append(f"\n{note}", style="dim")
         elif cannot:
             short = "; ".join(limit_named(key).said_short() for key in cannot)
-            text.append(f"\n{row.version or 'this version'}: {short}", style="dim")
+            said = (
+                _("{version}: {limits}").format(version=row.version, limits=short)
+                if row.version
+                else _("this version: {limits}").format(limits=short)
+            )
+            text.append(f"\n{said}", style="dim")
         if row.instance and not row.cached:
             text.append(f"\n{row.link}: {self._link_reason(row)}", style="dim")
         widget.update(text)
@@ -243,19 +288,23 @@ class FleetScreen(TableScreen[FleetRow]):
         host = self.gateway_app
         current = host.config.profile
         if row.instance and row.gateway == current and host.live_for(row.instance):
-            return "⚡ live"
-        return "polled"
+            return _(LIVE)
+        return _(POLLED)
 
     def _link_reason(self, row: FleetRow) -> str:
         """Why the row is live or polled, true for every gateway of the fleet."""
         host = self.gateway_app
-        every = f"read every {self.monitor.interval:g} s by the fleet"
+        interval = self.monitor.interval
+        seconds = decimal(interval, 0 if interval == int(interval) else 1)
         if row.gateway != host.config.profile:
             in_use = host.config.profile or host.config.url
-            return f"{every}: this app listens live to the gateway in use ({in_use}) only"
+            return _(
+                "read every {seconds} s by the fleet: this app listens live to the gateway in use"
+                " ({gateway}) only"
+            ).format(seconds=seconds, gateway=in_use)
         if row.instance is None or (why := host.polling_reason(row.instance)) is None:
-            return "its events arrive on the app's socket"
-        return f"{every}: {why}"
+            return _("its events arrive on the app's socket")
+        return _("read every {seconds} s by the fleet: {why}").format(seconds=seconds, why=why)
 
     def update_summary(self) -> None:
         monitor = self.monitor
@@ -263,23 +312,45 @@ class FleetScreen(TableScreen[FleetRow]):
         gateways = len(monitor.gateways)
         instances = sum(1 for row in rows if row.instance)
         trouble = sum(1 for row in rows if row.verdict is not Verdict.OK)
-        parts = [f"{gateways} gateways", f"{instances} instances"]
+        parts = [
+            ngettext("{n} gateway", "{n} gateways", gateways).format(n=number(gateways)),
+            ngettext("{n} instance", "{n} instances", instances).format(n=number(instances)),
+        ]
         if trouble:
-            parts.append(f"{trouble} not ok")
+            parts.append(_("{n} not ok").format(n=number(trouble)))
         shown = self.table.visible_count
         if rows and shown != len(rows):
-            parts.append(f"{shown} shown")
-        if self._marks:
-            parts.append(f"{len(self._marks)} marked")
+            parts.append(ngettext("{n} shown", "{n} shown", shown).format(n=number(shown)))
+        if marked := len(self._marks):
+            parts.append(ngettext("{n} marked", "{n} marked", marked).format(n=number(marked)))
         if unseen := monitor.alerts_unseen:
-            parts.append(f"{unseen} new alerts since last seen ({self.key_for('fleet.alert_log')})")
+            parts.append(
+                ngettext(
+                    "{n} new alert since last seen ({key})",
+                    "{n} new alerts since last seen ({key})",
+                    unseen,
+                ).format(n=number(unseen), key=self.key_for("fleet.alert_log"))
+            )
         parts += self.table.view_summary()
         if cached := sum(1 for row in rows if row.cached):
-            parts.append(f"{cached} rows from the last run, dimmed, until read again")
+            parts.append(
+                ngettext(
+                    "{n} row from the last run, dimmed, until read again",
+                    "{n} rows from the last run, dimmed, until read again",
+                    cached,
+                ).format(n=number(cached))
+            )
         if (since := monitor.refreshed_at) is not None:
-            parts.append(f"every gateway read since {clock(since.astimezone())}")
+            parts.append(
+                _("every gateway read since {time}").format(time=clock(since.astimezone()))
+            )
         else:
-            parts.append(f"reading {len(monitor.gateways) - len(monitor.readings)} gateways…")
+            left = len(monitor.gateways) - len(monitor.readings)
+            parts.append(
+                ngettext("reading {n} gateway…", "reading {n} gateways…", left).format(
+                    n=number(left)
+                )
+            )
         self.query_one("#fleet-summary", Static).update(Text(" · ".join(parts)))
 
     def _show_alerts(self) -> None:
@@ -387,28 +458,37 @@ class FleetScreen(TableScreen[FleetRow]):
         targets = self.marked_targets()
         if not targets:
             mark = self.key_for("fleet.mark")
-            self.notify(f"Nothing to {action.words}: mark instances with {mark}", markup=False)
+            self.notify(
+                _("Nothing to {action}: mark instances with {key}").format(
+                    action=action.words, key=mark
+                ),
+                markup=False,
+            )
             return
         if self._batch_running:
-            self.notify("A batch is still running: wait for its results.", markup=False)
+            self.notify(_("A batch is still running: wait for its results."), markup=False)
             return
         question = confirmation(action, targets)
         if action is BatchAction.DELETE:
             typed = typed_confirmation(targets)
-            body = Text(f"{question}\nThe gateways remove them for good. Type “{typed}” to go on.")
+            body = Text(
+                _("{question}\nThe gateways remove them for good. Type “{typed}” to go on.").format(
+                    question=question, typed=typed
+                )
+            )
 
             def typed_back(text: str | None) -> None:
                 if text is not None and text.strip() == typed:
                     self._run_batch(action, targets)
                 elif text is not None:
-                    self.notify("Not deleted: the text typed did not match.", markup=False)
+                    self.notify(_("Not deleted: the text typed did not match."), markup=False)
 
             self.app.push_screen(
-                PromptScreen("Delete instances", body, placeholder=typed), typed_back
+                PromptScreen(_(BATCH_TITLES[action]), body, placeholder=typed), typed_back
             )
             return
         self.app.push_screen(
-            ConfirmScreen(f"{action.words.capitalize()} instances", Text(question)),
+            ConfirmScreen(_(BATCH_TITLES[action]), Text(question)),
             lambda yes: self._run_batch(action, targets) if yes else None,
         )
 
@@ -429,8 +509,16 @@ class FleetScreen(TableScreen[FleetRow]):
 
     def _report(self, action: BatchAction, results: list[RowResult]) -> None:
         done = [r for r in results if r.outcome is Outcome.DONE]
-        lines = [f"{r.target}: {r.outcome.value} — {r.text}" for r in results if not r.ok]
-        title = f"{action.words.capitalize()}: {len(done)} of {len(results)} done"
+        lines = [
+            _("{target}: {outcome} — {detail}").format(
+                target=r.target, outcome=r.outcome.label, detail=r.text
+            )
+            for r in results
+            if not r.ok
+        ]
+        title = ngettext(
+            "{action}: {done} of {n} done", "{action}: {done} of {n} done", len(results)
+        ).format(action=_(BATCH_VERBS[action]), done=number(len(done)), n=number(len(results)))
         if lines:
             self.notify("\n".join(lines), title=title, severity="warning", timeout=20, markup=False)
         else:
@@ -441,12 +529,14 @@ class FleetScreen(TableScreen[FleetRow]):
     def action_alert_log(self) -> None:
         alerts = self.monitor.alerts
         if not alerts:
-            self.notify("No alert yet.", markup=False)
+            self.notify(_("No alert yet."), markup=False)
             return
-        shown = [f"{_when(a.at)} {a.summary()}" for a in alerts[-15:]]
+        shown = [
+            _("{time} {alert}").format(time=_when(a.at), alert=a.summary()) for a in alerts[-15:]
+        ]
         self.notify(
             "\n".join(reversed(shown)),
-            title=f"Alerts ({len(alerts)})",
+            title=_("Alerts ({n})").format(n=number(len(alerts))),
             timeout=30,
             markup=False,
         )

@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
 from gateway_tui.core.api.errors import GatewayError
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.base import GatewayScreen
 
 _R = TypeVar("_R")
@@ -78,7 +79,7 @@ class FormModal(ModalScreen[_R], GatewayScreen):
 
     def action_cancel(self) -> None:
         if self.busy:
-            self.notify("Waiting for the gateway's answer…", markup=False)
+            self.notify(_("Waiting for the gateway's answer…"), markup=False)
             return
         self.dismiss(self.cancel_result())
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
-
 from gateway_tui.core.api.group_models import GroupMetadata, ParticipantAction
 from gateway_tui.core.api.models import Participant
 from gateway_tui.core.group_admin import Outcome
@@ -16,11 +14,14 @@ from gateway_tui.core.text.formatting import format_number
 from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.group_admin_modals import (
-    ACTION_WORDS,
+    ACTION_TITLES,
+    ACTION_VERBS,
     AddParticipantsScreen,
     GroupSettingsScreen,
     LeaveGroupScreen,
     OutcomesScreen,
+    change_question,
+    more_left_out,
 )
 
 if TYPE_CHECKING:
@@ -85,16 +86,15 @@ class GroupAdmin(_Base):
     def _change(self, action: ParticipantAction) -> None:
         targets = self._targets()
         if not targets:
-            self.notify("No participant here: mark some first", severity="warning", markup=False)
+            self.notify(_("No participant here: mark some first"), severity="warning", markup=False)
             return
-        verb, done = ACTION_WORDS[action]
-        body = Text(f"{verb} {len(targets)} participant(s) in ")
-        body.append(self.subject or self.group_jid, style="bold")
-        body.append(f" — they will be {done}:\n")
+        verb, title = _(ACTION_VERBS[action]), _(ACTION_TITLES[action])
+        body = change_question(action, len(targets), self.subject or self.group_jid)
+        body.append("\n")
         for participant in targets[:CHANGES_SHOWN]:
             body.append(f"  {member_label(participant)}\n")
         if len(targets) > CHANGES_SHOWN:
-            body.append(f"  … and {len(targets) - CHANGES_SHOWN} more\n", style="dim")
+            body.append(f"  {more_left_out(len(targets) - CHANGES_SHOWN)}\n", style="dim")
         members = [p.id for p in targets]  # the server takes a member's JID (an @lid too)
 
         def go(yes: bool | None) -> None:
@@ -103,13 +103,13 @@ class GroupAdmin(_Base):
                     self.actions.groups.change_participants(
                         self.instance, self.group_jid, action, members
                     ),
-                    what=f"{verb} participants",
+                    what=title,
                     on_done=lambda said: self._show_outcomes(action, said),
                     group="group-admin",
                     exclusive=True,
                 )
 
-        self.app.push_screen(ConfirmScreen(f"{verb} participants", body, confirm_label=verb), go)
+        self.app.push_screen(ConfirmScreen(title, body, confirm_label=verb), go)
 
     def _show_outcomes(self, action: ParticipantAction, said: list[Outcome] | None) -> None:
         if not said:
@@ -133,7 +133,7 @@ class GroupAdmin(_Base):
 
         self.call(
             self.actions.groups.load_group_info(self.instance, self.group_jid),
-            what="Reading the group's settings",
+            what=_("Reading the group's settings"),
             on_done=opened,
             group="group-admin",
             exclusive=True,
@@ -141,7 +141,7 @@ class GroupAdmin(_Base):
 
     def _settings_saved(self, saved: bool | None) -> None:
         if saved:
-            self.notify("Group settings saved", markup=False)
+            self.notify(_("Group settings saved"), markup=False)
             info = self.actions.groups.info_of(self.instance, self.group_jid)
             if info.error is not None:  # saved, but the read-back failed: said, not swallowed
                 self.gateway_app.report_error(info.error, _("Reading the group's settings back"))
@@ -149,7 +149,9 @@ class GroupAdmin(_Base):
     def action_leave(self) -> None:
         def left(yes: bool | None) -> None:
             if yes:
-                self.notify(f"Left {self.subject or self.group_jid}", markup=False)
+                self.notify(
+                    _("Left {group}").format(group=self.subject or self.group_jid), markup=False
+                )
                 self.app.pop_screen()
 
         self.app.push_screen(LeaveGroupScreen(self.instance, self.group_jid, self.subject), left)

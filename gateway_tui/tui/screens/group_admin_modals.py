@@ -30,40 +30,111 @@ from gateway_tui.core.api.models import Participant
 from gateway_tui.core.api.validation import check_subject
 from gateway_tui.core.group_admin import NumbersToAdd, Outcome, numbers_to_add
 from gateway_tui.core.text.formatting import format_number
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.screens.group_modals import (
     GroupModal,
     dialog_buttons,
     dialog_keys,
+    duplicates_removed,
     explain_on,
+    numbers_label,
     numbers_ready,
+    operation_words,
     problem_text,
+    styled,
 )
 from gateway_tui.tui.widgets.text_input import TextInput
 
 PROBLEMS_SHOWN = 6
-ACTION_WORDS = {
-    ParticipantAction.ADD: ("Add", "added"),
-    ParticipantAction.REMOVE: ("Remove", "removed"),
-    ParticipantAction.PROMOTE: ("Promote", "promoted to admin"),
-    ParticipantAction.DEMOTE: ("Demote", "made a plain member"),
+# The verb of each change, as its button and its confirmation say it (``_()`` where shown).
+ACTION_VERBS = {
+    ParticipantAction.ADD: N_("Add"),
+    ParticipantAction.REMOVE: N_("Remove"),
+    ParticipantAction.PROMOTE: N_("Promote"),
+    ParticipantAction.DEMOTE: N_("Demote"),
 }
+# What the change is, as a title and as the "… failed" of a refusal.
+ACTION_TITLES = {
+    ParticipantAction.ADD: N_("Add participants"),
+    ParticipantAction.REMOVE: N_("Remove participants"),
+    ParticipantAction.PROMOTE: N_("Promote participants"),
+    ParticipantAction.DEMOTE: N_("Demote participants"),
+}
+
+
+def outcome_title(action: ParticipantAction, ok: int, asked: int) -> str:
+    """``Promote: 2 of 3 promoted to admin``, in the current language."""
+    if action is ParticipantAction.ADD:
+        said = ngettext("Add: {ok} of {n} added", "Add: {ok} of {n} added", asked)
+    elif action is ParticipantAction.REMOVE:
+        said = ngettext("Remove: {ok} of {n} removed", "Remove: {ok} of {n} removed", asked)
+    elif action is ParticipantAction.PROMOTE:
+        said = ngettext(
+            "Promote: {ok} of {n} promoted to admin",
+            "Promote: {ok} of {n} promoted to admin",
+            asked,
+        )
+    else:
+        said = ngettext(
+            "Demote: {ok} of {n} made a plain member",
+            "Demote: {ok} of {n} made plain members",
+            asked,
+        )
+    return said.format(ok=number(ok), n=number(asked))
+
+
+def change_question(action: ParticipantAction, count: int, group: str) -> Text:
+    """The first line of a change's confirmation: who, where, and what becomes of them."""
+    if action is ParticipantAction.ADD:
+        said = ngettext(
+            "Add {n} participant to {group} — they will be added:",
+            "Add {n} participants to {group} — they will be added:",
+            count,
+        )
+    elif action is ParticipantAction.REMOVE:
+        said = ngettext(
+            "Remove {n} participant in {group} — they will be removed:",
+            "Remove {n} participants in {group} — they will be removed:",
+            count,
+        )
+    elif action is ParticipantAction.PROMOTE:
+        said = ngettext(
+            "Promote {n} participant in {group} — they will be promoted to admin:",
+            "Promote {n} participants in {group} — they will be promoted to admin:",
+            count,
+        )
+    else:
+        said = ngettext(
+            "Demote {n} participant in {group} — they will be made a plain member:",
+            "Demote {n} participants in {group} — they will be made plain members:",
+            count,
+        )
+    return styled(said, n=number(count), group=(group, "bold"))
+
+
+def more_left_out(more: int) -> str:
+    """``… and 3 more`` under a list cut short."""
+    return ngettext("… and {n} more", "… and {n} more", more).format(n=number(more))
 
 
 def plan_text(plan: NumbersToAdd) -> Text:
     """What the numbers box holds: who will be added, and every number left out and why."""
     text = Text()
     if plan.numbers:
-        numbers_ready(text, plan.numbers, "to add")
+        numbers_ready(
+            text,
+            plan.numbers,
+            ngettext("{n} to add: {numbers}", "{n} to add: {numbers}", len(plan.numbers)),
+        )
     if plan.duplicates:
-        text.append(f"\n· {plan.duplicates} duplicate(s) removed", style="dim")
+        text.append("\n· " + duplicates_removed(plan.duplicates), style="dim")
     for problem in plan.problems[:PROBLEMS_SHOWN]:
         text.append("\n✕ ", style="red")
         text.append(problem)
     if len(plan.problems) > PROBLEMS_SHOWN:
-        text.append(f"\n… and {len(plan.problems) - PROBLEMS_SHOWN} more", style="dim")
+        text.append("\n" + more_left_out(len(plan.problems) - PROBLEMS_SHOWN), style="dim")
     return text
 
 
@@ -71,7 +142,7 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
     """`a`: numbers typed or pasted, checked as campaign recipients are; the members among
     them said and left out. Dismisses with each number's outcome."""
 
-    HELP_TITLE = "Add participants"
+    HELP_TITLE = N_("Add participants")
     RETRY_ID = "add_participants.save"
     NOTE_ID = "add-result"
     SUBMIT_BUTTON = "add-save"
@@ -86,17 +157,17 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="add-dialog", classes="dialog"):
-            yield Static(Text("Add participants", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Add participants"), style="bold"), classes="dialog-title")
             with VerticalScroll(id="add-form", can_focus=False):
                 yield Static(Text(self.subject or self.group_jid, style="dim"))
-                yield Label("Numbers — one per line or separated by commas, with country code")
+                yield Label(numbers_label())
                 yield TextArea(id="add-numbers", soft_wrap=True)
                 yield Static(id="add-check", classes="field-error")
                 yield Static(id="add-result", classes="field-error")
             yield from dialog_buttons(
                 self,
-                ("Add", "add_participants.save", "add-save"),
-                ("Cancel", "add_participants.cancel", "add-no"),
+                (_("Add"), "add_participants.save", "add-save"),
+                (_("Cancel"), "add_participants.cancel", "add-no"),
             )
 
     def on_mount(self) -> None:
@@ -117,14 +188,16 @@ class AddParticipantsScreen(GroupModal[list[Outcome] | None]):
             return
         plan = self._check()
         if not plan.numbers:
-            self.say(Text("✕ nobody to add: type at least one number", style="red"))
+            self.say(Text("✕ " + _("nobody to add: type at least one number"), style="red"))
             return
         self.submit_call(
             self.actions.groups.change_participants(
                 self.instance, self.group_jid, ParticipantAction.ADD, plan.numbers
             ),
-            what="Adding participants",
-            working=f"Adding {len(plan.numbers)}…",
+            what=operation_words("add"),
+            working=ngettext("Adding {n}…", "Adding {n}…", len(plan.numbers)).format(
+                n=number(len(plan.numbers))
+            ),
             on_done=self.dismiss,
             explain=lambda error: self._explain(error, "add"),
             group="group-admin",
@@ -142,9 +215,8 @@ class OutcomesScreen(ModalScreen[None]):
         self.outcomes = list(outcomes)
 
     def compose(self) -> ComposeResult:
-        verb, done = ACTION_WORDS[self.action]
         ok = sum(1 for o in self.outcomes if o.ok)
-        title = f"{verb}: {ok} of {len(self.outcomes)} {done}"
+        title = outcome_title(self.action, ok, len(self.outcomes))
         body = Text()
         for outcome in self.outcomes:
             if body:
@@ -157,7 +229,10 @@ class OutcomesScreen(ModalScreen[None]):
             with VerticalScroll(id="outcomes-list"):
                 yield Static(body, id="outcomes-body", classes="dialog-body")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(f"Close ({key_for(self, 'outcomes.close')})", id="outcomes-close")
+                yield Button(
+                    _("Close ({key})").format(key=key_for(self, "outcomes.close")),
+                    id="outcomes-close",
+                )
 
     def on_mount(self) -> None:
         self.query_one("#outcomes-close", Button).focus()
@@ -176,7 +251,7 @@ class GroupSettingsScreen(GroupModal[bool | None]):
     messages, the description. Only what changed is written, each once; dismisses True when
     something was."""
 
-    HELP_TITLE = "Group settings"
+    HELP_TITLE = N_("Group settings")
     RETRY_ID = "group_settings.save"
     NOTE_ID = "settings-result"
     SUBMIT_BUTTON = "settings-save"
@@ -194,43 +269,47 @@ class GroupSettingsScreen(GroupModal[bool | None]):
     def compose(self) -> ComposeResult:
         info = self.info
         with Vertical(id="group-settings-dialog", classes="dialog"):
-            yield Static(Text("Group settings", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Group settings"), style="bold"), classes="dialog-title")
             with VerticalScroll(id="group-settings-form", can_focus=False):
                 yield Static(Text(info.subject or self.group_jid, style="dim"))
-                yield Checkbox("Only admins send messages", bool(info.announce), id="set-announce")
                 yield Checkbox(
-                    "Only admins edit the group's info", bool(info.restrict), id="set-locked"
+                    _("Only admins send messages"), bool(info.announce), id="set-announce"
                 )
                 yield Checkbox(
-                    "Every member may add members",
+                    _("Only admins edit the group's info"), bool(info.restrict), id="set-locked"
+                )
+                yield Checkbox(
+                    _("Every member may add members"),
                     bool(info.member_add_mode),
                     id="set-member-add",
                     disabled=not self.member_add,
                 )
                 if not self.member_add:
-                    yield Static(
-                        Text(
-                            f"(who adds members: Evolution API 2.4; this gateway is "
-                            f"{self.version or 'of an unknown version'})",
-                            style="dim",
-                        )
-                    )
-                yield Label("Disappearing messages")
+                    yield Static(Text(self._member_add_note(), style="dim"))
+                yield Label(_("Disappearing messages"))
                 seconds = info.ephemeral_duration or 0
                 yield Select(
-                    [(DISAPPEARING_LABELS[s], s) for s in DISAPPEARING.values()],
+                    [(_(DISAPPEARING_LABELS[s]), s) for s in DISAPPEARING.values()],
                     value=seconds if seconds in DISAPPEARING_LABELS else 0,
                     allow_blank=False,
                     id="set-disappearing",
                 )
-                yield Label("Description")
+                yield Label(_("Description"))
                 yield TextArea(info.desc or "", id="set-description", soft_wrap=True)
                 yield Static(id="settings-result", classes="field-error")
             yield from dialog_buttons(
                 self,
-                ("Save", "group_settings.save", "settings-save"),
-                ("Cancel", "group_settings.cancel", "settings-no"),
+                (_("Save"), "group_settings.save", "settings-save"),
+                (_("Cancel"), "group_settings.cancel", "settings-no"),
             )
+
+    def _member_add_note(self) -> str:
+        """Why "who adds members" cannot be changed here."""
+        if self.version:
+            return _("(who adds members: Evolution API 2.4; this gateway is {version})").format(
+                version=self.version
+            )
+        return _("(who adds members: Evolution API 2.4; this gateway is of an unknown version)")
 
     def on_mount(self) -> None:
         self.query_one("#set-announce", Checkbox).focus()
@@ -262,12 +341,14 @@ class GroupSettingsScreen(GroupModal[bool | None]):
             return
         changes = self._changes()
         if not changes:
-            self.say(Text("Nothing changed: nothing to save.", style="yellow"))
+            self.say(Text(_("Nothing changed: nothing to save."), style="yellow"))
             return
         self.submit_call(
             self._write(changes),
-            what="Saving the group's settings",
-            working=f"Saving {len(changes)} change(s)…",
+            what=operation_words("settings"),
+            working=ngettext("Saving {n} change…", "Saving {n} changes…", len(changes)).format(
+                n=number(len(changes))
+            ),
             on_done=lambda _r: self.dismiss(True),
             explain=self._explained,
             group="group-admin",
@@ -292,7 +373,7 @@ class GroupSettingsScreen(GroupModal[bool | None]):
     def _explained(self, error) -> Text:
         text = self._explain(error, "settings")
         if self.changed:
-            text.append("\nThe changes before this one were saved.", style="yellow")
+            text.append("\n" + _("The changes before this one were saved."), style="yellow")
         return text
 
     def cancel_result(self) -> bool | None:
@@ -302,7 +383,7 @@ class GroupSettingsScreen(GroupModal[bool | None]):
 class LeaveGroupScreen(GroupModal[bool | None]):
     """`L`: leaving cannot be undone by this number: the group's subject is typed to go on."""
 
-    HELP_TITLE = "Leave the group"
+    HELP_TITLE = N_("Leave the group")
     RETRY_ID = "leave.confirm"
     NOTE_ID = "leave-result"
     SUBMIT_BUTTON = "leave-yes"
@@ -310,25 +391,30 @@ class LeaveGroupScreen(GroupModal[bool | None]):
 
     def __init__(self, instance: str, group_jid: str, subject: str | None) -> None:
         super().__init__(instance, group_jid)
-        self.phrase = (subject or "").strip() or "leave"
+        named = (subject or "").strip()
+        # A group without a subject: a word in the reader's language is typed instead.
+        self.shown = named or group_jid
+        self.phrase = named or _("leave")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="leave-dialog", classes="dialog"):
-            yield Static(Text("Leave the group", style="bold"), classes="dialog-title")
-            body = Text(f"{self.instance} leaves ")
-            body.append(self.phrase if self.phrase != "leave" else self.group_jid, style="bold")
-            body.append(
-                ". Only an admin can add it back; its invite link stops working for it.\n"
-                "Type the group's name to go on: "
+            yield Static(Text(_("Leave the group"), style="bold"), classes="dialog-title")
+            body = styled(
+                _(
+                    "{instance} leaves {group}. Only an admin can add it back; its invite link "
+                    "stops working for it.\nType the group's name to go on: {phrase}"
+                ),
+                instance=self.instance,
+                group=(self.shown, "bold"),
+                phrase=(self.phrase, "bold"),
             )
-            body.append(self.phrase, style="bold")
             yield Static(body, classes="dialog-body")
             yield TextInput(placeholder=self.phrase, id="leave-phrase")
             yield Static(id="leave-result", classes="field-error")
             yield from dialog_buttons(
                 self,
-                ("Leave", "leave.confirm", "leave-yes"),
-                ("Stay", "leave.cancel", "leave-no"),
+                (_("Leave"), "leave.confirm", "leave-yes"),
+                (_("Stay"), "leave.cancel", "leave-no"),
                 variant="error",
                 disabled=True,
             )
@@ -344,12 +430,14 @@ class LeaveGroupScreen(GroupModal[bool | None]):
         if self.busy:
             return
         if self.query_one("#leave-phrase", Input).value.strip() != self.phrase:
-            self.say(Text(f"✕ type {self.phrase!r} to leave", style="red"))
+            self.say(
+                Text("✕ " + _("type {phrase!r} to leave").format(phrase=self.phrase), style="red")
+            )
             return
         self.submit_call(
             self.actions.groups.leave_group(self.instance, self.group_jid),
-            what="Leaving the group",
-            working="Leaving…",
+            what=operation_words("leave"),
+            working=_("Leaving…"),
             on_done=lambda _r: self.dismiss(True),
             explain=lambda error: self._explain(error, "leave"),
             group="group-admin",
@@ -360,7 +448,7 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
     """A new group: its subject, its first participants (checked as for adding), a
     description. Dismisses with the group made."""
 
-    HELP_TITLE = "Create a group"
+    HELP_TITLE = N_("Create a group")
     NOTE_ID = "create-result"
     SUBMIT_BUTTON = "create-save"
     BINDINGS = dialog_keys("create_group.save", N_("Create the group"), "create_group.cancel")
@@ -371,21 +459,21 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="create-dialog", classes="dialog"):
-            yield Static(Text("Create a group", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Create a group"), style="bold"), classes="dialog-title")
             with VerticalScroll(id="create-form", can_focus=False):
-                yield Static(Text(f"on {self.instance}", style="dim"))
-                yield Label("Subject")
-                yield TextInput(placeholder="the group's name", id="create-subject")
-                yield Label("Participants — one per line or separated by commas")
+                yield Static(Text(_("on {instance}").format(instance=self.instance), style="dim"))
+                yield Label(_("Subject"))
+                yield TextInput(placeholder=_("the group's name"), id="create-subject")
+                yield Label(_("Participants — one per line or separated by commas"))
                 yield TextArea(id="create-numbers", soft_wrap=True)
                 yield Static(id="create-check", classes="field-error")
-                yield Label("Description (optional)")
+                yield Label(_("Description (optional)"))
                 yield TextInput(id="create-description")
                 yield Static(id="create-result", classes="field-error")
             yield from dialog_buttons(
                 self,
-                ("Create", "create_group.save", "create-save"),
-                ("Cancel", "create_group.cancel", "create-no"),
+                (_("Create"), "create_group.save", "create-save"),
+                (_("Cancel"), "create_group.cancel", "create-no"),
             )
 
     def on_mount(self) -> None:
@@ -416,13 +504,15 @@ class CreateGroupScreen(FormModal[GroupMetadata | None]):
             self.say(Text("✕ " + problems[0].message, style="red"))
             return
         if not plan.numbers:
-            self.say(Text("✕ a group needs at least one participant besides you", style="red"))
+            self.say(
+                Text("✕ " + _("a group needs at least one participant besides you"), style="red")
+            )
             return
         description = self.query_one("#create-description", Input).value
         self.submit_call(
             self.actions.groups.create_group(self.instance, subject, plan.numbers, description),
-            what="Creating the group",
-            working="Creating…",
+            what=operation_words("create"),
+            working=_("Creating…"),
             on_done=self.dismiss,
             explain=self._explain,
             group="group-admin",

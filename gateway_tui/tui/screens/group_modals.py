@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from string import Formatter
 from typing import Literal, TypeVar
 
 from rich.text import Text
@@ -33,7 +34,7 @@ from gateway_tui.core.api.validation import (
     parse_invite_numbers,
 )
 from gateway_tui.core.text.formatting import format_number
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
@@ -43,24 +44,40 @@ from gateway_tui.tui.widgets.text_input import TextInput
 
 _R = TypeVar("_R")
 
-# What each group operation is, for "… failed" wording.
+# What each group operation is, for "… failed" wording (translated where shown: ``_()``).
 OPERATIONS = {
-    "groups": "Listing the groups",
-    "participants": "Reading the participants",
-    "invite": "Fetching the invite code",
-    "revoke": "Revoking the invite code",
-    "subject": "Changing the subject",
-    "send_invite": "Sending the invite",
-    "add": "Adding participants",
-    "settings": "Saving the group's settings",
-    "leave": "Leaving the group",
-    "create": "Creating the group",
+    "groups": N_("Listing the groups"),
+    "participants": N_("Reading the participants"),
+    "invite": N_("Fetching the invite code"),
+    "revoke": N_("Revoking the invite code"),
+    "subject": N_("Changing the subject"),
+    "send_invite": N_("Sending the invite"),
+    "add": N_("Adding participants"),
+    "settings": N_("Saving the group's settings"),
+    "leave": N_("Leaving the group"),
+    "create": N_("Creating the group"),
 }
-GROUP_JID_ADVICE = (
+THE_CALL = N_("The call")
+GROUP_JID_ADVICE = N_(
     "A group JID is digits, optionally -digits, then @g.us (e.g. 120363012345678901@g.us)."
 )
-NOT_ADMIN = "this instance is probably not an admin of the group"
-NOT_MEMBER = "the group may not exist, or this instance is not a member of it"
+
+
+def operation_words(operation: str) -> str:
+    """What ``operation`` is, in the current language ("Reading the participants")."""
+    return _(OPERATIONS.get(operation, THE_CALL))
+
+
+def _not_admin() -> str:
+    return _("this instance is probably not an admin of the group")
+
+
+def _not_member() -> str:
+    return _("the group may not exist, or this instance is not a member of it")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def explain_group_error(
@@ -77,51 +94,98 @@ def explain_group_error(
     if error.outcome_unknown:
         # A write that timed out or lost its connection may have happened all the same.
         return (
-            f"{OPERATIONS.get(operation, 'The call')}: no answer — outcome unknown",
-            "The gateway may have done it: check before retrying (nothing is resent on its own).",
+            _("{what}: no answer — outcome unknown").format(what=operation_words(operation)),
+            _(
+                "The gateway may have done it: check before retrying "
+                "(nothing is resent on its own)."
+            ),
         )
     lines = " ".join(error.messages)
     lowered = lines.casefold()
     if error.instance_not_connected or _refused_for_status(error, instance_status):
-        status = f" (status: {instance_status})" if instance_status else ""
-        return (
-            f"The instance {instance} is not connected{status}",
-            "Group calls need a connected instance (status open): connect it"
-            + (f" with {connect_key} on its screen" if connect_key else " (scan its QR code)")
-            + (f", then press {retry_key}." if retry_key else ", then try again."),
-        )
+        if instance_status:
+            title = _("The instance {instance} is not connected (status: {status})").format(
+                instance=instance, status=instance_status
+            )
+        else:
+            title = _("The instance {instance} is not connected").format(instance=instance)
+        return (title, _connect_advice(connect_key, retry_key))
     # The reasons WhatsApp gives, when the server passes them on.
-    why = NOT_ADMIN if "not-authorized" in lowered else None
-    why = NOT_MEMBER if "item-not-found" in lowered else why
+    why = _not_admin() if "not-authorized" in lowered else None
+    why = _not_member() if "item-not-found" in lowered else why
     if isinstance(error, NotFound):
         if "no participants" in lowered:
-            return ("No participants: the gateway cannot read this group", _cap(why or NOT_MEMBER))
+            return (
+                _("No participants: the gateway cannot read this group"),
+                _cap(why or _not_member()),
+            )
         if "no invite code" in lowered:
             return (
-                "No invite code for this group",
-                f"Only group admins can see the invite code: {why or NOT_ADMIN}.",
+                _("No invite code for this group"),
+                _("Only group admins can see the invite code: {why}.").format(
+                    why=why or _not_admin()
+                ),
             )
         if "revoke error" in lowered:
             return (
-                "The invite code was not revoked — the old code still works",
-                f"Only group admins can revoke the code: {why or NOT_ADMIN}.",
+                _("The invite code was not revoked — the old code still works"),
+                _("Only group admins can revoke the code: {why}.").format(why=why or _not_admin()),
             )
         if "no send invite" in lowered:
             return (
-                "The invite was not sent",
-                "The gateway gives no reason: the instance must be an admin of the group, "
-                "and every number must be on WhatsApp.",
+                _("The invite was not sent"),
+                _(
+                    "The gateway gives no reason: the instance must be an admin of the group, "
+                    "and every number must be on WhatsApp."
+                ),
             )
     if isinstance(error, BadRequest) and (
         operation in ("participants", "invite", "revoke") or "group" in lowered
     ):
-        return ("The gateway refused the group id", GROUP_JID_ADVICE)
+        return (_("The gateway refused the group id"), _(GROUP_JID_ADVICE))
     if isinstance(error, InvalidRequest):
-        return (f"{error.not_done}: " + "; ".join(error.messages), "Nothing went to the gateway.")
+        return (
+            f"{error.not_done}: " + "; ".join(error.messages),
+            _("Nothing went to the gateway."),
+        )
     if operation == "subject" and isinstance(error, ServerError):
-        return ("The subject was not changed", _cap(why or f"{NOT_ADMIN}, or {NOT_MEMBER}") + ".")
+        return (
+            _("The subject was not changed"),
+            _cap(why) + "."
+            if why
+            else _(
+                "This instance is probably not an admin of the group, or the group may not "
+                "exist, or this instance is not a member of it."
+            ),
+        )
     title, advice = error_advice(error, url, retry_key=retry_key)
-    return (f"{OPERATIONS.get(operation, 'The call')} failed: {title}", advice)
+    return (
+        _("{what} failed: {reason}").format(what=operation_words(operation), reason=title),
+        advice,
+    )
+
+
+def _connect_advice(connect_key: str | None, retry_key: str | None) -> str:
+    """How to connect the instance and try again, naming the keys there are."""
+    if connect_key and retry_key:
+        return _(
+            "Group calls need a connected instance (status open): connect it with "
+            "{connect_key} on its screen, then press {retry_key}."
+        ).format(connect_key=connect_key, retry_key=retry_key)
+    if connect_key:
+        return _(
+            "Group calls need a connected instance (status open): connect it with "
+            "{connect_key} on its screen, then try again."
+        ).format(connect_key=connect_key)
+    if retry_key:
+        return _(
+            "Group calls need a connected instance (status open): connect it (scan its QR "
+            "code), then press {retry_key}."
+        ).format(retry_key=retry_key)
+    return _(
+        "Group calls need a connected instance (status open): connect it (scan its QR code), "
+        "then try again."
+    )
 
 
 def explain_on(
@@ -157,10 +221,6 @@ def _refused_for_status(error: GatewayError, instance_status: str | None) -> boo
     return not (isinstance(error, NotFound) and error.route_missing)
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def problem_text(
     title: str,
     advice: str,
@@ -182,7 +242,10 @@ def problem_text(
                 text.append(line, style="dim")
         elif lines_key:
             text.append("\n")
-            text.append(f"{lines_key} shows the gateway's own lines", style="dim italic")
+            text.append(
+                _("{key} shows the gateway's own lines").format(key=lines_key),
+                style="dim italic",
+            )
     return text
 
 
@@ -224,11 +287,45 @@ def dialog_buttons(
         yield Button(f"{label} ({screen.key_for(binding)})", id=button)
 
 
-def numbers_ready(text: Text, numbers: list[str], what: str) -> None:
-    """``✓ 3 to add: +55 …, …`` (the first six numbers, formatted) appended to ``text``."""
-    text.append(f"✓ {len(numbers)} {what}: ", style="green")
+def styled(sentence: str, style: str = "", **values: str | tuple[str, str]) -> Text:
+    """A translated sentence with its ``{placeholders}`` filled, a value given as (value,
+    style) drawn in that style, the rest of the sentence in ``style``: the data styled inside
+    the whole sentence, wherever the language puts it (never markup)."""
+    text = Text()
+    plain = ""
+    for literal, field, _spec, conversion in Formatter().parse(sentence):
+        plain += literal
+        if field is None:
+            continue
+        given = values[field]
+        value, value_style = given if isinstance(given, tuple) else (given, None)
+        shown = repr(value) if conversion == "r" else str(value)
+        if value_style is None:
+            plain += shown
+            continue
+        if plain:
+            text.append(plain, style=style)
+        text.append(shown, style=value_style)
+        plain = ""
+    if plain:
+        text.append(plain, style=style)
+    return text
+
+
+def numbers_label() -> str:
+    """The label over a box of numbers to add or invite."""
+    return _("Numbers — one per line or separated by commas, with country code")
+
+
+def numbers_ready(text: Text, numbers: list[str], sentence: str) -> None:
+    """``✓ 3 to add: +55 …, …`` (the first six numbers, formatted) appended to ``text``;
+    ``sentence`` is the translated line (``ngettext``) with ``{n}`` and ``{numbers}``."""
     shown = [format_number(n) for n in numbers[:6]]
-    text.append(", ".join(shown) + (" …" if len(numbers) > 6 else ""))
+    listed = ", ".join(shown) + (" …" if len(numbers) > 6 else "")
+    line = Text("✓ " + sentence.format(n=number(len(numbers)), numbers=listed))
+    start = line.plain.find(listed) if listed else -1
+    line.stylize("green", 0, start if start >= 0 else len(line))
+    text.append_text(line)
 
 
 class GroupModal(FormModal[_R]):
@@ -252,7 +349,7 @@ class GroupModal(FormModal[_R]):
 class SubjectScreen(GroupModal[str | None]):
     """`s`: the new subject, prefilled with the current one; dismisses with the new subject."""
 
-    HELP_TITLE = "Change the subject"
+    HELP_TITLE = N_("Change the subject")
     RETRY_ID = "subject.save"
     NOTE_ID = "subject-error"
     SUBMIT_BUTTON = "subject-save"
@@ -266,23 +363,33 @@ class SubjectScreen(GroupModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="subject-dialog", classes="dialog"):
-            yield Static(Text("Change the group subject", style="bold"), classes="dialog-title")
-            yield Static(Text(f"{self.group_jid} on {self.instance}", style="dim"))
+            yield Static(Text(_("Change the group subject"), style="bold"), classes="dialog-title")
+            yield Static(
+                Text(
+                    _("{group} on {instance}").format(group=self.group_jid, instance=self.instance),
+                    style="dim",
+                )
+            )
             with Horizontal(classes="subject-line"):
-                yield Label("Subject")
+                yield Label(_("Subject"))
                 yield LengthCounter(SUBJECT_LIMIT, hard=True, id="subject-count")
             yield TextInput(
                 value=self.current,
-                placeholder="the group's name",
+                placeholder=_("the group's name"),
                 select_on_focus=False,
                 id="subject-input",
             )
             yield Static(id="subject-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(
-                    f"Save ({self.key_for('subject.save')})", variant="primary", id="subject-save"
+                    _("Save ({key})").format(key=self.key_for("subject.save")),
+                    variant="primary",
+                    id="subject-save",
                 )
-                yield Button(f"Cancel ({self.key_for('subject.cancel')})", id="subject-cancel")
+                yield Button(
+                    _("Cancel ({key})").format(key=self.key_for("subject.cancel")),
+                    id="subject-cancel",
+                )
 
     def on_mount(self) -> None:
         self.query_one("#subject-input", Input).focus()
@@ -311,12 +418,12 @@ class SubjectScreen(GroupModal[str | None]):
             return
         subject = self.value.strip()
         if subject == self.current:
-            self.say(Text("That is the current subject already: nothing to change.", "yellow"))
+            self.say(Text(_("That is the current subject already: nothing to change."), "yellow"))
             return
         self.submit_call(
             self.actions.groups.update_group_subject(self.instance, self.group_jid, subject),
-            what="Changing the subject",
-            working="Saving…",
+            what=operation_words("subject"),
+            working=_("Saving…"),
             on_done=lambda _result: self.dismiss(subject),
             explain=lambda error: self._explain(error, "subject"),
             group="subject",
@@ -336,9 +443,15 @@ def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
     """What the numbers box holds: the numbers ready to send and every invalid line."""
     text = Text()
     if parsed.numbers:
-        numbers_ready(text, parsed.numbers, "number(s) ready")
+        count = len(parsed.numbers)
+        numbers_ready(
+            text,
+            parsed.numbers,
+            ngettext("{n} number ready: {numbers}", "{n} numbers ready: {numbers}", count),
+        )
     if parsed.duplicates_removed:
-        text.append(f"\n{parsed.duplicates_removed} duplicate(s) removed", style="dim")
+        removed = parsed.duplicates_removed
+        text.append("\n" + duplicates_removed(removed), style="dim")
     for problem in parsed.problems[:INVITE_PROBLEMS_SHOWN]:
         # Before a send attempt an empty box is a hint, not an error.
         style = "red" if attempted or problem.field != "numbers" else "dim"
@@ -346,21 +459,34 @@ def invite_check_text(parsed: InviteNumbers, *, attempted: bool) -> Text:
         text.append(f"\n{line}", style=style)
     if len(parsed.problems) > INVITE_PROBLEMS_SHOWN:
         more = len(parsed.problems) - INVITE_PROBLEMS_SHOWN
-        text.append(f"\n… and {more} more line(s) to fix", style="red" if attempted else "dim")
+        text.append(
+            "\n"
+            + ngettext("… and {n} more line to fix", "… and {n} more lines to fix", more).format(
+                n=number(more)
+            ),
+            style="red" if attempted else "dim",
+        )
     if attempted and parsed.problems:
-        text.append("\nFix the lines above: nothing was sent.", style="bold red")
+        text.append("\n" + _("Fix the lines above: nothing was sent."), style="bold red")
     return text
+
+
+def duplicates_removed(n: int) -> str:
+    """``2 duplicates removed``, in the current language."""
+    return ngettext("{n} duplicate removed", "{n} duplicates removed", n).format(n=number(n))
 
 
 def default_invite_description(subject: str | None) -> str:
     """What the description box starts with: sendInvite refuses an empty description."""
-    return f"Join the group “{subject}” on WhatsApp:" if subject else "Join our WhatsApp group:"
+    if subject:
+        return _("Join the group “{subject}” on WhatsApp:").format(subject=subject)
+    return _("Join our WhatsApp group:")
 
 
 class InviteScreen(GroupModal[GroupInviteResult | None]):
     """`n`: numbers (one per line or comma-separated) and a description; shows the URL sent."""
 
-    HELP_TITLE = "Send the group invite"
+    HELP_TITLE = N_("Send the group invite")
     RETRY_ID = "invite.send"
     NOTE_ID = "invite-result"
     SUBMIT_BUTTON = "invite-send"
@@ -373,17 +499,17 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="invite-dialog", classes="dialog"):
-            yield Static(Text("Send the group invite", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Send the group invite"), style="bold"), classes="dialog-title")
             # The form scrolls on a short terminal; the buttons under it stay in view.
             with VerticalScroll(id="invite-form", can_focus=False):
                 yield Static(Text(self.subject or self.group_jid, style="dim"))
-                yield Label("Numbers — one per line or separated by commas, with country code")
+                yield Label(numbers_label())
                 yield TextArea(id="invite-numbers", soft_wrap=True)
                 yield Static(id="invite-check", classes="field-error")
-                yield Label("Description — sent above the link; the gateway requires one")
+                yield Label(_("Description — sent above the link; the gateway requires one"))
                 yield TextInput(
                     default_invite_description(self.subject),
-                    placeholder="a line above the link",
+                    placeholder=_("a line above the link"),
                     # A suggestion: typing replaces it, an arrow key keeps it for editing.
                     select_on_focus=True,
                     id="invite-description",
@@ -391,8 +517,8 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
                 yield Static(id="invite-result", classes="field-error")
             yield from dialog_buttons(
                 self,
-                ("Send", "invite.send", "invite-send"),
-                ("Close", "invite.cancel", "invite-close"),
+                (_("Send"), "invite.send", "invite-send"),
+                (_("Close"), "invite.cancel", "invite-close"),
             )
 
     def on_mount(self) -> None:
@@ -448,25 +574,45 @@ class InviteScreen(GroupModal[GroupInviteResult | None]):
         description_input = self.query_one("#invite-description", Input)
         description = description_input.value
         if problems := check_invite_description(description):
-            self.say(Text(f"✕ {problems[0].message}: nothing was sent.", style="red"))
+            self.say(
+                Text(
+                    _("✕ {problem}: nothing was sent.").format(problem=problems[0].message),
+                    style="red",
+                )
+            )
             description_input.focus()
             return
 
         def sent(result: GroupInviteResult) -> None:
             self.result = result
-            text = Text(f"✓ Invite sent to {len(parsed.numbers)} number(s)", style="bold green")
-            text.append("\nLink sent: ")
-            text.append(result.invite_url or "(the gateway did not say)", style="bold")
+            count = len(parsed.numbers)
+            text = Text(
+                ngettext(
+                    "✓ Invite sent to {n} number", "✓ Invite sent to {n} numbers", count
+                ).format(n=number(count)),
+                style="bold green",
+            )
+            url = result.invite_url or _("(the gateway did not say)")
+            text.append("\n")
+            text.append_text(styled(_("Link sent: {url}"), url=(url, "bold")))
             close, send = self.key_for("invite.cancel"), self.key_for("invite.send")
-            text.append(f"\n{close} closes · change the numbers and {send} to send again", "dim")
+            text.append(
+                "\n"
+                + _("{close} closes · change the numbers and {send} to send again").format(
+                    close=close, send=send
+                ),
+                "dim",
+            )
             self.say(text)
 
         self.submit_call(
             self.actions.groups.send_group_invite(
                 self.instance, self.group_jid, parsed.numbers, description
             ),
-            what="Sending the invite",
-            working=f"Sending to {len(parsed.numbers)} number(s)…",
+            what=operation_words("send_invite"),
+            working=ngettext(
+                "Sending to {n} number…", "Sending to {n} numbers…", len(parsed.numbers)
+            ).format(n=number(len(parsed.numbers))),
             on_done=sent,
             explain=lambda error: self._explain(error, "send_invite"),
             group="invite",
@@ -488,11 +634,11 @@ def _path_problem(path: Path, *, folder: bool = True) -> str | None:
     """
     try:
         if path.is_dir():
-            return "that is a folder: add a file name"
+            return _("that is a folder: add a file name")
         if folder and not path.parent.is_dir():
-            return f"the folder {path.parent} does not exist"
+            return _("the folder {folder} does not exist").format(folder=path.parent)
     except ValueError:  # a NUL byte
-        return "a file name cannot hold that character (NUL)"
+        return _("a file name cannot hold that character (NUL)")
     except OSError as error:
         return error.strerror or str(error)
     return None
@@ -505,7 +651,7 @@ class ExportScreen(FormModal[Path | None]):
     refuse to replace an existing file unless ``overwrite`` (FileExistsError).
     """
 
-    HELP_TITLE = "Export to CSV"
+    HELP_TITLE = N_("Export to CSV")
     NOTE_ID = "export-preview"
     SUBMIT_BUTTON = "export-save"
     BINDINGS = dialog_keys("export.save", N_("Export"), "export.cancel", enter=True)
@@ -518,16 +664,23 @@ class ExportScreen(FormModal[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog", classes="dialog"):
-            yield Static(Text("Export participants to CSV", style="bold"), classes="dialog-title")
+            yield Static(
+                Text(_("Export participants to CSV"), style="bold"), classes="dialog-title"
+            )
             yield Static(Text(self._what))
-            yield Label("File")
+            yield Label(_("File"))
             yield TextInput(value=self._default, select_on_focus=False, id="export-path")
             yield Static(id="export-preview", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button(
-                    f"Export ({self.key_for('export.save')})", variant="primary", id="export-save"
+                    _("Export ({key})").format(key=self.key_for("export.save")),
+                    variant="primary",
+                    id="export-save",
                 )
-                yield Button(f"Cancel ({self.key_for('export.cancel')})", id="export-cancel")
+                yield Button(
+                    _("Cancel ({key})").format(key=self.key_for("export.cancel")),
+                    id="export-cancel",
+                )
 
     def on_mount(self) -> None:
         self.query_one("#export-path", Input).focus()
@@ -539,16 +692,17 @@ class ExportScreen(FormModal[Path | None]):
 
     def _preview(self) -> None:
         if not self.raw_path.strip():
-            self.say(Text("Enter a file name.", style="dim"))
+            self.say(Text(_("Enter a file name."), style="dim"))
             return
         path = resolve_export_path(self.raw_path)
-        text = Text("Writes ")
-        text.append(_clip(str(path), 200), style="bold")
+        text = styled(_("Writes {path}"), path=(_clip(str(path), 200), "bold"))
         problem = _path_problem(path, folder=False)
         if problem is not None:
             text.append(f"\n✕ {problem}", style="red")
         elif path.exists():
-            text.append("\n⚠ the file exists: you will be asked before it is replaced", "yellow")
+            text.append(
+                "\n" + _("⚠ the file exists: you will be asked before it is replaced"), "yellow"
+            )
         self.say(text)
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -557,7 +711,7 @@ class ExportScreen(FormModal[Path | None]):
 
     def submit(self) -> None:
         if not self.raw_path.strip():
-            self.say(Text("✕ Enter a file name.", style="red"))
+            self.say(Text("✕ " + _("Enter a file name."), style="red"))
             return
         path = resolve_export_path(self.raw_path)
         problem = _path_problem(path)
@@ -569,11 +723,11 @@ class ExportScreen(FormModal[Path | None]):
             self._write_to(path, overwrite=False)
 
     def _ask_overwrite(self, path: Path) -> None:
-        body = Text("The file ")
-        body.append(str(path), style="bold")
-        body.append(" exists. Replace it with the export?")
+        body = styled(
+            _("The file {path} exists. Replace it with the export?"), path=(str(path), "bold")
+        )
         self.app.push_screen(
-            ConfirmScreen("Replace the file?", body, confirm_label="Replace"),
+            ConfirmScreen(_("Replace the file?"), body, confirm_label=_("Replace")),
             lambda yes: self._write_to(path, overwrite=True) if yes else self._preview(),
         )
 
@@ -585,6 +739,7 @@ class ExportScreen(FormModal[Path | None]):
             return
         except (OSError, ValueError) as error:
             reason = getattr(error, "strerror", None) or str(error)
-            self.say(Text(_clip(f"✕ Could not write {path}: {reason}", 300), style="red"))
+            said = _("✕ Could not write {path}: {reason}").format(path=path, reason=reason)
+            self.say(Text(_clip(said, 300), style="red"))
             return
         self.dismiss(path)

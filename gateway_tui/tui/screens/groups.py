@@ -22,6 +22,8 @@ from gateway_tui.core.api.lists import unreadable_of
 from gateway_tui.core.api.validation import check_group_jid, group_jid_from
 from gateway_tui.core.files.recent_groups import RecentGroup, load_recent
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import Phrases
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.group_modals import explain_on, problem_text
 from gateway_tui.tui.screens.table_screen import InstanceTableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -47,17 +49,17 @@ class GroupRow:
 GROUP_COLUMNS: list[Column[GroupRow]] = [
     Column(
         "recent",
-        "Recent",
+        N_("Recent"),
         lambda r: "  ★" if r.recent else "",
         style=lambda r: "yellow",
         sort_key=lambda r: _NOT_RECENT if r.recent_rank is None else r.recent_rank,
         width=6,
     ),
-    Column("subject", "Subject", lambda r: r.subject or "—", max_width=44),
+    Column("subject", N_("Subject"), lambda r: r.subject or "—", max_width=44),
     Column(
         "size",
-        "Size",
-        lambda r: "—" if r.size is None else f"{r.size:,}",
+        N_("Size"),
+        lambda r: "—" if r.size is None else number(r.size),
         sort_key=lambda r: -1 if r.size is None else r.size,
         width=7,
     ),
@@ -99,24 +101,31 @@ def picker_rows(
 def jid_preview(raw: str) -> tuple[str | None, Text]:
     """The JID a typed value means and a line saying so, or None and the reason it is refused."""
     if not raw.strip():
-        return None, Text("Type a group id (digits) or a full group JID.", style="dim")
+        return None, Text(_("Type a group id (digits) or a full group JID."), style="dim")
     problems = check_group_jid(raw)
     if problems:
         return None, Text(f"✕ {problems[0].message}", style="red")
     jid = group_jid_from(raw)
-    text = Text("→ uses ", style="green")
+    added = jid != raw.strip()
+    if added:
+        said = _("→ uses {jid}  (@g.us added, as the gateway does)")
+    else:
+        said = _("→ uses {jid}")
+    text = Text(style="green")
+    before, _mark, after = said.partition("{jid}")
+    text.append(before)
     text.append(jid, style="bold")
-    if jid != raw.strip():
-        text.append("  (@g.us added, as the gateway does)", style="dim")
+    if after.strip():  # the note after the JID, dimmed
+        text.append(after, style="dim")
     return jid, text
 
 
 class GroupPickerScreen(InstanceTableScreen[GroupRow]):
-    HELP_TITLE = "Groups"
-    TITLE_OF = "Groups of {instance}"
+    HELP_TITLE = N_("Groups")
+    TITLE_OF = N_("Groups of {instance}")
     ID_PREFIX = "groups"
     COLUMNS = GROUP_COLUMNS
-    FILTER_PLACEHOLDER = "filter by subject or JID"
+    FILTER_PLACEHOLDER = N_("filter by subject or JID")
     REFRESH_BINDING = "groups.refresh"
     TOPICS = frozenset({Topic.GROUPS, Topic.INSTANCES})
 
@@ -144,7 +153,7 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
 
     def compose_below_table(self) -> ComposeResult:
         with Vertical(id="jid-entry"):
-            yield Label("Group id or JID")
+            yield Label(_("Group id or JID"))
             yield TextInput(
                 placeholder="120363012345678901 or 120363012345678901@g.us", id="jid-input"
             )
@@ -192,9 +201,12 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
         if no_list:
             assert loadable.error is not None
             panel.show_message(
-                "This gateway does not list groups (fetchAllGroups answered 404)",
-                "Type the group's id or JID below"
-                + ("; recently used groups are listed above." if rows else "."),
+                _("This gateway does not list groups ({endpoint} answered 404)").format(
+                    endpoint="fetchAllGroups"
+                ),
+                _("Type the group's id or JID below; recently used groups are listed above.")
+                if rows
+                else _("Type the group's id or JID below."),
                 loadable.error.details() if self._show_lines else None,
             )
             if not self._entry_mode:
@@ -203,11 +215,13 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
         elif loadable.value is None and loadable.error is not None:
             self.show_error(loadable.error)
         elif loadable.value is None:
-            panel.show_message("Loading groups…", "Asking the gateway for the groups.")
+            panel.show_message(_("Loading groups…"), _("Asking the gateway for the groups."))
         elif not loadable.value:
             panel.show_message(
-                "This instance is in no group",
-                f"{self.key_for('groups.enter_jid')} lets you type a group JID all the same.",
+                _("This instance is in no group"),
+                _("{key} lets you type a group JID all the same.").format(
+                    key=self.key_for("groups.enter_jid")
+                ),
             )
         else:
             panel.display = False
@@ -227,7 +241,7 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
         error = loadable.error
         self.show_stale(
             loadable,
-            "groups",
+            _("groups"),
             self._explain(error)[0] if error else "",
             lines_binding="groups.lines",
             lines=error.details() if error and self._show_lines else (),
@@ -240,15 +254,30 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
         if loadable.value is not None:
             total = len(loadable.value)
             shown = table.visible_count
-            parts.append(f"{shown} of {total} groups" if shown != total else f"{total} groups")
+            if shown != total:
+                parts.append(
+                    ngettext("{shown} of {n} group", "{shown} of {n} groups", total).format(
+                        shown=number(shown), n=number(total)
+                    )
+                )
+            else:
+                parts.append(ngettext("{n} group", "{n} groups", total).format(n=number(total)))
             if skipped := len(unreadable_of(loadable.value)):
-                parts.append(f"{skipped} could not be read (skipped)")
+                parts.append(
+                    ngettext(
+                        "{n} could not be read (skipped)",
+                        "{n} could not be read (skipped)",
+                        skipped,
+                    ).format(n=number(skipped))
+                )
         recent = sum(1 for row in table.rows if row.recent)
         if recent:
-            parts.append(f"{recent} recent")
+            parts.append(ngettext("{n} recent", "{n} recent", recent).format(n=number(recent)))
         parts += self.view_and_read(loadable)
-        parts.append(self.key_hints(("groups.open", "opens"), ("groups.enter_jid", "types a JID")))
-        self.query_one("#groups-summary", Static).update(Text(" · ".join(parts)))
+        hints = self.key_hints(("groups.open", _("opens")), ("groups.enter_jid", _("types a JID")))
+        parts += hints.split(Phrases.SEPARATOR)
+        # Wrapped between phrases: a key never parts from its words (pt-BR and es run longer).
+        self.query_one("#groups-summary", Static).update(Phrases(parts))
 
     # --- actions -------------------------------------------------------------------------------
 
@@ -261,7 +290,7 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
     def action_refresh(self) -> None:
         self.call(
             self.actions.groups.load_groups(self.instance),
-            what="Listing the groups",
+            what=_("Listing the groups"),
             on_error=lambda _error: True,  # shown in place (a 404 turns into the JID entry)
             group="groups",
             exclusive=True,
@@ -296,7 +325,8 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
 
         def made(group: object) -> None:
             if group is not None:
-                self.notify(f"Group created: {getattr(group, 'subject', '')}", markup=False)
+                said = _("Group created: {subject}").format(subject=getattr(group, "subject", ""))
+                self.notify(said, markup=False)
                 self.table.move_cursor_to_key(getattr(group, "id", ""))
 
         self.app.push_screen(CreateGroupScreen(self.instance), made)
@@ -332,12 +362,12 @@ class GroupPickerScreen(InstanceTableScreen[GroupRow]):
     def action_copy_jid(self) -> None:
         row = self.table.cursor_row
         if row is None or not self.table.display:
-            self.notify("No group to copy", severity="warning", markup=False)
+            self.notify(_("No group to copy"), severity="warning", markup=False)
             return
-        self.copy(row.jid, "Group JID")
+        self.copy(row.jid, _("Group JID"))
 
     def action_toggle_lines(self) -> None:
         self._show_lines = not self._show_lines
         if self._show_lines and self.state.groups_of(self.instance).error is None:
-            self.notify("No gateway errors on this screen", markup=False)
+            self.notify(_("No gateway errors on this screen"), markup=False)
         self.refresh_from_state()

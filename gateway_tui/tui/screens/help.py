@@ -19,14 +19,18 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from gateway_tui.core.text.i18n import _
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.widgets.text_input import TextInput
 
 # Where a binding comes from, in the order help lists them.
 SCREEN, APP, FIELD = "screen", "app", "field"
 KEYS_WIDTH = 18  # the widest the keys column gets; longer key lists wrap
-GROUP_TITLES = {SCREEN: "This screen", APP: "Everywhere", FIELD: "Moving around and editing"}
+GROUP_TITLES = {
+    SCREEN: N_("This screen"),
+    APP: N_("Everywhere"),
+    FIELD: N_("Moving around and editing"),
+}
 
 
 @dataclass(frozen=True)
@@ -92,23 +96,31 @@ class HelpScreen(ModalScreen[None]):
 
     def __init__(self, for_screen: Screen) -> None:
         super().__init__()
-        self._title = getattr(for_screen, "HELP_TITLE", None) or type(for_screen).__name__
+        # HELP_TITLE is N_-marked where each screen names it.
+        self._title = _(getattr(for_screen, "HELP_TITLE", None) or type(for_screen).__name__)
         self._rows = key_rows(for_screen)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-dialog", classes="dialog"):
-            yield Static(Text(f"Keys — {self._title}", style="bold"), classes="dialog-title")
+            title = _("Keys — {screen}").format(screen=_(self._title))
+            yield Static(Text(title, style="bold"), classes="dialog-title")
             yield TextInput(
-                placeholder="type to filter: a key, what it does, its id", id="help-filter"
+                placeholder=_("type to filter: a key, what it does, its id"), id="help-filter"
             )
             yield Static(id="help-keys")
+            palette = self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, ""))
             yield Static(
                 Text(
-                    f"{key_for(self, 'help.back')} clears the filter, then closes · "
-                    f"{key_for(self, 'help.close')} closes · "
-                    f"{self.app.get_key_display(Binding(self.app.COMMAND_PALETTE_BINDING, ''))} "
-                    "finds every action · remap a key by its id in the [keys] table of the "
-                    "config file",
+                    _(
+                        "{back} clears the filter, then closes · {close} closes · {palette} "
+                        "finds every action · remap a key by its id in the {table} table of the "
+                        "config file"
+                    ).format(
+                        back=key_for(self, "help.back"),
+                        close=key_for(self, "help.close"),
+                        palette=palette,
+                        table="[keys]",
+                    ),
                     style="dim",
                 )
             )
@@ -126,9 +138,8 @@ class HelpScreen(ModalScreen[None]):
         key does gets the rest of the width (at 80 columns too)."""
         rows = matching(self._rows, needle)
         if not rows:
-            said = Text("No key matches “", style="yellow")
-            said.append(needle.strip())  # typed by the user: plain text, never markup
-            said.append("”.")
+            # Typed by the user: plain text in a Text, never markup.
+            said = Text(_("No key matches “{typed}”.").format(typed=needle.strip()), style="yellow")
             self.query_one("#help-keys", Static).update(said)
             return
         groups: dict[str, list[KeyRow]] = {}
@@ -136,7 +147,7 @@ class HelpScreen(ModalScreen[None]):
             groups.setdefault(row.group, []).append(row)
         parts: list[Text | Table] = []
         for group, shown in groups.items():
-            parts += [Text(GROUP_TITLES[group], style="bold underline"), _key_table(shown)]
+            parts += [Text(_(GROUP_TITLES[group]), style="bold underline"), _key_table(shown)]
         self.query_one("#help-keys", Static).update(Group(*parts))
 
     @property
@@ -156,12 +167,14 @@ class HelpScreen(ModalScreen[None]):
 def _key_table(rows: list[KeyRow]) -> Table:
     """One group's keys: the keys and ids columns as wide as their content (the keys at most
     KEYS_WIDTH, wrapping at " / "), what a key does the rest."""
-    id_header = Text("Id (for [keys])")  # a Text: Rich would read "[keys]" as markup
-    keys_width = min(KEYS_WIDTH, max(len("Keys"), *(cell_len(row.keys) for row in rows)))
+    # A Text: Rich would read "[keys]" as markup.
+    id_header = Text(_("Id (for {table})").format(table="[keys]"))
+    keys_header = _("Keys")
+    keys_width = min(KEYS_WIDTH, max(cell_len(keys_header), *(cell_len(row.keys) for row in rows)))
     id_width = max(id_header.cell_len, *(cell_len(row.binding_id) for row in rows))
     table = Table(show_header=True, header_style="bold", box=None, expand=True)
-    table.add_column("Keys", width=keys_width)
-    table.add_column("Does", ratio=1, min_width=18)
+    table.add_column(keys_header, width=keys_width)
+    table.add_column(_("Does"), ratio=1, min_width=18)
     table.add_column(id_header, style="dim", no_wrap=True, width=id_width)
     for row in rows:
         table.add_row(Text(row.keys, style="bold"), Text(row.description), row.binding_id)

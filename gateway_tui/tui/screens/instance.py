@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,12 +17,18 @@ from gateway_tui.core.api.errors import GatewayError, NotFound
 from gateway_tui.core.api.lifecycle import integration_shown
 from gateway_tui.core.api.models import SETTING_LABELS, Instance, InstanceSettings
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.formatting import clock, disconnect_text, format_number, status_text
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.formatting import (
+    Phrases,
+    clock,
+    disconnect_text,
+    format_number,
+    status_text,
+)
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable_text
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
-from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower
+from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower, styled
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.status_panel import StatusPanel
 
@@ -41,30 +48,30 @@ def details_table(instance: Instance, missing: frozenset[str] = frozenset()) -> 
     table.add_column()
     owner = instance.owner_number
     rows: list[tuple[str, str, Text]] = [
-        ("", "Status", status_text(instance.status, instance.status_kind)),
-        ("", "Owner", Text(f"{format_number(owner)}  ({instance.owner})" if owner else "—")),
-        ("number", "Number", Text(format_number(instance.number) if instance.number else "—")),
-        ("", "Profile name", Text(instance.profile_name or "—")),
-        ("profile_status", "Profile status", Text(instance.profile_status or "—")),
-        ("", "Integration", Text(integration_shown(instance.integration_name))),
+        ("", _("Status"), status_text(instance.status, instance.status_kind)),
+        ("", _("Owner"), Text(f"{format_number(owner)}  ({instance.owner})" if owner else "—")),
+        ("number", _("Number"), Text(format_number(instance.number) if instance.number else "—")),
+        ("", _("Profile name"), Text(instance.profile_name or "—")),
+        ("profile_status", _("Profile status"), Text(instance.profile_status or "—")),
+        ("", _("Integration"), Text(integration_shown(instance.integration_name))),
         # The gateway's callback for WhatsApp Business (Cloud API) events, not the webhook the
         # gateway posts this instance's events to.
         (
             "wa_business_callback_url",
-            "WA Business callback",
+            _("WA Business callback"),
             Text(instance.wa_business_callback_url or "—"),
         ),
-        ("", "Instance id", Text(instance.instance_id or "—")),
-        ("server_url", "Server URL", Text(instance.server_url or "—")),
+        ("", _("Instance id"), Text(instance.instance_id or "—")),
+        ("server_url", _("Server URL"), Text(instance.server_url or "—")),
         (
             "disconnection_at",
-            "Last disconnected",
+            _("Last disconnected"),
             Text(
                 disconnect_text(instance.disconnection_reason_code, instance.disconnection_at)
                 or "—"
             ),
         ),
-        ("message_count", "Stored", Text(_stored(instance))),
+        ("message_count", _("Stored"), Text(_stored(instance))),
     ]
     for field, label, value in rows:
         if field not in missing:
@@ -76,8 +83,15 @@ def _stored(instance: Instance) -> str:
     counts = (instance.message_count, instance.contact_count, instance.chat_count)
     if all(count is None for count in counts):
         return "—"
-    return "{} messages · {} contacts · {} chats".format(
-        *("?" if count is None else f"{count:,}" for count in counts)
+    messages, contacts, chats = (2 if count is None else count for count in counts)
+    shown = ["?" if count is None else number(count) for count in counts]
+    # An unknown count ("?") reads as a plural.
+    return " · ".join(
+        (
+            ngettext("{n} message", "{n} messages", messages).format(n=shown[0]),
+            ngettext("{n} contact", "{n} contacts", contacts).format(n=shown[1]),
+            ngettext("{n} chat", "{n} chats", chats).format(n=shown[2]),
+        )
     )
 
 
@@ -86,16 +100,16 @@ def setting_prompt(field: str, settings: InstanceSettings, wire_name: str | None
     on = bool(getattr(settings, field))
     text = Text()  # the box alone is coloured: the name stays readable on any theme
     text.append("[x] " if on else "[ ] ", style="bold green" if on else "dim")
-    text.append(SETTING_LABELS[field])
+    text.append(_(SETTING_LABELS[field]))
     text.append(f"  {wire_name or field}", style="dim")
     return text
 
 
-CALL_REPLY_LABEL = "Reply to rejected calls"  # the setting msg_call
+CALL_REPLY_LABEL = N_("Reply to rejected calls")  # the setting msg_call
 
 
 class InstanceScreen(GatewayScreen):
-    HELP_TITLE = "Instance"
+    HELP_TITLE = N_("Instance")
     TOPICS = frozenset({Topic.INSTANCES, Topic.SETTINGS})
 
     BINDINGS = [
@@ -176,7 +190,7 @@ class InstanceScreen(GatewayScreen):
             )
             yield Static(id="instance-details")
             yield Static(id="instance-history", classes="summary")
-            yield Static(Text("Settings", style="bold"), classes="section-title")
+            yield Static(Text(_("Settings"), style="bold"), classes="section-title")
             yield Static(id="settings-note", classes="summary")
             yield StatusPanel(id="settings-panel")
             yield OptionList(id="settings-list")
@@ -208,10 +222,10 @@ class InstanceScreen(GatewayScreen):
         return self.gone
 
     def _gone_words(self) -> str:
-        return (
-            f"{self.instance_name} does not exist on the gateway (deleted elsewhere, or renamed)"
-            f": nothing here can be done with it. {self.key_for('instance.back')} goes back."
-        )
+        return _(
+            "{name} does not exist on the gateway (deleted elsewhere, or renamed): nothing "
+            "here can be done with it. {key} goes back."
+        ).format(name=self.instance_name, key=self.key_for("instance.back"))
 
     def refresh_from_state(self) -> None:
         instance = self.state.instance(self.instance_name)
@@ -223,16 +237,19 @@ class InstanceScreen(GatewayScreen):
         if gone:
             details.update(Text("✕ " + self._gone_words(), style="bold red"))
             self.query_one("#instance-sections", Static).update(
-                Text(self.key_hints(("instance.refresh", "asks again"), ("app.help", "keys")))
+                Text(self.key_hints(("instance.refresh", _("asks again")), ("app.help", _("keys"))))
             )
             return
         if instance is None:
-            details.update(Text("Reading the instance…", style="dim"))
+            details.update(Text(_("Reading the instance…"), style="dim"))
         else:
             details.update(details_table(instance, self.gateway_app.instance_fields_missing))
         self._draw_settings()
         self._draw_history()
-        self.query_one("#instance-sections", Static).update(Text(self.sections_hint()))
+        sections = self.sections_hint().split("\n")
+        self.query_one("#instance-sections", Static).update(
+            Group(*(Phrases(line.split(Phrases.SEPARATOR)) for line in sections))
+        )
 
     def _draw_history(self) -> None:
         """The history sync's progress line (from the live events; issue 31), while one was
@@ -242,31 +259,32 @@ class InstanceScreen(GatewayScreen):
         widget.display = line is not None
         if line is not None and getattr(widget, "_line", None) != line:
             widget._line = line  # type: ignore[attr-defined]
-            widget.update(Text(line, style="yellow" if "stopped" in line else ""))
+            stopped = self.state.history.stopped(self.instance_name)
+            widget.update(Text(line, style="yellow" if stopped else ""))
 
     def sections_hint(self) -> str:
         """The ways in from the instance view, each with the key that runs it here."""
         first = self.key_hints(
-            ("instance.groups", "groups"),
-            ("instance.compose", "compose a list message"),
-            ("instance.chats", "chats"),
-            ("instance.refresh", "refresh"),
-            ("instance.back", "back"),
-            ("app.help", "keys"),
+            ("instance.groups", _("groups")),
+            ("instance.compose", _("compose a list message")),
+            ("instance.chats", _("chats")),
+            ("instance.refresh", _("refresh")),
+            ("instance.back", _("back")),
+            ("app.help", _("keys")),
         )
         second = self.key_hints(
-            ("instance.connect", "connect (QR)"),
-            ("instance.restart", "restart"),
-            ("instance.logout", "log out"),
-            ("instance.webhook", "webhook"),
-            ("instance.websocket", "websocket"),
-            ("instance.events", "events"),
+            ("instance.connect", _("connect (QR)")),
+            ("instance.restart", _("restart")),
+            ("instance.logout", _("log out")),
+            ("instance.webhook", _("webhook")),
+            ("instance.websocket", _("websocket")),
+            ("instance.events", _("events")),
         )
         third = self.key_hints(
-            ("instance.reply_buttons", "reply buttons"),
-            ("instance.cta_buttons", "URL/call/copy buttons"),
-            ("instance.pix_button", "PIX"),
-            ("instance.carousel", "carousel (2.4)"),
+            ("instance.reply_buttons", _("reply buttons")),
+            ("instance.cta_buttons", _("URL/call/copy buttons")),
+            ("instance.pix_button", _("PIX")),
+            ("instance.carousel", _("carousel (2.4)")),
         )
         return f"{first}\n{second}\n{third}"
 
@@ -285,7 +303,7 @@ class InstanceScreen(GatewayScreen):
                     retry_key=self.key_for("instance.refresh"),
                 )
             else:
-                panel.show_message("Loading settings…")
+                panel.show_message(_("Loading settings…"))
             note.display = False
             return
         panel.display = False
@@ -299,32 +317,35 @@ class InstanceScreen(GatewayScreen):
         )
         options.highlighted = highlighted if highlighted is not None else 0
         parts = [
-            f"{CALL_REPLY_LABEL}: {loadable.value.msg_call or '—'}"
-            f" ({self.key_for('instance.edit_call_reply')} edits)",
-            f"read {clock(loadable.updated_at)}",
+            _("Reply to rejected calls: {reply} ({key} edits)").format(
+                reply=loadable.value.msg_call or "—",
+                key=self.key_for("instance.edit_call_reply"),
+            ),
+            _("read {time}").format(time=clock(loadable.updated_at)),
         ]
         if self._settings_unsupported:
-            parts.append("editing not supported here (no settings/set on this gateway)")
+            parts.append(_("editing not supported here (no settings/set on this gateway)"))
         else:
-            parts.append(f"{self.key_for('instance.toggle_setting')} toggles a setting")
-        text = Text(" · ".join(parts))
-        if self._changed_elsewhere:
-            text.append(
-                "\n⚠ changed elsewhere before your write (kept as they were): "
-                + ", ".join(self._changed_elsewhere),
-                style="yellow",
+            parts.append(
+                _("{key} toggles a setting").format(key=self.key_for("instance.toggle_setting"))
             )
+        # Wrapped between phrases, never inside one (a longer language needs two lines).
+        lines: list[Phrases | Text] = [Phrases(parts)]
+        if self._changed_elsewhere:
+            said = _("⚠ changed elsewhere before your write (kept as they were): {names}")
+            lines.append(Text(said.format(names=", ".join(self._changed_elsewhere)), "yellow"))
         if loadable.stale and loadable.error is not None:
-            text.append(f"\n⚠ stale: {loadable.error.summary}")  # its own line: it may be long
+            # Its own line: it may be long.
+            lines.append(Text(_("⚠ stale: {why}").format(why=loadable.error.summary)))
         note.display = True
-        note.update(text)
+        note.update(Group(*lines))
 
     # --- actions -----------------------------------------------------------------------------
 
     def _load_settings(self) -> None:
         self.call(
             self.actions.instances.load_settings(self.instance_name),
-            what=f"Reading settings of {self.instance_name}",
+            what=_("Reading settings of {name}").format(name=self.instance_name),
             group="settings",
             exclusive=True,
         )
@@ -332,7 +353,7 @@ class InstanceScreen(GatewayScreen):
     def action_refresh(self) -> None:
         self.call(
             self.actions.instances.refresh_instance(self.instance_name),
-            what=f"Refreshing {self.instance_name}",
+            what=_("Refreshing {name}").format(name=self.instance_name),
             group="instance",
             exclusive=True,
         )
@@ -342,14 +363,14 @@ class InstanceScreen(GatewayScreen):
         quiet = {"on_error": lambda _error: True}  # the panel and the bar say it
         self.call(
             self.actions.instances.refresh_instance(self.instance_name),
-            what=f"Refreshing {self.instance_name}",
+            what=_("Refreshing {name}").format(name=self.instance_name),
             group="instance",
             exclusive=True,
             **quiet,
         )
         self.call(
             self.actions.instances.load_settings(self.instance_name),
-            what=f"Reading settings of {self.instance_name}",
+            what=_("Reading settings of {name}").format(name=self.instance_name),
             group="settings",
             exclusive=True,
             **quiet,
@@ -398,15 +419,19 @@ class InstanceScreen(GatewayScreen):
         if settings is None or options.highlighted is None:
             return
         if self._settings_unsupported:
-            self.notify("This gateway does not support editing settings.", markup=False)
+            self.notify(_("This gateway does not support editing settings."), markup=False)
             return
         field = options.get_option_at_index(options.highlighted).id or ""
         new_value = not getattr(settings, field)
-        body = Text(f"Set “{SETTING_LABELS[field]}” to {'on' if new_value else 'off'} for ")
-        body.append(self.instance_name, style="bold")
-        body.append("?")
+        label = _(SETTING_LABELS[field])
+        question = (
+            _("Set “{setting}” to on for {name}?")
+            if new_value
+            else _("Set “{setting}” to off for {name}?")
+        )
+        body = styled(question, {"setting": label, "name": self.instance_name}, {"name": "bold"})
         self.app.push_screen(
-            ConfirmScreen("Change setting", body, confirm_label="Write"),
+            ConfirmScreen(_("Change setting"), body, confirm_label=_("Write")),
             lambda yes: self._write_settings({field: new_value}, settings) if yes else None,
         )
 
@@ -415,10 +440,10 @@ class InstanceScreen(GatewayScreen):
             return
         settings = self.state.settings_of(self.instance_name).value
         if settings is None:
-            self.notify("The settings have not been read yet.", markup=False)
+            self.notify(_("The settings have not been read yet."), markup=False)
             return
         if self._settings_unsupported:
-            self.notify("This gateway does not support editing settings.", markup=False)
+            self.notify(_("This gateway does not support editing settings."), markup=False)
             return
 
         def entered(text: str | None) -> None:
@@ -427,11 +452,13 @@ class InstanceScreen(GatewayScreen):
             self._write_settings({"msg_call": text}, settings)
 
         body = Text(
-            "Sent to a caller whose call is rejected (with “Reject incoming calls” on); "
-            "empty sends nothing."
+            _(
+                "Sent to a caller whose call is rejected (with “Reject incoming calls” on); "
+                "empty sends nothing."
+            )
         )
         self.app.push_screen(
-            PromptScreen(CALL_REPLY_LABEL, body, settings.msg_call or "", placeholder="none"),
+            PromptScreen(_(CALL_REPLY_LABEL), body, settings.msg_call or "", placeholder=_("none")),
             entered,
         )
 
@@ -441,29 +468,30 @@ class InstanceScreen(GatewayScreen):
                 return False
             self._settings_unsupported = True
             self._draw_settings()
-            self.notify("Not supported here: this gateway cannot write settings.", markup=False)
+            self.notify(_("Not supported here: this gateway cannot write settings."), markup=False)
             return True
 
         def written(result: SettingsWritten | None) -> None:
             if result is None:
                 return
             self._changed_elsewhere = [
-                SETTING_LABELS.get(field, CALL_REPLY_LABEL) for field in result.changed_elsewhere
+                _(SETTING_LABELS.get(field, CALL_REPLY_LABEL)) for field in result.changed_elsewhere
             ]
             self._draw_settings()
             if self._changed_elsewhere:
                 self.notify(
-                    "Written. Changed elsewhere since your read, and kept: "
-                    + ", ".join(self._changed_elsewhere),
+                    _("Written. Changed elsewhere since your read, and kept: {names}").format(
+                        names=", ".join(self._changed_elsewhere)
+                    ),
                     severity="warning",
                     markup=False,
                 )
             else:
-                self.notify("Settings written and read back", markup=False)
+                self.notify(_("Settings written and read back"), markup=False)
 
         self.call(
             self.actions.instances.save_settings(self.instance_name, changes, read),
-            what="Writing settings",
+            what=_("Writing settings"),
             on_done=written,
             on_error=unsupported,
         )

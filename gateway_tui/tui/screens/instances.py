@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.binding import Binding
 from textual.widgets import Static
 
@@ -12,15 +11,17 @@ from gateway_tui.core.api.lists import unreadable_names_of, unreadable_of
 from gateway_tui.core.api.models import Instance, InstanceStatus
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import (
+    Phrases,
     clock,
     disconnect_text,
     format_number,
     status_cell,
     status_style,
 )
-from gateway_tui.core.text.i18n import _
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.screens.lifecycle_keys import bold_name
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -32,10 +33,10 @@ LIVE_STATE_SECONDS = 5.0
 STATUS_FILTERS: list[InstanceStatus | None] = [None, *InstanceStatus]
 
 INSTANCE_COLUMNS: list[Column[Instance]] = [
-    Column("name", "Name", lambda i: i.instance_name, max_width=32),
+    Column("name", N_("Name"), lambda i: i.instance_name, max_width=32),
     Column(
         "status",
-        "Status",
+        N_("Status"),
         lambda i: status_cell(i.status, i.status_kind),
         style=lambda i: status_style(i.status_kind),
         sort_key=lambda i: (list(InstanceStatus).index(i.status_kind), i.status),
@@ -43,18 +44,22 @@ INSTANCE_COLUMNS: list[Column[Instance]] = [
     ),
     Column(
         "owner",
-        "Owner",
+        N_("Owner"),
         lambda i: format_number(i.owner_number) if i.owner_number else "—",
         sort_key=lambda i: i.owner_number or None,
         max_width=22,
     ),
     # On a narrow terminal the integration goes first, then the profile name.
     Column(
-        "profile", "Profile name", lambda i: i.profile_name or "—", max_width=28, drop_priority=1
+        "profile",
+        N_("Profile name"),
+        lambda i: i.profile_name or "—",
+        max_width=28,
+        drop_priority=1,
     ),
     Column(
         "integration",
-        "Integration",
+        N_("Integration"),
         # The line's default where the gateway names none (the instance view says "default").
         lambda i: integration_shown(i.integration_name, say_default=False),
         max_width=20,
@@ -63,7 +68,7 @@ INSTANCE_COLUMNS: list[Column[Instance]] = [
     # 2.x only: a 1.7.1 gateway does not say why or when an instance was disconnected.
     Column(
         "disconnected",
-        "Disconnected",
+        N_("Disconnected"),
         lambda i: disconnect_text(i.disconnection_reason_code, i.disconnection_at) or "—",
         sort_key=lambda i: i.disconnection_at or None,
         max_width=34,
@@ -85,15 +90,11 @@ def instance_search_text(instance: Instance) -> str:
     )
 
 
-def _instances(count: int) -> str:
-    return "instance" if count == 1 else "instances"
-
-
 class InstancesScreen(TableScreen[Instance]):
-    HELP_TITLE = "Instances"
+    HELP_TITLE = N_("Instances")
     ID_PREFIX = "instances"
     COLUMNS = INSTANCE_COLUMNS
-    FILTER_PLACEHOLDER = "filter by name, owner or profile"
+    FILTER_PLACEHOLDER = N_("filter by name, owner or profile")
     REFRESH_BINDING = "instances.refresh"
     TOPICS = frozenset({Topic.INSTANCES})
 
@@ -156,8 +157,11 @@ class InstancesScreen(TableScreen[Instance]):
         self.show_rows(
             loadable.value,
             error=loadable.error,
-            loading=("Loading instances…", "Asking the gateway for its instances."),
-            empty=("No instances on this gateway", f"Create one with {new_key}."),
+            loading=(_("Loading instances…"), _("Asking the gateway for its instances.")),
+            empty=(
+                _("No instances on this gateway"),
+                _("Create one with {key}.").format(key=new_key),
+            ),
         )
         self.show_stale(loadable, "data", loadable.error.summary if loadable.error else "")
         if loadable.value is None and loadable.error is None:
@@ -181,9 +185,14 @@ class InstancesScreen(TableScreen[Instance]):
         table = instances_table(kept, self.size.height - 9).plain.split("\n")
         lines = [line if len(line) <= width else line[: width - 1] + "…" for line in table]
         self.panel.show_message(
-            "Loading instances…",
-            f"Asking the gateway. Until it answers, the {kept.total} instances it listed at the "
-            f"last run ({age(kept.at)}), not current:",
+            _("Loading instances…"),
+            ngettext(
+                "Asking the gateway. Until it answers, the instance it listed at the last run "
+                "({age}), not current:",
+                "Asking the gateway. Until it answers, the {n} instances it listed at the last "
+                "run ({age}), not current:",
+                kept.total,
+            ).format(n=number(kept.total), age=age(kept.at)),
             lines,
         )
 
@@ -194,33 +203,46 @@ class InstancesScreen(TableScreen[Instance]):
         loadable = self.state.instances
         total = len(loadable.value or ())
         shown = self.table.visible_count if loadable.value else 0
-        parts = [f"{shown} of {total} instances" if shown != total else f"{total} instances"]
+        if shown != total:
+            counted = ngettext("{shown} of {n} instance", "{shown} of {n} instances", total)
+        else:
+            counted = ngettext("{n} instance", "{n} instances", total)
+        parts = [counted.format(shown=number(shown), n=number(total))]
         if skipped := len(unreadable_of(loadable.value)):
             why = self.key_for("instances.unreadable")
             named = _named(unreadable_names_of(loadable.value))
             parts.append(
-                f"{skipped} {_instances(skipped)} could not be read{named} — {why} shows why"
+                ngettext(
+                    "{n} instance could not be read{named} — {key} shows why",
+                    "{n} instances could not be read{named} — {key} shows why",
+                    skipped,
+                ).format(n=number(skipped), named=named, key=why)
             )
         if self._status_filter is not None:
-            parts.append(f"status: {self._status_filter.value}")
+            parts.append(_("status: {status}").format(status=self._status_filter.value))
         parts += self.table.view_summary()
         if loadable.loading:
-            parts.append("refreshing…")
+            parts.append(_("refreshing…"))
         else:
-            parts.append(f"updated {clock(loadable.updated_at)}")
+            parts.append(_("updated {time}").format(time=clock(loadable.updated_at)))
         if checked := self.state.lifecycle.checked_at:
-            parts.append(f"states checked {clock(max(checked.values()))}")
+            parts.append(_("states checked {time}").format(time=clock(max(checked.values()))))
         # Only instances still listed: a deleted one's failed check says nothing any more.
         if failed := sum(self.state.instance(n) is not None for n in self._failed_state_checks):
-            parts.append(f"⚠ {failed} state checks failed")
-        self.query_one("#instances-summary", Static).update(Text(" · ".join(parts)))
+            parts.append(
+                ngettext("⚠ {n} state check failed", "⚠ {n} state checks failed", failed).format(
+                    n=number(failed)
+                )
+            )
+        # Wrapped between phrases, never inside one (a longer language needs two lines).
+        self.query_one("#instances-summary", Static).update(Phrases(parts))
 
     # --- actions ---------------------------------------------------------------------------
 
     def action_refresh(self) -> None:
         self.call(
             self.actions.instances.refresh_instances(),
-            what="Refreshing instances",
+            what=_("Refreshing instances"),
             group="instances",
             exclusive=True,
         )
@@ -258,28 +280,37 @@ class InstancesScreen(TableScreen[Instance]):
         self.update_summary()
 
     def action_copy_name(self) -> None:
-        self._copy(lambda i: i.instance_name, "name")
+        self._copy(
+            lambda i: i.instance_name, _("Nothing to copy: no name here"), _("Instance name")
+        )
 
     def action_copy_id(self) -> None:
-        self._copy(lambda i: i.instance_id or "", "id")
+        self._copy(
+            lambda i: i.instance_id or "", _("Nothing to copy: no id here"), _("Instance id")
+        )
 
-    def _copy(self, pick, what: str) -> None:
+    def _copy(self, pick, nothing: str, what: str) -> None:
         instance = self.table.cursor_row
         if instance is None or not pick(instance):
-            self.notify(f"Nothing to copy: no {what} here", severity="warning", markup=False)
+            self.notify(nothing, severity="warning", markup=False)
             return
-        self.copy(pick(instance), f"Instance {what}")
+        self.copy(pick(instance), what)
 
     def action_unreadable(self) -> None:
         reasons = unreadable_of(self.state.instances.value)
         if not reasons:
-            self.notify("Every instance in the last answer could be read.", markup=False)
+            self.notify(_("Every instance in the last answer could be read."), markup=False)
             return
         shown = "\n".join(reasons[:10])
-        more = f"\n…and {len(reasons) - 10} more" if len(reasons) > 10 else ""
+        if len(reasons) > 10:
+            more = len(reasons) - 10
+            shown += "\n" + ngettext("…and {n} more", "…and {n} more", more).format(n=number(more))
+        count = len(reasons)
         self.notify(
-            f"Skipped, the rest is shown:\n{shown}{more}",
-            title=f"{len(reasons)} {_instances(len(reasons))} could not be read",
+            _("Skipped, the rest is shown:\n{reasons}").format(reasons=shown),
+            title=ngettext(
+                "{n} instance could not be read", "{n} instances could not be read", count
+            ).format(n=number(count)),
             severity="warning",
             timeout=20,
             markup=False,
@@ -293,11 +324,9 @@ class InstancesScreen(TableScreen[Instance]):
         if instance.status_kind == InstanceStatus.OPEN:
             self._offer_logout(name)
             return
-        body = Text("Delete instance ")
-        body.append(name, style="bold")
-        body.append("? The gateway removes it for good.")
+        body = bold_name(_("Delete instance {name}? The gateway removes it for good."), name)
         self.app.push_screen(
-            ConfirmScreen("Delete instance", body, confirm_label="Delete"),
+            ConfirmScreen(_("Delete instance"), body, confirm_label=_("Delete")),
             lambda yes: self._delete(name) if yes else None,
         )
 
@@ -309,8 +338,10 @@ class InstancesScreen(TableScreen[Instance]):
                 return True
             if isinstance(error, NotFound) and not error.route_missing:
                 self.notify(
-                    f"{name} no longer exists on the gateway: removed from the list.",
-                    title="Already gone",
+                    _("{name} no longer exists on the gateway: removed from the list.").format(
+                        name=name
+                    ),
+                    title=_("Already gone"),
                     severity="warning",
                     markup=False,
                 )
@@ -319,20 +350,21 @@ class InstancesScreen(TableScreen[Instance]):
 
         self.call(
             self.actions.instances.delete_instance(name),
-            what=f"Deleting {name}",
-            done=f"Deleted {name}",
+            what=_("Deleting {name}").format(name=name),
+            done=_("Deleted {name}").format(name=name),
             on_error=refused,
         )
 
     def _offer_logout(self, name: str) -> None:
-        body = Text()
-        body.append(name, style="bold")
-        body.append(
-            " is connected (open). A gateway refuses to delete a connected instance: "
-            "it must be logged out first. Log it out now? You can delete it afterwards."
+        body = bold_name(
+            _(
+                "{name} is connected (open). A gateway refuses to delete a connected instance: "
+                "it must be logged out first. Log it out now? You can delete it afterwards."
+            ),
+            name,
         )
         self.app.push_screen(
-            ConfirmScreen("Log out first", body, confirm_label="Log out"),
+            ConfirmScreen(_("Log out first"), body, confirm_label=_("Log out")),
             lambda yes: self._logout(name) if yes else None,
         )
 
@@ -341,8 +373,10 @@ class InstancesScreen(TableScreen[Instance]):
             if not (isinstance(error, NotFound) and error.route_missing):
                 return False
             self.notify(
-                "This gateway has no logout endpoint: disconnect the instance "
-                "from its manager, then delete it.",
+                _(
+                    "This gateway has no logout endpoint: disconnect the instance "
+                    "from its manager, then delete it."
+                ),
                 severity="warning",
                 markup=False,
             )
@@ -350,12 +384,16 @@ class InstancesScreen(TableScreen[Instance]):
 
         def reread(error: GatewayError | None) -> None:
             if error is not None:  # logged out, but its new status could not be read
-                self.gateway_app.report_error(error, f"Re-reading {name} after the logout")
+                self.gateway_app.report_error(
+                    error, _("Re-reading {name} after the logout").format(name=name)
+                )
 
         self.call(
             self.actions.instances.logout_instance(name),
-            what=f"Logging out {name}",
-            done=f"Logged out {name}; {self.key_for('instances.delete')} deletes it now",
+            what=_("Logging out {name}").format(name=name),
+            done=_("Logged out {name}; {key} deletes it now").format(
+                name=name, key=self.key_for("instances.delete")
+            ),
             on_done=reread,
             on_error=unsupported,
         )
@@ -396,7 +434,10 @@ class InstancesScreen(TableScreen[Instance]):
         if instance is None:
             return
         if instance.status_kind == InstanceStatus.OPEN:
-            self.notify(f"{instance.instance_name} is already open (connected).", markup=False)
+            self.notify(
+                _("{name} is already open (connected).").format(name=instance.instance_name),
+                markup=False,
+            )
             return
         self.gateway_app.open_pairing(instance.instance_name)
 
@@ -406,5 +447,10 @@ def _named(names: list[str], most: int = 3) -> str:
     row has one, else by row (server text: the table's display boundary cleans it)."""
     if not names:
         return ""
-    more = f" +{len(names) - most} more" if len(names) > most else ""
-    return f" ({', '.join(printable(name) for name in names[:most])}{more})"
+    shown = ", ".join(printable(name) for name in names[:most])
+    if len(names) > most:
+        extra = len(names) - most
+        shown = ngettext("{names} +{n} more", "{names} +{n} more", extra).format(
+            names=shown, n=number(extra)
+        )
+    return f" ({shown})"

@@ -4,12 +4,15 @@ and the state followed live afterwards (asked every two seconds for half a minut
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from string import Formatter
 from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from gateway_tui.core.api.errors import BadRequest, GatewayError, RefusedIn200
 from gateway_tui.core.api.models import ConnectionState, InstanceStatus
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
@@ -19,16 +22,45 @@ FOLLOW_POLL_SECONDS = 2.0
 FOLLOW_FOR_SECONDS = 30.0
 
 
-def restart_explanation(name: str, answer: ConnectionState) -> str:
+def styled(
+    sentence: str, values: Mapping[str, str | Text], styles: Mapping[str, str] | None = None
+) -> Text:
+    """A translated ``sentence`` with its named placeholders filled from ``values``, each
+    drawn in its style from ``styles`` (the data stands out; the words around it stay one
+    translatable sentence). Values are data: appended as text, never read as markup."""
+    styles = styles or {}
+    text = Text()
+    for literal, field, _spec, _conversion in Formatter().parse(sentence):
+        text.append(literal)
+        if field is None:
+            continue
+        value = values[field]
+        if isinstance(value, Text):
+            text.append_text(value)
+        else:
+            text.append(value, style=styles.get(field, ""))
+    return text
+
+
+def bold_name(sentence: str, name: str) -> Text:
+    """``sentence`` with ``{name}`` filled in bold."""
+    return styled(sentence, {"name": name}, {"name": "bold"})
+
+
+def restart_explanation(name: str, answer: ConnectionState, connect_key: str = "C") -> str:
     state = answer.state
     if state is None:
-        return f"Restart sent; the gateway reported no state for {name} (an empty answer)."
+        return _(
+            "Restart sent; the gateway reported no state for {name} (an empty answer)."
+        ).format(name=name)
     if state == InstanceStatus.OPEN.value:
-        return f"Restarted {name}: it reconnects, state now {state}."
-    return (
-        f"{name} is {state}: a gateway only reconnects an open instance, so nothing was "
-        "restarted. C connects it."
-    )
+        return _("Restarted {name}: it reconnects, state now {state}.").format(
+            name=name, state=state
+        )
+    return _(
+        "{name} is {state}: a gateway only reconnects an open instance, so nothing was "
+        "restarted. {key} connects it."
+    ).format(name=name, state=state, key=connect_key)
 
 
 class InstanceFollower:
@@ -49,9 +81,11 @@ class InstanceFollower:
         if self._logged_out and state == InstanceStatus.CONNECTING.value:
             self._logged_out = False  # said once
             self.screen.notify(
-                f"{self.name} is still reconnecting (connecting) after the logout: a 1.7.1 "
-                "gateway that never connected an instance keeps retrying it while it runs.",
-                title="Log out",
+                _(
+                    "{name} is still reconnecting (connecting) after the logout: a 1.7.1 "
+                    "gateway that never connected an instance keeps retrying it while it runs."
+                ).format(name=self.name),
+                title=_("Log out"),
                 severity="warning",
                 markup=False,
             )
@@ -66,7 +100,7 @@ class InstanceFollower:
 
         self.screen.call(
             self.screen.actions.lifecycle.check_state(self.name),
-            what=f"Following the state of {self.name}",
+            what=_("Following the state of {name}").format(name=self.name),
             on_done=self._seen,
             on_error=failed,
             group="follow-state",
@@ -74,9 +108,8 @@ class InstanceFollower:
         )
 
     def _confirm(self, title: str, question: str, label: str, then) -> None:
-        body = Text(f"{question} ")
-        body.append(self.name, style="bold")
-        body.append("?")
+        """``question``: a translated sentence with ``{name}``, drawn in bold."""
+        body = bold_name(question, self.name)
         self.screen.app.push_screen(
             ConfirmScreen(title, body, confirm_label=label), lambda yes: then() if yes else None
         )
@@ -86,25 +119,34 @@ class InstanceFollower:
     def connect(self) -> None:
         instance = self.screen.state.instance(self.name)
         if instance is not None and instance.status_kind == InstanceStatus.OPEN:
-            self.screen.notify(f"{self.name} is already open (connected).", markup=False)
+            self.screen.notify(
+                _("{name} is already open (connected).").format(name=self.name), markup=False
+            )
             return
         self.screen.gateway_app.open_pairing(self.name)
 
     def restart(self) -> None:
-        self._confirm("Restart instance", "Restart the connection of", "Restart", self._restart)
+        self._confirm(
+            _("Restart instance"),
+            _("Restart the connection of {name}?"),
+            _("Restart"),
+            self._restart,
+        )
 
     def _restart(self) -> None:
         def done(answer: ConnectionState) -> None:
-            self.screen.notify(restart_explanation(self.name, answer), markup=False)
+            connect = self.screen.key_for("instance.connect")
+            self.screen.notify(restart_explanation(self.name, answer, connect), markup=False)
             self.follow()
 
         def refused(error: GatewayError) -> bool:
             if not isinstance(error, RefusedIn200):
                 return False
             self.screen.notify(
-                f"Not restarted: {'; '.join(error.messages)}. "
-                f"{self.screen.key_for('instance.connect')} connects it.",
-                title="Restart",
+                _("Not restarted: {why}. {key} connects it.").format(
+                    why="; ".join(error.messages), key=self.screen.key_for("instance.connect")
+                ),
+                title=_("Restart"),
                 severity="warning",
                 markup=False,
             )
@@ -113,16 +155,16 @@ class InstanceFollower:
 
         self.screen.call(
             self.screen.actions.lifecycle.restart_instance(self.name),
-            what=f"Restarting {self.name}",
+            what=_("Restarting {name}").format(name=self.name),
             on_done=done,
             on_error=refused,
         )
 
     def logout(self) -> None:
         self._confirm(
-            "Log out instance",
-            "End the WhatsApp session (the phone must scan again to reconnect) of",
-            "Log out",
+            _("Log out instance"),
+            _("End the WhatsApp session (the phone must scan again to reconnect) of {name}?"),
+            _("Log out"),
             self._logout,
         )
 
@@ -130,9 +172,11 @@ class InstanceFollower:
         def refused(error: GatewayError) -> bool:
             if isinstance(error, BadRequest) and "not connected" in " ".join(error.messages):
                 self.screen.notify(
-                    f"Not logged out: the gateway says {self.name} is not connected — there is "
-                    "no session to end.",
-                    title="Log out",
+                    _(
+                        "Not logged out: the gateway says {name} is not connected — there is "
+                        "no session to end."
+                    ).format(name=self.name),
+                    title=_("Log out"),
                     severity="warning",
                     markup=False,
                 )
@@ -142,11 +186,12 @@ class InstanceFollower:
 
         self.screen.call(
             self.screen.actions.instances.logout_instance(self.name),
-            what=f"Logging out {self.name}",
+            what=_("Logging out {name}").format(name=self.name),
             # The gateway answers at once and logs out in the background: the follow-up says
             # whether the session really ended.
-            done=f"Logged out {self.name} (the gateway finishes in the background); following "
-            "its state",
+            done=_(
+                "Logged out {name} (the gateway finishes in the background); following its state"
+            ).format(name=self.name),
             on_done=lambda _result: self.follow(after_logout=True),
             on_error=refused,
         )

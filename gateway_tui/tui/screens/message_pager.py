@@ -15,14 +15,14 @@ from textual.widgets import Footer, Static, TextArea
 
 from gateway_tui.core.api.chat_models import StoredMessage
 from gateway_tui.core.chat_book import person_label, printable
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.conversation import when
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 
 
 class MessagePagerScreen(GatewayScreen):
-    HELP_TITLE = "A message, whole"
+    HELP_TITLE = N_("A message, whole")
 
     BINDINGS = [
         Binding("escape,q", "back", "Back", id="message_pager.back"),
@@ -49,12 +49,16 @@ class MessagePagerScreen(GatewayScreen):
         with Vertical(id="pager-body"):
             message = self.message
             who = (
-                "You" if message.from_me else (message.sender_name or person_label(message.sender))
+                _("You")
+                if message.from_me
+                else (message.sender_name or person_label(message.sender))
             )
             title = Text(printable(who), style="bold")
-            title.append(f" in {printable(self.chat_title)}", style="dim")
             lines = self.text.count("\n") + 1
-            title.append(f" · {when(message.timestamp)} · {lines:,} line(s)", style="dim")
+            said = ngettext(
+                "in {chat} · {when} · {n} line", "in {chat} · {when} · {n} lines", lines
+            ).format(chat=printable(self.chat_title), when=when(message.timestamp), n=number(lines))
+            title.append(" " + said, style="dim")
             yield Static(title, classes="title")
             yield TextArea(
                 printable(self.text),

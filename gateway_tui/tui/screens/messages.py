@@ -27,7 +27,7 @@ from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.chat_book import person_label, printable, waiting_for_read
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.state import Topic
-from gateway_tui.core.text.i18n import N_
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.conversation_actions import ConversationActions
 from gateway_tui.tui.screens.conversation_compose import ConversationCompose
@@ -53,7 +53,7 @@ OLDER_NEAR = 10
 class MessagesScreen(
     ConversationLoading, ConversationActions, ConversationKinds, ConversationCompose, GatewayScreen
 ):
-    HELP_TITLE = "Conversation"
+    HELP_TITLE = N_("Conversation")
     TOPICS = frozenset({Topic.MESSAGES, Topic.SENT, Topic.CHATS})
 
     BINDINGS = [
@@ -215,14 +215,15 @@ class MessagesScreen(
             yield Static(id="messages-summary", classes="summary")
             yield ConversationView(is_group=self.is_group, id="conversation")
             yield Static(id="message-details")
-            search = TextInput(placeholder="search this chat's text", id="messages-search")
+            search = TextInput(placeholder=_("search this chat's text"), id="messages-search")
             search.display = False
             yield search
             banner = Static(id="reply-banner")
             banner.display = False
             yield banner
+            line_hint = _("Write a message · {send} sends · {new_line} new line")
             yield MessageLine(
-                placeholder="Write a message · enter sends · ctrl+j new line", id="message-line"
+                placeholder=line_hint.format(send="enter", new_line="ctrl+j"), id="message-line"
             )
         yield Footer()
 
@@ -282,99 +283,123 @@ class MessagesScreen(
     def _draw_summary(self) -> None:
         loadable = self.actions.chats.messages_of(self.instance, self.jid)
         total = len(self.all_messages)
-        text = Text(f"{total:,} message(s)")
+        text = Text(ngettext("{n} message", "{n} messages", total).format(n=number(total)))
         if self.query_text:
-            if self.hits:
-                index = self.view.index
-                # Counted the way n (next) goes: from the newest hit back, so n counts up.
-                at = len(self.hits) - self.hits.index(index) if index in self.hits else None
-                where = f"hit {at} of {len(self.hits):,}" if at else f"{len(self.hits):,} hit(s)"
-                text.append(f" · {where} for “")
-                text.append(self.query_text)
-                keys = (
-                    f"{self.key_for('messages.next_hit')}/{self.key_for('messages.previous_hit')}"
-                )
-                text.append(f"” ({keys} next/previous)")
-            else:
-                text.append(" · no match for “", style="yellow")
-                text.append(self.query_text, style="yellow")
-                text.append("”", style="yellow")
+            text.append(" · ")
+            text.append_text(self._hits_text())
         record = self.state.chats_of(self.instance).get(self.jid)
         if record is not None and record.archived:
-            text.append(" · archived", style="yellow")
+            text.append(" · " + _("archived"), style="yellow")
         if self.gateway_app.config.mark_read_on_open:
-            text.append(" · read receipts on", style="dim")
+            text.append(" · " + _("read receipts on"), style="dim")
         if loadable.loading:
-            text.append(" · reading…", style="dim")
+            text.append(" · " + _("reading…"), style="dim")
         older_left = getattr(loadable.value, "older_left", 0)
         if self.older_loading:
-            text.append(" · older messages: loading…", style="dim")
+            text.append(" · " + _("older messages: loading…"), style="dim")
         elif self._older_page() is not None:
-            left = f"{older_left:,} older" if older_left else "older messages"
             key = self.key_for("messages.older")
-            text.append(f" · {left} on the gateway: scroll to the top or press {key}", style="dim")
+            if older_left:
+                left = ngettext(
+                    "{n} older on the gateway: scroll to the top or press {key}",
+                    "{n} older on the gateway: scroll to the top or press {key}",
+                    older_left,
+                ).format(n=number(older_left), key=key)
+            else:
+                left = _("older messages on the gateway: scroll to the top or press {key}").format(
+                    key=key
+                )
+            text.append(" · " + left, style="dim")
         if self.older_error is not None:
-            text.append(
-                f"\n⚠ older messages could not be read: {self.older_error.title}", style="yellow"
-            )
+            said = _("⚠ older messages could not be read: {reason}")
+            text.append("\n" + said.format(reason=self.older_error.title), style="yellow")
         if waiting_for_read(
             self.all_messages[-POLL_LOOKBACK:], self.actions.chats.statuses_of(self.instance)
         ):
-            text.append(" · following delivery", style="dim")
+            text.append(" · " + _("following delivery"), style="dim")
         if self.status_error is not None:
-            text.append(
-                f"\n⚠ delivery statuses could not be read: {self.status_error.title}",
-                style="yellow",
-            )
+            said = _("⚠ delivery statuses could not be read: {reason}")
+            text.append("\n" + said.format(reason=self.status_error.title), style="yellow")
         if loadable.error is not None:
-            text.append(f"\n✕ could not read the messages: {loadable.error.title}", style="red")
+            said = _("✕ could not read the messages: {reason}")
+            text.append("\n" + said.format(reason=loadable.error.title), style="red")
             for line in loadable.error.messages[:2]:
                 text.append(f"\n  {line}", style="red")
         skipped = getattr(loadable.value, "skipped", 0)
         if skipped:
-            text.append(f"\n{skipped} stored message(s) could not be read", style="yellow")
+            said = ngettext(
+                "{n} stored message could not be read",
+                "{n} stored messages could not be read",
+                skipped,
+            )
+            text.append("\n" + said.format(n=number(skipped)), style="yellow")
         self.query_one("#messages-summary", Static).update(text)
+
+    def _hits_text(self) -> Text:
+        """Where the search stands: "hit 2 of 5 for “word” (n/N next/previous)", or no match.
+        The searched text is data: a placeholder's value, never parsed as markup."""
+        needle = self.query_text
+        if not self.hits:
+            return Text(_("no match for “{text}”").format(text=needle), style="yellow")
+        index = self.view.index
+        # Counted the way n (next) goes: from the newest hit back, so n counts up.
+        at = len(self.hits) - self.hits.index(index) if index in self.hits else None
+        keys = f"{self.key_for('messages.next_hit')}/{self.key_for('messages.previous_hit')}"
+        count = len(self.hits)
+        if at:
+            said = _("hit {at} of {n} for “{text}” ({keys} next/previous)")
+        else:
+            said = ngettext(
+                "{n} hit for “{text}” ({keys} next/previous)",
+                "{n} hits for “{text}” ({keys} next/previous)",
+                count,
+            )
+        return Text(said.format(at=number(at or 0), n=number(count), text=needle, keys=keys))
 
     def _draw_details(self) -> None:
         details = self.query_one("#message-details", Static)
         message = self.view.selected
         if message is None:
             hints = self.key_hints(
-                ("messages.search", "search"),
-                ("messages.write", "write"),
-                ("messages.send_file", "send a file"),
-                ("messages.compose", "answer with a list"),
+                ("messages.search", _("search")),
+                ("messages.write", _("write")),
+                ("messages.send_file", _("send a file")),
+                ("messages.compose", _("answer with a list")),
             )
-            details.update(Text(f"↑↓ choose a message · {hints}", style="dim"))
+            said = _("{keys} choose a message · {hints}").format(keys="↑↓", hints=hints)
+            details.update(Text(said, style="dim"))
             return
         text = Text(
-            "You"
+            _("You")
             if message.from_me
             else printable(message.sender_name or person_label(message.sender)),
             style="bold",
         )
-        text.append(
-            f" · {when(message.timestamp)} · {printable(message.kind) or 'unknown kind'} · id ",
-            style="dim",
+        said = " · " + _("{when} · {kind} · id {id}").format(
+            when=when(message.timestamp),
+            kind=printable(message.kind) or _("unknown kind"),
+            id=printable(message.id),
         )
-        text.append(printable(message.id), style="dim")
+        text.append(said, style="dim")
         status = self.actions.chats.statuses_of(self.instance).get(message.id)
         if status is not None:
             text.append(" · ", style="dim")
             text.append_text(delivery_mark(status))
             text.append(f" {printable(status.status)}", style="dim")
             if status.at_ms:
-                text.append(f" at {when(status.at_ms // 1000)}", style="dim")
+                at = " " + _("at {when}").format(when=when(status.at_ms // 1000))
+                text.append(at, style="dim")
         hints = [
-            f"{self.key_for(f'messages.{name}')} {what}"
-            for name, what in (("reply", "replies"), ("react", "reacts"), ("write", "writes"))
+            ("messages.reply", _("replies")),
+            ("messages.react", _("reacts")),
+            ("messages.write", _("writes")),
         ]
         if message.kind in MEDIA_KINDS:
-            hints.insert(0, f"{self.key_for('messages.save_media')} saves the file")
+            hints.insert(0, ("messages.save_media", _("saves the file")))
         if message.from_me and message.is_text:
-            hints.insert(0, f"{self.key_for('messages.edit')} edits")
-        hints.append(f"{self.key_for('messages.copy_id')} copies the id")
-        text.append("\n" + " · ".join(hints), style="dim")
+            hints.insert(0, ("messages.edit", _("edits")))
+        hints.append(("messages.copy_id", _("copies the id")))
+        text.append("\n" + self.key_hints(*hints), style="dim")
         details.update(text)
 
     def on_conversation_view_moved(self, event: ConversationView.Moved) -> None:
@@ -422,15 +447,19 @@ class MessagesScreen(
 
     def action_next_hit(self) -> None:
         if not self.query_text:
-            self.notify("No search: / searches this chat.", markup=False)
+            self._no_search()
             return
         self._jump(older=True)
 
     def action_previous_hit(self) -> None:
         if not self.query_text:
-            self.notify("No search: / searches this chat.", markup=False)
+            self._no_search()
             return
         self._jump(older=False)
+
+    def _no_search(self) -> None:
+        key = self.key_for("messages.search") or "/"
+        self.notify(_("No search: {key} searches this chat.").format(key=key), markup=False)
 
     def action_back(self) -> None:
         if self.reply_to is not None:

@@ -23,8 +23,10 @@ from gateway_tui.core.api.lifecycle import (
     CreateInstanceRequest,
     new_instance_token,
 )
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.display_filter import SecretShown
 from gateway_tui.tui.screens.base import GatewayScreen
+from gateway_tui.tui.screens.lifecycle_keys import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 FIELD_INPUTS = {"instanceName": "#new-name", "number": "#new-number", "token": "#new-token"}
@@ -38,7 +40,7 @@ class NewInstanceResult:
 
 
 class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
-    HELP_TITLE = "New instance"
+    HELP_TITLE = N_("New instance")
     BINDINGS = [
         Binding("escape", "close", "Close", id="new_instance.close"),
         Binding("ctrl+s", "create", "Create", id="new_instance.create"),
@@ -54,23 +56,31 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-instance-dialog", classes="dialog"):
-            yield Static(Text("New instance", style="bold"), classes="dialog-title")
+            yield Static(Text(_("New instance"), style="bold"), classes="dialog-title")
             with Vertical(id="new-form"):
-                yield Label("Name (it becomes a folder on the gateway)")
-                yield TextInput(placeholder="e.g. sales-eu-2", id="new-name", compact=True)
-                yield Label("Phone number, optional (for a pairing code instead of a QR)")
-                yield TextInput(placeholder="e.g. +55 11 99988 7766", id="new-number", compact=True)
-                yield Label("Integration")
+                yield Label(_("Name (it becomes a folder on the gateway)"))
+                yield TextInput(placeholder=_("e.g. sales-eu-2"), id="new-name", compact=True)
+                yield Label(_("Phone number, optional (for a pairing code instead of a QR)"))
+                yield TextInput(
+                    placeholder=_("e.g. +55 11 99988 7766"), id="new-number", compact=True
+                )
+                yield Label(_("Integration"))
                 yield Select(
-                    [("WhatsApp (Baileys, QR code)", BAILEYS), ("WhatsApp Business API", BUSINESS)],
+                    [
+                        (_("WhatsApp (Baileys, QR code)"), BAILEYS),
+                        (_("WhatsApp Business API"), BUSINESS),
+                    ],
                     value=BAILEYS,
                     allow_blank=False,
                     id="new-integration",
                     compact=True,
                 )
-                yield Label("Instance key (leave empty to generate one)")
+                yield Label(_("Instance key (leave empty to generate one)"))
                 yield TextInput(
-                    placeholder="generated when empty", id="new-token", password=True, compact=True
+                    placeholder=_("generated when empty"),
+                    id="new-token",
+                    password=True,
+                    compact=True,
                 )
                 yield Static(id="new-problems", classes="field-error")
                 create, close = (
@@ -78,7 +88,11 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
                     self.key_for("new_instance.close"),
                 )
                 yield Static(
-                    Text(f"{create} creates · {close} cancels", style="dim"), id="new-keys"
+                    Text(
+                        _("{create} creates · {close} cancels").format(create=create, close=close),
+                        style="dim",
+                    ),
+                    id="new-keys",
                 )
             yield SecretShown(id="new-result", classes="dialog-body")  # the key, on purpose
 
@@ -122,7 +136,12 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
             if isinstance(error, NameTaken):
                 name = request.instance_name
                 self._show_problems(
-                    [Problem("instanceName", f"“{name}” is already in use: choose another name")]
+                    [
+                        Problem(
+                            "instanceName",
+                            _("“{name}” is already in use: choose another name").format(name=name),
+                        )
+                    ]
                 )
                 return True
             self._show_problems([Problem("", error.summary)])
@@ -130,7 +149,7 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
 
         self.call(
             self.actions.lifecycle.create_instance(request),
-            what=f"Creating {request.instance_name}",
+            what=_("Creating {name}").format(name=request.instance_name),
             on_done=self._done,
             on_error=failed,
         )
@@ -152,18 +171,31 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
         self.query_one("#new-form").display = False
         result = self.query_one("#new-result", Static)
         result.display = True
-        text = Text("✓ Created ", style="green")
-        text.append(created.name or request.instance_name, style="bold")
-        text.append(f" ({created.integration or BAILEYS}).\n\n", style="")
+        text = styled(
+            _("✓ Created {name} ({integration})."),
+            {
+                "name": created.name or request.instance_name,
+                "integration": created.integration or BAILEYS,
+            },
+            {"name": "bold"},
+        )
+        text.style = "green"  # the whole panel's base, as it always was
+        text.append("\n\n")
         # Not "shown once": 1.7.1 and 2.x list every instance's key to the global key's holder.
         text.append(
-            "Its own key — keep it somewhere safe (the gateway lists it again to whoever holds"
-            " the global key):\n"
+            _(
+                "Its own key — keep it somewhere safe (the gateway lists it again to whoever holds"
+                " the global key):"
+            )
+            + "\n"
         )
         text.append(key, style="bold reverse")
         keys = [self.key_for(f"new_instance.{what}") for what in ("copy_key", "connect", "close")]
         text.append(
-            f"\n\n{keys[0]} copies the key · {keys[1]} connects it now · {keys[2]} closes",
+            "\n\n"
+            + _("{copy} copies the key · {connect} connects it now · {close} closes").format(
+                copy=keys[0], connect=keys[1], close=keys[2]
+            ),
             style="dim",
         )
         result.update(text)
@@ -175,7 +207,7 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
         if self._created is None or self._request is None:
             return
         self.app.copy_to_clipboard(self._created.token or self._request.token)
-        self.notify("Copied the instance key", markup=False)
+        self.notify(_("Copied the instance key"), markup=False)
 
     def action_connect(self) -> None:
         if self._created is None or self._request is None:

@@ -22,7 +22,9 @@ from gateway_tui.core.api.lifecycle import check_pairing_number, normalise_pairi
 from gateway_tui.core.api.models import InstanceStatus
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock, format_number, status_text
+from gateway_tui.core.text.i18n import N_, _, number
 from gateway_tui.tui.screens.base import GatewayScreen, key_for
+from gateway_tui.tui.screens.lifecycle_keys import styled
 from gateway_tui.tui.widgets.big_code import big_text, big_width, grouped
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.qr import Drawing, QRCode, drawing_size, fitting_drawing, qr_matrix
@@ -44,19 +46,23 @@ class PairingNumberScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pairing-number-dialog", classes="dialog"):
-            yield Static(Text("Pair with a code", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Pair with a code"), style="bold"), classes="dialog-title")
             yield Static(
                 Text(
-                    "The gateway makes an 8-letter code for this phone number. On the phone: "
-                    "WhatsApp → Linked devices → Link a device → Link with phone number instead."
+                    _(
+                        "The gateway makes an 8-letter code for this phone number. On the phone: "
+                        "WhatsApp → Linked devices → Link a device → Link with phone number "
+                        "instead."
+                    )
                 ),
                 classes="dialog-body",
             )
-            yield Label("Phone number, with country code")
-            yield TextInput(placeholder="e.g. +55 11 99988 7766", id="pairing-number")
+            yield Label(_("Phone number, with country code"))
+            yield TextInput(placeholder=_("e.g. +55 11 99988 7766"), id="pairing-number")
             yield Static(id="pairing-number-note", classes="field-error")
             cancel = key_for(self, "pairing_number.cancel")
-            yield Static(Text(f"enter asks for the code · {cancel} cancels", style="dim"))
+            said = _("{enter} asks for the code · {key} cancels").format(enter="enter", key=cancel)
+            yield Static(Text(said, style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#pairing-number", Input).focus()
@@ -66,7 +72,7 @@ class PairingNumberScreen(ModalScreen[str | None]):
         value = event.value.strip()
         problems = check_pairing_number(value) if value else []
         if not value or problems:
-            message = problems[0].message if problems else "enter the phone's number"
+            message = problems[0].message if problems else _("enter the phone's number")
             self.query_one("#pairing-number-note", Static).update(Text(f"✕ {message}", "red"))
             return
         self.dismiss(normalise_pairing_number(value))
@@ -76,7 +82,7 @@ class PairingNumberScreen(ModalScreen[str | None]):
 
 
 class PairingScreen(GatewayScreen):
-    HELP_TITLE = "Connect instance"
+    HELP_TITLE = N_("Connect instance")
     TOPICS = frozenset({Topic.INSTANCES, Topic.LIFECYCLE})
 
     BINDINGS = [
@@ -117,7 +123,7 @@ class PairingScreen(GatewayScreen):
     def on_mount(self) -> None:
         self.actions.lifecycle.forget_pairing(self.instance_name)
         self.query_one("#pairing-title", Static).update(
-            Text(f"Connect {self.instance_name}", style="bold")
+            Text(_("Connect {name}").format(name=self.instance_name), style="bold")
         )
         self._ask_code()
         # New codes and the state come over the socket too (qrcode.updated, connection.update).
@@ -134,7 +140,7 @@ class PairingScreen(GatewayScreen):
     def _ask_code(self) -> None:
         self._asking = True
         self._code_since = self.state.now()
-        what = "Asking for a pairing code" if self.number else "Asking for a QR code"
+        what = _("Asking for a pairing code") if self.number else _("Asking for a QR code")
 
         def finished(_result: object = None) -> None:
             self._asking = False
@@ -169,7 +175,7 @@ class PairingScreen(GatewayScreen):
 
         self.call(
             self.actions.lifecycle.check_state(self.instance_name),
-            what=f"Checking the state of {self.instance_name}",
+            what=_("Checking the state of {name}").format(name=self.instance_name),
             on_done=checked,
             on_error=failed,
             group="pairing-state",
@@ -204,14 +210,23 @@ class PairingScreen(GatewayScreen):
         note = self.query_one("#pairing-note", Static)
         state_line = self.query_one("#pairing-state", Static)
         checked = self.state.lifecycle.checked_at.get(self.instance_name)
-        line = Text("State: ")
         if instance is not None:
-            line.append_text(status_text(instance.status, instance.status_kind))
+            status = status_text(instance.status, instance.status_kind)
         else:
-            line.append("not listed", style="yellow")
-        line.append(f" · checked {clock(checked)} (every {STATE_POLL_SECONDS:.0f} s)")
+            status = Text(_("not listed"), style="yellow")
+        line = styled(
+            _("State: {status} · checked {time} (every {seconds} s)"),
+            {
+                "status": status,
+                "time": clock(checked),
+                "seconds": number(round(STATE_POLL_SECONDS)),
+            },
+        )
         if self._check_error:
-            line.append(f"\n⚠ the last check failed: {self._check_error}", style="yellow")
+            line.append(
+                "\n" + _("⚠ the last check failed: {why}").format(why=self._check_error),
+                style="yellow",
+            )
         state_line.update(line)
         if instance is not None and instance.status_kind == InstanceStatus.OPEN:
             self._show_connected(instance.profile_name, instance.owner_number)
@@ -219,9 +234,13 @@ class PairingScreen(GatewayScreen):
         qr.display = True  # hidden below only while a pairing code is shown alone
         if loadable.error is not None and result is None:
             again = self.key_for("pairing.new_code")
-            qr.show_message(f"No code: {loadable.error.summary}\n\n{again} asks again.")
+            qr.show_message(
+                _("No code: {why}\n\n{key} asks again.").format(
+                    why=loadable.error.summary, key=again
+                )
+            )
         elif result is None:
-            qr.show_message("Asking the gateway for a code… (a closed instance takes ~5 s)")
+            qr.show_message(_("Asking the gateway for a code… (a closed instance takes ~5 s)"))
         elif result.code:
             if result.code != self._shown_code:
                 self._shown_code = result.code
@@ -245,23 +264,36 @@ class PairingScreen(GatewayScreen):
         if result is not None and result.has_code and not code_alone:  # says how to scan
             text.append(result.explanation + "\n")
             if result.count:
-                text.append(f"Code {result.count} from the gateway.\n", style="dim")
+                text.append(
+                    _("Code {n} from the gateway.").format(n=number(result.count)) + "\n",
+                    style="dim",
+                )
         toggle = self.key_for("pairing.toggle_qr")
         if not self.number:
             pair = self.key_for("pairing.pair_by_number")
-            text.append(f"No QR scanner at hand? {pair} pairs with a code typed on the phone.\n")
+            text.append(
+                _("No QR scanner at hand? {key} pairs with a code typed on the phone.").format(
+                    key=pair
+                )
+                + "\n"
+            )
         elif code_alone:
             text.append(
-                "On the phone: WhatsApp → Linked devices → Link a device → Link with phone "
-                f"number instead, and type this code. {toggle} shows the QR code instead.\n"
+                _(
+                    "On the phone: WhatsApp → Linked devices → Link a device → Link with phone "
+                    "number instead, and type this code. {key} shows the QR code instead."
+                ).format(key=toggle)
+                + "\n"
             )
         elif result is not None and result.pairing_code:
-            text.append(f"{toggle} shows the pairing code alone.\n")
+            text.append(_("{key} shows the pairing code alone.").format(key=toggle) + "\n")
         if self._drawing == Drawing.SEXTANT:
             text.append(
-                "Compact drawing (sextant characters) to fit this window: if it shows boxes, "
-                "the font lacks them — enlarge the window, or press "
-                f"{self.key_for('pairing.pair_by_number')}.\n",
+                _(
+                    "Compact drawing (sextant characters) to fit this window: if it shows boxes, "
+                    "the font lacks them — enlarge the window, or press {key}."
+                ).format(key=self.key_for("pairing.pair_by_number"))
+                + "\n",
                 style="dim",
             )
         return text
@@ -281,9 +313,12 @@ class PairingScreen(GatewayScreen):
             return
         side = self.query_one("#pairing-side").content_size.width
         big = big_text(code) if big_width(code) <= side else None
-        shown = Text("Pairing code for ")
-        shown.append(format_number(self.number or ""), style="bold")
-        shown.append(f" ({self.key_for('pairing.copy_code')} copies):\n")
+        shown = styled(
+            _("Pairing code for {number} ({key} copies):"),
+            {"number": format_number(self.number or ""), "key": self.key_for("pairing.copy_code")},
+            {"number": "bold"},
+        )
+        shown.append("\n")
         shown.append_text(big if big is not None else Text(" ".join(grouped(code)), "bold"))
         if big is not None:
             # Also as text: block letters cannot be selected and pasted.
@@ -297,27 +332,37 @@ class PairingScreen(GatewayScreen):
         if self._connected_at is not None:
             widget.update(Text())
         elif self._asking:
-            widget.update(Text("Asking the gateway…", style="dim"))
+            widget.update(Text(_("Asking the gateway…"), style="dim"))
         elif result is not None and result.has_code:
             left = max(0, round(self._seconds_left()))
-            widget.update(Text(f"New code in {left} s ({self.key_for('pairing.new_code')}: now)"))
+            now = self.key_for("pairing.new_code")
+            said = _("New code in {seconds} s ({key}: now)").format(seconds=number(left), key=now)
+            widget.update(Text(said))
         else:
             left = max(0, round(self._seconds_left()))
             now = self.key_for("pairing.new_code")
-            widget.update(Text(f"Asking again in {left} s ({now}: now)", style="dim"))
+            said = _("Asking again in {seconds} s ({key}: now)").format(
+                seconds=number(left), key=now
+            )
+            widget.update(Text(said, style="dim"))
 
     def _show_connected(self, profile: str | None, number: str) -> None:
         qr = self.query_one(QRCode)
-        who = profile or "(no profile name)"
-        where = format_number(number) if number else "number not reported"
+        who = profile or _("(no profile name)")
+        where = format_number(number) if number else _("number not reported")
         qr.display = True  # hidden while the pairing code was shown alone
-        qr.show_message(f"✓ Connected\n\n{who}\n{where}")
+        qr.show_message(_("✓ Connected\n\n{who}\n{number}").format(who=who, number=where))
         self.query_one("#pairing-code", Static).display = False
         self.query_one("#pairing-countdown", Static).update(Text())
-        self.query_one("#pairing-note", Static).update(Text("Going back…", style="dim"))
+        self.query_one("#pairing-note", Static).update(Text(_("Going back…"), style="dim"))
         if self._connected_at is None:
             self._connected_at = time.monotonic()
-            self.notify(f"{self.instance_name} is open: {who}, {where}", markup=False)
+            self.notify(
+                _("{name} is open: {who}, {number}").format(
+                    name=self.instance_name, who=who, number=where
+                ),
+                markup=False,
+            )
 
     # --- keys -----------------------------------------------------------------------------------
 
@@ -344,7 +389,13 @@ class PairingScreen(GatewayScreen):
     def action_copy_code(self) -> None:
         result = self.actions.lifecycle.pairing_of(self.instance_name).value
         if result is None or not result.pairing_code:
-            self.notify("No pairing code to copy: p asks for one.", markup=False)
+            ask = self.key_for("pairing.pair_by_number")
+            self.notify(
+                _("No pairing code to copy: {key} asks for one.").format(key=ask), markup=False
+            )
             return
         self.app.copy_to_clipboard(result.pairing_code)
-        self.notify(f"Copied pairing code {grouped(result.pairing_code)}", markup=False)
+        self.notify(
+            _("Copied pairing code {code}").format(code=grouped(result.pairing_code)),
+            markup=False,
+        )

@@ -19,6 +19,7 @@ from gateway_tui.core.files.recent_groups import load_recent, remember
 from gateway_tui.core.files.storage import data_dir, ensure_private_dir
 from gateway_tui.core.state import InviteState, Topic
 from gateway_tui.core.text.formatting import Phrases, clock, format_number
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.group_admin import GroupAdmin
 from gateway_tui.tui.screens.group_modals import (
@@ -26,7 +27,9 @@ from gateway_tui.tui.screens.group_modals import (
     InviteScreen,
     SubjectScreen,
     explain_on,
+    operation_words,
     problem_text,
+    styled,
 )
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column
@@ -38,23 +41,38 @@ ROLE_LOOK: dict[ParticipantRole, tuple[str, str]] = {
     ParticipantRole.UNKNOWN: ("?", "magenta"),
 }
 ROLE_ORDER = {role: position for position, role in enumerate(ROLE_LOOK)}
+# The roles in the reader's language (the CSV keeps WhatsApp's own words: role_label).
+ROLE_WORDS: dict[ParticipantRole, str] = {
+    ParticipantRole.SUPERADMIN: N_("superadmin"),
+    ParticipantRole.ADMIN: N_("admin"),
+    ParticipantRole.MEMBER: N_("member"),
+}
 
 
 def role_label(participant: Participant) -> str:
-    """The role as shown and exported: an unknown role keeps the server's own word."""
+    """The role as exported: an unknown role keeps the server's own word."""
     role = participant.role
     return participant.admin or "unknown" if role is ParticipantRole.UNKNOWN else role.value
 
 
+def role_shown(participant: Participant) -> str:
+    """The role as the screen shows it: in the reader's language; an unknown role keeps the
+    server's own word (data)."""
+    words = ROLE_WORDS.get(participant.role)
+    if words is not None:
+        return _(words)
+    return participant.admin or _("unknown")
+
+
 def role_cell(participant: Participant) -> str:
-    return f"{ROLE_LOOK[participant.role][0]} {role_label(participant)}"
+    return f"{ROLE_LOOK[participant.role][0]} {role_shown(participant)}"
 
 
 def number_cell(participant: Participant) -> str:
     """The phone number; for a member known only by a WhatsApp LID (2.x), says so plainly."""
     if participant.number:
         return format_number(participant.number)
-    return "LID only, no number" if participant.is_lid else "—"
+    return _("LID only, no number") if participant.is_lid else "—"
 
 
 def number_sort_key(participant: Participant) -> tuple[int, str]:
@@ -65,16 +83,16 @@ def number_sort_key(participant: Participant) -> tuple[int, str]:
 PARTICIPANT_COLUMNS: list[Column[Participant]] = [
     Column(
         "number",
-        "Number",
+        N_("Number"),
         number_cell,
         sort_key=number_sort_key,
         max_width=22,
     ),
-    Column("jid", "JID", lambda p: p.id, max_width=36, drop_priority=1),  # the number says it
+    Column("jid", N_("JID"), lambda p: p.id, max_width=36, drop_priority=1),  # the number says it
     # WhatsApp's LID of a member whose JID is a phone number (2.x, when the gateway gives it).
     Column(
         "lid",
-        "LID",
+        N_("LID"),
         lambda p: p.lid or "—",
         max_width=28,
         drop_priority=2,
@@ -82,7 +100,7 @@ PARTICIPANT_COLUMNS: list[Column[Participant]] = [
     ),
     Column(
         "role",
-        "Role",
+        N_("Role"),
         role_cell,
         style=lambda p: ROLE_LOOK[p.role][1],
         sort_key=lambda p: (ROLE_ORDER[p.role], number_sort_key(p)),
@@ -90,7 +108,7 @@ PARTICIPANT_COLUMNS: list[Column[Participant]] = [
     ),
     Column(
         "name",
-        "Name",
+        N_("Name"),
         lambda p: p.name or "—",
         sort_key=lambda p: (not p.name, (p.name or "").casefold()),
         max_width=32,
@@ -106,6 +124,7 @@ def participant_search_text(participant: Participant) -> str:
             format_number(participant.number),
             participant.id,
             role_label(participant),
+            role_shown(participant),
             participant.name or "",
         )
     )
@@ -134,23 +153,30 @@ def default_export_name(group_jid: str, subject: str | None) -> str:
 
 
 def marked_columns(marked: set[str]) -> list[Column[Participant]]:
-    """The participants' columns, a marked one's number shown "✓ +49 …" in bold."""
-    number, *rest = PARTICIPANT_COLUMNS
+    """The participants' columns, their titles in the reader's language, a marked one's
+    number shown "✓ +49 …" in bold."""
+    first, *rest = PARTICIPANT_COLUMNS
     return [
         replace(
-            number,
+            first,
+            label=_(first.label),
             value=lambda p: f"✓ {number_cell(p)}" if p.id in marked else number_cell(p),
             style=lambda p: "bold reverse" if p.id in marked else "",
         ),
-        *rest,
+        *(replace(column, label=_(column.label)) for column in rest),
     ]
 
 
+# Whose gateway lines ``d`` shows (``_()`` where drawn).
+PARTICIPANTS = N_("Participants")
+INVITE_CODE = N_("Invite code")
+
+
 class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
-    HELP_TITLE = "Participants"
+    HELP_TITLE = N_("Participants")
     ID_PREFIX = "participants"
     COLUMNS = PARTICIPANT_COLUMNS
-    FILTER_PLACEHOLDER = "filter by number, name, JID or role"
+    FILTER_PLACEHOLDER = N_("filter by number, name, JID or role")
     REFRESH_BINDING = "participants.refresh"
     TOPICS = frozenset({Topic.PARTICIPANTS, Topic.INVITE, Topic.GROUPS, Topic.INSTANCES})
 
@@ -230,9 +256,13 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         return explain_on(self, self.instance, error, operation, retry_key=self.retry_key)
 
     def _draw_title(self) -> None:
-        text = Text()
-        text.append(self.subject or "Group", style="bold")
-        text.append(f" · {self.group_jid} · on {self.instance}", style="not bold")
+        text = styled(
+            _("{group} · {jid} · on {instance}"),
+            "not bold",
+            group=(self.subject or _("Group"), "bold"),
+            jid=self.group_jid,
+            instance=self.instance,
+        )
         self.query_one("#participants-title", Static).update(text)
 
     def _draw_participants(self) -> None:
@@ -240,11 +270,11 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         self.show_rows(
             loadable.value,
             error=loadable.error,
-            loading=("Loading participants…", "Asking the gateway for the group."),
-            empty=("No participants listed", "The gateway listed nobody in this group."),
+            loading=(_("Loading participants…"), _("Asking the gateway for the group.")),
+            empty=(_("No participants listed"), _("The gateway listed nobody in this group.")),
         )
         reason = self._explain(loadable.error, "participants")[0] if loadable.error else ""
-        self.show_stale(loadable, "participants", reason, lines_binding="participants.lines")
+        self.show_stale(loadable, _("participants"), reason, lines_binding="participants.lines")
 
     def show_error(self, error: GatewayError) -> None:
         title, advice = self._explain(error, "participants")
@@ -257,39 +287,58 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
     def _draw_invite(self) -> None:
         invite = self.invite
         text = Text()
-        text.append("Invite link  ", style="bold")
+        label = _("Invite link")
+        text.append(f"{label}  ", style="bold")
+        # The revoked codes line up under the link.
+        indent = "\n" + " " * (Text(label).cell_len + 2)
         if invite.current is not None:
-            text.append(invite.current.url or "(no URL)", style="bold green")
+            text.append(invite.current.url or _("(no URL)"), style="bold green")
             if invite.current.invite_code:
-                text.append("  code ", style="dim")
-                text.append(invite.current.invite_code)
-            text.append(f"  read {clock(invite.updated_at)}", style="dim")
+                text.append_text(
+                    styled("  " + _("code {code}"), "dim", code=(invite.current.invite_code, ""))
+                )
+            read = _("read {time}").format(time=clock(invite.updated_at))
+            text.append(f"  {read}", style="dim")
         elif invite.loading:
-            text.append("fetching…", style="dim")
+            text.append(_("fetching…"), style="dim")
         else:
-            text.append("not fetched — ", style="dim")
-            text.append(self.key_for("participants.invite_code") or "", style="bold")
-            text.append(" fetches it", style="dim")
+            text.append_text(
+                styled(
+                    _("not fetched — {key} fetches it"),
+                    "dim",
+                    key=(self.key_for("participants.invite_code") or "", "bold"),
+                )
+            )
         if invite.loading and invite.current is not None:
-            text.append("  working…", style="dim")
+            text.append("  " + _("working…"), style="dim")
         for old in invite.revoked:
-            text.append("\n             ")
+            text.append(indent)
             text.append(old.url or old.invite_code or "", style="strike dim")
-            text.append("  revoked", style="dim")
+            text.append("  " + _("revoked"), style="dim")
         text.append("\n")
         hints = self.key_hints(
-            ("participants.copy_url", "copies the URL"),
-            ("participants.revoke", "revokes it"),
-            ("participants.send_invite", "sends an invite"),
+            ("participants.copy_url", _("copies the URL")),
+            ("participants.revoke", _("revokes it")),
+            ("participants.send_invite", _("sends an invite")),
         )
         text.append(hints, style="dim")
         if invite.last_sent is not None:
             sent = invite.last_sent
-            text.append("\nLast invite ", style="bold")
-            text.append(
-                f"sent to {len(sent.numbers)} number(s) at {clock(sent.sent_at)}: ", style="dim"
+            count = len(sent.numbers)
+            text.append("\n" + _("Last invite") + " ", style="bold")
+            text.append_text(
+                styled(
+                    ngettext(
+                        "sent to {n} number at {time}: {url}",
+                        "sent to {n} numbers at {time}: {url}",
+                        count,
+                    ),
+                    "dim",
+                    n=number(count),
+                    time=clock(sent.sent_at),
+                    url=(sent.result.invite_url or _("(URL not given)"), ""),
+                )
             )
-            text.append(sent.result.invite_url or "(URL not given)")
         if invite.error is not None:
             operation = "revoke" if "revoke" in invite.error.path.casefold() else "invite"
             title, advice = self._explain(invite.error, operation)
@@ -302,9 +351,9 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         found: list[tuple[str, GatewayError]] = []
         participants = self.state.participants_of(self.instance, self.group_jid)
         if participants.error is not None:
-            found.append(("Participants", participants.error))
+            found.append((PARTICIPANTS, participants.error))
         if self.invite.error is not None:
-            found.append(("Invite code", self.invite.error))
+            found.append((INVITE_CODE, self.invite.error))
         return found
 
     def _draw_lines(self) -> None:
@@ -314,14 +363,14 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         errors = [
             (what, error)
             for what, error in self._errors()
-            if not (what == "Participants" and participants.value is None)
+            if not (what == PARTICIPANTS and participants.value is None)
         ]
         lines.display = self._show_lines and bool(errors)
         text = Text()
         for what, error in errors:
             if text:
                 text.append("\n")
-            text.append(f"{what}: ", style="bold")
+            text.append(f"{_(what)}: ", style="bold")
             text.append("\n".join(error.details()))
         lines.update(text)
 
@@ -332,29 +381,44 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         supers = sum(1 for p in rows if p.role is ParticipantRole.SUPERADMIN)
         if participants.value is None:
             # Nothing read yet, or the call failed: no count, or a failure reads as an empty group.
-            parts = ["participants not read"] if participants.error else []
+            parts = [_("participants not read")] if participants.error else []
         else:
-            parts = [f"{len(rows):,} participants", f"{admins:,} admins ({supers} superadmin)"]
+            parts = [
+                ngettext("{n} participant", "{n} participants", len(rows)).format(
+                    n=number(len(rows))
+                ),
+                ngettext(
+                    "{n} admin ({supers} superadmin)", "{n} admins ({supers} superadmin)", admins
+                ).format(n=number(admins), supers=number(supers)),
+            ]
         if skipped := len(unreadable_of(participants.value)):
-            parts.append(f"{skipped} could not be read (skipped)")
+            parts.append(
+                ngettext(
+                    "{n} could not be read (skipped)", "{n} could not be read (skipped)", skipped
+                ).format(n=number(skipped))
+            )
         if rows and self.table.visible_count != len(rows):
-            parts.append(f"showing {self.table.visible_count:,}")
+            parts.append(_("showing {n}").format(n=number(self.table.visible_count)))
         if self.marked:
-            parts.append(f"{len(self.marked)} marked")
+            parts.append(
+                ngettext("{n} marked", "{n} marked", len(self.marked)).format(
+                    n=number(len(self.marked))
+                )
+            )
         parts += self.table.view_summary()
         if participants.loading:
-            parts.append("loading…")
+            parts.append(_("loading…"))
         elif participants.updated_at is not None:
-            parts.append(f"read {clock(participants.updated_at)}")
+            parts.append(_("read {time}").format(time=clock(participants.updated_at)))
         parts.append(  # the keys stay one phrase: wrapped before them, never among them
             self.key_hints(
-                ("participants.sort", "sort"),
-                ("participants.copy_number", "copy number"),
-                ("participants.export", "export CSV"),
-                ("participants.refresh", "refresh"),
-                ("participants.mark", "mark"),
-                ("participants.promote", "promote"),
-                ("participants.demote", "demote"),
+                ("participants.sort", _("sort")),
+                ("participants.copy_number", _("copy number")),
+                ("participants.export", _("export CSV")),
+                ("participants.refresh", _("refresh")),
+                ("participants.mark", _("mark")),
+                ("participants.promote", _("promote")),
+                ("participants.demote", _("demote")),
             )
         )
         self.query_one("#participants-summary", Static).update(Phrases(parts))
@@ -364,7 +428,7 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
     def _load_participants(self) -> None:
         self.call(
             self.actions.groups.load_participants(self.instance, self.group_jid),
-            what="Reading the participants",
+            what=operation_words("participants"),
             on_error=lambda _error: True,  # shown in place
             group="participants",
             exclusive=True,
@@ -385,28 +449,40 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
     def action_copy_number(self) -> None:
         participant = self.table.cursor_row if self.table.display else None
         if participant is None or not participant.number:
-            self.notify("No number to copy here", severity="warning", markup=False)
+            self.notify(_("No number to copy here"), severity="warning", markup=False)
             return
-        self.copy(participant.number, "Number")
+        self.copy(participant.number, _("Number"))
 
     def action_export(self) -> None:
         rows = list(self.table.visible_rows) if self.table.display else []
         total = len(self.state.participants_of(self.instance, self.group_jid).value or [])
         if not rows:
-            self.notify("No participants to export", severity="warning", markup=False)
+            self.notify(_("No participants to export"), severity="warning", markup=False)
             return
-        what = (
-            f"All {total:,} participants, in the order shown."
-            if len(rows) == total
-            else f"The {len(rows):,} of {total:,} participants the filter shows."
-        )
+        if len(rows) == total:
+            what = ngettext(
+                "{n} participant, in the order shown.",
+                "All {n} participants, in the order shown.",
+                total,
+            ).format(n=number(total))
+        else:
+            what = ngettext(
+                "The {shown} of {n} participant the filter shows.",
+                "The {shown} of {n} participants the filter shows.",
+                total,
+            ).format(shown=number(len(rows)), n=number(total))
 
         def write(path: Path, overwrite: bool) -> int:
             return write_participants_csv(path, rows, overwrite=overwrite)
 
         def done(path: Path | None) -> None:
             if path is not None:
-                self.notify(f"Exported {len(rows):,} participants to {path}", markup=False)
+                said = ngettext(
+                    "Exported {n} participant to {path}",
+                    "Exported {n} participants to {path}",
+                    len(rows),
+                ).format(n=number(len(rows)), path=path)
+                self.notify(said, markup=False)
 
         name = default_export_name(self.group_jid, self.subject)
         try:  # the app's own folder: the working directory may be a git checkout
@@ -418,7 +494,7 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
     def action_toggle_lines(self) -> None:
         self._show_lines = not self._show_lines
         if self._show_lines and not self._errors():
-            self.notify("No gateway errors on this screen", markup=False)
+            self.notify(_("No gateway errors on this screen"), markup=False)
         self.refresh_from_state()
 
     # --- invite code -----------------------------------------------------------------------
@@ -426,7 +502,7 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
     def _load_invite_code(self) -> None:
         self.call(
             self.actions.groups.load_invite_code(self.instance, self.group_jid),
-            what="Fetching the invite code",
+            what=operation_words("invite"),
             on_error=lambda _error: True,  # the invite panel says why
             group="invite",
             exclusive=True,
@@ -439,31 +515,39 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         current = self.invite.current
         if current is None or not current.url:
             fetch = self.key_for("participants.invite_code")
-            self.notify(f"No invite link yet: {fetch} fetches it", severity="warning", markup=False)
+            self.notify(
+                _("No invite link yet: {key} fetches it").format(key=fetch),
+                severity="warning",
+                markup=False,
+            )
             return
-        self.copy(current.url, "Invite URL")
+        self.copy(current.url, _("Invite URL"))
 
     def action_revoke(self) -> None:
         current = self.invite.current
-        body = Text("Revoke the invite link of ")
-        body.append(self.subject or self.group_jid, style="bold")
-        body.append("?\n")
+        body = styled(
+            _("Revoke the invite link of {group}?"), group=(self.subject or self.group_jid, "bold")
+        )
+        body.append("\n")
         if current is not None:
-            body.append(current.url, style="bold")
-            body.append(" stops working at once; ")
+            body.append_text(
+                styled(
+                    _("{url} stops working at once; a new code replaces it."),
+                    url=(current.url, "bold"),
+                )
+            )
         else:
-            body.append("The current link stops working at once; ")
-        body.append("a new code replaces it.")
+            body.append(_("The current link stops working at once; a new code replaces it."))
         self.app.push_screen(
-            ConfirmScreen("Revoke invite code", body, confirm_label="Revoke"),
+            ConfirmScreen(_("Revoke invite code"), body, confirm_label=_("Revoke")),
             lambda yes: self._revoke() if yes else None,
         )
 
     def _revoke(self) -> None:
         self.call(
             self.actions.groups.revoke_invite_code(self.instance, self.group_jid),
-            what="Revoking the invite code",
-            done="Invite code revoked: the old link no longer works",
+            what=operation_words("revoke"),
+            done=_("Invite code revoked: the old link no longer works"),
             on_error=lambda _error: True,  # the invite panel says why
             group="invite",
             exclusive=True,
@@ -475,7 +559,9 @@ class ParticipantsScreen(GroupAdmin, TableScreen[Participant]):
         def changed(subject: str | None) -> None:
             if subject is not None:
                 remember(self.instance, self.group_jid, subject)
-                self.notify(f"Subject changed to “{subject}”", markup=False)
+                self.notify(
+                    _("Subject changed to “{subject}”").format(subject=subject), markup=False
+                )
                 self.refresh_from_state()
 
         self.app.push_screen(

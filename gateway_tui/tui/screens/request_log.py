@@ -15,6 +15,8 @@ from textual.widgets import Static
 
 from gateway_tui.core.api.events import CallEvent, Headers
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.formatting import Phrases
+from gateway_tui.core.text.i18n import N_, _, decimal, ngettext, number
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
 
@@ -33,20 +35,20 @@ def _status_style(event: CallEvent) -> str:
 
 
 CALL_COLUMNS: list[Column[CallEvent]] = [
-    Column("time", "Time", lambda e: e.started_at.strftime("%H:%M:%S.%f")[:-3], width=12),
-    Column("method", "Method", lambda e: e.method, width=6),
-    Column("path", "Path", lambda e: e.path, max_width=48),
-    Column("status", "Status", _status, style=_status_style, width=6),
+    Column("time", N_("Time"), lambda e: e.started_at.strftime("%H:%M:%S.%f")[:-3], width=12),
+    Column("method", N_("Method"), lambda e: e.method, width=6),
+    Column("path", N_("Path"), lambda e: e.path, max_width=48),
+    Column("status", N_("Status"), _status, style=_status_style, width=6),
     Column(
         "ms",
-        "ms",
+        N_("ms"),
         lambda e: f"{e.elapsed_ms:.0f}",
         sort_key=lambda e: e.elapsed_ms,
         width=6,
         drop_priority=2,
     ),
     # Narrow: the error stays readable in the details under the table.
-    Column("error", "Error", lambda e: e.error or "", max_width=60, drop_priority=1),
+    Column("error", N_("Error"), lambda e: e.error or "", max_width=60, drop_priority=1),
 ]
 
 
@@ -60,8 +62,12 @@ def call_details(event: CallEvent) -> Text:
     text = Text()
     text.append(f"{event.method} {event.url}\n", style="bold")
     status = _status(event)
-    text.append(f"status {status} · {event.elapsed_ms:.1f} ms · attempt {event.attempt}")
-    text.append(f" · request id {event.request_id}\n", style="dim")
+    text.append(
+        _("status {status} · {ms} ms · attempt {attempt}").format(
+            status=status, ms=decimal(event.elapsed_ms, 1), attempt=event.attempt
+        )
+    )
+    text.append(" · " + _("request id {id}").format(id=event.request_id) + "\n", style="dim")
     for line in (event.error, *event.error_lines):
         if line:
             text.append(f"{line}\n", style="red")
@@ -82,7 +88,7 @@ def pretty_body(raw: object) -> str:
 
 def _append_headers(text: Text, headers: Headers) -> None:
     if not headers:
-        text.append("  (none)\n", style="dim")
+        text.append("  " + _("(none)") + "\n", style="dim")
     for name, value in headers:
         text.append(f"  {name}: ", style="bold")
         text.append(f"{value}\n")
@@ -90,38 +96,46 @@ def _append_headers(text: Text, headers: Headers) -> None:
 
 def _append_body(text: Text, body: str) -> None:
     if not body:
-        text.append("  (empty)\n", style="dim")
+        text.append("  " + _("(empty)") + "\n", style="dim")
         return
     lines = body.splitlines()
     for line in lines[:BODY_LINES_SHOWN]:
         text.append(f"  {line}\n")
     if len(lines) > BODY_LINES_SHOWN:
-        text.append(f"  … {len(lines) - BODY_LINES_SHOWN} more lines\n", style="dim")
+        more = len(lines) - BODY_LINES_SHOWN
+        said = ngettext("… {n} more line", "… {n} more lines", more).format(n=number(more))
+        text.append(f"  {said}\n", style="dim")
 
 
 def call_full_details(event: CallEvent) -> Text:
     """One call in full: the request and the response, headers (secrets redacted) and bodies."""
     text = call_details(event)
-    text.append("\nRequest headers\n", style="bold underline")
+    text.append("\n" + _("Request headers") + "\n", style="bold underline")
     _append_headers(text, event.request_headers)
-    text.append("\nRequest body\n", style="bold underline")
+    text.append("\n" + _("Request body") + "\n", style="bold underline")
     _append_body(text, pretty_body(event.request_body))
-    text.append("\nResponse headers\n", style="bold underline")
+    text.append("\n" + _("Response headers") + "\n", style="bold underline")
     if event.status is None:
-        text.append("  (no response)\n", style="dim")
+        text.append("  " + _("(no response)") + "\n", style="dim")
     else:
         _append_headers(text, event.response_headers)
-        size = f" ({event.response_size:,} bytes)" if event.response_size else ""
-        text.append(f"\nResponse body{size}\n", style="bold underline")
+        if event.response_size:
+            size = event.response_size
+            title = ngettext("Response body ({n} byte)", "Response body ({n} bytes)", size).format(
+                n=number(size)
+            )
+        else:
+            title = _("Response body")
+        text.append(f"\n{title}\n", style="bold underline")
         _append_body(text, pretty_body(event.response_body))
     return text
 
 
 class RequestLogScreen(TableScreen[CallEvent]):
-    HELP_TITLE = "Request log"
+    HELP_TITLE = N_("Request log")
     ID_PREFIX = "log"
     COLUMNS = CALL_COLUMNS
-    FILTER_PLACEHOLDER = "filter by method, path or status"
+    FILTER_PLACEHOLDER = N_("filter by method, path or status")
     STATUS_PANEL = False  # the log is the app's own: nothing to load, fail or go stale
     STALE_BANNER = False
     TOPICS = frozenset({Topic.CALLS})
@@ -161,19 +175,23 @@ class RequestLogScreen(TableScreen[CallEvent]):
     def update_summary(self) -> None:
         calls = self.state.calls
         failed = sum(1 for e in calls if not e.ok)
-        parts = [f"{len(calls)} calls", f"{failed} failed"]
-        if self.table.visible_count != len(calls):
-            parts.append(f"showing {self.table.visible_count}")
-        parts.append(
-            self.key_hints(
-                ("log.detail", "details"),
-                ("log.filter", "filter"),
-                ("log.copy_body", "response"),
-                ("log.copy_curl", "curl"),
-                ("log.clear", "clear"),
-            )
+        total = len(calls)
+        parts = [
+            ngettext("{n} call", "{n} calls", total).format(n=number(total)),
+            ngettext("{n} failed", "{n} failed", failed).format(n=number(failed)),
+        ]
+        if self.table.visible_count != total:
+            parts.append(_("showing {n}").format(n=number(self.table.visible_count)))
+        hints = self.key_hints(
+            ("log.detail", _("details")),
+            ("log.filter", _("filter")),
+            ("log.copy_body", _("response")),
+            ("log.copy_curl", _("curl")),
+            ("log.clear", _("clear")),
         )
-        self.query_one("#log-summary", Static).update(Text(" · ".join(parts)))
+        parts += hints.split(Phrases.SEPARATOR)
+        # Wrapped between phrases: a key never parts from its words (pt-BR and es run longer).
+        self.query_one("#log-summary", Static).update(Phrases(parts))
 
     def on_record_table_cursor_moved(self, _event: RecordTable.CursorMoved) -> None:
         self._show_details()
@@ -185,9 +203,10 @@ class RequestLogScreen(TableScreen[CallEvent]):
     def _show_details(self) -> None:
         event = self.table.cursor_row
         details = self.query_one("#log-details", Static)
-        details.update(call_details(event) if event else Text("No calls.", style="dim"))
+        details.update(call_details(event) if event else Text(_("No calls."), style="dim"))
         if self.detail_open:
-            full = call_full_details(event) if event else Text("No call selected.", style="dim")
+            none = Text(_("No call selected."), style="dim")
+            full = call_full_details(event) if event else none
             self.query_one("#log-detail", Static).update(full)
 
     def action_toggle_detail(self) -> None:
@@ -196,20 +215,21 @@ class RequestLogScreen(TableScreen[CallEvent]):
 
     def action_clear(self) -> None:
         self.state.clear_calls()
-        self.notify("Request log cleared", markup=False)
+        self.notify(_("Request log cleared"), markup=False)
 
     def action_copy_curl(self) -> None:
         event = self.table.cursor_row
         if event is None:
             return
-        self.copy(event.as_curl(), "curl (the key is read from $GATEWAY_API_KEY)")
+        what = _("curl (the key is read from {variable})").format(variable="$GATEWAY_API_KEY")
+        self.copy(event.as_curl(), what)
 
     def action_copy_body(self) -> None:
         event = self.table.cursor_row
         if event is None or event.response_body is None:
-            self.notify("No response body to copy", severity="warning", markup=False)
+            self.notify(_("No response body to copy"), severity="warning", markup=False)
             return
-        self.copy(event.response_body, "Response body")
+        self.copy(event.response_body, _("Response body"))
 
     def close_layer(self) -> bool:
         if super().close_layer():

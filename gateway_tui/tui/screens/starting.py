@@ -16,40 +16,49 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
+
 if TYPE_CHECKING:
     from gateway_tui.core.files.instances_head import InstancesHead
     from gateway_tui.core.fleet.head import Head
 
-LOADING = "loading…"
+LOADING = N_("loading…")
 # The instances table's header, as the home screen will draw it (no rows yet).
-COLUMNS = (("Name", 13), ("Status", 15), ("Owner", 18), ("Profile name", 15), ("Integration", 0))
+COLUMNS = (
+    (N_("Name"), 13),
+    (N_("Status"), 15),
+    (N_("Owner"), 18),
+    (N_("Profile name"), 15),
+    (N_("Integration"), 0),
+)
 
 
 def empty_table() -> Text:
-    header = "".join(label.ljust(width) for label, width in COLUMNS)
+    header = "".join(_(label).ljust(width) for label, width in COLUMNS)
     text = Text(header, style="bold")
-    text.append(f"\n{LOADING}", style="dim italic")
+    text.append(f"\n{_(LOADING)}", style="dim italic")
     return text
 
 
 # The fleet's columns as its screen draws them (screens/fleet.py), widest first allowed.
 FLEET_COLUMNS = (
-    ("Verdict", 24),
-    ("Gateway", 20),
-    ("Instance", 28),
-    ("State", 10),
-    ("Number", 20),
-    ("Version", 14),
-    ("Why", 60),
+    (N_("Verdict"), 24),
+    (N_("Gateway"), 20),
+    (N_("Instance"), 28),
+    (N_("State"), 10),
+    (N_("Number"), 20),
+    (N_("Version"), 14),
+    (N_("Why"), 60),
 )
 
 
 def kept_table(columns: tuple[tuple[str, int], ...], cells: list[tuple[str, ...]]) -> Text:
     """A header and ``cells`` dimmed (rows kept at the last run, never current), each column
-    as wide as its widest cell, at most its limit."""
+    as wide as its widest cell, at most its limit. The labels are N_-marked: shown translated."""
+    labels = [_(label) for label, _limit in columns]
     widths = [
-        min(limit, max([len(label), *(len(cell[i]) for cell in cells)]))
-        for i, (label, limit) in enumerate(columns)
+        min(limit, max([len(labels[i]), *(len(cell[i]) for cell in cells)]))
+        for i, (_label, limit) in enumerate(columns)
     ]
 
     def line(values: tuple[str, ...] | list[str]) -> str:
@@ -59,18 +68,18 @@ def kept_table(columns: tuple[tuple[str, int], ...], cells: list[tuple[str, ...]
             parts.append(value.ljust(width))
         return "  ".join(parts).rstrip()
 
-    text = Text(line([label for label, _ in columns]), style="bold", no_wrap=True)
+    text = Text(line(labels), style="bold", no_wrap=True)
     for cell in cells:
         text.append("\n" + line(cell), style="dim")
     return text
 
 
 INSTANCE_LIMITS = (
-    ("Name", 32),
-    ("Status", 14),
-    ("Owner", 22),
-    ("Profile name", 28),
-    ("Integration", 20),
+    (N_("Name"), 32),
+    (N_("Status"), 14),
+    (N_("Owner"), 22),
+    (N_("Profile name"), 28),
+    (N_("Integration"), 20),
 )
 
 
@@ -82,8 +91,13 @@ def instances_summary(head: InstancesHead) -> Text:
     from gateway_tui.core.fleet.head import age
 
     return Text(
-        f"{head.total} instances of {head.label} from the last run ({age(head.at)}), dimmed, "
-        "until the gateway answers · loading…"
+        ngettext(
+            "{n} instance of {gateway} from the last run ({age}), dimmed, until the gateway "
+            "answers · loading…",
+            "{n} instances of {gateway} from the last run ({age}), dimmed, until the gateway "
+            "answers · loading…",
+            head.total,
+        ).format(n=number(head.total), gateway=head.label, age=age(head.at))
     )
 
 
@@ -96,7 +110,7 @@ def fleet_table(head: Head, height: int) -> Text:
         (
             f"{row.verdict} ({age(row.at)})",
             row.gateway,
-            row.instance or "(gateway)",
+            row.instance or _("(gateway)"),
             row.status,
             row.number or "—",
             row.version or "?",
@@ -108,11 +122,20 @@ def fleet_table(head: Head, height: int) -> Text:
 
 
 def fleet_summary(head: Head) -> Text:
-    parts = [f"{head.gateways} gateways", f"{head.instances} instances"]
+    parts = [
+        ngettext("{n} gateway", "{n} gateways", head.gateways).format(n=number(head.gateways)),
+        ngettext("{n} instance", "{n} instances", head.instances).format(n=number(head.instances)),
+    ]
     if head.not_ok:
-        parts.append(f"{head.not_ok} not ok")
-    parts.append(f"{head.total} rows from the last run, dimmed, until read again")
-    parts.append("loading…")
+        parts.append(_("{n} not ok").format(n=number(head.not_ok)))
+    parts.append(
+        ngettext(
+            "{n} row from the last run, dimmed, until read again",
+            "{n} rows from the last run, dimmed, until read again",
+            head.total,
+        ).format(n=number(head.total))
+    )
+    parts.append(_(LOADING))
     return Text(" · ".join(parts))
 
 
@@ -148,18 +171,18 @@ class StartingScreen(Screen):
             bar.append(f"  {self._url}")
         yield Static(bar, id="starting-bar")
         if self._head is not None:
-            yield Static(Text("Fleet", style="bold"), classes="title")
+            yield Static(Text(_("Fleet"), style="bold"), classes="title")
             # The bar, the title, the header, the summary and the footer take 5 lines.
             table = fleet_table(self._head, self.app.size.height - 5)
             yield Static(table, id="starting-table")
             yield Static(fleet_summary(self._head), id="starting-summary")
         elif self._instances is not None:
-            yield Static(Text("Instances", style="bold"), classes="title")
+            yield Static(Text(_("Instances"), style="bold"), classes="title")
             table = instances_table(self._instances, self.app.size.height - 5)
             yield Static(table, id="starting-table")
             yield Static(instances_summary(self._instances), id="starting-summary")
         else:
-            yield Static(Text("Instances", style="bold"), classes="title")
+            yield Static(Text(_("Instances"), style="bold"), classes="title")
             yield Static(empty_table(), id="starting-table")
         yield Footer()
 

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Static
 
 from gateway_tui.core.api.errors import GatewayError
 from gateway_tui.core.text.formatting import clock
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -33,7 +34,8 @@ class TableScreen(GatewayScreen, Generic[Row]):
 
     ID_PREFIX: ClassVar[str]
     COLUMNS: ClassVar[list[Column[Any]]]
-    FILTER_PLACEHOLDER: ClassVar[str] = "filter"
+    # Marked N_ where set; translated where drawn.
+    FILTER_PLACEHOLDER: ClassVar[str] = N_("filter")
     # The binding that reads the data again: the panel and the stale banner name its key.
     REFRESH_BINDING: ClassVar[str | None] = None
     # Without data from a gateway (the request log) there is nothing to load, fail or go stale.
@@ -69,7 +71,7 @@ class TableScreen(GatewayScreen, Generic[Row]):
             )
             yield from self.compose_below_table()
             yield TableFilter(
-                f"{prefix}-table", placeholder=self.FILTER_PLACEHOLDER, id=f"{prefix}-filter"
+                f"{prefix}-table", placeholder=_(self.FILTER_PLACEHOLDER), id=f"{prefix}-filter"
             )
         yield Footer()
 
@@ -155,13 +157,19 @@ class TableScreen(GatewayScreen, Generic[Row]):
         stale.display = loadable.stale
         if not (loadable.stale and loadable.error is not None):
             return
-        keys = [f"{self.retry_key} retries"] if self.retry_key else []
+        keys = [_("{key} retries").format(key=self.retry_key)] if self.retry_key else []
         if lines_binding and (lines_key := self.key_for(lines_binding)):
-            keys.append(f"{lines_key} shows the gateway's lines")
-        said = f" ({', '.join(keys)})" if keys else ""
-        text = Text(
-            f"⚠ Showing {what} from {clock(loadable.updated_at)} — refresh failed: {reason}{said}"
-        )
+            keys.append(_("{key} shows the gateway's lines").format(key=lines_key))
+        at = clock(loadable.updated_at)
+        if keys:
+            said = _("⚠ Showing {what} from {time} — refresh failed: {reason} ({keys})").format(
+                what=what, time=at, reason=reason, keys=", ".join(keys)
+            )
+        else:
+            said = _("⚠ Showing {what} from {time} — refresh failed: {reason}").format(
+                what=what, time=at, reason=reason
+            )
+        text = Text(said)
         for line in lines:
             text.append(f"\n  {line}", style="dim")
         stale.update(text)
@@ -174,9 +182,9 @@ class TableScreen(GatewayScreen, Generic[Row]):
         the rows were read."""
         parts = self.table.view_summary()
         if loadable.loading:
-            parts.append("loading…")
+            parts.append(_("loading…"))
         elif loadable.updated_at is not None:
-            parts.append(f"read {clock(loadable.updated_at)}")
+            parts.append(_("read {time}").format(time=clock(loadable.updated_at)))
         return parts
 
     def view_changed(self) -> None:
@@ -207,7 +215,8 @@ class InstanceTableScreen(TableScreen[Row]):
     """A TableScreen of one instance's rows, each a JID (``row.jid`` is its key), titled with
     the instance's name (``TITLE_OF``)."""
 
-    TITLE_OF: ClassVar[str]  # the title over the summary: "Contacts of {instance}"
+    # The title over the summary, N_-marked where set: "Contacts of {instance}".
+    TITLE_OF: ClassVar[str]
 
     def __init__(self, instance: str) -> None:
         super().__init__()
@@ -217,5 +226,5 @@ class InstanceTableScreen(TableScreen[Row]):
         return row.jid  # type: ignore[attr-defined]
 
     def compose_head(self) -> ComposeResult:
-        title = Text(self.TITLE_OF.format(instance=self.instance), style="bold")
+        title = Text(_(self.TITLE_OF).format(instance=self.instance), style="bold")
         yield Static(title, id=f"{self.ID_PREFIX}-title", classes="title")

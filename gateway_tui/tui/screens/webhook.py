@@ -25,7 +25,7 @@ from gateway_tui.core.api.lifecycle import (
 )
 from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock
-from gateway_tui.core.text.i18n import N_, _
+from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
@@ -38,12 +38,13 @@ Kind = Literal["webhook", "websocket"]
 def _event_label(name: str, line: Dialect) -> Text:
     label = Text(name)
     if name in line.events_never_sent:
-        label.append(f"  (accepted, never sent by {line.label})", style="dim")
+        said = _("(accepted, never sent by {gateway})").format(gateway=line.label)
+        label.append(f"  {said}", style="dim")
     return label
 
 
 class HookSettingsScreen(GatewayScreen):
-    HELP_TITLE = "Webhook / websocket"
+    HELP_TITLE = N_("Webhook / websocket")
     TOPICS = frozenset({Topic.LIFECYCLE})
 
     BINDINGS = [
@@ -83,30 +84,32 @@ class HookSettingsScreen(GatewayScreen):
     def compose(self) -> ComposeResult:
         yield GatewayBar()
         with VerticalScroll(id="hooks-body"):
-            title = "Webhook" if self.kind == "webhook" else "Websocket"
-            yield Static(Text(f"{title} of {self.instance_name}", style="bold"), classes="title")
+            title = _("Webhook of {name}") if self.kind == "webhook" else _("Websocket of {name}")
+            yield Static(Text(title.format(name=self.instance_name), style="bold"), classes="title")
             yield Static(id="hooks-read", classes="summary")
             yield Static(id="hooks-written", classes="summary")
             if self.kind == "webhook":
-                yield Label("URL the gateway posts events to (needed even when off)")
+                yield Label(_("URL the gateway posts events to (needed even when off)"))
                 yield TextInput(
                     placeholder="https://example.com/hook", id="hooks-url", compact=True
                 )
                 # Its problem right under it (not at the form's end, a screen below).
                 yield Static(id="hooks-url-problem", classes="field-error")
-            yield TickBox("Enabled", id="hooks-enabled", compact=True)
+            yield TickBox(_("Enabled"), id="hooks-enabled", compact=True)
             line = self.gateway_app.gateway_line
             if self.kind == "webhook":
                 by_events, base64 = (
                     line.wire_name(field) for field in ("webhook_by_events", "webhook_base64")
                 )
                 yield TickBox(
-                    f"One URL per event ({by_events}: url/<event-name>)",
+                    _("One URL per event ({setting}: url/<event-name>)").format(setting=by_events),
                     id="hooks-by-events",
                     compact=True,
                 )
                 yield TickBox(
-                    f"Media as base64 in the body ({base64})", id="hooks-base64", compact=True
+                    _("Media as base64 in the body ({setting})").format(setting=base64),
+                    id="hooks-base64",
+                    compact=True,
                 )
             yield Label(self._events_label(0), id="hooks-events-label")
             yield TickList[str](
@@ -126,8 +129,14 @@ class HookSettingsScreen(GatewayScreen):
     def _events_label(self, ticked: int) -> str:
         every = len(self.gateway_app.gateway_line.event_names)
         if not ticked:
-            return f"Events (none ticked: the gateway subscribes to all {every})"
-        return f"Events ({ticked} of {every} ticked: the gateway sends only those)"
+            return _("Events (none ticked: the gateway subscribes to all {n})").format(
+                n=number(every)
+            )
+        return ngettext(
+            "Events ({ticked} of {n} ticked: the gateway sends only that one)",
+            "Events ({ticked} of {n} ticked: the gateway sends only those)",
+            ticked,
+        ).format(ticked=number(ticked), n=number(every))
 
     def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged) -> None:
         label = self.query_one("#hooks-events-label", Label)
@@ -151,9 +160,9 @@ class HookSettingsScreen(GatewayScreen):
         value = loadable.value
         if value is None:
             said = (
-                Text(f"Could not read: {loadable.error.summary}", style="red")
+                Text(_("Could not read: {why}").format(why=loadable.error.summary), style="red")
                 if loadable.error is not None
-                else Text("Reading…")
+                else Text(_("Reading…"))
             )
         else:
             said = self._describe(value, loadable.updated_at)
@@ -162,8 +171,11 @@ class HookSettingsScreen(GatewayScreen):
         unserved = self.kind == "websocket" and self.state.lifecycle.websocket_channel is False
         if unserved:
             said.append(
-                "\n⚠ this gateway serves no websocket channel (/socket.io/ answers 404: its "
-                "WEBSOCKET_ENABLED is not true): these settings are kept, nothing is delivered",
+                "\n"
+                + _(
+                    "⚠ this gateway serves no websocket channel (/socket.io/ answers 404: its "
+                    "WEBSOCKET_ENABLED is not true): these settings are kept, nothing is delivered"
+                ),
                 style="yellow",
             )
         if self.kind == "websocket" and (failed := self.state.lifecycle.websocket_channel_error):
@@ -177,30 +189,45 @@ class HookSettingsScreen(GatewayScreen):
         note = self.query_one("#hooks-written", Static)
         if written is None:
             save = self.key_for("hooks.save")
-            note.update(Text(f"{save} writes with set, then reads back with find", style="dim"))
+            said = _("{key} writes with set, then reads back with find").format(key=save)
+            note.update(Text(said, style="dim"))
         elif not written.differences:
-            done = f"Written {clock(written.at)}; read back the same"
+            done = _("Written {time}; read back the same").format(time=clock(written.at))
             note.update(
                 Text(f"⚠ {done}" if unserved else f"✓ {done}", "yellow" if unserved else "green")
             )
         else:
-            text = Text(f"Written {clock(written.at)}; the gateway keeps it differently:\n")
+            text = Text(
+                _("Written {time}; the gateway keeps it differently:").format(
+                    time=clock(written.at)
+                )
+                + "\n"
+            )
             for line in written.differences:
                 text.append(f"  • {line}\n", style="yellow")
             note.update(text)
 
     def _describe(self, value, at) -> Text:
         if not value.configured:
-            return Text(f"Never set on this instance (find answers nothing) · read {clock(at)}")
-        parts = ["on" if value.enabled else "off"]
+            return Text(
+                _("Never set on this instance (find answers nothing) · read {time}").format(
+                    time=clock(at)
+                )
+            )
+        parts = [_("on") if value.enabled else _("off")]
         if self.kind == "webhook":
-            parts.append(value.url or "no URL")
+            parts.append(value.url or _("no URL"))
         count = len(value.events)
         every = len(self.gateway_app.gateway_line.event_names)
-        parts.append(
-            f"all {every} events" if count == every else f"{count} event{'s' * (count != 1)}"
+        if count == every:
+            parts.append(_("all {n} events").format(n=number(every)))
+        else:
+            parts.append(ngettext("{n} event", "{n} events", count).format(n=number(count)))
+        return Text(
+            _("On the gateway: {settings} · read {time}").format(
+                settings=" · ".join(parts), time=clock(at)
+            )
         )
-        return Text(f"On the gateway: {' · '.join(parts)} · read {clock(at)}")
 
     def _fill(self, value) -> None:
         self._filled = True
@@ -243,9 +270,10 @@ class HookSettingsScreen(GatewayScreen):
             if self.kind == "webhook"
             else self.actions.lifecycle.load_websocket(self.instance_name)
         )
+        what = _("Reading the webhook") if self.kind == "webhook" else _("Reading the websocket")
         self.call(
             load,
-            what=f"Reading the {self.kind}",
+            what=what,
             on_done=lambda _found: self._channel_refused(),
             group="hooks-read",
             exclusive=True,
@@ -288,10 +316,13 @@ class HookSettingsScreen(GatewayScreen):
             if isinstance(settings, WebhookSettings)
             else self.actions.lifecycle.save_websocket(self.instance_name, settings)
         )
+        webhook = self.kind == "webhook"
         self.call(
             work,
-            what=f"Writing the {self.kind}",
-            done=f"{self.kind.title()} written and read back",
+            what=_("Writing the webhook") if webhook else _("Writing the websocket"),
+            done=_("Webhook written and read back")
+            if webhook
+            else _("Websocket written and read back"),
             on_done=written,
             on_error=refused,
             group="hooks-write",

@@ -37,6 +37,7 @@ from gateway_tui.core.api.message_views import POLL_KINDS, Decorations
 from gateway_tui.core.api.models import MessageStatus
 from gateway_tui.core.chat_book import person_label, printable
 from gateway_tui.core.draft import Draft
+from gateway_tui.core.text.i18n import N_, _, clock, date_time, ngettext, number
 from gateway_tui.tui.widgets.list_preview import BUBBLE_WIDTH, bubble, opened_list
 from gateway_tui.tui.widgets.message_kinds_view import (
     DEFAULT_KEYS,
@@ -59,28 +60,32 @@ DELIVERY_MARKS: dict[MessageStatus, tuple[str, str]] = {
     MessageStatus.DELIVERY_ACK: ("✓✓", "dim"),
     MessageStatus.READ: ("✓✓", "bold bright_blue"),
     MessageStatus.PLAYED: ("✓✓", "bold bright_blue"),
-    MessageStatus.ERROR: ("✕ not sent", "bold red"),
-    MessageStatus.DELETED: ("🚫 deleted", "red"),
+    MessageStatus.ERROR: (N_("✕ not sent"), "bold red"),
+    MessageStatus.DELETED: (N_("🚫 deleted"), "red"),
 }
 
 
 def delivery_mark(status: StatusRow | None) -> Text:
     if status is None:
         return Text("")
-    mark, style = DELIVERY_MARKS.get(status.kind, (printable(status.status) or "?", "dim italic"))
-    return Text(mark, style=style)
+    if status.kind in DELIVERY_MARKS:
+        mark, style = DELIVERY_MARKS[status.kind]
+        return Text(_(mark), style=style)  # the ticks are the same in every language
+    return Text(printable(status.status) or "?", style="dim italic")
 
 
 def when(timestamp: int | None, today: datetime | None = None) -> str:
+    """When a message was sent: the time of day when it is today, else the date too (the
+    reader's locale's way)."""
     if not timestamp:
-        return "time unknown"
+        return _("time unknown")
     try:
         at = datetime.fromtimestamp(timestamp)
     except (OverflowError, OSError, ValueError):
-        return "time unknown"
+        return _("time unknown")
     if today is not None and at.date() == today.date():
-        return at.strftime("%H:%M")
-    return at.strftime("%Y-%m-%d %H:%M")
+        return clock(at, seconds=False)
+    return date_time(at)
 
 
 def _list_draft(list_message: dict) -> Draft:
@@ -113,7 +118,7 @@ def _chosen_row(
                         if isinstance(row.get("description"), str)
                         else description
                     )
-    return printable(list_title), printable(title or row_id or "(a row)"), printable(description)
+    return printable(list_title), printable(title or row_id or _("(a row)")), printable(description)
 
 
 def message_body(
@@ -132,14 +137,17 @@ def message_body(
         return [bubble(draft), opened_list(draft)]
     if message.kind == "listResponseMessage":
         list_title, title, description = _chosen_row(message, find)
-        text = Text("↩ chose ", style="dim")
-        text.append(f"● {title}", style="bold")
+        text = Text(_("↩ chose {row}").format(row=f"● {title}"), style="dim")
+        start = text.plain.rfind(f"● {title}")
+        text.stylize("not dim bold", start, start + len(title) + 2)
         if description:
             text.append(f"\n  {description}", style="dim")
         if list_title:
-            text.append("\nfrom the list “", style="dim")
-            text.append(list_title, style="dim italic")
-            text.append("”", style="dim")
+            said = Text(_("from the list “{title}”").format(title=list_title), style="dim")
+            start = said.plain.rfind(list_title)
+            said.stylize("italic", start, start + len(list_title))
+            text.append("\n")
+            text.append_text(said)
         return [text]
     if message.kind in MEDIA_KINDS:
         return [media_card(message, keys)]
@@ -148,10 +156,13 @@ def message_body(
     if message.is_text:
         quote = quote_line(message, find)
         body = clipped_text(
-            printable(edited or message.full_text) or "(empty text)", max_lines, keys
+            printable(edited or message.full_text) or _("(empty text)"), max_lines, keys
         )
         return [quote, body] if quote is not None else [body]
-    return [Text(printable(message.text) or f"[{message.kind or 'message'}]", style="italic")]
+    if message.text:
+        return [Text(printable(message.text), style="italic")]
+    kind = printable(message.kind)  # the gateway's name of the kind: data
+    return [Text(f"[{kind}]" if kind else _("[message]"), style="italic")]
 
 
 def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | None]) -> Text | None:
@@ -163,7 +174,11 @@ def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | Non
     original = find(quoted_id)
     if original is not None:
         said = original.text
-        who = "You" if original.from_me else (original.sender_name or person_label(original.sender))
+        who = (
+            _("You")
+            if original.from_me
+            else (original.sender_name or person_label(original.sender))
+        )
     else:
         content = message.quoted_content or {}
         said = content.get("conversation") if isinstance(content.get("conversation"), str) else ""
@@ -171,7 +186,7 @@ def quote_line(message: StoredMessage, find: Callable[[str], StoredMessage | Non
     line = Text("↩ ", style="dim")
     if who:
         line.append(printable(who) + ": ", style="bold dim")
-    line.append(printable(one_line(said or "a message", 60)), style="dim italic")
+    line.append(printable(one_line(said or _("a message"), 60)), style="dim italic")
     return line
 
 
@@ -192,8 +207,20 @@ def clipped_text(text: str, max_lines: int | None, keys: dict[str, str] = DEFAUL
     shown = "\n".join(lines[:max_lines])[:budget]
     rest = text.count("\n") - shown.count("\n")
     result = Text(shown)
-    more = f"{rest:,} more line(s)" if rest else f"{len(text) - len(shown):,} more character(s)"
-    result.append(f"\n… {more}: {keys['view']} shows the whole message", style="dim italic")
+    if rest:
+        more = ngettext(
+            "… {n} more line: {key} shows the whole message",
+            "… {n} more lines: {key} shows the whole message",
+            rest,
+        )
+    else:
+        rest = len(text) - len(shown)
+        more = ngettext(
+            "… {n} more character: {key} shows the whole message",
+            "… {n} more characters: {key} shows the whole message",
+            rest,
+        )
+    result.append("\n" + more.format(n=number(rest), key=keys["view"]), style="dim italic")
     return result
 
 
@@ -275,7 +302,7 @@ def render_message(
         parts.append(reactions)
     meta = Text(when(message.timestamp, today), style="dim")
     if edited is not None:
-        meta.append("  edited", style="dim italic")
+        meta.append("  " + _("edited"), style="dim italic")
     if message.from_me or deleted:
         meta.append("  ")
         meta.append_text(delivery_mark(status))
@@ -549,7 +576,7 @@ class ConversationView(Widget, can_focus=True):
                 chunks.append((j, strips))
                 total += len(strips)
                 j += 1
-            lines = [s for _, chunk in chunks for s in chunk]
+            lines = [s for _index, chunk in chunks for s in chunk]
             cut = max(0, len(lines) - height) if chunks and chunks[-1][0] == anchor else 0
             lines = lines[cut : cut + height] if cut else lines[:height]
             first_full = self._first_full(chunks, cut)
@@ -561,7 +588,7 @@ class ConversationView(Widget, can_focus=True):
                 chunks.append((j, strips))
                 total += len(strips)
                 j += 1
-            lines = [s for _, chunk in chunks for s in chunk][:height]
+            lines = [s for _index, chunk in chunks for s in chunk][:height]
             first_full = anchor
             last_full = self._last_full(chunks, 0, height)
         self._lines = lines
@@ -602,5 +629,6 @@ class ConversationView(Widget, can_focus=True):
         if y < len(self._lines):
             return self._lines[y]
         if not self.messages and y == 0:
-            return Strip([Segment("No messages in this chat.", Style(dim=True, italic=True))])
+            said = _("No messages in this chat.")
+            return Strip([Segment(said, Style(dim=True, italic=True))])
         return Strip.blank(self.size.width)

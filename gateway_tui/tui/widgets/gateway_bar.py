@@ -9,16 +9,24 @@ from rich.text import Text
 from textual.widget import Widget
 
 from gateway_tui.core.state import Health, Topic
+from gateway_tui.core.text.i18n import N_, _
 
 if TYPE_CHECKING:
     from gateway_tui.tui.host import AppHost
 
 HEALTH_MARK = {
-    Health.UNKNOWN: ("○", "dim", "not checked yet"),
-    Health.OK: ("●", "green", "ok"),
-    Health.FAILING: ("●", "yellow", "failing"),
-    Health.UNREACHABLE: ("●", "red", "unreachable"),
+    Health.UNKNOWN: ("○", "dim", N_("not checked yet")),
+    Health.OK: ("●", "green", N_("ok")),
+    Health.FAILING: ("●", "yellow", N_("failing")),
+    Health.UNREACHABLE: ("●", "red", N_("unreachable")),
 }
+
+
+def _around(sentence: str, placeholder: str) -> tuple[str, str]:
+    """The words of a translated ``sentence`` before and after its one ``{placeholder}``:
+    the bar styles them apart from the data."""
+    before, _mark, after = sentence.partition("{" + placeholder + "}")
+    return before, after
 
 
 class GatewayBar(Widget):
@@ -85,23 +93,36 @@ class GatewayBar(Widget):
         # (drop rank, text, style) in the order shown: on a narrow terminal the highest rank
         # goes first, so the instance name and the warning outlast the version and the key.
         parts: list[tuple[int, str, str]] = [(5, " gateway-tui ", "bold reverse"), (0, " ", "")]
-        parts.append((SHORTENED, url or "not connected", "bold"))
+        parts.append((SHORTENED, url or _("not connected"), "bold"))
         if profile:
             parts.append((7, f" ({profile})", "dim"))
-        parts += [(6, "  key ", "dim"), (6, masked_key, ""), (0, "  ", "")]
-        parts.append((0, f"{mark} {words}", style))
+        before, after = _around(_("key {key}"), "key")
+        parts += [(6, f"  {before}", "dim"), (6, masked_key, "")]
+        if after:
+            parts.append((6, after, "dim"))
+        parts.append((0, "  ", ""))
+        parts.append((0, f"{mark} {_(words)}", style))
         if live is not None:  # once live events were tried: live, or polling as before
             parts.append((4, "  ", ""))
             # Live, but the selected instance's websocket leaves out events: "partial".
-            said = ("⚡ partial", "yellow") if live and partial else ("⚡ live", "green")
-            parts.append((4, *(said if live else ("⟳ polling", "yellow"))))
+            if not live:
+                parts.append((4, _("⟳ polling"), "yellow"))
+            elif partial:
+                parts.append((4, _("⚡ partial"), "yellow"))
+            else:
+                parts.append((4, _("⚡ live"), "green"))
         if selected:
-            parts.append((0, "  instance ", "dim"))
-            parts.append((0, selected, "bold"))
+            before, after = _around(_("instance {instance}"), "instance")
+            parts += [(0, f"  {before}", "dim"), (0, selected, "bold")]
+            if after:
+                parts.append((0, after, "dim"))
         if insecure:
-            parts.append((1, "  ⚠ key sent in clear (http)", "bold red"))
+            parts.append((1, "  " + _("⚠ key sent in clear (http)"), "bold red"))
         if version:  # the first thing a narrow terminal loses
-            parts += [(8, "  Evolution API ", "dim"), (8, version, "")]
+            before, after = _around(_("Evolution API {version}"), "version")
+            parts += [(8, f"  {before}", "dim"), (8, version, "")]
+            if after:
+                parts.append((8, after, "dim"))
         self._parts = parts
         self._text = _fitted(parts, None)
         self.refresh()

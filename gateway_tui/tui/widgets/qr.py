@@ -23,6 +23,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
+from gateway_tui.core.text.i18n import _
+
 QUIET_ZONE = 4
 QR_STYLE = Style(color="#000000", bgcolor="#ffffff")
 Matrix = list[list[bool]]
@@ -132,7 +134,7 @@ def pixels(lines: Iterable[str], drawing: Drawing) -> Matrix:
     light = (False,) * (across * down)
     rows: Matrix = []
     for line in lines:
-        block = [[False] * (len(line) * across) for _ in range(down)]
+        block = [[False] * (len(line) * across) for _row in range(down)]
         for x, char in enumerate(line):
             bits = table.get(char, light)
             for index, dark in enumerate(bits):
@@ -164,7 +166,7 @@ class QRCode(Widget):
         self.pair_key = pair_key
         self._code: str | None = None
         self._matrix: Matrix = []
-        self._message = "Asking the gateway for a code…"
+        self._message = _("Asking the gateway for a code…")
         self.drawing: Drawing | None = None
 
     def show_code(self, code: str) -> None:
@@ -190,11 +192,27 @@ class QRCode(Widget):
         drawing = fitting_drawing(self._matrix, width, height)
         if drawing is None:
             columns, rows = drawing_size(self._matrix, Drawing.SEXTANT)
+            if self.pair_key:
+                said = _(
+                    "Too small for the QR code: it needs {columns}×{rows} characters, this "
+                    "space is {width}×{height}. Enlarge the window or zoom out ({zoom}), "
+                    "or press {key} to pair with a code typed on the phone instead."
+                )
+            else:
+                said = _(
+                    "Too small for the QR code: it needs {columns}×{rows} characters, this "
+                    "space is {width}×{height}. Enlarge the window or zoom out ({zoom}), "
+                    "or pair with a code typed on the phone instead."
+                )
             return Text(
-                f"Too small for the QR code: it needs {columns}×{rows} characters, this "
-                f"space is {width}×{height}. Enlarge the window or zoom out (ctrl -), "
-                + (f"or press {self.pair_key} to pair" if self.pair_key else "or pair")
-                + " with a code typed on the phone instead.",
+                said.format(
+                    columns=columns,
+                    rows=rows,
+                    width=width,
+                    height=height,
+                    zoom="ctrl -",
+                    key=self.pair_key,
+                ),
                 style="yellow",
                 justify="center",
             )

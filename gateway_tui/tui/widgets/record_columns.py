@@ -12,6 +12,7 @@ from rich.cells import cell_len, set_cell_size
 from rich.errors import StyleSyntaxError
 from rich.style import Style
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.core.text.sanitize import mask_secrets, printable
 
 R = TypeVar("R")
@@ -123,6 +124,6 @@ class Column(Generic[R]):
             return max(1, self.width), max(1, self.width)
         cap = self.max_width * WIDEN_FACTOR
         widest = max((measure(self.text(row), cap) for row in sample), default=0)
-        wanted = max(widest, measure(self.label, cap) + SORT_ARROW_CELLS)
+        wanted = max(widest, measure(_(self.label), cap) + SORT_ARROW_CELLS)
         base = max(1, self.min_width, min(wanted, self.max_width))
         return base, max(base, min(wanted, cap))

@@ -24,11 +24,17 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.widgets.record_columns import SEPARATOR, WIDTH_SAMPLE_ROWS, Column, R
 from gateway_tui.tui.widgets.record_table_view import RecordTableView
 
 # Column comes with the table: the screens import both from here.
 __all__ = ["Column", "RecordTable"]
+
+
+def _in_sentence(title: str) -> str:
+    """A column's title inside a sentence: "Last activity" → "last activity" ("LID" stays)."""
+    return title[:1].lower() + title[1:] if title[1:2].islower() else title
 
 
 class RecordTable(RecordTableView, ScrollView, Generic[R], can_focus=True):
@@ -129,7 +135,7 @@ class RecordTable(RecordTableView, ScrollView, Generic[R], can_focus=True):
             return isinstance(message, RecordTable.CursorMoved) and message.table is self.table
 
     # What an empty table says (with no filter typed).
-    empty_text = "No rows"
+    empty_text = N_("No rows")  # translated where drawn
 
     def __init__(
         self,
@@ -245,8 +251,8 @@ class RecordTable(RecordTableView, ScrollView, Generic[R], can_focus=True):
         self._sorted_indices = self._search_haystacks = self._predicate_results = None
         sample = self._rows[:WIDTH_SAMPLE_ROWS]
         measured = [column.measure_widths(sample) for column in self._columns]
-        self._base_widths = [base for base, _ in measured]
-        self._wanted_widths = [wanted for _, wanted in measured]
+        self._base_widths = [base for base, _wanted in measured]
+        self._wanted_widths = [wanted for _base, wanted in measured]
         self._widths = self._fitted_widths()
         self._generation += 1
         self._update_visible(keep_cursor_key=True)
@@ -285,9 +291,15 @@ class RecordTable(RecordTableView, ScrollView, Generic[R], can_focus=True):
         """How the rows are narrowed and ordered, for a screen's summary line."""
         parts = []
         if self._filter_text:
-            parts.append(f"filter: “{self._filter_text}”")
+            parts.append(_("filter: “{text}”").format(text=self._filter_text))
         if self._sort_column:
-            parts.append(f"sort: {self._sort_column} {'▼' if self._sort_reverse else '▲'}")
+            column = next((c for c in self._columns if c.key == self._sort_column), None)
+            parts.append(
+                _("sort: {column} {arrow}").format(
+                    column=_in_sentence(_(column.label)) if column else self._sort_column,
+                    arrow="▼" if self._sort_reverse else "▲",
+                )
+            )
         return parts
 
     def cycle_sort(self) -> None:

@@ -12,6 +12,7 @@ from rich.segment import Segment
 from textual.geometry import Size
 from textual.strip import Strip
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.textual_private import bindings_of
 from gateway_tui.tui.widgets.record_columns import (
     SEPARATOR,
@@ -216,7 +217,7 @@ class RecordTableView(_Base):
         for column, width in zip(self._columns, self._widths, strict=True):
             if not width:
                 continue
-            label = column.label
+            label = _(column.label)  # N_-marked where the columns are listed
             if column.key == self._sort_column and width > SORT_ARROW_CELLS:
                 if measure(label, width) > width - SORT_ARROW_CELLS:
                     label = fit(label, width - SORT_ARROW_CELLS)
@@ -242,7 +243,11 @@ class RecordTableView(_Base):
 
     def _render_empty(self, width: int) -> Strip:
         # Plain strings in segments: the filter text is shown as typed, never parsed as markup.
-        message = f"No rows match “{self._filter_text}”" if self._filter_text else self.empty_text
+        message = (
+            _("No rows match “{text}”").format(text=self._filter_text)
+            if self._filter_text
+            else _(self.empty_text)  # N_-marked where it is set
+        )
         style = self.get_component_rich_style("record-table--empty")
         return Strip([Segment(fit(message, width), style)], max(0, width))
 

@@ -15,7 +15,8 @@ from gateway_tui.core.api.errors import (
     TLSHandshakeFailed,
     Unauthorized,
 )
-from gateway_tui.core.text.urls import without_path
+from gateway_tui.core.text.i18n import N_, _
+from gateway_tui.core.text.urls import api_root
 
 
 def error_advice(
@@ -24,35 +25,85 @@ def error_advice(
     """A title and one plain-words suggestion for an error that left nothing to show.
 
     ``retry_key``: the key that tries again where the advice is shown (None: no key does).
+    Each suggestion is a whole sentence in two forms: with the key, and without.
     """
-    again = f"press {retry_key} to try again" if retry_key else "try again"
+
+    def advice(with_key: str, without_key: str, **values: str) -> str:
+        sentence = _(with_key) if retry_key else _(without_key)
+        return sentence.format(key=retry_key or "", **values)
+
     if isinstance(error, Unauthorized | Forbidden):
         return (
-            "The gateway refused the API key",
-            f"Check your API key (--api-key, GATEWAY_API_KEY or the profile), then {again}.",
+            _("The gateway refused the API key"),
+            advice(
+                N_(
+                    "Check your API key (--api-key, GATEWAY_API_KEY or the profile), then press "
+                    "{key} to try again."
+                ),
+                N_(
+                    "Check your API key (--api-key, GATEWAY_API_KEY or the profile), then try"
+                    " again."
+                ),
+            ),
         )
     if isinstance(error, CertificateRejected):
         return (
             error.title,
-            "A self-signed or private certificate is trusted once its CA file is named in"
-            f" SSL_CERT_FILE; https:// to a plain http port fails the same way. Then {again}.",
+            advice(
+                N_(
+                    "A self-signed or private certificate is trusted once its CA file is named in"
+                    " SSL_CERT_FILE; https:// to a plain http port fails the same way. Then press"
+                    " {key} to try again."
+                ),
+                N_(
+                    "A self-signed or private certificate is trusted once its CA file is named in"
+                    " SSL_CERT_FILE; https:// to a plain http port fails the same way. Then try"
+                    " again."
+                ),
+            ),
         )
     if isinstance(error, TLSHandshakeFailed):
         return (
             error.title,
-            f"Does the URL's scheme match the port (https:// or http://)? Then {again}.",
+            advice(
+                N_(
+                    "Does the URL's scheme match the port (https:// or http://)? Then press {key} "
+                    "to try again."
+                ),
+                N_("Does the URL's scheme match the port (https:// or http://)? Then try again."),
+            ),
         )
     if isinstance(error, NotFound) and error.no_gateway_api:
-        return ("No gateway API at this URL", f"Check the URL{without_path(url)}, then {again}.")
+        if split := api_root(url):
+            said = advice(
+                N_("Check the URL: try {root} without {path}, then press {key} to try again."),
+                N_("Check the URL: try {root} without {path}, then try again."),
+                root=split[0],
+                path=split[1],
+            )
+        else:
+            said = advice(
+                N_("Check the URL, then press {key} to try again."),
+                N_("Check the URL, then try again."),
+            )
+        return (_("No gateway API at this URL"), said)
     if isinstance(error, GatewayUnreachable):
-        where = url or "the gateway"
         return (
-            f"Cannot reach {where}",
-            f"Is the gateway running and the URL right? Then {again}.",
+            _("Cannot reach {url}").format(url=url) if url else _("Cannot reach the gateway"),
+            advice(
+                N_("Is the gateway running and the URL right? Then press {key} to try again."),
+                N_("Is the gateway running and the URL right? Then try again."),
+            ),
         )
     if isinstance(error, GatewayTimeout):
-        return ("The gateway did not answer in time", f"It may be overloaded: {again}.")
-    return (error.title, error.hint or f"{again[0].upper()}{again[1:]}.")
+        return (
+            _("The gateway did not answer in time"),
+            advice(
+                N_("It may be overloaded: press {key} to try again."),
+                N_("It may be overloaded: try again."),
+            ),
+        )
+    return (error.title, error.hint or advice(N_("Press {key} to try again."), N_("Try again.")))
 
 
 class StatusPanel(Static):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.binding import Binding
 from textual.message import Message
 
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.widgets.record_table import RecordTable
 from gateway_tui.tui.widgets.text_input import TextInput
 
@@ -36,9 +37,10 @@ class TableFilter(TextInput):
             return self.table_filter
 
     def __init__(
-        self, table_id: str, *, placeholder: str = "filter", id: str | None = None
+        self, table_id: str, *, placeholder: str | None = None, id: str | None = None
     ) -> None:
-        super().__init__(placeholder=placeholder, id=id)
+        """``placeholder``: already in the reader's language (default: "filter")."""
+        super().__init__(placeholder=_("filter") if placeholder is None else placeholder, id=id)
         self._table_id = table_id
 
     @property

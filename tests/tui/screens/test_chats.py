@@ -110,7 +110,7 @@ async def test_gateway_chats_are_named_and_newest_first(app_for, demo_server):
         assert nameless and all(r.title.startswith("+") for r in nameless)  # pushName ""
         text = screen_text(app)
         assert "Jonas Weber" in text and "You: Tracking: DHL" in text
-        assert f"{len(rows)} chat(s)" in text
+        assert f"{len(rows)} chats" in text
 
 
 @pytest.mark.in_process

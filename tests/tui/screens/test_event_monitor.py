@@ -139,7 +139,7 @@ async def test_asked_for_versus_arrived_beside_the_events(app_for, demo_server):
         verdict = "MESSAGES_UPSERT: seen on the websocket but not ticked (1 seen)"
         await wait_for(pilot, lambda: verdict in screen_text(app))
         text = screen_text(app)
-        assert "websocket: on, 1 events ticked" in text
+        assert "websocket: on, 1 event ticked" in text
         assert "MESSAGES_UPSERT: seen on the websocket but not ticked (1 seen)" in text
         assert "CONNECTION_UPDATE: ticked for the websocket, none seen yet" in text
 
@@ -323,3 +323,28 @@ async def test_a_dropped_socket_is_counted_and_said(app_for, demo_server):
         )
         assert screen.stream.drops == 1
         await wait_for(pilot, lambda: screen.stream.connected, within=120)  # and it came back
+
+
+async def test_the_event_monitor_and_its_panel_in_portuguese(app_for, demo_server, language):
+    language("pt_BR")
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_instance(app, pilot)
+        await app.actions.lifecycle.save_websocket(
+            INSTANCE, WebsocketSettings(enabled=True, events=["CONNECTION_UPDATE"])
+        )
+        await pilot.press("E")
+        await wait_for(pilot, lambda: isinstance(app.screen, EventMonitorScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen.stream is not None and screen.stream.connected)
+        await write(demo_server, "não pedido")
+        await wait_for(pilot, lambda: screen.table.visible_count == 1)
+        verdict = "MESSAGES_UPSERT: visto no websocket, mas não marcado (1 visto)"
+        await wait_for(pilot, lambda: verdict in screen_text(app))
+        text = screen_text(app)
+        assert f"Eventos de {INSTANCE}" in text
+        assert "Pedido versus recebido" in text
+        assert "websocket: ligado, 1 evento marcado" in text  # one: the singular
+        assert "CONNECTION_UPDATE: marcado para o websocket, nenhum visto ainda" in text
+        assert "1 dos últimos 5.000 eventos guardados" in text  # 5.000: the locale's number
+        assert "messages.upsert" in text  # an event's name is an id: never translated

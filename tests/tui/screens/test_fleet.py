@@ -364,3 +364,22 @@ async def test_live_or_polled_says_why_for_every_gateways_instances(gateways) ->
         assert live.link == "⚡ live"
         assert "⚡ live: its events arrive on the app's socket" in detail_for("one", "sales-eu")
         assert "gateway in use (one) only" in detail_for("two", "sales-eu")
+
+
+async def test_the_fleet_s_verdicts_summary_and_alert_line_in_spanish(gateways, language):
+    language("es")
+    app = fleet_app(gateways)
+    one = gateways["one"][2]
+    told(app)
+    async with app.run_test(size=(160, 40)) as pilot:
+        await wait_for(pilot, lambda: all_read(app))
+        await wait_for(pilot, lambda: "inaccesible" in screen_text(app))
+        text = screen_text(app)
+        assert "no autorizado" in text  # the refused key's verdict
+        assert "4 gateways · 12 instancias · " in text
+        one.state.instances["sales-eu"].status = "close"
+        await app.fleet.refresh()
+        await wait_for(pilot, lambda: "dejó de estar abierta" in screen_text(app))
+        (alert,) = [a for a in app.fleet.alerts if a.kind.value == "left open"]  # a code
+        assert alert.summary().startswith("one / sales-eu: dejó de estar abierta: ")
+        assert any("dejó de estar abierta" in notice for notice in told(app))

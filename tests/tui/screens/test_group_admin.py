@@ -45,7 +45,7 @@ async def test_add_by_number_checked_deduplicated_with_a_result_per_number(app_f
         ).text = f"+49 151 12349999\n0049 15112349999, {member}; 12"
         await wait_for(pilot, lambda: "1 to add" in screen_text(app))
         text = screen_text(app)
-        assert "duplicate(s) removed" in text and "already a member" in text
+        assert "duplicate removed" in text and "already a member" in text
         assert "12" in text  # the invalid line, with its reason
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, OutcomesScreen))
@@ -71,7 +71,7 @@ async def test_marked_participants_are_promoted_after_a_confirmation(app_for, de
         assert screen.marked == {p.id for p in plain}
         await pilot.press("p")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-        assert "Promote 2 participant(s) in" in screen_text(app)
+        assert "Promote 2 participants in" in screen_text(app)
         await pilot.press("y")
         await wait_for(pilot, lambda: isinstance(app.screen, OutcomesScreen))
         assert "Promote: 2 of 2 promoted to admin" in screen_text(app)

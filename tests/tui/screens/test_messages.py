@@ -341,7 +341,7 @@ async def test_a_long_message_is_cut_in_its_bubble_and_v_shows_it_whole(app_for,
         assert screen.view.selected.id == "3AF00000000000000LONG"
         text = screen_text(app)
         assert "row 0 of the manifest" in text  # its start shows, not just its last lines
-        assert "more line(s): v shows the whole message" in text
+        assert "more lines: v shows the whole message" in text
         await pilot.press("v")
         await pilot.pause()
         assert isinstance(app.screen, MessagePagerScreen)

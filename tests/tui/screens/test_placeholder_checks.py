@@ -38,7 +38,7 @@ async def test_rows_with_an_empty_placeholder_are_flagged_then_sent_or_skipped(
         pasted = "number,name,city\n4917300000001,Ana,Berlin\n4917300000002,,Paris\n"
         setup.query_one("#c-paste", TextArea).text = pasted
         await wait_for(pilot, lambda: setup.recipients is not None)
-        await wait_for(pilot, lambda: "leave a placeholder empty" in screen_text(app))
+        await wait_for(pilot, lambda: "1 row leaves a placeholder empty" in screen_text(app))
         assert "line 3 (4917300000002): {name} empty" in screen_text(app)
         assert setup.query_one("#c-empty-field").display
         # Not ready until the user chooses.
@@ -52,7 +52,7 @@ async def test_rows_with_an_empty_placeholder_are_flagged_then_sent_or_skipped(
         assert [r.number for r in setup.recipients_to_send().recipients] == ["4917300000001"]
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), within=30)
-        assert "to 1 recipient(s)" in screen_text(app)
+        assert "to 1 recipient from" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is setup)
 

@@ -40,6 +40,7 @@ from gateway_tui.core.api.transport import (
     parse_list,
     participant_list,
 )
+from gateway_tui.core.text.i18n import _
 
 _M = TypeVar("_M")
 
@@ -73,7 +74,7 @@ class Groups(Resource):
         result = await self._optional_model(RevokeResult, verb, path, params={"groupJid": jid})
         if result.revoked is False:
             raise GatewayError(
-                "The gateway says the code was not revoked",
+                _("The gateway says the code was not revoked"),
                 method=verb,
                 path=path,
                 messages=["revoked: false"],
@@ -116,7 +117,7 @@ class Groups(Resource):
         result = await self._model(GroupInviteResult, "POST", path, body=body)
         if result.send is False:
             raise InvalidResponse(
-                "The gateway says the invite was not sent",
+                _("The gateway says the invite was not sent"),
                 method="POST",
                 path=path,
                 messages=["send: false"],
@@ -186,7 +187,8 @@ class Groups(Resource):
         if seconds not in DISAPPEARING_LABELS:
             more.append(
                 Problem(
-                    "expiration", "off, 24 h, 7 or 90 days (in seconds: 0, 86400, 604800, 7776000)"
+                    "expiration",
+                    _("off, 24 h, 7 or 90 days (in seconds: 0, 86400, 604800, 7776000)"),
                 )
             )
         return await self._admin(
@@ -202,7 +204,7 @@ class Groups(Resource):
     async def update_description(
         self, instance: str, group_jid: str, description: str
     ) -> GroupUpdate:
-        more = [] if description.strip() else [Problem("description", "enter a description")]
+        more = [] if description.strip() else [Problem("description", _("enter a description"))]
         return await self._admin(
             "update_description",
             "/group/updateGroupDescription/",
@@ -221,8 +223,13 @@ class Groups(Resource):
         version = await self._version()
         more = []
         if not has_member_add_mode(version):
-            known = f"this gateway is {version}" if version else "its version is unknown"
-            more.append(Problem("mode", f"who adds members came with Evolution API 2.4 ({known})"))
+            if version:
+                said = _(
+                    "who adds members came with Evolution API 2.4 (this gateway is {version})"
+                ).format(version=version)
+            else:
+                said = _("who adds members came with Evolution API 2.4 (its version is unknown)")
+            more.append(Problem("mode", said))
         return await self._admin(
             "update_member_add_mode",
             "/group/updateMemberAddMode/",
@@ -275,14 +282,19 @@ def member_id(raw: str) -> str:
 
 def _member_problems(members: list[str]) -> list[Problem]:
     if not members:
-        return [Problem("participants", "give at least one number")]
+        return [Problem("participants", _("give at least one number"))]
     problems = []
     for index, member in enumerate(members):
         where = f"participants[{index}]"
         if member.endswith(("@lid", "@s.whatsapp.net")):
             continue
         if not validation.is_digits(member) or len(member) < 10:
-            problems.append(Problem(where, f"{member!r}: a number of at least 10 digits"))
+            problems.append(
+                Problem(
+                    where,
+                    _("{member!r}: a number of at least 10 digits").format(member=member),
+                )
+            )
     if len(set(members)) != len(members):
-        problems.append(Problem("participants", "a number is listed twice"))
+        problems.append(Problem("participants", _("a number is listed twice")))
     return problems
