@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.message_kinds import PIX_KEY_TYPES, Button, Card
+from gateway_tui.core.text.i18n import _
 
 BUTTON_TYPES = ("reply", "url", "call", "copy", "pix")
 _FIELD = {"reply": "id", "url": "url", "call": "phone_number", "copy": "copy_code"}
@@ -26,29 +27,35 @@ def parse_button(line: str, where: str) -> tuple[Button | None, Problem | None]:
     kind, sep, rest = line.partition(":")
     kind = kind.strip().lower()
     if not sep or kind not in BUTTON_TYPES:
-        return None, Problem(where, f"start with a type: {', '.join(BUTTON_TYPES)}")
+        return None, Problem(
+            where, _("start with a type: {types}").format(types=", ".join(BUTTON_TYPES))
+        )
     if kind == "pix":
         parts = [part.strip() for part in rest.split("|")]
         if len(parts) != 3:
-            return None, Problem(where, "pix: name | key type | key")
+            return None, Problem(where, _("pix: name | key type | key"))
         name, key_type, key = parts
         if key_type not in PIX_KEY_TYPES:
-            return None, Problem(where, f"a PIX key type is one of {', '.join(PIX_KEY_TYPES)}")
+            said = _("a PIX key type is one of {types}").format(types=", ".join(PIX_KEY_TYPES))
+            return None, Problem(where, said)
         return Button("pix", name=name, key_type=key_type, key=key), None
     text, sep, value = rest.rpartition("=")
     if not sep:
-        return None, Problem(where, f"{kind}: the text, then = and the {_FIELD[kind]}")
+        said = _("{kind}: the text, then = and the {field}").format(kind=kind, field=_FIELD[kind])
+        return None, Problem(where, said)
     button = Button(kind, text.strip(), **{_FIELD[kind]: value.strip()})  # type: ignore[arg-type]
     return button, None
 
 
-def parse_buttons(text: str, where: str = "buttons") -> tuple[tuple[Button, ...], list[Problem]]:
+def parse_buttons(text: str, where: str | None = None) -> tuple[tuple[Button, ...], list[Problem]]:
+    """One button a line; ``where`` names the block in each problem (the buttons by default)."""
+    where = _("buttons") if where is None else where
     buttons: list[Button] = []
     problems: list[Problem] = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        button, problem = parse_button(line, f"{where}, line {number}")
+        button, problem = parse_button(line, _("{where}, line {n}").format(where=where, n=number))
         if button is not None:
             buttons.append(button)
         if problem is not None:
@@ -62,14 +69,15 @@ def parse_cards(text: str) -> tuple[tuple[Card, ...], list[Problem]]:
     for index, block in enumerate(_paragraphs(text)):
         body, image, footer, button_lines = block[0], "", "", []
         for line in block[1:]:
-            head, _, value = line.partition(":")
+            head, _colon, value = line.partition(":")
             if head.strip().lower() == "image":
                 image = value.strip()
             elif head.strip().lower() == "footer":
                 footer = value.strip()
             else:
                 button_lines.append(line)
-        buttons, found = parse_buttons("\n".join(button_lines), f"card {index + 1}")
+        card = _("card {n}").format(n=index + 1)
+        buttons, found = parse_buttons("\n".join(button_lines), card)
         problems += found
         cards.append(Card(body.strip(), buttons, footer=footer, image_url=image))
     return tuple(cards), problems

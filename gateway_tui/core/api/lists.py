@@ -20,6 +20,8 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import TypeAdapter, ValidationError
 
+from gateway_tui.core.text.i18n import _
+
 T = TypeVar("T")
 Item = TypeVar("Item")
 
@@ -146,9 +148,13 @@ class ListReader(Generic[Item]):
                 except ValidationError as error:
                     row = first + offset + 1
                     name = _raw_name(text, self._name_of)
-                    label = f"row {row}" if name is None else name
-                    shown = f"item {row}" if name is None else f"item {row} ({name})"
-                    into.unreadable.append(f"{shown}: {_first_problem(error)}")
+                    label = _("row {n}").format(n=row) if name is None else name
+                    if name is None:
+                        shown = _("item {n}: {problem}")
+                    else:
+                        shown = _("item {n} ({name}): {problem}")
+                    problem = _first_problem(error)
+                    into.unreadable.append(shown.format(n=row, name=name, problem=problem))
                     into.unreadable_names.append(label)
                     continue
                 into.append(self._convert(item))
@@ -182,7 +188,7 @@ def _first_problem(error: ValidationError) -> str:
     where = ".".join(str(part) for part in detail.get("loc", ()))
     message = str(detail.get("msg", "invalid"))
     if "hex escape" in message or "surrogate" in message:
-        message = "a text holds a broken character (a lone UTF-16 surrogate)"
+        message = _("a text holds a broken character (a lone UTF-16 surrogate)")
     return f"{where}: {message}" if where else message
 
 
@@ -204,7 +210,7 @@ def item_texts(content: bytes) -> Iterator[str]:
             if position == len(buffer) and not last:
                 continue
             if not buffer.startswith("[", position):
-                raise ValueError("expected a JSON array")
+                raise ValueError(_("expected a JSON array"))
             position, started = position + 1, True
         while True:
             position = _skip(buffer, position, _WHITESPACE + ",")
@@ -213,14 +219,14 @@ def item_texts(content: bytes) -> Iterator[str]:
             if buffer[position] == "]":
                 return
             try:
-                _, end = scan(buffer, position)
+                _start, end = scan(buffer, position)
             except json.JSONDecodeError:
                 if last:
                     raise
                 break  # the item continues in the next piece
             yield buffer[position:end]
             position = end
-    raise ValueError("the JSON array is not closed")
+    raise ValueError(_("the JSON array is not closed"))
 
 
 def _skip(text: str, position: int, characters: str) -> int:

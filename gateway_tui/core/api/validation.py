@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.models import ListMessage, MessageKey, Presence
+from gateway_tui.core.text.i18n import _, ngettext, number
 
 JID_SUFFIXES = ("@s.whatsapp.net", "@g.us", "@lid", "@broadcast")
 # [0-9], not \d: \d also matches other scripts' digits ("١٢٣", "²"), which the server rejects.
@@ -45,13 +46,13 @@ _PRINTABLE_ASCII = re.compile(r"[\x20-\x7e]*")
 def check_api_key(key: str) -> list[Problem]:
     """A key travels in a header: printable ASCII only (surrounding spaces are dropped)."""
     if not _PRINTABLE_ASCII.fullmatch(key.strip()):
-        return [Problem("api_key", "an API key holds printable ASCII characters only")]
+        return [Problem("api_key", _("an API key holds printable ASCII characters only"))]
     return []
 
 
 def check_instance_name(name: str) -> list[Problem]:
     if not name.strip():
-        return [Problem("instance", "choose an instance")]
+        return [Problem("instance", _("choose an instance"))]
     return []
 
 
@@ -67,15 +68,15 @@ def check_recipient(raw: str, field_name: str = "number") -> list[Problem]:
     """A recipient: international digits, or a JID the server passes through."""
     value = normalise_number(raw)
     if not value:
-        return [Problem(field_name, "enter a number with its country code, or a group JID")]
+        return [Problem(field_name, _("enter a number with its country code, or a group JID"))]
     if value.endswith("@g.us"):
         return check_group_jid(value, field_name)
     if value.endswith(JID_SUFFIXES):
         return []
     if not is_digits(value):
-        return [Problem(field_name, "a number has digits only (spaces, +, ( ) and - are fine)")]
+        return [Problem(field_name, _("a number has digits only (spaces, +, ( ) and - are fine)"))]
     if len(value) < 8:
-        return [Problem(field_name, "too short for an international number with country code")]
+        return [Problem(field_name, _("too short for an international number with country code"))]
     return []
 
 
@@ -90,13 +91,14 @@ def group_jid_from(raw: str) -> str:
 def check_group_jid(raw: str, field_name: str = "groupJid") -> list[Problem]:
     value = group_jid_from(raw)
     if not value:
-        return [Problem(field_name, "enter a group id or a group JID (digits@g.us)")]
+        return [Problem(field_name, _("enter a group id or a group JID (digits@g.us)"))]
     if not GROUP_JID.fullmatch(value):
         return [
             Problem(
                 field_name,
-                "a group JID is digits, optionally -digits, then @g.us "
-                "(e.g. 120363012345678901@g.us)",
+                _("a group JID is digits, optionally -digits, then @g.us (e.g. {example})").format(
+                    example="120363012345678901@g.us"
+                ),
             )
         ]
     return []
@@ -104,13 +106,14 @@ def check_group_jid(raw: str, field_name: str = "groupJid") -> list[Problem]:
 
 def check_subject(subject: str) -> list[Problem]:
     if not subject.strip():
-        return [Problem("subject", "the subject cannot be empty")]
+        return [Problem("subject", _("the subject cannot be empty"))]
     if len(subject.strip()) > SUBJECT_LIMIT:
         return [
             Problem(
                 "subject",
-                f"WhatsApp allows at most {SUBJECT_LIMIT} characters "
-                f"(this one has {len(subject.strip())})",
+                _("WhatsApp allows at most {limit} characters (this one has {n})").format(
+                    limit=number(SUBJECT_LIMIT), n=number(len(subject.strip()))
+                ),
             )
         ]
     return []
@@ -141,9 +144,11 @@ def parse_invite_numbers(text: str) -> InviteNumbers:
             if not entry.strip():
                 continue
             digits = person_digits(entry)
-            where = f"line {line_no}"
+            where = _("line {n}").format(n=line_no)
             if digits is None or not is_digits(digits):
-                problems.append(Problem(where, f"{entry.strip()!r} is not a number"))
+                problems.append(
+                    Problem(where, _("{entry} is not a number").format(entry=repr(entry.strip())))
+                )
             elif problem := number_problem(digits):
                 problems.append(Problem(where, f"{entry.strip()!r}: {problem}"))
             elif digits in seen:
@@ -152,7 +157,7 @@ def parse_invite_numbers(text: str) -> InviteNumbers:
                 seen.add(digits)
                 numbers.append(digits)
     if not numbers and not problems:
-        problems.append(Problem("numbers", "enter at least one number"))
+        problems.append(Problem("numbers", _("enter at least one number")))
     return InviteNumbers(numbers, problems, duplicates)
 
 
@@ -170,16 +175,23 @@ def check_invite_numbers(numbers: Iterable[str]) -> list[Problem]:
     problems: list[Problem] = []
     listed = list(numbers)
     if not listed:
-        return [Problem("numbers", "enter at least one number")]
+        return [Problem("numbers", _("enter at least one number"))]
     seen: set[str] = set()
     normalised = normalise_invite_numbers(listed)
-    for index, (raw, number) in enumerate(zip(listed, normalised, strict=True)):
+    for index, (raw, digits) in enumerate(zip(listed, normalised, strict=True)):
         where = f"numbers[{index}]"
-        if not is_digits(number) or len(number) < MIN_INVITE_DIGITS:
-            problems.append(Problem(where, f"{raw!r} must be at least 10 digits"))
-        elif number in seen:
-            problems.append(Problem(where, f"{number} is listed twice"))
-        seen.add(number)
+        if not is_digits(digits) or len(digits) < MIN_INVITE_DIGITS:
+            problems.append(
+                Problem(
+                    where,
+                    _("{number} must be at least {n} digits").format(
+                        number=repr(raw), n=MIN_INVITE_DIGITS
+                    ),
+                )
+            )
+        elif digits in seen:
+            problems.append(Problem(where, _("{number} is listed twice").format(number=digits)))
+        seen.add(digits)
     return problems
 
 
@@ -189,7 +201,7 @@ def check_invite_description(description: str) -> list[Problem]:
     Blank is refused too: it would send the link under an empty line.
     """
     if not description.strip():
-        return [Problem("description", "a description is required (it is sent above the link)")]
+        return [Problem("description", _("a description is required (it is sent above the link)"))]
     return []
 
 
@@ -199,7 +211,11 @@ def parse_delay(text: str) -> tuple[int | None, list[Problem]]:
     if not value:
         return None, []
     if not is_digits(value):
-        return None, [Problem("delay", "a whole number of milliseconds (e.g. 1200)")]
+        return None, [
+            Problem(
+                "delay", _("a whole number of milliseconds (e.g. {example})").format(example=1200)
+            )
+        ]
     return int(value), []
 
 
@@ -208,9 +224,13 @@ def check_delay(value: object) -> list[Problem]:
     if value is None:
         return []
     if isinstance(value, bool) or not isinstance(value, int):
-        return [Problem("delay", "a whole number of milliseconds (e.g. 1200)")]
+        return [
+            Problem(
+                "delay", _("a whole number of milliseconds (e.g. {example})").format(example=1200)
+            )
+        ]
     if value < 0:
-        return [Problem("delay", "cannot be negative")]
+        return [Problem("delay", _("cannot be negative"))]
     return []
 
 
@@ -218,9 +238,9 @@ def check_message_key(key: MessageKey) -> list[Problem]:
     """A message key the server accepts: ``id`` and ``remoteJid`` present and not empty."""
     problems: list[Problem] = []
     if not key.remote_jid.strip():
-        problems.append(Problem("key.remoteJid", "the chat of the message is missing"))
+        problems.append(Problem("key.remoteJid", _("the chat of the message is missing")))
     if not key.id.strip():
-        problems.append(Problem("key.id", "the message id is missing"))
+        problems.append(Problem("key.id", _("the message id is missing")))
     return problems
 
 
@@ -229,7 +249,7 @@ def check_presence(value: str | None) -> list[Problem]:
         return []
     allowed = [p.value for p in Presence]
     if value not in allowed:
-        return [Problem("presence", f"one of {', '.join(allowed)}")]
+        return [Problem("presence", _("one of {values}").format(values=", ".join(allowed)))]
     return []
 
 
@@ -244,7 +264,7 @@ class ListCheck:
 
 
 def _shows_at_most(limit: int) -> str:
-    return f"WhatsApp shows at most {limit} characters"
+    return _("WhatsApp shows at most {limit} characters").format(limit=limit)
 
 
 def check_list_message(
@@ -264,7 +284,7 @@ def check_list_message(
         required.append(("footerText", message.footer_text or ""))
     for name, value in required:
         if not value.strip():
-            errors.append(Problem(name, "cannot be empty"))
+            errors.append(Problem(name, _("cannot be empty")))
     for name, value, limit in (
         ("title", message.title, LIST_TITLE_LIMIT),
         ("description", message.description, LIST_DESCRIPTION_LIMIT),
@@ -274,7 +294,7 @@ def check_list_message(
         if len(value) > limit:
             warnings.append(Problem(name, _shows_at_most(limit)))
     if not message.sections:
-        errors.append(Problem("sections", "add at least one section"))
+        errors.append(Problem("sections", _("add at least one section")))
     seen_sections: set[str] = set()
     # A reply names the chosen row by rowId, so a rowId should be unique in the whole message.
     seen_ids: set[str] = set()
@@ -282,50 +302,58 @@ def check_list_message(
     for s_index, section in enumerate(message.sections):
         where = f"sections[{s_index}]"
         if not section.title.strip():
-            errors.append(Problem(f"{where}.title", "a section needs a title"))
+            errors.append(Problem(f"{where}.title", _("a section needs a title")))
         if len(section.title) > TITLE_LIMIT:
             warnings.append(Problem(f"{where}.title", _shows_at_most(TITLE_LIMIT)))
         section_key = section.model_dump_json()
         if section_key in seen_sections:
-            errors.append(Problem(where, "is identical to an earlier section"))
+            errors.append(Problem(where, _("is identical to an earlier section")))
         seen_sections.add(section_key)
         if not section.rows:
-            errors.append(Problem(f"{where}.rows", "a section needs at least one row"))
+            errors.append(Problem(f"{where}.rows", _("a section needs at least one row")))
         seen_rows: set[tuple[str, str, str]] = set()
         for r_index, row in enumerate(section.rows):
             total_rows += 1
             row_where = f"{where}.rows[{r_index}]"
             if not row.title.strip():
-                errors.append(Problem(f"{row_where}.title", "a row needs a title"))
+                errors.append(Problem(f"{row_where}.title", _("a row needs a title")))
             # The server accepts both (it only requires the field and refuses identical rows),
             # but a reply could not be told apart: warnings, not errors.
             if not row.row_id:
-                errors.append(Problem(f"{row_where}.rowId", "cannot be empty"))
+                errors.append(Problem(f"{row_where}.rowId", _("cannot be empty")))
             elif not row.row_id.strip():
                 warnings.append(
-                    Problem(f"{row_where}.rowId", "without a rowId, a reply cannot name this row")
+                    Problem(
+                        f"{row_where}.rowId", _("without a rowId, a reply cannot name this row")
+                    )
                 )
             elif row.row_id in seen_ids:
                 warnings.append(
-                    Problem(f"{row_where}.rowId", f"rowId {row.row_id!r} is used twice")
+                    Problem(
+                        f"{row_where}.rowId",
+                        _("rowId {row_id} is used twice").format(row_id=repr(row.row_id)),
+                    )
                 )
             seen_ids.add(row.row_id)
             row_key = (row.title, row.description, row.row_id)
             if row_key in seen_rows:
-                errors.append(Problem(row_where, "is identical to an earlier row"))
+                errors.append(Problem(row_where, _("is identical to an earlier row")))
             seen_rows.add(row_key)
             if len(row.title) > TITLE_LIMIT:
-                warnings.append(
-                    Problem(
-                        f"{row_where}.title", f"WhatsApp shows at most {TITLE_LIMIT} characters"
-                    )
-                )
+                warnings.append(Problem(f"{row_where}.title", _shows_at_most(TITLE_LIMIT)))
             if len(row.description) > ROW_DESCRIPTION_LIMIT:
                 warnings.append(
                     Problem(f"{row_where}.description", _shows_at_most(ROW_DESCRIPTION_LIMIT))
                 )
     if total_rows > TOTAL_ROWS_LIMIT:
         warnings.append(
-            Problem("sections", f"{total_rows} rows: WhatsApp shows at most {TOTAL_ROWS_LIMIT}")
+            Problem(
+                "sections",
+                ngettext(
+                    "{n} row: WhatsApp shows at most {limit}",
+                    "{n} rows: WhatsApp shows at most {limit}",
+                    total_rows,
+                ).format(n=number(total_rows), limit=TOTAL_ROWS_LIMIT),
+            )
         )
     return ListCheck(errors, warnings)

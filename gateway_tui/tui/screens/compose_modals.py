@@ -13,16 +13,18 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.base import key_for
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 
 class TemplateNameScreen(FormModal[str | None]):
     """f6: a name for the template; dismisses with it (None on escape)."""
 
-    HELP_TITLE = "Save as template"
+    HELP_TITLE = N_("Save as template")
     NOTE_ID = "template-name-note"
     BINDINGS = [
         Binding("escape", "cancel", "Cancel", id="template_name.cancel"),
@@ -35,19 +37,26 @@ class TemplateNameScreen(FormModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="template-name-dialog", classes="dialog"):
-            yield Static(Text("Save as template", style="bold"), classes="dialog-title")
+            yield Static(Text(_("Save as template"), style="bold"), classes="dialog-title")
             yield Static(
                 Text(
-                    "Keeps the message (without the recipient) under a name; "
-                    f"{self._templates_key()} loads it into the composer of any instance."
+                    _(
+                        "Keeps the message (without the recipient) under a name; "
+                        "{templates} loads it into the composer of any instance."
+                    ).format(templates=self._templates_key())
                 ),
                 classes="dialog-body",
             )
-            yield Label("Name")
-            yield TextInput(self.suggestion, placeholder="e.g. Lunch menu", id="template-name")
+            yield Label(_("Name"))
+            yield TextInput(self.suggestion, placeholder=_("e.g. Lunch menu"), id="template-name")
             yield Static(id="template-name-note", classes="field-error")
             cancel = self.key_for("template_name.cancel")
-            yield Static(Text(f"enter saves · {cancel} cancels", style="dim"))
+            yield Static(
+                Text(
+                    _("{enter} saves · {cancel} cancels").format(enter="enter", cancel=cancel),
+                    style="dim",
+                )
+            )
 
     def on_mount(self) -> None:
         self.query_one("#template-name", Input).focus()
@@ -60,7 +69,7 @@ class TemplateNameScreen(FormModal[str | None]):
 
     def _note(self, value: str) -> None:
         if value.strip() in self.existing:
-            self.say(Text("A template of this name exists: saving replaces it.", "yellow"))
+            self.say(Text(_("A template of this name exists: saving replaces it."), "yellow"))
         else:
             self.say(Text())
 
@@ -71,7 +80,7 @@ class TemplateNameScreen(FormModal[str | None]):
     def submit(self) -> None:
         name = self.query_one("#template-name", Input).value.strip()
         if not name:
-            self.say(Text("✕ A template needs a name.", style="red"))
+            self.say(Text("✕ " + _("A template needs a name."), style="red"))
             return
         self.dismiss(name)
 
@@ -84,9 +93,11 @@ class LibraryItem:
 
 
 class LibraryScreen(ModalScreen[str | None]):
-    """A list to pick from (templates, sent messages); dismisses with the item's key."""
+    """A list to pick from (templates, sent messages); dismisses with the item's key.
 
-    HELP_TITLE = "Pick"
+    ``title``, ``empty`` and ``hint`` are said as given (the caller translates them)."""
+
+    HELP_TITLE = N_("Pick")
     BINDINGS = [
         Binding("escape", "cancel", "Close", id="library.close"),
         Binding("d,delete", "delete", "Delete", id="library.delete"),
@@ -98,14 +109,14 @@ class LibraryScreen(ModalScreen[str | None]):
         items: list[LibraryItem],
         *,
         empty: str,
-        hint: str = "enter loads it into the form",
+        hint: str | None = None,
         on_delete: Callable[[str], bool] | None = None,
     ) -> None:
         super().__init__()
         self._title = title
         self.items = list(items)
         self._empty = empty
-        self._hint = hint
+        self._hint = hint  # None: "enter loads it into the form", in the current language
         self._on_delete = on_delete
 
     def compose(self) -> ComposeResult:
@@ -131,11 +142,14 @@ class LibraryScreen(ModalScreen[str | None]):
         options.display = bool(self.items)
         if self.items:
             options.highlighted = min(highlighted or 0, len(self.items) - 1)
-        note = self._hint if self.items else self._empty
+        hint = self._hint
+        if hint is None:
+            hint = _("{enter} loads it into the form").format(enter="enter")
+        parts = [hint if self.items else self._empty]
         if self.items and self._on_delete is not None:
-            note += f" · {key_for(self, 'library.delete')} deletes"
-        close = key_for(self, "library.close")
-        self.query_one("#library-note", Static).update(Text(f"{note} · {close} closes"))
+            parts.append(_("{key} deletes").format(key=key_for(self, "library.delete")))
+        parts.append(_("{key} closes").format(key=key_for(self, "library.close")))
+        self.query_one("#library-note", Static).update(Text(" · ".join(parts)))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "delete":
@@ -152,19 +166,20 @@ class LibraryScreen(ModalScreen[str | None]):
             return
         item = self.items[options.highlighted]
         on_delete = self._on_delete
-        body = Text("Delete ")
-        body.append(item.label, style="bold")
-        body.append("? It is not kept anywhere else.")
+        body = styled(_("Delete {item}? It is not kept anywhere else."), item=(item.label, "bold"))
 
         def decided(yes: bool | None) -> None:
             if yes and item in self.items and on_delete(item.key):
                 self.items.remove(item)
                 self._fill()
-                self.notify(f"Deleted “{item.label}”", markup=False)
+                self.notify(_("Deleted “{item}”").format(item=item.label), markup=False)
 
         # Asked first: one stray d must not lose a template.
         self.app.push_screen(
-            ConfirmScreen(f"Delete {item.label}", body, confirm_label="Delete"), decided
+            ConfirmScreen(
+                _("Delete {item}").format(item=item.label), body, confirm_label=_("Delete")
+            ),
+            decided,
         )
 
     def action_cancel(self) -> None:

@@ -26,6 +26,7 @@ from gateway_tui.core.api.models import InstanceStatus, SentMessage
 from gateway_tui.core.draft import PRESENCES, Draft
 from gateway_tui.core.files.drafts import ComposeStore
 from gateway_tui.core.state import Topic
+from gateway_tui.core.text.i18n import N_, _, clock, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.composer_fields import (  # noqa: F401 - re-exported for callers
     FIELD_ATTRS,
@@ -35,6 +36,7 @@ from gateway_tui.tui.screens.composer_fields import (  # noqa: F401 - re-exporte
     PRESENCE_NOT_SENT,
     PRESENCE_NOTE,
     ROW_PARTS,
+    field_hint,
     field_of,
     placeholder_for,
     server_problems,
@@ -53,13 +55,14 @@ from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.list_preview import ListPreview, PreviewMode
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 AUTOSAVE_SECONDS = 0.5  # a keystroke reaches the disk within this (well within a second)
 
 
 class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, GatewayScreen):
-    HELP_TITLE = "Compose a list message"
+    HELP_TITLE = N_("Compose a list message")
     TOPICS = frozenset({Topic.INSTANCES})
 
     BINDINGS = [
@@ -142,7 +145,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
             stored = self.store.load_draft()
         except OSError as problem:
             self.notify(
-                f"Could not read the saved draft: {problem}", severity="warning", markup=False
+                _("Could not read the saved draft: {problem}").format(problem=problem),
+                severity="warning",
+                markup=False,
             )
             stored = None
         if stored is not None and not stored.is_empty:
@@ -158,7 +163,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
     @staticmethod
     def _reached_lines(draft: Draft) -> set[str]:
         """The error lines of the fields of ``draft`` that hold something."""
-        lines = {f"err-{key}" for key, _, attr, _ in HEADER_FIELDS if getattr(draft, attr)}
+        lines = {f"err-{key}" for key, _label, attr, _hint in HEADER_FIELDS if getattr(draft, attr)}
         if draft.delay or draft.presence:
             lines.add("err-options")
         for section in draft.sections:
@@ -179,7 +184,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                 yield Static(id="composer-draft-status", classes="summary")
                 for key, label, attr, placeholder in HEADER_FIELDS:
                     with Horizontal(classes="composer-field"):
-                        yield Label(label, classes="field-label")
+                        yield Label(_(label), classes="field-label")
                         yield TextInput(
                             getattr(draft, attr),
                             placeholder=placeholder_for(
@@ -192,34 +197,42 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                             yield LengthCounter(FIELD_LIMITS[key], id=f"count-{key}")
                     yield Static(id=f"err-{key}", classes="field-error composer-error")
                 with Horizontal(classes="composer-field", id="options-line"):
-                    yield Label("Delay (ms)", classes="field-label")
-                    yield TextInput(draft.delay, placeholder="none", id="f-delay", compact=True)
+                    yield Label(_("Delay (ms)"), classes="field-label")
+                    yield TextInput(draft.delay, placeholder=_("none"), id="f-delay", compact=True)
                     line = self.gateway_app.gateway_line
-                    yield Label("Presence", classes="field-label-inline")
+                    yield Label(_("Presence"), classes="field-label-inline")
                     yield Select(
                         [(p, p) for p in PRESENCES],
-                        prompt="none",
+                        prompt=_("none"),
                         value=draft.presence or Select.NULL,
                         id="f-presence",
                         compact=True,
                         disabled=not line.sends_presence,
                     )
                     note = PRESENCE_NOTE if line.sends_presence else PRESENCE_NOT_SENT
-                    yield Label(note, classes="field-note", id="presence-note")
+                    yield Label(_(note), classes="field-note", id="presence-note")
                 yield Static(id="err-options", classes="field-error composer-error")
-                yield Static(Text("Sections", style="bold"), classes="section-title")
+                yield Static(Text(_("Sections"), style="bold"), classes="section-title")
                 yield Static(
                     Text(
-                        "ctrl+n add row · ctrl+o add section · ctrl+r remove · "
-                        "ctrl+↑ / ctrl+↓ move · rowId follows the title until you edit it"
+                        _(
+                            "{add_row} add row · {add_section} add section · {remove} remove · "
+                            "{up} / {down} move · rowId follows the title until you edit it"
+                        ).format(
+                            add_row="ctrl+n",
+                            add_section="ctrl+o",
+                            remove="ctrl+r",
+                            up="ctrl+↑",
+                            down="ctrl+↓",
+                        )
                     ),
                     classes="summary",
                 )
                 with Horizontal(id="rows-header"):
                     yield Label("", classes="row-number")
-                    yield Label("row title", classes="row-title")
-                    yield Label("description", classes="row-desc")
-                    yield Label("rowId", classes="row-id")
+                    yield Label(_("row title"), classes="row-title")
+                    yield Label(_("description"), classes="row-desc")
+                    yield Label(_("rowId"), classes="row-id")
                 yield Static(id="err-sections", classes="field-error composer-error")
                 with Vertical(id="sections-editor"):
                     yield from self._section_widgets()
@@ -237,22 +250,26 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         if self._dirty:
             self._schedule_autosave()
         if self.restored:
-            self.notify("Draft restored: it was saved as you typed.", markup=False)
+            self.notify(_("Draft restored: it was saved as you typed."), markup=False)
 
     def action_q_in_form(self) -> None:
         quit_now, back = self.key_for("app.quit_now"), self.key_for("composer.back")
-        self.notify(f"q does not quit from the composer: {quit_now} quits, {back} goes back.")
+        self.notify(
+            _("{q} does not quit from the composer: {quit_now} quits, {back} goes back.").format(
+                q="q", quit_now=quit_now, back=back
+            ),
+            markup=False,
+        )
 
     def refresh_from_state(self) -> None:
         """The title, and a warning when the instance cannot send (its status is not open)."""
-        title = Text.assemble(("List message from ", "bold"), (self.instance, "bold"))
+        title = styled(_("List message from {instance}"), "bold", instance=self.instance)
         instance = self.state.instance(self.instance)
         if instance is not None and instance.status_kind != InstanceStatus.OPEN:
-            title.append(
-                f"  ⚠ status {instance.status}: the gateway sends only from a connected "
-                "(open) instance",
-                style="yellow not bold",
-            )
+            warning = _(
+                "⚠ status {status}: the gateway sends only from a connected (open) instance"
+            ).format(status=instance.status)
+            title.append("  " + warning, style="yellow not bold")
         for note in self.gateway_app.list_message_notes():
             title.append(f"\n⚠ {note}", style="yellow not bold")
         self.query_one("#composer-title", Static).update(title)
@@ -335,7 +352,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
             key = "row-" + widget_id.rsplit("-", 1)[-1]
         else:
             key = ""
-        hint = FIELD_HINTS.get(key, "")
+        hint = field_hint(key)
         text = Text.assemble(("▸ ", "bold"), hint) if hint else Text()
         self.query_one("#composer-hint", Static).update(text)
 
@@ -408,8 +425,9 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         for problem in self._server_problems:
             if not problem.field:
                 continue  # about no field: the status line says it, not a line under a row
-            target, _ = target_of(problem.field, self.draft)
-            lines[target].append(Text(f"✕ gateway: {problem.message}", style="bold red"))
+            target, _prefix = target_of(problem.field, self.draft)
+            said = _("gateway: {problem}").format(problem=problem.message)
+            lines[target].append(Text(f"✕ {said}", style="bold red"))
         for widget in self.query(".composer-error").results(Static):
             found = lines.get(widget.id or "")
             text = Text("\n").join(found) if found else Text()
@@ -422,7 +440,7 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         self._warning_count = len(check.warnings)
 
     def _draw_counters(self) -> None:
-        for key, _, attr, _ in HEADER_FIELDS:
+        for key, _label, attr, _hint in HEADER_FIELDS:
             if key in FIELD_LIMITS:
                 self.query_one(f"#count-{key}", LengthCounter).show(getattr(self.draft, attr))
 
@@ -431,12 +449,16 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         if self.mode == PreviewMode.JSON:
             check = self.draft.check(self.gateway_app.gateway_line)
             if check.ok:
-                note = Text("✓ valid: ctrl+s sends exactly this", style="green")
+                said = _("valid: {send} sends exactly this").format(send="ctrl+s")
+                note = Text(f"✓ {said}", style="green")
             else:
-                note = Text(
-                    f"✕ not sendable yet: {len(check.errors)} problem(s) shown next to the fields",
-                    style="red",
-                )
+                count = len(check.errors)
+                said = ngettext(
+                    "not sendable yet: {n} problem shown next to the fields",
+                    "not sendable yet: {n} problems shown next to the fields",
+                    count,
+                ).format(n=number(count))
+                note = Text(f"✕ {said}", style="red")
         self.query_one("#composer-preview", ListPreview).show(
             self.draft,
             mode=self.mode,
@@ -448,20 +470,28 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
     def _draw_draft_status(self) -> None:
         text = Text()
         if self.saved_at is not None:
-            text.append(f"draft autosaved {self.saved_at:%H:%M:%S}")
+            text.append(_("draft autosaved {time}").format(time=clock(self.saved_at)))
         elif self.restored:
-            text.append("draft restored")
+            text.append(_("draft restored"))
         else:
-            text.append("new draft (autosaved as you type)")
+            text.append(_("new draft (autosaved as you type)"))
         errors, warnings = self._error_count, self._warning_count
         if errors and not (self._reveal_all or self._touched):
-            text.append(f" · {errors} thing(s) to fill in before sending")
+            said = ngettext(
+                "{n} thing to fill in before sending",
+                "{n} things to fill in before sending",
+                errors,
+            )
+            text.append(" · " + said.format(n=number(errors)))
         elif errors:
-            text.append(f" · ✕ {errors} to fix before sending", style="red")
+            said = _("{n} to fix before sending").format(n=number(errors))
+            text.append(f" · ✕ {said}", style="red")
         else:
-            text.append(" · ✓ ready to send (ctrl+s)", style="green")
+            said = _("ready to send ({send})").format(send="ctrl+s")
+            text.append(f" · ✓ {said}", style="green")
         if warnings:
-            text.append(f" · ⚠ {warnings} warning(s)", style="yellow")
+            said = ngettext("{n} warning", "{n} warnings", warnings).format(n=number(warnings))
+            text.append(f" · ⚠ {said}", style="yellow")
         if text.markup != self._shown_status:
             self._shown_status = text.markup
             self.query_one("#composer-draft-status", Static).update(text)
@@ -490,9 +520,11 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
             if not self._save_failing:  # said once, not at every keystroke
                 self._save_failing = True
                 self.notify(
-                    f"Could not save the draft: {problem}. What is typed stays here while "
-                    "this screen is open; saving is tried again at the next keystroke.",
-                    title="Draft",
+                    _(
+                        "Could not save the draft: {problem}. What is typed stays here while "
+                        "this screen is open; saving is tried again at the next keystroke."
+                    ).format(problem=problem),
+                    title=_("Draft"),
                     severity="error",
                     timeout=15,
                     markup=False,
@@ -533,11 +565,13 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
         body = json.dumps(
             self.draft.body(self.gateway_app.gateway_line), indent=2, ensure_ascii=False
         )
-        self.copy(body, "JSON body")
+        self.copy(body, _("JSON body"))
 
     def action_copy_curl(self) -> None:
         curl = self.actions.messages.send_list_curl(self.instance, self.draft.request())
-        self.copy(curl, "curl (the key is read from $GATEWAY_API_KEY)")
+        self.copy(
+            curl, _("curl (the key is read from {variable})").format(variable="$GATEWAY_API_KEY")
+        )
 
     def action_send_to_many(self) -> None:
         """A campaign of this draft (screens/campaign_setup.py); the draft is saved first."""
@@ -560,10 +594,14 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
 
     def _ask_to_leave_unsaved(self) -> None:
         """The draft could not be written: leaving would drop it, so the user decides."""
-        body = Text(f"The draft could not be saved ({self._save_error}).\n")
+        body = Text(
+            _("The draft could not be saved ({problem}).").format(problem=self._save_error) + "\n"
+        )
         body.append(
-            "Leave anyway and lose what was typed? Stay, and it is saved as soon as the disk "
-            "takes it (at the next keystroke, or when you leave).",
+            _(
+                "Leave anyway and lose what was typed? Stay, and it is saved as soon as the disk "
+                "takes it (at the next keystroke, or when you leave)."
+            ),
             style="dim",
         )
 
@@ -573,5 +611,6 @@ class ComposerScreen(SectionsEditor, DraftLibrary, SendFlow, PreviewBeside, Gate
                 self.app.pop_screen()
 
         self.app.push_screen(
-            ConfirmScreen("Draft not saved", body, confirm_label="Leave without it"), decided
+            ConfirmScreen(_("Draft not saved"), body, confirm_label=_("Leave without it")),
+            decided,
         )

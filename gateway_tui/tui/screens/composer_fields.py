@@ -15,31 +15,35 @@ from gateway_tui.core.api.validation import (
     FOOTER_LIMIT,
     LIST_DESCRIPTION_LIMIT,
     LIST_TITLE_LIMIT,
+    ROW_DESCRIPTION_LIMIT,
+    TITLE_LIMIT,
 )
 from gateway_tui.core.draft import Draft
+from gateway_tui.core.text.i18n import N_, _
 
-# key, label, Draft attribute, placeholder
+# key, label, Draft attribute, placeholder (label and placeholder in English: ``_()`` where drawn)
 HEADER_FIELDS: tuple[tuple[str, str, str, str], ...] = (
     (
         "recipient",
-        "Recipient",
+        N_("Recipient"),
         "recipient",
-        "international digits, e.g. 4915123456789, or a group JID",
+        N_("international digits, e.g. 4915123456789, or a group JID"),
     ),
-    ("title", "Title", "title", "the bold first line"),
-    ("description", "Description", "description", "the message text"),
-    ("button", "Button text", "button_text", "opens the list, e.g. See the menu"),
-    ("footer", "Footer", "footer", "optional small print"),
+    ("title", N_("Title"), "title", N_("the bold first line")),
+    ("description", N_("Description"), "description", N_("the message text")),
+    ("button", N_("Button text"), "button_text", N_("opens the list, e.g. See the menu")),
+    ("footer", N_("Footer"), "footer", N_("optional small print")),
 )
 
 
 def placeholder_for(key: str, placeholder: str, line: Dialect) -> str:
-    """A header field's placeholder on a gateway of ``line`` (what it requires differs)."""
+    """A header field's placeholder on a gateway of ``line`` (what it requires differs), in the
+    current language (``placeholder`` is HEADER_FIELDS' English one)."""
     if key == "footer" and line.footer_required:
-        return f"small print under the message (required on {line.label})"
+        return _("small print under the message (required on {line})").format(line=line.label)
     if key == "description" and not line.description_required:
-        return f"the message text (optional on {line.label})"
-    return placeholder
+        return _("the message text (optional on {line})").format(line=line.label)
+    return _(placeholder)
 
 
 # The header fields with a WhatsApp length limit: a counter beside each.
@@ -49,29 +53,56 @@ FIELD_LIMITS = {
     "button": BUTTON_TEXT_LIMIT,
     "footer": FOOTER_LIMIT,
 }
-FIELD_ATTRS = {key: attr for key, _, attr, _ in HEADER_FIELDS} | {"delay": "delay"}
+FIELD_ATTRS = {key: attr for key, _label, attr, _hint in HEADER_FIELDS} | {"delay": "delay"}
 ROW_PARTS = {"title": "title", "desc": "description", "id": "row_id"}
-PRESENCE_NOTE = "only takes effect with a delay"
-PRESENCE_NOT_SENT = "2.x sends none: typing shows during a delay"
-# What the line under the form says about the field under the cursor.
+PRESENCE_NOTE = N_("only takes effect with a delay")
+PRESENCE_NOT_SENT = N_("2.x sends none: typing shows during a delay")
+# What the line under the form says about the field under the cursor (English: ``field_hint``
+# says it in the current language, with the field's limit).
 FIELD_HINTS = {
-    "recipient": "Recipient: international number with its country code (digits; + and "
-    "spaces are dropped), or a group JID …@g.us",
-    "title": f"Title: the bold first line of the message (WhatsApp shows {LIST_TITLE_LIMIT})",
-    "description": "Description: the message text under the title (WhatsApp shows "
-    f"{LIST_DESCRIPTION_LIMIT})",
-    "button": "Button text: the button that opens the list (WhatsApp shows 20 characters)",
-    "footer": f"Footer: optional small print under the message (WhatsApp shows {FOOTER_LIMIT})",
-    "delay": "Delay: whole milliseconds the gateway waits before sending — the request "
-    "stays open that long",
-    "presence": "Presence: what the recipient sees during the delay — only takes effect "
-    "with a delay",
-    "section": "Section title: shown above its rows in the opened list (WhatsApp shows 24)",
-    "row-title": "Row title: one choice in the list (WhatsApp shows 24 characters)",
-    "row-desc": "Row description: under the row's title (WhatsApp shows 72 characters)",
-    "row-id": "rowId: what a reply names when this row is picked — follows the title "
-    "until you edit it",
+    "recipient": N_(
+        "Recipient: international number with its country code (digits; + and "
+        "spaces are dropped), or a group JID …@g.us"
+    ),
+    "title": N_("Title: the bold first line of the message (WhatsApp shows {limit})"),
+    "description": N_("Description: the message text under the title (WhatsApp shows {limit})"),
+    "button": N_("Button text: the button that opens the list (WhatsApp shows {limit} characters)"),
+    "footer": N_("Footer: optional small print under the message (WhatsApp shows {limit})"),
+    "delay": N_(
+        "Delay: whole milliseconds the gateway waits before sending — the request "
+        "stays open that long"
+    ),
+    "presence": N_(
+        "Presence: what the recipient sees during the delay — only takes effect with a delay"
+    ),
+    "section": N_(
+        "Section title: shown above its rows in the opened list (WhatsApp shows {limit})"
+    ),
+    "row-title": N_("Row title: one choice in the list (WhatsApp shows {limit} characters)"),
+    "row-desc": N_("Row description: under the row's title (WhatsApp shows {limit} characters)"),
+    "row-id": N_(
+        "rowId: what a reply names when this row is picked — follows the title until you edit it"
+    ),
 }
+_HINT_LIMITS = {
+    "title": LIST_TITLE_LIMIT,
+    "description": LIST_DESCRIPTION_LIMIT,
+    "button": BUTTON_TEXT_LIMIT,
+    "footer": FOOTER_LIMIT,
+    "section": TITLE_LIMIT,
+    "row-title": TITLE_LIMIT,
+    "row-desc": ROW_DESCRIPTION_LIMIT,
+}
+
+
+def field_hint(key: str) -> str:
+    """The line under the form for the field ``key``, in the current language ("" for none)."""
+    hint = FIELD_HINTS.get(key)
+    if hint is None:
+        return ""
+    limit = _HINT_LIMITS.get(key)
+    return _(hint).format(limit=limit) if limit is not None else _(hint)
+
 
 # Where a problem about a request field is shown (the ids of the error lines).
 _TOP_TARGETS = {
@@ -96,7 +127,8 @@ _REQUIRES = re.compile(r'^requires property "(?P<name>[^"]+)"')
 _NOT_EMPTY = re.compile(r'^The "(?P<name>[^"]+)" cannot be empty$')
 # Lines of the real server's schema that name no path (the schema's "description").
 _KNOWN_LINES = {"Enter a value in milliseconds": "delay", "Invalid format": "number"}
-_SUBFIELD_LABEL = {"title": "title", "description": "description", "rowId": "rowId"}
+# The words before a problem on a row (rowId is the request's own name: never translated).
+_SUBFIELD_LABEL = {"title": N_("title"), "description": N_("description")}
 
 
 def field_of(path: str) -> str:
@@ -118,11 +150,14 @@ def target_of(field: str, draft: Draft) -> tuple[str, str]:
         return "err-sections", ""
     section = draft.sections[s_index]
     if r_index is None:
-        prefix = "title: " if sub == "title" else ""
+        prefix = _("title") + ": " if sub == "title" else ""
         return f"err-sec-{section.uid}", prefix
     if int(r_index) >= len(section.rows):
         return f"err-sec-{section.uid}", ""
-    prefix = f"{_SUBFIELD_LABEL[sub]}: " if sub in _SUBFIELD_LABEL else ""
+    if sub in _SUBFIELD_LABEL:
+        prefix = _(_SUBFIELD_LABEL[sub]) + ": "
+    else:
+        prefix = "rowId: " if sub == "rowId" else ""
     return f"err-row-{section.rows[int(r_index)].uid}", prefix
 
 
@@ -133,9 +168,11 @@ def server_problems(error: GatewayError) -> list[Problem]:
     the property form, and numbers that are not on WhatsApp. Lines that name no field come back
     with field "" (shown under the form).
     """
-    problems = [Problem("number", f"{n} is not on WhatsApp") for n in error.not_on_whatsapp]
+    absent = [_("{number} is not on WhatsApp").format(number=n) for n in error.not_on_whatsapp]
+    problems = [Problem("number", line) for line in absent]
     problems += [Problem(field_of(p.field), p.message) for p in error.problems]
-    said = {f"{n} is not on WhatsApp" for n in error.not_on_whatsapp}
+    # The error's own lines say it too (in English, or in the reader's language): said once.
+    said = {f"{n} is not on WhatsApp" for n in error.not_on_whatsapp} | set(absent)
     said |= {f"{p.field}: {p.message}" for p in error.problems}
     for line in error.messages:
         if line in said:

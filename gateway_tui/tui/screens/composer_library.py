@@ -5,6 +5,8 @@ A mixin of ``ComposerScreen``; the files are the screen's ``ComposeStore``.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from rich.text import Text
 from textual import work
 from textual.widgets import Input, Select
@@ -12,6 +14,7 @@ from textual.widgets import Input, Select
 from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.draft import Draft
 from gateway_tui.core.files.drafts import ComposeStore
+from gateway_tui.core.text.i18n import _, date_time, ngettext, number
 from gateway_tui.tui.screens.composer_fields import HEADER_FIELDS
 from gateway_tui.tui.screens.composer_send import recipient_label
 from gateway_tui.tui.screens.confirm import ConfirmScreen
@@ -32,7 +35,7 @@ class DraftLibrary:
         self._touched.clear()
         self._reveal_all = False
         self._server_problems = []
-        for key, _, attr, _ in HEADER_FIELDS:
+        for key, _label, attr, _hint in HEADER_FIELDS:
             field = self.query_one(f"#f-{key}", Input)
             with field.prevent(Input.Changed):
                 field.value = getattr(draft, attr)
@@ -70,21 +73,23 @@ class DraftLibrary:
             self.call_later(then)
             return
         body = Text(
-            "The message in the form will be replaced and not kept. Save it as a template "
-            "first (f6) to keep it."
+            _(
+                "The message in the form will be replaced and not kept. Save it as a template "
+                "first ({save}) to keep it."
+            ).format(save=self.key_for("composer.save_template"))
         )
 
         async def decided(yes: bool | None) -> None:
             if yes:
                 await then()
 
-        self.app.push_screen(ConfirmScreen(title, body, confirm_label="Replace"), decided)
+        self.app.push_screen(ConfirmScreen(title, body, confirm_label=_("Replace")), decided)
 
     def action_new_draft(self) -> None:
         async def fresh() -> None:
-            await self.replace_draft(Draft(), what="New empty draft")
+            await self.replace_draft(Draft(), what=_("New empty draft"))
 
-        self._confirm_replace("New empty draft", fresh)
+        self._confirm_replace(_("New empty draft"), fresh)
 
     def action_save_template(self) -> None:
         from gateway_tui.tui.screens.compose_modals import TemplateNameScreen
@@ -104,11 +109,13 @@ class DraftLibrary:
         try:
             replaced = store.save_template(name, draft)
         except (OSError, ValueError) as problem:
-            message = f"Template not saved: {problem}"
+            message = _("Template not saved: {problem}").format(problem=problem)
             self.app.call_from_thread(self.notify, message, severity="error", markup=False)
             return
-        verb = "replaced" if replaced else "saved"
-        message = f"Template “{name}” {verb} (without the recipient)"
+        if replaced:
+            message = _("Template “{name}” replaced (without the recipient)").format(name=name)
+        else:
+            message = _("Template “{name}” saved (without the recipient)").format(name=name)
         self.app.call_from_thread(self.notify, message, markup=False)
 
     def action_templates(self) -> None:
@@ -123,7 +130,11 @@ class DraftLibrary:
             try:
                 return store.delete_template(name)
             except OSError as problem:
-                self.notify(f"Template not deleted: {problem}", severity="error", markup=False)
+                self.notify(
+                    _("Template not deleted: {problem}").format(problem=problem),
+                    severity="error",
+                    markup=False,
+                )
                 return False
 
         def chosen(name: str | None) -> None:
@@ -133,15 +144,19 @@ class DraftLibrary:
             template.recipient = self.draft.recipient
 
             async def load() -> None:
-                await self.replace_draft(template, what=f"Template “{name}” loaded")
+                await self.replace_draft(
+                    template, what=_("Template “{name}” loaded").format(name=name)
+                )
 
-            self._confirm_replace(f"Load template “{name}”", load)
+            self._confirm_replace(_("Load template “{name}”").format(name=name), load)
 
         self.app.push_screen(
             LibraryScreen(
-                "Templates",
+                _("Templates"),
                 items,
-                empty="No templates yet: f6 saves the message in the form as one.",
+                empty=_("No templates yet: {save} saves the message in the form as one.").format(
+                    save=self.key_for("composer.save_template")
+                ),
                 on_delete=delete,
             ),
             chosen,
@@ -154,46 +169,52 @@ class DraftLibrary:
         # Newest first: the messages sent from here and the campaigns (f5) of this instance.
         sent: list[tuple[str, LibraryItem, Draft]] = []
         for index, entry in reversed(list(enumerate(self.store.history()))):
-            label = f"{entry.sent_at:%Y-%m-%d %H:%M} → {recipient_label(entry.recipient)}"
-            detail = f"{entry.title or '(no title)'} · id {entry.message_id or '—'}"
+            label = f"{date_time(entry.sent_at)} → {recipient_label(entry.recipient)}"
+            detail = _("{title} · id {id}").format(
+                title=entry.title or _("(no title)"), id=entry.message_id or "—"
+            )
             when = entry.sent_at.isoformat(timespec="seconds")
             sent.append((when, LibraryItem(f"m{index}", label, detail), entry.draft()))
         for campaign in self._campaigns():
             assert campaign.draft is not None
             counts = campaign.counts
             total = sum(counts.values())
-            label = (
-                f"{campaign.created[:16].replace('T', ' ')} ⇉ campaign: "
-                f"{counts.get('sent', 0):,} of {total:,} sent"
+            sent_count = ngettext(
+                "campaign: {sent} of {n} sent", "campaign: {sent} of {n} sent", total
+            ).format(sent=number(counts.get("sent", 0)), n=number(total))
+            label = f"{_created(campaign.created)} ⇉ {sent_count}"
+            detail = _("{title} · campaign {id}").format(
+                title=campaign.draft.title or _("(no title)"), id=campaign.id
             )
-            detail = f"{campaign.draft.title or '(no title)'} · campaign {campaign.id}"
             sent.append(
                 (campaign.created, LibraryItem(f"c{campaign.id}", label, detail), campaign.draft)
             )
         sent.sort(key=lambda found: found[0], reverse=True)
-        drafts = {item.key: draft for _, item, draft in sent}
+        drafts = {item.key: draft for _when, item, draft in sent}
 
         def chosen(key: str | None) -> None:
             if key is None or key not in drafts:
                 return
             draft = Draft.from_json(drafts[key].to_json())
             what = (
-                "Campaign message reopened as a new draft"
+                _("Campaign message reopened as a new draft")
                 if key.startswith("c")
-                else "Sent message reopened as a new draft"
+                else _("Sent message reopened as a new draft")
             )
 
             async def reopen() -> None:
                 await self.replace_draft(draft, what=what)
 
-            self._confirm_replace("Reopen a sent message", reopen)
+            self._confirm_replace(_("Reopen a sent message"), reopen)
 
         self.app.push_screen(
             LibraryScreen(
-                "Sent messages",
-                [item for _, item, _ in sent],
-                empty="Nothing sent from this instance yet.",
-                hint="enter reopens the message as a new draft · ⇉ a campaign (f5)",
+                _("Sent messages"),
+                [item for _when, item, _draft in sent],
+                empty=_("Nothing sent from this instance yet."),
+                hint=_("{enter} reopens the message as a new draft · ⇉ a campaign ({many})").format(
+                    enter="enter", many=self.key_for("composer.send_to_many")
+                ),
             ),
             chosen,
         )
@@ -217,6 +238,18 @@ class DraftLibrary:
         ]
 
 
+def _created(created: str) -> str:
+    """When a campaign was created (ISO text from its journal), the locale's way."""
+    try:
+        return date_time(datetime.fromisoformat(created))
+    except ValueError:
+        return created[:16].replace("T", " ")
+
+
 def _summary(draft: Draft) -> str:
-    rows = draft.row_count
-    return f"{draft.title or '(no title)'} · {len(draft.sections)} section(s), {rows} row(s)"
+    sections, rows = len(draft.sections), draft.row_count
+    counts = ngettext("{n} section, {rows}", "{n} sections, {rows}", sections).format(
+        n=number(sections),
+        rows=ngettext("{n} row", "{n} rows", rows).format(n=number(rows)),
+    )
+    return f"{draft.title or _('(no title)')} · {counts}"

@@ -6,13 +6,14 @@ A mixin of ``ComposerScreen``: it reads and changes ``self.draft`` and asks the 
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.containers import Horizontal, Vertical
 from textual.widget import Widget
 from textual.widgets import Input, Label, Static
 
 from gateway_tui.core.draft import Draft, DraftRow, DraftSection
+from gateway_tui.core.text.i18n import _, ngettext, number
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 
@@ -29,10 +30,10 @@ class SectionsEditor:
         for s_index, section in enumerate(self.draft.sections):
             children: list[Widget] = [
                 Horizontal(
-                    Label(f"Section {s_index + 1}", classes="section-label"),
+                    Label(_("Section {n}").format(n=s_index + 1), classes="section-label"),
                     TextInput(
                         section.title,
-                        placeholder="section title",
+                        placeholder=_("section title"),
                         id=f"sec-{section.uid}-title",
                         compact=True,
                     ),
@@ -52,14 +53,14 @@ class SectionsEditor:
             Label(f"{index + 1:>3}.", classes="row-number"),
             TextInput(
                 row.title,
-                placeholder="row title",
+                placeholder=_("row title"),
                 id=f"row-{row.uid}-title",
                 classes="row-title",
                 compact=True,
             ),
             TextInput(
                 row.description,
-                placeholder="description (optional)",
+                placeholder=_("description (optional)"),
                 id=f"row-{row.uid}-desc",
                 classes="row-desc",
                 compact=True,
@@ -137,7 +138,7 @@ class SectionsEditor:
         await self._after_row_change(section, f"row-{row.uid}-title")
 
     async def action_add_section(self) -> None:
-        _, s_index, _ = self._position()
+        _kind, s_index, _row = self._position()
         section = DraftSection()
         at = len(self.draft.sections) if s_index is None else s_index + 1
         self.draft.sections.insert(at, section)
@@ -163,19 +164,26 @@ class SectionsEditor:
             if section.is_empty:
                 await self._remove_section(s_index)
                 return
-            body = Text("Remove section ")
-            body.append(section.title or f"{s_index + 1}", style="bold")
-            body.append(f" and its {len(section.rows)} row(s)?")
+            count = len(section.rows)
+            body = styled(
+                ngettext(
+                    "Remove section {section} and its {n} row?",
+                    "Remove section {section} and its {n} rows?",
+                    count,
+                ),
+                section=(section.title or f"{s_index + 1}", "bold"),
+                n=number(count),
+            )
 
             async def decided(yes: bool | None) -> None:
                 if yes:
                     await self._remove_section(s_index)
 
             self.app.push_screen(
-                ConfirmScreen("Remove section", body, confirm_label="Remove"), decided
+                ConfirmScreen(_("Remove section"), body, confirm_label=_("Remove")), decided
             )
         else:
-            self.notify("Put the cursor in a row or a section title to remove it.", markup=False)
+            self.notify(_("Put the cursor in a row or a section title to remove it."), markup=False)
 
     async def _remove_section(self, index: int) -> None:
         sections = self.draft.sections
@@ -232,4 +240,4 @@ class SectionsEditor:
             sections[s_index], sections[target] = sections[target], sections[s_index]
             await self._rebuild_sections(focus=f"sec-{sections[target].uid}-title")
         else:
-            self.notify("Put the cursor in a row or a section title to move it.", markup=False)
+            self.notify(_("Put the cursor in a row or a section title to move it."), markup=False)

@@ -20,8 +20,10 @@ from gateway_tui.core.api.validation import normalise_number
 from gateway_tui.core.draft import Draft
 from gateway_tui.core.files.drafts import ComposeStore, HistoryEntry
 from gateway_tui.core.text.formatting import format_number
+from gateway_tui.core.text.i18n import _, date_time, decimal, ngettext, number
 from gateway_tui.tui.screens.composer_fields import server_problems, target_of
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.styled import styled
 
 COUNTDOWN_TICK = 0.1
 
@@ -33,7 +35,7 @@ def describe_timestamp(raw: str | None) -> str:
         moment = datetime.fromtimestamp(int(raw))
     except (ValueError, OverflowError, OSError):
         return raw
-    return f"{raw} ({moment:%Y-%m-%d %H:%M:%S})"
+    return f"{raw} ({date_time(moment, seconds=True)})"
 
 
 def recipient_label(recipient: str) -> str:
@@ -64,7 +66,7 @@ class SendFlow:
 
     def action_send(self) -> None:
         if self.sending:
-            self.notify("Already sending: waiting for the gateway's answer.", markup=False)
+            self.notify(_("Already sending: waiting for the gateway's answer."), markup=False)
             return
         check = self.draft.check(self.gateway_app.gateway_line)
         self._server_problems = []
@@ -72,35 +74,38 @@ class SendFlow:
             self._reveal_all = True
             self._redraw()
             self._focus_first_problem(check.errors)
-            self._status(
-                Text(
-                    f"✕ Not sent: {len(check.errors)} problem(s) to fix, shown next to the fields.",
-                    style="red",
-                )
-            )
+            count = len(check.errors)
+            said = ngettext(
+                "Not sent: {n} problem to fix, shown next to the fields.",
+                "Not sent: {n} problems to fix, shown next to the fields.",
+                count,
+            ).format(n=number(count))
+            self._status(Text(f"✕ {said}", style="red"))
             return
         body = self.draft.body(self.gateway_app.gateway_line)
         if self._unknown_body is not None:
             text = Text(
-                "The outcome of the last send is unknown: the gateway may have sent it. "
-                "Check the chat before sending again. Send now anyway?"
+                _(
+                    "The outcome of the last send is unknown: the gateway may have sent it. "
+                    "Check the chat before sending again. Send now anyway?"
+                )
             )
-            self._ask_then_send("Outcome unknown", text)
+            self._ask_then_send(_("Outcome unknown"), text)
         elif body == self._last_sent_body:
-            text = Text("This exact message was sent already. Send it again?")
-            self._ask_then_send("Send again", text)
+            text = Text(_("This exact message was sent already. Send it again?"))
+            self._ask_then_send(_("Send again"), text)
         else:
             self._start_send()
 
     def _ask_then_send(self, title: str, body: Text) -> None:
         self.app.push_screen(
-            ConfirmScreen(title, body, confirm_label="Send"),
+            ConfirmScreen(title, body, confirm_label=_("Send")),
             lambda yes: self._start_send() if yes else None,
         )
 
     def _focus_first_problem(self, problems: list[Problem]) -> None:
         for problem in problems:
-            target, _ = target_of(problem.field, self.draft)
+            target, _prefix = target_of(problem.field, self.draft)
             widget_id = {
                 "err-recipient": "f-recipient",
                 "err-title": "f-title",
@@ -138,7 +143,7 @@ class SendFlow:
         self._tick()
         self._send_worker = self.call(
             self._send(request),
-            what="Sending the list message",
+            what=_("Sending the list message"),
             on_done=self._sent,
             on_error=self._send_failed,
             group="send",
@@ -159,17 +164,29 @@ class SendFlow:
         who = recipient_label(
             self.draft.recipient if self._send_form is None else self._send_form["recipient"]
         )
-        text = Text.assemble(("⏳ Sending to ", "bold"))
-        text.append(who, style="bold")
         left = self._send_delay_ms / 1000 - (time.monotonic() - self._send_started)
-        if self._send_delay_ms and left > 0:
-            presence = f", showing “{self._send_presence}”" if self._send_presence else ""
-            text.append(
-                f" — the gateway waits out the delay of {self._send_delay_ms} ms{presence}: "
+        delay = str(self._send_delay_ms)  # as typed in the form
+        seconds = (_("{n} s left").format(n=decimal(max(left, 0), 1)), "bold cyan")
+        if self._send_delay_ms and left > 0 and self._send_presence:
+            sentence = _(
+                "⏳ Sending to {who} — the gateway waits out the delay of {delay} ms, "
+                "showing “{presence}”: {left}"
             )
-            text.append(f"{left:.1f} s left", style="bold cyan")
+        elif self._send_delay_ms and left > 0:
+            sentence = _(
+                "⏳ Sending to {who} — the gateway waits out the delay of {delay} ms: {left}"
+            )
         else:
-            text.append(" — waiting for the gateway's answer…")
+            sentence = _("⏳ Sending to {who} — waiting for the gateway's answer…")
+        text = styled(
+            sentence,
+            "",
+            who=(who, "bold"),
+            delay=delay,
+            presence=self._send_presence or "",
+            left=seconds,
+        )
+        text.stylize("bold", 0, sentence.find("{who}"))  # "⏳ Sending to", bold
         self._status(text)
 
     def _status(self, text: Text) -> None:
@@ -190,20 +207,32 @@ class SendFlow:
                     self._dirty = False
             except OSError as problem:
                 self.notify(
-                    f"Sent, but the history could not be saved: {problem}",
+                    _("Sent, but the history could not be saved: {problem}").format(
+                        problem=problem
+                    ),
                     severity="warning",
                     markup=False,
                 )
         key = result.key
-        text = Text.assemble(("✓ Sent", "bold green"))
-        text.append(f" to {recipient_label(form['recipient'] if form else '')}")
-        text.append("\n  message id ")
-        text.append(key.id if key else "—", style="bold")
-        text.append("   status ")
-        text.append(result.status or "—", style="bold")
-        text.append("   timestamp ")
-        text.append(describe_timestamp(result.message_timestamp))
-        text.append("\n  Recorded in the chat list (t on the instance view).", style="dim")
+        text = styled(
+            _("✓ Sent to {recipient}"),
+            "",
+            recipient=recipient_label(form["recipient"] if form else ""),
+        )
+        verb_ends = text.plain.find(" ", 2)  # "✓ Sent" stands out, whatever the language
+        text.stylize("bold green", 0, verb_ends if verb_ends > 0 else None)
+        text.append("\n  ")
+        text.append_text(
+            styled(
+                _("message id {id}   status {status}   timestamp {timestamp}"),
+                "",
+                id=(key.id if key else "—", "bold"),
+                status=(result.status or "—", "bold"),
+                timestamp=describe_timestamp(result.message_timestamp),
+            )
+        )
+        recorded = _("Recorded in the chat list ({chats} on the instance view).").format(chats="t")
+        text.append("\n  " + recorded, style="dim")
         self._status(text)
         self._redraw()
 
@@ -217,11 +246,15 @@ class SendFlow:
             self._countdown.stop()
             self._countdown = None
         self._unknown_body = self._send_body
-        text = Text.assemble(("⚠ Given up: outcome unknown — check before retrying", "bold yellow"))
+        text = Text.assemble(
+            (_("⚠ Given up: outcome unknown — check before retrying"), "bold yellow")
+        )
         text.append(
-            "\n  The gateway may have sent the message. Look at the chat before sending again: "
-            f"{self.key_for('composer.send')} asks first, nothing is resent on its own. "
-            f"{self.key_for('composer.back')} again goes back."
+            "\n  "
+            + _(
+                "The gateway may have sent the message. Look at the chat before sending again: "
+                "{send} asks first, nothing is resent on its own. {back} again goes back."
+            ).format(send=self.key_for("composer.send"), back=self.key_for("composer.back"))
         )
         self._status(text)
 
@@ -229,26 +262,33 @@ class SendFlow:
         if error.outcome_unknown:
             self._unknown_body = self._send_body
             text = Text.assemble(
-                ("⚠ No answer: outcome unknown — check before retrying", "bold yellow")
+                (_("⚠ No answer: outcome unknown — check before retrying"), "bold yellow")
             )
             text.append(f"\n  {error.summary}", style="dim")
             text.append(
-                "\n  The gateway may have sent the message. Look at the chat before sending "
-                f"again: {self.key_for('composer.send')} asks first, nothing is resent on its own."
+                "\n  "
+                + _(
+                    "The gateway may have sent the message. Look at the chat before sending "
+                    "again: {send} asks first, nothing is resent on its own."
+                ).format(send=self.key_for("composer.send"))
             )
             self._status(text)
             return True
         self._server_problems = server_problems(error)
         self._reveal_all = True
         self._redraw()
-        text = Text.assemble(("✕ Not sent: ", "bold red"))
-        text.append(error.title)
+        text = styled(_("✕ Not sent: {reason}"), "bold red", reason=(error.title, ""))
         placed = [p for p in self._server_problems if p.field]
         general = [p for p in self._server_problems if not p.field]
         for problem in general[:4]:
             text.append(f"\n  {problem.message}")
         if placed:
-            text.append(f"\n  {len(placed)} problem(s) shown next to the fields.", style="red")
+            said = ngettext(
+                "{n} problem shown next to the fields.",
+                "{n} problems shown next to the fields.",
+                len(placed),
+            ).format(n=number(len(placed)))
+            text.append(f"\n  {said}", style="red")
         if error.hint:
             text.append(f"\n  {error.hint}", style="yellow")
         self._status(text)

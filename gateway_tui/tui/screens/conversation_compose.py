@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rich.text import Text
 from textual.widgets import Static
 
 from gateway_tui.core.api.chat_models import StoredMessage, one_line
@@ -23,9 +22,11 @@ from gateway_tui.core.files.media_files import (
     safe_name,
     save_new_file,
 )
+from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.conversation_modals import FileToSend, ReactionScreen, SendFileScreen
 from gateway_tui.tui.widgets.message_kinds_view import MEDIA_KINDS, file_size
 from gateway_tui.tui.widgets.message_line import MessageLine
+from gateway_tui.tui.widgets.styled import styled
 
 if TYPE_CHECKING:
     from gateway_tui.tui.screens.messages import MessagesScreen
@@ -40,7 +41,7 @@ READ_RECEIPTS_AT_MOST = 20
 
 def _who(message: StoredMessage) -> str:
     if message.from_me:
-        return "You"
+        return _("You")
     return message.sender_name or person_label(message.sender)
 
 
@@ -63,10 +64,10 @@ class ConversationCompose(_Base):
         event.stop()
         text = event.text
         if not text.strip():
-            self.notify("Nothing to send: type a message first.", markup=False)
+            self.notify(_("Nothing to send: type a message first."), markup=False)
             return
         if self._sending:
-            self.notify("Still sending the last message…", markup=False)
+            self.notify(_("Still sending the last message…"), markup=False)
             return
         self._sending = True
         quote = self.reply_to
@@ -84,7 +85,7 @@ class ConversationCompose(_Base):
             self._set_reply(None)
             self._reload_messages()
 
-        self.call(send(), what="Sending the message", on_done=sent, group="send-text")
+        self.call(send(), what=_("Sending the message"), on_done=sent, group="send-text")
 
     def _reload_messages(self) -> None:
         """Read the chat again after a send. A read already under way may have left before
@@ -95,7 +96,7 @@ class ConversationCompose(_Base):
             self._reload_pending = False
             self.call(
                 self.actions.chats.load_messages(self.instance, self.jid),
-                what="Reading the conversation",
+                what=_("Reading the conversation"),
                 on_done=lambda _m: self.view.action_last(),
                 on_error=self._failed,
                 group="messages",
@@ -122,11 +123,15 @@ class ConversationCompose(_Base):
         banner.display = message is not None
         if message is None:
             return
-        text = Text("↩ Replying to ", style="dim")
-        text.append(printable(_who(message)), style="bold")
-        text.append(": ", style="dim")
-        text.append(printable(one_line(message.text or f"[{message.kind}]", 70)), style="italic")
-        text.append(f"  ({self.key_for('messages.back') or 'escape'} cancels)", style="dim")
+        text = styled(
+            _("↩ Replying to {who}: {text}"),
+            "dim",
+            who=(printable(_who(message)), "bold"),
+            text=(printable(one_line(message.text or f"[{message.kind}]", 70)), "italic"),
+        )
+        text.style = "dim"  # the whole banner dim, the name and the text in their styles too
+        cancels = _("{key} cancels").format(key=self.key_for("messages.back") or "escape")
+        text.append(f"  ({cancels})", style="dim")
         banner.update(text)
 
     # --- a reaction ----------------------------------------------------------------------------
@@ -142,8 +147,10 @@ class ConversationCompose(_Base):
                 return
             self.call(
                 self.actions.messages.send_reaction(self.instance, key, emoji),
-                what="Sending the reaction",
-                done=f"Reacted {emoji}" if emoji else "Reaction taken away",
+                what=_("Sending the reaction"),
+                done=_("Reacted {emoji}").format(emoji=emoji)
+                if emoji
+                else _("Reaction taken away"),
                 on_done=lambda _r: self._reload_messages(),
                 group="react",
             )
@@ -171,7 +178,7 @@ class ConversationCompose(_Base):
             return
         self.call(
             self.actions.messages.mark_read(self.instance, [m.key for m in received]),
-            what="Sending read receipts",
+            what=_("Sending read receipts"),
             group="mark-read",
         )
 
@@ -183,7 +190,9 @@ class ConversationCompose(_Base):
             return
         if message.kind not in MEDIA_KINDS:
             self.notify(
-                f"This is a {message.kind or 'message'}, not a photo, video, audio or document.",
+                _("This is a {kind}, not a photo, video, audio or document.").format(
+                    kind=message.kind or _("message")
+                ),
                 markup=False,
             )
             return
@@ -197,13 +206,20 @@ class ConversationCompose(_Base):
             try:
                 path = save_new_file(media_dir(), name, media.content)
             except (OSError, MediaFileProblem) as problem:
-                self.notify(f"Could not save the file: {problem}", severity="error", markup=False)
+                self.notify(
+                    _("Could not save the file: {problem}").format(problem=problem),
+                    severity="error",
+                    markup=False,
+                )
                 return
-            self.notify(f"Saved {file_size(len(media.content))} to {path}", markup=False)
+            self.notify(
+                _("Saved {size} to {path}").format(size=file_size(len(media.content)), path=path),
+                markup=False,
+            )
 
         self.call(
             self.actions.messages.media_of(self.instance, message.id),
-            what="Downloading the media",
+            what=_("Downloading the media"),
             on_done=save,
             group="save-media",
             exclusive=True,
@@ -215,8 +231,10 @@ class ConversationCompose(_Base):
                 return
             self.call(
                 self.actions.messages.send_media(self.instance, self.jid, choice.upload),
-                what=f"Sending {choice.upload.file_name} ({file_size(choice.size)})",
-                done="File sent",
+                what=_("Sending {file} ({size})").format(
+                    file=choice.upload.file_name, size=file_size(choice.size)
+                ),
+                done=_("File sent"),
                 on_done=lambda _r: self._reload_messages(),
                 group="send-file",
             )

@@ -17,6 +17,7 @@ from textual.widgets import Input, Label, Static
 from gateway_tui.core.api.message_bodies import MediaUpload
 from gateway_tui.core.chat_book import printable
 from gateway_tui.core.files.media_files import MediaFileProblem, read_for_upload
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.text_input import TextInput
 
@@ -26,7 +27,7 @@ REACTIONS = ("👍", "❤️", "😂", "😮", "😢", "🙏")
 class ReactionScreen(FormModal[str | None]):
     """`+`: 1–6 react with that emoji, 0 takes a reaction away, or type any emoji."""
 
-    HELP_TITLE = "React to a message"
+    HELP_TITLE = N_("React to a message")
     BINDINGS = [
         # One literal per key (the catalogue finds them; REACTIONS[n - 1] is key n's emoji).
         Binding("1", "choose(1)", "React 👍", id="reaction.choose_1"),
@@ -45,18 +46,19 @@ class ReactionScreen(FormModal[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reaction-dialog", classes="dialog"):
-            yield Static(Text("React to", style="bold"), classes="dialog-title")
+            yield Static(Text(_("React to"), style="bold"), classes="dialog-title")
             yield Static(Text(printable(self.quoted), style="italic"))
             choices = Text()
             for n, emoji in enumerate(REACTIONS, start=1):
                 choices.append(f" {n} ", style="bold")
                 choices.append(emoji + " ")
             choices.append(" 0 ", style="bold")
-            choices.append("none")
+            choices.append(_("none"))
             yield Static(choices)
-            yield Label("or type an emoji and press enter")
+            yield Label(_("or type an emoji and press {enter}").format(enter="enter"))
             yield TextInput(placeholder="🎉", max_length=16, id="reaction-other")
-            yield Static(Text(f"{self.key_for('reaction.cancel')} cancels", style="dim"))
+            cancels = _("{key} cancels").format(key=self.key_for("reaction.cancel"))
+            yield Static(Text(cancels, style="dim"))
 
     def on_mount(self) -> None:
         self.query_one("#reaction-other", Input).focus()
@@ -86,7 +88,7 @@ class SendFileScreen(FormModal[FileToSend | None]):
     """`f`: a local file and a caption; checked (exists, size within WhatsApp's limit) here,
     before anything is sent."""
 
-    HELP_TITLE = "Send a file"
+    HELP_TITLE = N_("Send a file")
     NOTE_ID = "send-file-note"
     BINDINGS = [
         Binding("ctrl+s", "submit", "Send the file", id="send_file.send", priority=True),
@@ -99,18 +101,20 @@ class SendFileScreen(FormModal[FileToSend | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="send-file-dialog", classes="dialog"):
-            title = Text("Send a file to ", style="bold")
-            title.append(printable(self.chat_title), style="bold")
-            yield Static(title, classes="dialog-title")
-            yield Label("File (a photo, video or audio goes as one; anything else as a document)")
-            yield TextInput(placeholder="~/Pictures/receipt.jpg", id="send-file-path")
-            yield Label("Caption (optional)")
-            yield TextInput(placeholder="shown under the file", id="send-file-caption")
+            title = _("Send a file to {chat}").format(chat=printable(self.chat_title))
+            yield Static(Text(title, style="bold"), classes="dialog-title")
+            yield Label(
+                _("File (a photo, video or audio goes as one; anything else as a document)")
+            )
+            yield TextInput(placeholder=_("~/Pictures/receipt.jpg"), id="send-file-path")
+            yield Label(_("Caption (optional)"))
+            yield TextInput(placeholder=_("shown under the file"), id="send-file-caption")
             yield Static(id="send-file-note", classes="field-error")
             send, cancel = self.key_for("send_file.send"), self.key_for("send_file.cancel")
-            yield Static(
-                Text(f"enter or {send} sends · tab to the caption · {cancel} cancels", "dim")
+            keys = _("{enter} or {send} sends · {tab} to the caption · {cancel} cancels").format(
+                enter="enter", send=send, tab="tab", cancel=cancel
             )
+            yield Static(Text(keys, "dim"))
 
     def on_mount(self) -> None:
         self.query_one("#send-file-path", Input).focus()

@@ -27,14 +27,17 @@ from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.events import curl_command
 from gateway_tui.core.chat_book import printable
 from gateway_tui.core.interactive_form import parse_buttons, parse_cards
+from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.text_input import TextInput
 
-BUTTONS_EXAMPLE = "reply: Yes, please = yes\nreply: No, thanks = no"
-CTA_EXAMPLE = "url: Our site = https://example.com\ncall: Call us = +55 11 4000-0000"
-PIX_EXAMPLE = "pix: Loja Exemplo | email | pix@example.com"
-CARDS_EXAMPLE = (
+# The forms' examples (in English; ``_()`` where shown: the words change, the button types and
+# the "image:" / "footer:" heads are the form's syntax and stay as they are).
+BUTTONS_EXAMPLE = N_("reply: Yes, please = yes\nreply: No, thanks = no")
+CTA_EXAMPLE = N_("url: Our site = https://example.com\ncall: Call us = +55 11 4000-0000")
+PIX_EXAMPLE = N_("pix: Loja Exemplo | email | pix@example.com")
+CARDS_EXAMPLE = N_(
     "Basic plan, 10 users\nimage: https://example.com/basic.png\nurl: See it = "
     "https://example.com/basic\n\nPro plan, 50 users\nurl: See it = https://example.com/pro"
 )
@@ -42,27 +45,34 @@ CARDS_EXAMPLE = (
 
 @dataclass(frozen=True)
 class ComposerKind:
-    title: str
+    title: str  # in English, as ``example`` and ``writes``: ``_()`` where shown
     example: str
     types: tuple[str, ...]  # the button types this composer writes (() for a carousel)
     writes: str  # what it writes, in a sentence
 
 
 KINDS = {
-    "reply": ComposerKind("Reply buttons", BUTTONS_EXAMPLE, ("reply",), "reply buttons"),
+    "reply": ComposerKind(N_("Reply buttons"), BUTTONS_EXAMPLE, ("reply",), N_("reply buttons")),
     "cta": ComposerKind(
-        "URL, call and copy buttons", CTA_EXAMPLE, ("url", "call", "copy"), "URL/call/copy buttons"
+        N_("URL, call and copy buttons"),
+        CTA_EXAMPLE,
+        ("url", "call", "copy"),
+        N_("URL/call/copy buttons"),
     ),
-    "pix": ComposerKind("PIX payment button", PIX_EXAMPLE, ("pix",), "one PIX button"),
-    "carousel": ComposerKind("Carousel", "", (), "carousels"),
+    "pix": ComposerKind(N_("PIX payment button"), PIX_EXAMPLE, ("pix",), N_("one PIX button")),
+    "carousel": ComposerKind(N_("Carousel"), "", (), N_("carousels")),
 }
 HELP = {
-    "reply": "One button a line, at most 3: reply: text = id",
-    "cta": "One button a line, at most 2: url: text = https://… · call: text = +phone · "
-    "copy: text = code",
-    "pix": "One line: pix: name | key type (cpf, cnpj, email, phone, random) | key",
-    "carousel": "One card a paragraph: its text, then image: URL, footer: …, and its buttons "
-    "(reply / url / call / copy, one a line, at most 3)",
+    "reply": N_("One button a line, at most 3: reply: text = id"),
+    "cta": N_(
+        "One button a line, at most 2: url: text = https://… · call: text = +phone · "
+        "copy: text = code"
+    ),
+    "pix": N_("One line: pix: name | key type (cpf, cnpj, email, phone, random) | key"),
+    "carousel": N_(
+        "One card a paragraph: its text, then image: URL, footer: …, and its buttons "
+        "(reply / url / call / copy, one a line, at most 3)"
+    ),
 }
 _ICONS = {"reply": "↩", "url": "🔗", "call": "📞", "copy": "⧉", "pix": "PIX"}
 
@@ -73,7 +83,7 @@ def button_label(button: kinds.Button) -> str:
 
 
 class InteractiveComposerScreen(GatewayScreen):
-    HELP_TITLE = "Buttons and carousels (Evolution API 2.4)"
+    HELP_TITLE = N_("Buttons and carousels (Evolution API 2.4)")
     BINDINGS = [
         Binding("ctrl+s", "send", "Send", id="interactive.send", priority=True),
         Binding("escape", "back", "Back", id="interactive.back"),
@@ -94,24 +104,26 @@ class InteractiveComposerScreen(GatewayScreen):
         yield GatewayBar()
         with Horizontal(id="interactive-body"):
             with VerticalScroll(id="interactive-form"):
-                title = KINDS[self.kind].title
-                yield Static(Text(f"{title} from {self.instance}", style="bold"), classes="title")
+                title = _("{kind} from {instance}").format(
+                    kind=_(KINDS[self.kind].title), instance=self.instance
+                )
+                yield Static(Text(title, style="bold"), classes="title")
                 yield Static(id="interactive-version")
-                yield Label("To")
+                yield Label(_("To"))
                 yield TextInput(self.recipient, placeholder="5511999999999", id="i-to")
                 if self.buttons:
-                    yield Label("Title")
-                    yield TextInput(placeholder="Menu", id="i-title")
-                    yield Label("Description (optional)")
+                    yield Label(_("Title"))
+                    yield TextInput(placeholder=_("Menu"), id="i-title")
+                    yield Label(_("Description (optional)"))
                     yield TextInput(id="i-description")
-                    yield Label("Footer (optional)")
+                    yield Label(_("Footer (optional)"))
                     yield TextInput(id="i-footer")
                 else:
-                    yield Label("Text above the cards")
-                    yield TextInput(placeholder="Our plans", id="i-body")
-                yield Static(Text(HELP[self.kind], style="dim"))
+                    yield Label(_("Text above the cards"))
+                    yield TextInput(placeholder=_("Our plans"), id="i-body")
+                yield Static(Text(_(HELP[self.kind]), style="dim"))
                 example = KINDS[self.kind].example if self.buttons else CARDS_EXAMPLE
-                yield TextArea(example, id="i-lines", soft_wrap=False)
+                yield TextArea(_(example), id="i-lines", soft_wrap=False)
             with VerticalScroll(id="interactive-preview"):
                 yield Static(id="i-problems")
                 yield Static(id="i-preview")
@@ -127,7 +139,7 @@ class InteractiveComposerScreen(GatewayScreen):
         # 2.4's rules or the refusal name the version, not the line.
         self.call(
             self.actions.kinds.version(),
-            what="Reading the gateway's version",
+            what=_("Reading the gateway's version"),
             on_done=lambda _version: self._redraw(),  # a failure: said (the refusal: unknown)
             group="interactive-version",
         )
@@ -151,7 +163,9 @@ class InteractiveComposerScreen(GatewayScreen):
             )
             kind = KINDS[self.kind]
             for other in sorted({b.type for b in buttons if b.type not in kind.types}):
-                said = f"{other} buttons: this composer writes {kind.writes}"
+                said = _("{type} buttons: this composer writes {kind}").format(
+                    type=other, kind=_(kind.writes)
+                )
                 problems.append(Problem("buttons", said))
         else:
             cards, problems = parse_cards(text)
@@ -172,15 +186,16 @@ class InteractiveComposerScreen(GatewayScreen):
 
     def _redraw(self) -> None:
         message, problems = self.message()
-        version = self.gateway_app.gateway_version or "not known yet"
+        version = self.gateway_app.gateway_version or _("not known yet")
         self.query_one("#interactive-version", Static).update(
-            Text(f"This gateway: {version}", style="dim")
+            Text(_("This gateway: {version}").format(version=version), style="dim")
         )
         said = Text()
         for problem in problems:
             said.append(f"✕ {printable(str(problem))}\n", style="red")
         if not problems:
-            said.append("✓ ready to send (ctrl+s)", style="green")
+            ready = _("ready to send ({send})").format(send="ctrl+s")
+            said.append(f"✓ {ready}", style="green")
         self.query_one("#i-problems", Static).update(said)
         self.query_one("#i-preview", Static).update(self._preview(message))
         body = self.body(message)
@@ -192,7 +207,7 @@ class InteractiveComposerScreen(GatewayScreen):
         self.query_one("#i-curl", Static).update(Text(curl_command("POST", url, body), style="dim"))
 
     def _preview(self, message: Any) -> Text:
-        shown = Text("Preview\n", style="bold underline")
+        shown = Text(_("Preview") + "\n", style="bold underline")
         if self.buttons:
             if message.title:
                 shown.append(printable(message.title) + "\n", style="bold")
@@ -204,7 +219,7 @@ class InteractiveComposerScreen(GatewayScreen):
             return shown
         shown.append(printable(message.body) + "\n")
         for number, card in enumerate(message.cards, start=1):
-            shown.append(f"\n┌ card {number}", style="dim")
+            shown.append("\n┌ " + _("card {n}").format(n=number), style="dim")
             if card.image_url:
                 shown.append(f"  🖼 {printable(card.image_url)}", style="dim")
             shown.append("\n│ " + printable(card.body))
@@ -215,12 +230,15 @@ class InteractiveComposerScreen(GatewayScreen):
 
     def action_send(self) -> None:
         if self.sending:
-            self.notify("Already sending: waiting for the gateway's answer.", markup=False)
+            self.notify(_("Already sending: waiting for the gateway's answer."), markup=False)
             return
         message, problems = self.message()
         if problems:
             self.query_one("#interactive-status", Static).update(
-                Text(f"✕ Not sent: {printable(str(problems[0]))}", style="red")
+                Text(
+                    _("✕ Not sent: {reason}").format(reason=printable(str(problems[0]))),
+                    style="red",
+                )
             )
             return
         self.sending = True
@@ -235,9 +253,9 @@ class InteractiveComposerScreen(GatewayScreen):
                 self.sending = False
 
         def sent(_result: object) -> None:
-            self.query_one("#interactive-status", Static).update(Text("✓ Sent", style="green"))
+            self.query_one("#interactive-status", Static).update(Text(_("✓ Sent"), style="green"))
 
-        self.call(send(), what="Sending the message", on_done=sent, group="send-interactive")
+        self.call(send(), what=_("Sending the message"), on_done=sent, group="send-interactive")
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -28,6 +28,8 @@ from gateway_tui.core.api.validation import (
     TOTAL_ROWS_LIMIT,
 )
 from gateway_tui.core.draft import Draft
+from gateway_tui.core.text.i18n import _, ngettext, number
+from gateway_tui.tui.widgets.styled import styled
 
 BUBBLE_WIDTH = 40
 ELLIPSIS = "…"
@@ -62,14 +64,14 @@ def _cut_mark(line: Text, cut: bool) -> Text:
 def bubble(draft: Draft) -> Panel:
     """The message in the chat: title, description, footer, and the button."""
     parts: list[RenderableType] = [
-        _line(draft.title, "bold", "(title)"),
-        _line(draft.description, "", "(description)"),
+        _line(draft.title, "bold", _("(title)")),
+        _line(draft.description, "", _("(description)")),
     ]
     if draft.footer:
         parts.append(_line(draft.footer, "dim"))
     parts.append(Rule(style="dim"))
     button, cut = clip(draft.button_text, BUTTON_TEXT_LIMIT)
-    label = _line(f"☰ {button}" if button else "", "bold cyan", "☰ (button text)")
+    label = _line(f"☰ {button}" if button else "", "bold cyan", "☰ " + _("(button text)"))
     label.justify = "center"
     parts.append(_cut_mark(label, cut))
     return Panel(Group(*parts), box=box.ROUNDED, width=BUBBLE_WIDTH, padding=(0, 1))
@@ -84,28 +86,28 @@ def opened_list(draft: Draft, focus_uid: int | None = None, *, with_ids: bool = 
     parts: list[RenderableType] = []
     shown_rows = 0
     if not draft.sections:
-        parts.append(Text("(no sections)", style="dim italic"))
+        parts.append(Text(_("(no sections)"), style="dim italic"))
     for s_index, section in enumerate(draft.sections):
         if s_index:
             parts.append(Text(""))
         title, cut = clip(section.title, TITLE_LIMIT)
-        heading = _line(title.upper(), "bold green", f"(section {s_index + 1} title)")
+        heading = _line(title.upper(), "bold green", _("(section {n} title)").format(n=s_index + 1))
         if section.uid == focus_uid:
             heading.stylize("reverse")
         parts.append(_cut_mark(heading, cut))
         if not section.rows:
-            parts.append(Text("  (no rows)", style="dim italic"))
+            parts.append(Text("  " + _("(no rows)"), style="dim italic"))
         for row in section.rows:
             shown_rows += 1
             hidden = shown_rows > TOTAL_ROWS_LIMIT
             row_title, title_cut = clip(row.title, TITLE_LIMIT)
             line = Text.assemble(("○ ", "dim"))
             line.append_text(
-                _line(row_title, "bold" if not hidden else "dim strike", "(row title)")
+                _line(row_title, "bold" if not hidden else "dim strike", _("(row title)"))
             )
             _cut_mark(line, title_cut)
             if hidden:
-                line.append("  not shown by WhatsApp", style="yellow")
+                line.append("  " + _("not shown by WhatsApp"), style="yellow")
             if row.uid == focus_uid:
                 line.stylize("reverse")
             parts.append(line)
@@ -115,13 +117,14 @@ def opened_list(draft: Draft, focus_uid: int | None = None, *, with_ids: bool = 
                 detail.append_text(_line(description, "dim" if not hidden else "dim strike"))
                 parts.append(_cut_mark(detail, description_cut))
             if with_ids:
-                parts.append(
-                    Text.assemble(("  reply rowId: ", "dim italic"), (ids[row.uid], "dim"))
+                said = styled(
+                    _("reply rowId: {row_id}"), "dim italic", row_id=(ids[row.uid], "dim")
                 )
-    header, _ = clip(draft.button_text, BUTTON_TEXT_LIMIT)
+                parts.append(Text.assemble(("  ", "dim italic"), said))
+    header, _cut = clip(draft.button_text, BUTTON_TEXT_LIMIT)
     return Panel(
         Group(*parts),
-        title=Text(header or "(button text)", style="bold"),
+        title=Text(header or _("(button text)"), style="bold"),
         title_align="left",
         box=box.ROUNDED,
         width=BUBBLE_WIDTH,
@@ -157,9 +160,9 @@ class WrappedJson:
             content = line[indent:]
             room = max(width - indent - len(CONTINUED), 8)
             pieces = content.wrap(console, room, overflow="fold", no_wrap=False)
-            for number, piece in enumerate(pieces):
+            for index, piece in enumerate(pieces):
                 shown = Text(" " * indent)
-                if number:
+                if index:
                     shown.append(CONTINUED, style="dim")
                 piece.rstrip()  # the space it was broken at
                 shown.append_text(piece)
@@ -193,28 +196,35 @@ class ListPreview(Static):
         """``line``: the gateway's line, whose body the JSON view shows."""
         parts: list[RenderableType] = []
         if mode == PreviewMode.JSON:
-            title = Text("JSON body that will be sent", style="bold")
-            title.append("  y copies it · Y the curl · f2 back", style="not bold dim")
+            title = Text(_("JSON body that will be sent"), style="bold")
+            keys = _("{copy} copies it · {curl} the curl · {back} back").format(
+                copy="y", curl="Y", back="f2"
+            )
+            title.append("  " + keys, style="not bold dim")
             parts.append(title)
             if note is not None:
                 parts.append(note)
             # Broken at a space to the pane's width, each piece after the first marked ↪.
             parts.append(WrappedJson(json_body(draft.body(line))))
         elif mode == PreviewMode.LIST:
-            parts.append(Text("Opened list — after pressing the button", style="bold"))
+            parts.append(Text(_("Opened list — after pressing the button"), style="bold"))
             parts.append(opened_list(draft, focus_uid, with_ids=True))
         else:
             recipient = draft.recipient.strip()
-            to = Text.assemble(("To ", "dim"))
-            to.append(recipient or "(recipient)", style="" if recipient else "dim italic")
-            parts.append(to)
+            shown = (recipient, "") if recipient else (_("(recipient)"), "dim italic")
+            parts.append(styled(_("To {recipient}"), "dim", recipient=shown))
             parts.append(bubble(draft))
-            parts.append(Text("Opened list", style="bold"))
+            parts.append(Text(_("Opened list"), style="bold"))
             parts.append(opened_list(draft, focus_uid))
         if draft.row_count > TOTAL_ROWS_LIMIT and mode != PreviewMode.JSON:
             parts.append(
                 Text(
-                    f"⚠ {draft.row_count} rows: WhatsApp shows at most {TOTAL_ROWS_LIMIT}",
+                    "⚠ "
+                    + ngettext(
+                        "{n} row: WhatsApp shows at most {limit}",
+                        "{n} rows: WhatsApp shows at most {limit}",
+                        draft.row_count,
+                    ).format(n=number(draft.row_count), limit=TOTAL_ROWS_LIMIT),
                     style="yellow",
                 )
             )

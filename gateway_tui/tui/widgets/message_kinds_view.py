@@ -16,6 +16,7 @@ from gateway_tui.core.api.message_views import (
     detail_lines,
 )
 from gateway_tui.core.chat_book import printable
+from gateway_tui.core.text.i18n import N_, _, decimal, number
 
 DRAWN_KINDS = frozenset(
     {
@@ -48,7 +49,7 @@ def kind_card(
 
 
 def deleted_line() -> Text:
-    return Text("🚫 deleted for everyone", style="italic dim")
+    return Text(_("🚫 deleted for everyone"), style="italic dim")
 
 
 def reactions_line(decorations: Decorations, message_id: str) -> Text | None:
@@ -56,12 +57,13 @@ def reactions_line(decorations: Decorations, message_id: str) -> Text | None:
     return Text(printable(said)) if said else None
 
 
+# The icon and the word of each kind (the word in English: ``_()`` where it is drawn).
 MEDIA_KINDS = {
-    "imageMessage": ("🖼", "Photo"),
-    "videoMessage": ("🎥", "Video"),
-    "audioMessage": ("🎵", "Audio"),
-    "documentMessage": ("📄", "Document"),
-    "stickerMessage": ("🏷", "Sticker"),
+    "imageMessage": ("🖼", N_("Photo")),
+    "videoMessage": ("🎥", N_("Video")),
+    "audioMessage": ("🎵", N_("Audio")),
+    "documentMessage": ("📄", N_("Document")),
+    "stickerMessage": ("🏷", N_("Sticker")),
 }
 
 
@@ -69,18 +71,19 @@ def file_size(size: int | None) -> str:
     if size is None:
         return ""
     if size < 1024:
-        return f"{size} B"
+        return _("{n} B").format(n=number(size))
     if size < 1024 * 1024:
-        return f"{size / 1024:.1f} KB"
-    return f"{size / 2**20:.1f} MB"
+        return _("{n} KB").format(n=decimal(size / 1024, 1))
+    return _("{n} MB").format(n=decimal(size / 2**20, 1))
 
 
 def media_card(message: StoredMessage, keys: dict[str, str] = DEFAULT_KEYS) -> Text:
     """A media message as a card: kind, file name, size, duration, type, caption."""
     body = message.body
-    icon, label = MEDIA_KINDS[message.kind]
+    icon, word = MEDIA_KINDS[message.kind]
+    label = _(word)
     if message.kind == "audioMessage" and body.get("ptt") is True:
-        icon, label = "🎤", "Voice message"
+        icon, label = "🎤", _("Voice message")
     if message.kind == "videoMessage" and body.get("gifPlayback") is True:
         label = "GIF"
     card = Text(f"{icon} {label}", style="bold")
@@ -106,5 +109,5 @@ def media_card(message: StoredMessage, keys: dict[str, str] = DEFAULT_KEYS) -> T
     if isinstance(caption, str) and caption.strip():
         card.append("\n")
         card.append(printable(caption))
-    card.append(f"\n{keys['save']} saves the file", style="dim italic")
+    card.append("\n" + _("{key} saves the file").format(key=keys["save"]), style="dim italic")
     return card
