@@ -22,7 +22,7 @@ import httpx
 from rich.console import Console
 
 import gateway_tui
-from gateway_tui.core.files.app_facts import KEY_NAMES
+from gateway_tui.core.files.app_facts import BINDINGS, KEY_NAMES
 from gateway_tui.core.text.i18n import PSEUDO, set_language
 from gateway_tui.screenshots import all_scenarios
 from gateway_tui.screenshots.base import RedirectTransport, Scenario, build_app
@@ -37,6 +37,9 @@ PROPER = {
     "JSON", "CSV", "QR", "HTTP", "HTTPS", "http", "https", "GET", "POST", "PUT", "DELETE",
     "PATCH", "Textual", "webhook", "websocket", "jid", "JID", "UTF", "ok", "OK", "id", "ID",
     "esc", "ctrl", "alt", "shift", "enter", "tab", "pgup", "pgdn", "del", "ins", "home", "end",
+    # HTTP dates (a Date header) are English in every language.
+    "Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun", "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec", "GMT",
 }  # fmt: skip
 
 
@@ -56,16 +59,47 @@ def fixed_words() -> set[str]:
     return words | PROPER
 
 
+# Ids are data: binding ids ("instances.refresh", in help) and the gateway's field names
+# ("readMessages"), the same in every language.
+_BINDING_ID = re.compile(r"\b[a-z_]+\.[a-z_]+(?:\([^)]*\))?")
+_IDENTIFIER = re.compile(r"^[a-z]+[A-Z][A-Za-z]*$")
+_BINDING_IDS = frozenset(BINDINGS)
+# Not words at all: placeholders' names ({city}), environment variables (GATEWAY_API_KEY),
+# URLs, hex ids (3EB0C767D26EDA), JSON keys.
+_NOT_WORDS = re.compile(
+    r"\{[A-Za-z_]+\}|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b\w+://\S+|\b(?=\w*\d)[0-9A-F]{8,}\b"
+    r'|"[A-Za-z_]+"(?=\s*:)'  # a JSON key in a request body shown (the JSON view)
+)
+
+
+def _is_edge(character: str) -> bool:
+    return character == "…" or ("\u2500" <= character <= "\u259f")
+
+
 def unmarked(text: str, data: set[str]) -> list[str]:
     """The words of ``text`` no catalogue went through and no data explains (a word cut at a
     cell's edge, beside its "…", counts as the data word it begins or ends)."""
     left = set()
+    text = _BINDING_ID.sub(
+        lambda m: " " * len(m.group()) if m.group() in _BINDING_IDS else m.group(), text
+    )
+    text = _NOT_WORDS.sub(lambda m: " " * len(m.group()), text)
+    folded = {known.lower() for known in data}
     for match in WORD.finditer(text):
         word = match.group()
-        if len(word) < 2 or not PLAIN_VOWEL.search(word) or word in data:
+        # Under four letters a word tells nothing (a clipped cell's "bas", an id's "eu"): an
+        # unmarked sentence always has longer words too.
+        if len(word) < 4 or not PLAIN_VOWEL.search(word) or word in data:
             continue
-        cut_after = text[match.end() : match.end() + 1] == "…"
-        cut_before = text[max(match.start() - 1, 0) : match.start()] == "…"
+        if (word.isupper() or word.islower()) and word.lower() in folded:
+            continue  # data shown in capitals (a list's section title) or as a slug
+        if _IDENTIFIER.match(word):
+            continue
+        # Cut at a cell's edge ("…"), or where a dialog's border covers the screen behind it.
+        after = text[match.end() : match.end() + 2]
+        # ... or at a column's end with no mark (a table cell clipped: two spaces follow).
+        cut_after = _is_edge(after[:1]) or after == "  "
+        cut_before = _is_edge(text[max(match.start() - 1, 0) : match.start()])
         if (cut_after and any(known.startswith(word) for known in data)) or (
             cut_before and any(known.endswith(word) for known in data)
         ):
@@ -103,6 +137,10 @@ def _recording(answers: list[str]):
         raw = b"".join([chunk async for chunk in response.aiter_raw()])
         await response.aclose()
         answers.append(httpx.Response(200, headers=response.headers, content=raw).text)
+        # Headers both ways are protocol: data to the walk (the request log shows them).
+        answers.append(request.content.decode("utf-8", "replace"))  # what the app sent
+        headers = [*request.headers.items(), *response.headers.items()]
+        answers.append(" ".join(f"{name} {value}" for name, value in headers))
         return httpx.Response(
             response.status_code,
             headers=response.headers,
@@ -134,7 +172,11 @@ async def walk(scenario: Scenario) -> tuple[list[str], str]:
             async with app.run_test(size=scenario.size) as pilot:
                 await scenario.run(pilot)
                 text = _screen_text(app)
-                said = set(WORD.findall(repr(vars(server.state))))
+                from textual.widgets import Input
+
+                # What sits in an input is the user's (a profile name, a typed number).
+                typed = " ".join(field.value for field in app.screen.query(Input))
+                said = set(WORD.findall(repr(vars(server.state)))) | set(WORD.findall(typed))
                 said.update(word for answer in answers for word in _values(answer))
                 said.update(w for event in app.state.calls for w in WORD.findall(repr(event)))
     finally:
@@ -147,7 +189,7 @@ def main(argv: list[str]) -> int:
     wanted = set(argv)
     found = 0
     for scenario in all_scenarios():
-        if wanted and scenario.name not in wanted:
+        if scenario.language != "en" or (wanted and scenario.name not in wanted):
             continue
         left, _text = asyncio.run(walk(scenario))
         found += bool(left)

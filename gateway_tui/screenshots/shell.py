@@ -102,10 +102,7 @@ async def _connect(pilot: Pilot) -> None:
             and app.focused is not None
             and app.focused.id == "url"
             # The keychain looked for (off the loop): the box offered, or a note saying none.
-            and (
-                app.screen.query_one("#keychain").display
-                or "Keychain:" in str(app.screen.query_one("#keychain-note").render())
-            )
+            and app.screen.keychain_known
         ),
     )
 

@@ -94,7 +94,11 @@ class ConnectScreen(GatewayScreen):
         reason = unavailable()
         self.app.call_from_thread(self._show_keychain, reason)
 
+    # Whether the keychain has been looked for (the note or the box shows the outcome).
+    keychain_known = False
+
     def _show_keychain(self, reason: str | None) -> None:
+        self.keychain_known = True
         note = self.query_one("#keychain-note", Static)
         if reason:
             note.update(Text(_("Keychain: {reason}.").format(reason=reason), style="dim"))
