@@ -76,3 +76,11 @@ def test_every_binding_description_reaches_the_catalogue(marked):
                 if text and text not in marked:
                     unseen.add(f"{cls.__qualname__}: {text!r}")
     assert sorted(unseen) == []
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_every_sentence_is_translated_with_its_placeholders(code, marked):
+    """Every sentence the code marks has a translation in pt-BR and es, with the same named
+    placeholders, and no translation is left for a sentence the code no longer has."""
+    problems = catalogues.problems_of(code, marked)
+    assert problems == [], "\n".join(problems[:40]) + f"\n({len(problems)} in all)"
