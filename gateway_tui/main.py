@@ -173,7 +173,9 @@ def _serve_app(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     command = [sys.executable, "-m", "gateway_tui"]
-    for flag, value in (("--url", args.url), ("--profile", args.profile)):
+    # Each tab's app speaks the language this command was given (--lang; else the same
+    # config and environment the tab's process reads).
+    for flag, value in (("--url", args.url), ("--profile", args.profile), ("--lang", args.lang)):
         if value:
             command += [flag, value]
     if args.demo:

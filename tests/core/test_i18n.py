@@ -208,3 +208,23 @@ def test_placeholders_left_unfilled_are_counted_by_the_language_plural(language)
     language("pt_BR")
     assert unfilled_problem(["{nome}"]).startswith("{nome} é um marcador")
     assert unfilled_problem(["{a} {b}"]).startswith("{a}, {b} são marcadores")
+
+
+def test_serve_hands_lang_to_each_tab_s_app(monkeypatch):
+    """`gateway-tui --lang es serve`: the app textual-serve starts per tab speaks Spanish."""
+    import textual_serve.server
+
+    from gateway_tui.main import main
+
+    started = []
+
+    class Recorder:
+        def __init__(self, command, **options):
+            started.append(command)
+
+        def serve(self):
+            return None
+
+    monkeypatch.setattr(textual_serve.server, "Server", Recorder)
+    assert main(["--lang", "es", "serve", "--port", "8999"]) == 0
+    assert started and "--lang es" in started[0]
