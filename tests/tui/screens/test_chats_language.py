@@ -163,7 +163,7 @@ async def test_the_contacts_screen_speaks_portuguese(language):
         (
             {"audioMessage": {"ptt": True, "seconds": 7}},
             "🎤 Mensagem de voz 0:07",
-            "🎤 Nota de voz 0:07",
+            "🎤 Mensaje de voz 0:07",
         ),
         ({"locationMessage": {"name": "Loja"}}, "📍 Localização: Loja", "📍 Ubicación: Loja"),
         ({"contactsArrayMessage": {"contacts": [{}]}}, "👤 1 contato", "👤 1 contacto"),

@@ -24,6 +24,7 @@ from gateway_tui.core.api.transport import (
     json_object_or_none,
 )
 from gateway_tui.core.text.i18n import _
+from gateway_tui.core.text.i18n import number as count_text
 
 
 class Messages(KindMessages, Resource):
@@ -99,7 +100,7 @@ class Messages(KindMessages, Resource):
                     Problem(
                         "media",
                         _("larger than WhatsApp takes ({size} MB)").format(
-                            size=number(limit // 2**20)
+                            size=count_text(limit // 2**20)
                         ),
                     )
                 )
