@@ -21,7 +21,7 @@ from gateway_tui.core.text.formatting import (
 from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable
 from gateway_tui.tui.screens.confirm import ConfirmScreen
-from gateway_tui.tui.screens.lifecycle_keys import bold_name
+from gateway_tui.tui.screens.lifecycle_keys import bold_name, report_reread
 from gateway_tui.tui.screens.new_instance import NewInstanceResult, NewInstanceScreen
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column, RecordTable
@@ -382,19 +382,13 @@ class InstancesScreen(TableScreen[Instance]):
             )
             return True
 
-        def reread(error: GatewayError | None) -> None:
-            if error is not None:  # logged out, but its new status could not be read
-                self.gateway_app.report_error(
-                    error, _("Re-reading {name} after the logout").format(name=name)
-                )
-
         self.call(
             self.actions.instances.logout_instance(name),
             what=_("Logging out {name}").format(name=name),
             done=_("Logged out {name}; {key} deletes it now").format(
                 name=name, key=self.key_for("instances.delete")
             ),
-            on_done=reread,
+            on_done=report_reread(self, name),
             on_error=unsupported,
         )
 

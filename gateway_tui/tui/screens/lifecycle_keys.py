@@ -16,6 +16,7 @@ from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 
 if TYPE_CHECKING:
+    from gateway_tui.tui.screens.base import GatewayScreen
     from gateway_tui.tui.screens.instance import InstanceScreen
 
 FOLLOW_POLL_SECONDS = 2.0
@@ -40,6 +41,19 @@ def styled(
         else:
             text.append(value, style=styles.get(field, ""))
     return text
+
+
+def report_reread(screen: GatewayScreen, name: str):
+    """What a logout's ``on_done`` does with its result: the logout went through, and the
+    instance's new status could not be read (the error is returned, not raised): say it."""
+
+    def said(error: GatewayError | None) -> None:
+        if error is not None:
+            screen.gateway_app.report_error(
+                error, _("Re-reading {name} after the logout").format(name=name)
+            )
+
+    return said
 
 
 def bold_name(sentence: str, name: str) -> Text:
@@ -184,6 +198,10 @@ class InstanceFollower:
                 return True
             return False
 
+        def logged_out(error: GatewayError | None) -> None:
+            report_reread(self.screen, self.name)(error)
+            self.follow(after_logout=True)
+
         self.screen.call(
             self.screen.actions.instances.logout_instance(self.name),
             what=_("Logging out {name}").format(name=self.name),
@@ -192,6 +210,6 @@ class InstanceFollower:
             done=_(
                 "Logged out {name} (the gateway finishes in the background); following its state"
             ).format(name=self.name),
-            on_done=lambda _result: self.follow(after_logout=True),
+            on_done=logged_out,
             on_error=refused,
         )

@@ -71,3 +71,22 @@ async def test_a_logout_that_leaves_the_instance_reconnecting_says_so(app_for, d
         instance.status = "connecting"  # the real gateway logs out in the background, and flaps on
         await wait_for(pilot, lambda: any("still reconnecting" in n for n in notices(app)))
         assert not any("the session ended" in n for n in notices(app))
+
+
+async def test_a_logout_whose_status_cannot_be_read_again_says_so(app_for, demo_server):
+    """The logout went through, and the instance's new status could not be read: the
+    instance view says so (it was swallowed there; the list said it)."""
+    from gateway_tui.tui.screens.instance import InstanceScreen
+
+    app = app_for()
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.state.instances.value))
+        app.open_instance("sales-eu")
+        await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
+        rule = demo_server.faults.add("status", status=500, path_prefix="/instance/fetchInstances")
+        await pilot.press("L")
+        await wait_for(pilot, lambda: "Log out" in screen_text(app))
+        await pilot.press("y")
+        await wait_for(pilot, lambda: any("after the logout failed" in n for n in notices(app)))
+        assert rule.hits >= 1
+        assert [w.path for w in demo_server.state.writes] == ["/instance/logout/sales-eu"]
