@@ -17,6 +17,9 @@ from gateway_tui.screenshots.base import wait_until as wait_for
 from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.textual_private import rendered_screen
 
+# A guard against a process that hangs, never a deadline: a busy machine is only slow.
+PROCESS_LIMIT = 600.0
+
 # Exchanges recorded from real gateways (outside the repo: ../shared/recordings).
 RECORDINGS = Path(
     os.environ.get("GATEWAY_RECORDINGS", Path(__file__).resolve().parents[2] / "shared/recordings")
@@ -140,7 +143,7 @@ def run_cli_without_textual(argv: list[str], server: Any, home: Path | str):
         env=cli_env(server, home),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
     )
 
 
@@ -266,7 +269,11 @@ def imported_by(code: str, tmp_path: Path) -> set[str]:
     script = f"{code}\nimport sys\nprint('\\n'.join({listing}))"
     env = {**os.environ, "GATEWAY_TUI_HOME": str(tmp_path / "home")}
     done = subprocess.run(
-        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_LIMIT,
     )
     assert done.returncode == 0, done.stderr
     return set(done.stdout.split())

@@ -16,7 +16,7 @@ import time
 import aiohttp
 import pytest
 
-from tests.support import cli_env
+from tests.support import PROCESS_LIMIT, cli_env
 
 pytestmark = pytest.mark.slow
 
@@ -141,7 +141,7 @@ def test_serve_draws_the_instance_list_in_headless_chromium(demo_server, isolate
             if process is not None:
                 process.terminate()
                 try:
-                    process.wait(timeout=30)
+                    process.wait(timeout=PROCESS_LIMIT)
                 except subprocess.TimeoutExpired:
                     process.kill()
     # The instance list: its rows, with their states in words.
@@ -156,7 +156,7 @@ def test_serve_refuses_another_host_without_public(isolated_home):
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=PROCESS_LIMIT,
     )
     assert done.returncode == 1
     assert "needs --public" in done.stderr and "key" in done.stderr

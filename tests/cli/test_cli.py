@@ -8,6 +8,7 @@ import pytest
 
 from gateway_tui.core.files.config import ResolvedConfig, config_path
 from gateway_tui.main import main
+from tests.support import PROCESS_LIMIT
 
 HEAVY_MODULES = ("textual", "httpx", "starlette", "uvicorn")
 
@@ -75,7 +76,7 @@ def demo_module(monkeypatch):
 def run_python(code: str, tmp_path) -> subprocess.CompletedProcess:
     env = {**os.environ, "GATEWAY_TUI_HOME": str(tmp_path / "home")}
     return subprocess.run(
-        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=PROCESS_LIMIT
     )
 
 

@@ -17,6 +17,7 @@ from gateway_tui.cli.output import warn
 from gateway_tui.cli.send_list import _Printer
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.main import main
+from tests.support import PROCESS_LIMIT
 
 
 def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
@@ -27,7 +28,7 @@ def _run(args: list[str], **env: str) -> subprocess.CompletedProcess:
         env={**base, "COLUMNS": "100", **env},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
     )
 
 

@@ -10,6 +10,7 @@ import pytest
 
 from gateway_tui.core.files.config import config_path
 from gateway_tui.main import main
+from tests.support import PROCESS_LIMIT
 
 
 @pytest.fixture
@@ -73,6 +74,10 @@ def test_the_factory_imports_no_textual(tmp_path):
         "print('textual' in sys.modules)\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=PROCESS_LIMIT,
+        check=True,
     )
     assert result.stdout.strip() == "False"

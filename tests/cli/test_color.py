@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 
-from tests.support import cli_env
+from tests.support import PROCESS_LIMIT, cli_env
 
 ESC = "\x1b["
 
@@ -33,7 +33,7 @@ def _on_a_terminal(argv: list[str], env: dict[str, str]) -> str:
             break
         chunks.append(chunk)
     os.close(master)
-    assert process.wait(timeout=120) == 0
+    assert process.wait(timeout=PROCESS_LIMIT) == 0
     return b"".join(chunks).decode()
 
 
@@ -43,7 +43,7 @@ def _piped(argv: list[str], env: dict[str, str]) -> str:
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
@@ -83,7 +83,7 @@ def test_an_error_prefix_is_coloured_on_a_terminal_only(isolated_home):
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
     )
     assert done.returncode == 1
     assert f"gateway-tui: {ESC}1;31merror:{ESC}0m no gateway" in done.stderr
@@ -93,6 +93,6 @@ def test_an_error_prefix_is_coloured_on_a_terminal_only(isolated_home):
         capture_output=True,
         text=True,
         env=env,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
     )
     assert done.stderr.startswith("gateway-tui: error: no gateway")

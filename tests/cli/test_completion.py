@@ -14,6 +14,7 @@ import pytest
 from gateway_tui.core.files.config import config_path
 from gateway_tui.core.files.known_instances import known_instances, remember_instances
 from gateway_tui.main import main
+from tests.support import PROCESS_LIMIT
 
 BIN = Path(sys.executable).parent
 SHELLS = ("bash", "zsh", "fish")
@@ -59,7 +60,7 @@ def _bash_complete(script: Path, words: list[str]) -> list[str]:
         'printf "%s\\n" "${COMPREPLY[@]}"\n'
     )
     done = subprocess.run(
-        ["bash", "-c", program], capture_output=True, text=True, env=_env(), timeout=60
+        ["bash", "-c", program], capture_output=True, text=True, env=_env(), timeout=PROCESS_LIMIT
     )
     assert done.returncode == 0, done.stderr
     return [word.strip() for word in done.stdout.splitlines() if word.strip()]
@@ -123,7 +124,7 @@ def test_fish_completes_profile_names(capsys, tmp_path):
         capture_output=True,
         text=True,
         env=_env(),
-        timeout=60,
+        timeout=PROCESS_LIMIT,
     )
     assert done.returncode == 0, done.stderr
     assert [line.split("\t")[0] for line in done.stdout.splitlines()] == ["prod", "staging"]

@@ -15,7 +15,7 @@ import pytest
 
 from gateway_tui.demo.server import DemoServer
 from tests.data import INSTANCE, newest_person_chat
-from tests.support import cli_env
+from tests.support import PROCESS_LIMIT, cli_env
 
 # The installed command, as a user runs it.
 GATEWAY_TUI_DIR = Path(sys.executable).parent
@@ -56,7 +56,7 @@ def run(argv, server, home, **kwargs):
         env=cli_env(server, home),
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
         **kwargs,
     )
 
@@ -71,14 +71,14 @@ def no_secret_in(server, *texts):
 def test_json_piped_into_head_prints_three_lines_and_ends_clean(demo_server, tmp_path):
     with Writer(demo_server):
         done = subprocess.run(
-            ["bash", "-c", "set -o pipefail; timeout 100 gateway-tui events --json | head -3"],
+            ["bash", "-c", "set -o pipefail; timeout 500 gateway-tui events --json | head -3"],
             env={
                 **cli_env(demo_server, tmp_path),
                 "PATH": f"{GATEWAY_TUI_DIR}:{os.environ['PATH']}",
             },
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=PROCESS_LIMIT,
         )
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(lines) == 3
@@ -140,7 +140,7 @@ def test_ctrl_c_ends_it_quietly(demo_server, tmp_path):
             line = process.stdout.readline()  # one event came: it is following
         assert "messages.upsert" in line
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=PROCESS_LIMIT)
     finally:
         if process.poll() is None:
             process.kill()
@@ -172,7 +172,7 @@ def test_no_gateway_is_said(tmp_path, demo_server):
     env = {**cli_env(demo_server, tmp_path)}
     del env["GATEWAY_URL"]
     done = subprocess.run(
-        [*GATEWAY_TUI, "events"], env=env, capture_output=True, text=True, timeout=60
+        [*GATEWAY_TUI, "events"], env=env, capture_output=True, text=True, timeout=PROCESS_LIMIT
     )
     assert done.returncode == 1 and "no gateway" in done.stderr
 

@@ -15,7 +15,7 @@ import pytest
 
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.main import main
-from tests.support import json_lines
+from tests.support import PROCESS_LIMIT, json_lines
 
 
 def write_profiles(home: Path, profiles: dict[str, dict[str, str]]) -> None:
@@ -134,7 +134,7 @@ def test_health_imports_no_textual(isolated_home) -> None:
             env={**os.environ, "GATEWAY_TUI_HOME": str(isolated_home)},
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=PROCESS_LIMIT,
         )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
@@ -164,7 +164,7 @@ def test_health_json_over_the_demo_fleet_gives_each_case_its_verdict(isolated_ho
             env=env,
             capture_output=True,
             text=True,
-            timeout=120,
+            timeout=PROCESS_LIMIT,
         )
         assert once.returncode == 2, once.stderr
         rows = {(r["gateway"], r["instance"]): r for r in json_lines(once.stdout)}
@@ -224,7 +224,7 @@ def _health(home, lang: str, *args: str) -> subprocess.CompletedProcess:
         env={**base, "GATEWAY_TUI_HOME": str(home)},
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=PROCESS_LIMIT,
     )
 
 

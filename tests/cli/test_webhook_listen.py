@@ -15,7 +15,7 @@ import httpx
 
 from gateway_tui.demo.server import DemoServer
 from tests.data import INSTANCE, newest_person_chat
-from tests.support import cli_env
+from tests.support import PROCESS_LIMIT, cli_env
 
 GATEWAY_TUI = [str(Path(sys.executable).with_name("gateway-tui"))]
 INSTANCE_KEY = "46DA9470-1CD5-4457-8B55-70E4F56484D0"
@@ -66,7 +66,7 @@ class Listener:
 
     def finish(self):
         try:
-            out, err = self.process.communicate(timeout=90)
+            out, err = self.process.communicate(timeout=PROCESS_LIMIT)
         finally:
             self.watchdog.cancel()
             if self.process.poll() is None:
@@ -140,7 +140,7 @@ def test_a_port_taken_is_said(tmp_path):
             [*GATEWAY_TUI, "webhook-listen", "--port", str(port)],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=PROCESS_LIMIT,
         )
     assert done.returncode == 1
     assert f"cannot listen on 127.0.0.1:{port}" in done.stderr and "Traceback" not in done.stderr

@@ -22,7 +22,7 @@ import pytest
 from gateway_tui.core.campaign.journal import Status, list_campaigns, open_campaign
 from gateway_tui.demo.server import DemoServer
 from tests.data import CAMPAIGN_DRAFT_JSON
-from tests.support import wait_in_thread
+from tests.support import PROCESS_LIMIT, wait_in_thread
 
 RECIPIENTS = 14
 SEEDS = range(10)
@@ -98,7 +98,7 @@ def test_killed_twice_then_resumed_sends_each_number_at_most_once(
                 env=env,
                 capture_output=True,
                 text=True,
-                timeout=120,
+                timeout=PROCESS_LIMIT,
             )
             assert "Traceback" not in result.stderr, result.stderr
             if result.returncode != 4:

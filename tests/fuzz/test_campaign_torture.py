@@ -25,7 +25,7 @@ from gateway_tui.core.campaign.recipients import parse_recipients
 from gateway_tui.core.draft import Draft
 from gateway_tui.demo.server import DemoServer
 from tests.data import CAMPAIGN_DRAFT_JSON
-from tests.support import wait_in_thread
+from tests.support import PROCESS_LIMIT, wait_in_thread
 
 RECIPIENTS = 40
 BUSY = 5  # send-list: another process is sending the campaign
@@ -76,7 +76,7 @@ class Torture:
         )
 
     def finish(self, process: subprocess.Popen) -> int:
-        _, err = process.communicate(timeout=120)
+        _, err = process.communicate(timeout=PROCESS_LIMIT)
         assert "Traceback" not in err, err
         self.statuses[process.returncode] += 1
         self.errors.append(err)

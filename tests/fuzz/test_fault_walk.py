@@ -536,7 +536,7 @@ class Walk:
             return [w for w in app.workers if w.node is screen and w.is_running and which(w)]
 
         try:
-            await wait_for(self.pilot, lambda: not running(), within=60)
+            await wait_for(self.pilot, lambda: not running())
         except TimeoutError:
             left = [f"{w.name!r} ({w.group}) {w.state.name}" for w in running()]
             stack = [type(s).__name__ for s in app.screen_stack]
@@ -554,9 +554,7 @@ class Walk:
         )
 
     async def settle(self) -> None:
-        await wait_for(
-            self.pilot, lambda: not any(w.is_running for w in self.app.workers), within=60
-        )
+        await wait_for(self.pilot, lambda: not any(w.is_running for w in self.app.workers))
 
     async def after(self, prefix: str, method: str, *keys: str) -> None:
         """Press ``keys`` and wait for the write they start to end (answered or failed)."""
@@ -564,7 +562,7 @@ class Walk:
         await self.press(*keys)
         if isinstance(self.app.screen, ConfirmScreen):  # "outcome unknown" / "send again": yes
             await self.press("y")
-        await wait_for(self.pilot, lambda: self.finished(prefix, method) > before, within=60)
+        await wait_for(self.pilot, lambda: self.finished(prefix, method) > before)
 
     # --- navigation --------------------------------------------------------------------------
 
@@ -582,7 +580,7 @@ class Walk:
         await self.pilot.pause()
         picker = app.screen
         assert isinstance(picker, GroupPickerScreen)
-        await wait_for(self.pilot, lambda: not app.state.groups_of(INSTANCE).loading, within=60)
+        await wait_for(self.pilot, lambda: not app.state.groups_of(INSTANCE).loading)
         if picker.table.display and picker.table.move_cursor_to_key(jid):
             await self.press("enter")
         else:  # no list (it failed to load): type the JID, as a user would
@@ -591,7 +589,6 @@ class Walk:
         await wait_for(
             self.pilot,
             lambda: not app.state.participants_of(INSTANCE, jid).loading,
-            within=60,
         )
         return screen
 
@@ -673,7 +670,7 @@ class Walk:
     async def opened(self, kind: type[Screen]) -> Any:
         """The screen a key opens, once it is there: a key that opens a screen may still be on
         its way (the app holds the keys typed after it until the screen has mounted)."""
-        await wait_for(self.pilot, lambda: isinstance(self.app.screen, kind), within=60)
+        await wait_for(self.pilot, lambda: isinstance(self.app.screen, kind))
         return self.app.screen
 
     async def flow_send(self, walk: int = 0) -> None:
@@ -743,7 +740,6 @@ class Walk:
             await wait_for(
                 self.pilot,
                 lambda: not book.loading and (book.value is not None or book.error is not None),
-                within=60,
             )
             if book.value is not None:
                 break
@@ -778,8 +774,8 @@ class Walk:
         await self.press("ctrl+s")
         if isinstance(app.screen, ConfirmScreen):
             await self.press("y")
-        await wait_for(pilot, lambda: len(self.server.state.writes) > writes, within=60)
-        await wait_for(pilot, lambda: rule.hits == 1, within=60)
+        await wait_for(pilot, lambda: len(self.server.state.writes) > writes)
+        await wait_for(pilot, lambda: rule.hits == 1)
         assert composer.sending
 
         def pending() -> bool:

@@ -53,7 +53,7 @@ from gateway_tui.tui.screens.participants import CSV_HEADER, ParticipantsScreen
 from gateway_tui.tui.textual_private import unhandled_exception
 from gateway_tui.tui.widgets.record_table import RecordTable
 from tests.navigation import open_group_jid_entry, open_participants
-from tests.support import notices, screen_text, wait_for
+from tests.support import PROCESS_LIMIT, notices, screen_text, wait_for
 
 INSTANCE = "sales-eu"
 BIG = "120363012345678901@g.us"
@@ -124,7 +124,7 @@ async def fuzz(
             task.add_done_callback(finish)
 
         loop.call_soon_threadsafe(start, context=context)
-        done.result(timeout=120)
+        done.result(timeout=PROCESS_LIMIT)
 
     @settings(
         max_examples=max_examples,

@@ -45,7 +45,7 @@ SIZE = (120, 36)
 
 async def until(pilot, condition) -> None:
     """Wait for ``condition``: it ends as soon as it holds; the limit is for a very busy machine."""
-    await wait_for(pilot, condition, within=60)
+    await wait_for(pilot, condition)
 
 
 SECRET = "sk-live-4f9a1c77e0b2d6a3ZZ"

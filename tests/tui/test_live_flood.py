@@ -47,10 +47,10 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
                 answered_during_flood += not flood.done()
                 await asyncio.sleep(0.3)
             written = flood.result(60)
-            await wait_for(pilot, lambda: screen.view.find(written[-1]) is not None, within=60)
+            await wait_for(pilot, lambda: screen.view.find(written[-1]) is not None)
             assert answered_during_flood >= 1  # every key was answered, while it flooded too
             # Every event came, in far fewer batches than events: one per frame.
-            await wait_for(pilot, lambda: sum(batches) == EVENTS, within=60)
+            await wait_for(pilot, lambda: sum(batches) == EVENTS)
             assert len(batches) < EVENTS / 5, batches
             assert not app.session.link.take()  # nothing left waiting
             # What is kept is bounded by what the events say, not by how many came: the
@@ -76,7 +76,7 @@ async def test_a_flood_arrives_whole_on_the_app_link_while_the_app_loop_is_busy(
     app = app_for()
     async with app.run_test(size=SIZE) as pilot:
         await open_chats(app, pilot)
-        await wait_for(pilot, lambda: app.live_for(INSTANCE), within=60)
+        await wait_for(pilot, lambda: app.live_for(INSTANCE))
         book = app.actions.chats.chat_book(INSTANCE)
         count, first = 1_500, 700_000
         jids = {f"{5519900000000 + first + n}@s.whatsapp.net" for n in range(count)}
@@ -93,5 +93,5 @@ async def test_a_flood_arrives_whole_on_the_app_link_while_the_app_loop_is_busy(
         time.sleep(5)  # noqa: ASYNC251
         assert await asyncio.to_thread(flood.result, 120) == count
         await wait_for(pilot, lambda: jids <= set(book.value.last), within=120)
-        await wait_for(pilot, lambda: jids <= taken, within=60)  # each over the socket
+        await wait_for(pilot, lambda: jids <= taken)  # each over the socket
         assert app.session.link.reconnects == 0  # never timed out, nothing to read again

@@ -50,10 +50,10 @@ async def test_delivery_marks_come_over_the_socket_and_move_the_bubbles_mark():
             sent = answer.json()["key"]["id"]
             statuses = app.actions.chats.statuses_of(INSTANCE)
             await wait_for(pilot, lambda: screen.view.find(sent) is not None)
-            await wait_for(pilot, lambda: sent in statuses, within=60)
-            await wait_for(pilot, lambda: statuses[sent].status == "DELIVERY_ACK", within=60)
+            await wait_for(pilot, lambda: sent in statuses)
+            await wait_for(pilot, lambda: statuses[sent].status == "DELIVERY_ACK")
             await wait_for(pilot, lambda: screen.view.statuses[sent].status == "DELIVERY_ACK")
-            await wait_for(pilot, lambda: statuses[sent].status == "READ", within=60)
+            await wait_for(pilot, lambda: statuses[sent].status == "READ")
             await pilot.pause()
             assert screen.view.statuses[sent].status == "READ"
             assert "tracking 4711" in screen_text(app)
@@ -110,7 +110,7 @@ async def test_a_new_qr_code_pushed_over_the_socket_shows_on_the_connect_screen(
             async with httpx.AsyncClient(base_url=server.url) as http:
                 await http.get(f"/instance/connect/{name}", headers={"apikey": server.api_key})
             # Only that request asked; the app learns the code from qrcode.updated.
-            await wait_for(pilot, lambda: pairing.value.code != first, within=60)
+            await wait_for(pilot, lambda: pairing.value.code != first)
             assert pairing.value.code == pairings[name].code
             assert connects(app) == asked  # pushed, not asked for
             await wait_for(pilot, lambda: screen.query_one(QRCode)._code == pairings[name].code)

@@ -42,7 +42,7 @@ async def test_the_campaign_setup_speaks_portuguese(app_for, demo_server, langua
         assert "2 destinatários levam cerca de 6 s" in text  # 20 a minute: one every 3 s
         assert "Como Ana a recebe (linha 2)" in text
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), within=30)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         text = screen_text(app)
         assert "Iniciar a campanha" in text
         assert "Enviar “Hello {name}” para 2 destinatários de sales-eu" in text

@@ -63,7 +63,7 @@ async def test_a_poll_is_checked_in_its_dialog_then_sent(app_for, demo_server):
         await fill(pilot, dialog, options="Pizza | Sushi", several="y")
         await pilot.press("ctrl+s")
         await wait_for(pilot, lambda: app.screen is screen)
-        await wait_for(pilot, lambda: bool(calls_to(app, "sendPoll")), within=30)
+        await wait_for(pilot, lambda: bool(calls_to(app, "sendPoll")))
     (sent,) = calls_to(app, "sendPoll")
     # 1.7.1's shape, several choices: selectableCount 0.
     assert sent.request_body["pollMessage"] == {
@@ -85,7 +85,7 @@ async def test_a_location_and_contact_cards_go_out_in_the_lines_shape(app_for, d
         await wait_for(pilot, lambda: "latitude: a number" in screen_text(app))
         await fill(pilot, app.screen, latitude="-23,5617", name="Office")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: bool(calls_to(app, "sendLocation")), within=30)
+        await wait_for(pilot, lambda: bool(calls_to(app, "sendLocation")))
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.press("C")
         await wait_for(pilot, lambda: isinstance(app.screen, KindFormScreen))
@@ -94,7 +94,7 @@ async def test_a_location_and_contact_cards_go_out_in_the_lines_shape(app_for, d
         await wait_for(pilot, lambda: "phoneNumber does not meet minimum" in screen_text(app))
         await fill(pilot, app.screen, cards="Bob=+55 11 97777-6666; Ana=+49 176 1234 5678")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: bool(calls_to(app, "sendContact")), within=30)
+        await wait_for(pilot, lambda: bool(calls_to(app, "sendContact")))
     place = calls_to(app, "sendLocation")[0].request_body["locationMessage"]
     assert place == {"name": "Office", "address": "", "latitude": -23.5617, "longitude": -46.6559}
     cards = calls_to(app, "sendContact")[0].request_body["contactMessage"]
@@ -124,9 +124,9 @@ async def test_delete_for_everyone_is_for_own_messages_and_confirmed(app_for, de
         await pilot.press("D")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await wait_for(pilot, lambda: bool(calls_to(app, "deleteMessageForEveryone")), within=30)
+        await wait_for(pilot, lambda: bool(calls_to(app, "deleteMessageForEveryone")))
         await pilot.press("U")
-        await wait_for(pilot, lambda: bool(calls_to(app, "markChatUnread")), within=30)
+        await wait_for(pilot, lambda: bool(calls_to(app, "markChatUnread")))
     (deleted,) = calls_to(app, "deleteMessageForEveryone")
     assert deleted.method == "DELETE"
     assert deleted.request_body == {"remoteJid": JONAS_JID, "fromMe": True, "id": mine.id}
@@ -190,7 +190,7 @@ async def test_typing_is_shown_to_the_chat_only_when_asked(app_for, demo_server)
         await pilot.press("T")
         screen.line.focus()
         await pilot.press("!")
-        await wait_for(pilot, lambda: bool(calls_to(app, "sendPresence")), within=30)
+        await wait_for(pilot, lambda: bool(calls_to(app, "sendPresence")))
         await pilot.press("?")
         await pilot.pause()
     (shown,) = calls_to(app, "sendPresence")  # at most one every 10 s

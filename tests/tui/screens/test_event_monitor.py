@@ -242,7 +242,7 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
         while not flood.done():
             index = screen.table.cursor_index
             await pilot.press("down" if keys % 2 == 0 else "up")
-            await wait_for(pilot, lambda i=index: screen.table.cursor_index != i, within=60)
+            await wait_for(pilot, lambda i=index: screen.table.cursor_index != i)
             keys += 1
             await asyncio.sleep(0.3)
         flood.result(60)

@@ -83,7 +83,7 @@ async def test_each_button_composer_keeps_to_its_kind_on_24(isolated_home) -> No
             pix.query_one("#i-lines").text = "pix: Loja | email | pix@example.com"
             await wait_for(pilot, lambda: "ready to send" in screen_text(app))
             await pilot.press("ctrl+s")
-            await wait_for(pilot, lambda: "✓ Sent" in screen_text(app), within=30)
+            await wait_for(pilot, lambda: "✓ Sent" in screen_text(app))
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, InstanceScreen))
             await pilot.press("u")

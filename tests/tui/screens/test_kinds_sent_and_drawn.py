@@ -49,7 +49,6 @@ async def sent_then_drawn(app, pilot, screen, work, shown: str) -> str:
             app.actions.chats.messages_of(INSTANCE, JONAS_JID).value is not before
             and shown in screen_text(app)
         ),
-        within=30,
     )
     return screen_text(app)
 
@@ -124,7 +123,7 @@ async def test_poll_votes_are_drawn_under_the_poll_on_24(isolated_home) -> None:
             "4915112340003@s.whatsapp.net": ["No"],
         }
         screen.action_refresh()
-        await wait_for(pilot, lambda: "No  2 votes" in screen_text(app), within=30)
+        await wait_for(pilot, lambda: "No  2 votes" in screen_text(app))
         assert "Yes  0 votes" in screen_text(app)
         votes = [e for e in app.state.calls if "/getPollVote/" in e.path]
         assert votes[-1].request_body == {
@@ -143,9 +142,7 @@ async def test_where_votes_are_dropped_a_poll_says_its_votes_are_not_available(
         chat = demo.state.instances[INSTANCE].chats[JONAS_JID]
         receive_poll_vote(demo.state, chat, sent.key.id, JONAS_JID, ["No"])  # dropped
         screen.action_refresh()
-        await wait_for(
-            pilot, lambda: f"votes not available on {version}" in screen_text(app), within=30
-        )
+        await wait_for(pilot, lambda: f"votes not available on {version}" in screen_text(app))
         assert "No  1 vote" not in screen_text(app)
         assert not [e for e in app.state.calls if "/getPollVote/" in e.path]
 
@@ -164,11 +161,11 @@ async def test_on_237_votes_kept_in_the_store_are_counted_under_the_poll(isolate
         chat = demo.state.instances[INSTANCE].chats[JONAS_JID]
         receive_poll_vote(demo.state, chat, poll_id, JONAS_JID, ["No"])
         screen.action_refresh()
-        await wait_for(pilot, lambda: "No  1 vote" in screen_text(app), within=30)
+        await wait_for(pilot, lambda: "No  1 vote" in screen_text(app))
         # Jonas changes his mind: his vote moves, it is not counted twice.
         receive_poll_vote(demo.state, chat, poll_id, JONAS_JID, ["Later"])
         screen.action_refresh()
-        await wait_for(pilot, lambda: "Later  1 vote" in screen_text(app), within=30)
+        await wait_for(pilot, lambda: "Later  1 vote" in screen_text(app))
         text = screen_text(app)
         assert "No  0 votes" in text and "Yes  0 votes" in text
         assert "votes not available" not in text
@@ -191,7 +188,6 @@ async def test_mark_played_on_24_from_the_conversation(isolated_home) -> None:
         await wait_for(
             pilot,
             lambda: any("/markMessageAsPlayed/" in e.path for e in app.state.calls),
-            within=30,
         )
     (played,) = [e for e in app.state.calls if "/markMessageAsPlayed/" in e.path]
     assert played.request_body == {"playedMessages": [note.key.to_json()]}
@@ -216,7 +212,7 @@ async def test_the_carousel_composer_sends_on_24(isolated_home) -> None:
         composer.query_one("#i-lines").text = "Basic plan\nurl: See it = https://example.com/b"
         await wait_for(pilot, lambda: "ready to send" in screen_text(app))
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: "✓ Sent" in screen_text(app), within=30)
+        await wait_for(pilot, lambda: "✓ Sent" in screen_text(app))
     (sent,) = [e for e in app.state.calls if "/sendCarousel/" in e.path]
     assert sent.request_body["body"] == "Our plans"
     assert sent.request_body["cards"][0]["buttons"][0]["url"] == "https://example.com/b"

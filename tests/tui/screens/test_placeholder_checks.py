@@ -51,7 +51,7 @@ async def test_rows_with_an_empty_placeholder_are_flagged_then_sent_or_skipped(
         await wait_for(pilot, lambda: "Ready: ctrl+s asks" in screen_text(app))
         assert [r.number for r in setup.recipients_to_send().recipients] == ["4917300000001"]
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), within=30)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         assert "to 1 recipient from" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is setup)
