@@ -14,7 +14,7 @@ from gateway_tui.core.campaign.runner import Attempt, Progress, duration_text
 from gateway_tui.core.text.formatting import format_number
 from gateway_tui.core.text.i18n import N_, _, clock, date_time, decimal, ngettext, number
 from gateway_tui.core.text.sanitize import printable
-from gateway_tui.tui.sentence import styled
+from gateway_tui.tui.widgets.styled import styled
 
 # Each attempt's outcome in the log: a mark and words (never colour alone), translated where
 # drawn.

@@ -33,8 +33,8 @@ from gateway_tui.core.text.i18n import N_, _, decimal, ngettext, number
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.campaign_lines import _who, attempt_line, counts_line
 from gateway_tui.tui.screens.confirm import ConfirmScreen
-from gateway_tui.tui.sentence import styled
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
+from gateway_tui.tui.widgets.styled import styled
 
 REDRAW_SECONDS = 0.25
 FOLLOW_SECONDS = 2.0  # how often a campaign another process sends is read again
@@ -257,7 +257,7 @@ class CampaignRunScreen(GatewayScreen):
                 _("Next: {who} in {s} s (the pace)"),
                 style="dim",
                 lead_style="bold",
-                who=who,
+                who=(who, ""),
                 s=(decimal(left, 0), "dim"),
             )
         if state is RunState.PAUSED:

@@ -52,9 +52,9 @@ from gateway_tui.tui.screens.campaign_lines import (
 from gateway_tui.tui.screens.compose_modals import LibraryItem, LibraryScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.preview_pane import FormScroll, PreviewBeside
-from gateway_tui.tui.sentence import stress, styled
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.list_preview import ListPreview
+from gateway_tui.tui.widgets.styled import stress, styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 PARSE_DELAY_SECONDS = 0.3  # pasted lines are read again this long after the last keystroke

@@ -23,7 +23,7 @@ from gateway_tui.core.services.messages import profile_key
 from gateway_tui.core.state import Loadable, Topic
 from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.screens.form_modal import FormModal
-from gateway_tui.tui.screens.group_modals import styled
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 _R = TypeVar("_R")

@@ -43,8 +43,8 @@ from gateway_tui.tui.screens.group_modals import (
     numbers_ready,
     operation_words,
     problem_text,
-    styled,
 )
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 PROBLEMS_SHOWN = 6

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from string import Formatter
 from typing import Literal, TypeVar
 
 from rich.text import Text
@@ -40,6 +39,7 @@ from gateway_tui.tui.screens.confirm import ConfirmScreen
 from gateway_tui.tui.screens.form_modal import FormModal
 from gateway_tui.tui.widgets.length_counter import LengthCounter
 from gateway_tui.tui.widgets.status_panel import error_advice
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 _R = TypeVar("_R")
@@ -285,31 +285,6 @@ def dialog_buttons(
         )
         label, binding, button = cancel
         yield Button(f"{label} ({screen.key_for(binding)})", id=button)
-
-
-def styled(sentence: str, style: str = "", **values: str | tuple[str, str]) -> Text:
-    """A translated sentence with its ``{placeholders}`` filled, a value given as (value,
-    style) drawn in that style, the rest of the sentence in ``style``: the data styled inside
-    the whole sentence, wherever the language puts it (never markup)."""
-    text = Text()
-    plain = ""
-    for literal, field, _spec, conversion in Formatter().parse(sentence):
-        plain += literal
-        if field is None:
-            continue
-        given = values[field]
-        value, value_style = given if isinstance(given, tuple) else (given, None)
-        shown = repr(value) if conversion == "r" else str(value)
-        if value_style is None:
-            plain += shown
-            continue
-        if plain:
-            text.append(plain, style=style)
-        text.append(shown, style=value_style)
-        plain = ""
-    if plain:
-        text.append(plain, style=style)
-    return text
 
 
 def numbers_label() -> str:

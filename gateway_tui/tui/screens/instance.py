@@ -28,9 +28,10 @@ from gateway_tui.core.text.i18n import N_, _, ngettext, number
 from gateway_tui.core.text.sanitize import printable_text
 from gateway_tui.tui.screens.base import GatewayScreen
 from gateway_tui.tui.screens.confirm import ConfirmScreen, PromptScreen
-from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower, styled
+from gateway_tui.tui.screens.lifecycle_keys import InstanceFollower
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.status_panel import StatusPanel
+from gateway_tui.tui.widgets.styled import styled
 
 if TYPE_CHECKING:
     from gateway_tui.core.services.instances import SettingsWritten
@@ -429,7 +430,7 @@ class InstanceScreen(GatewayScreen):
             if new_value
             else _("Set “{setting}” to off for {name}?")
         )
-        body = styled(question, {"setting": label, "name": self.instance_name}, {"name": "bold"})
+        body = styled(question, setting=label, name=(self.instance_name, "bold"))
         self.app.push_screen(
             ConfirmScreen(_("Change setting"), body, confirm_label=_("Write")),
             lambda yes: self._write_settings({field: new_value}, settings) if yes else None,

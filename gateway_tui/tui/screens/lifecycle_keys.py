@@ -4,8 +4,6 @@ and the state followed live afterwards (asked every two seconds for half a minut
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
-from string import Formatter
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -14,6 +12,7 @@ from gateway_tui.core.api.errors import BadRequest, GatewayError, RefusedIn200
 from gateway_tui.core.api.models import ConnectionState, InstanceStatus
 from gateway_tui.core.text.i18n import _
 from gateway_tui.tui.screens.confirm import ConfirmScreen
+from gateway_tui.tui.widgets.styled import styled
 
 if TYPE_CHECKING:
     from gateway_tui.tui.screens.base import GatewayScreen
@@ -21,26 +20,6 @@ if TYPE_CHECKING:
 
 FOLLOW_POLL_SECONDS = 2.0
 FOLLOW_FOR_SECONDS = 30.0
-
-
-def styled(
-    sentence: str, values: Mapping[str, str | Text], styles: Mapping[str, str] | None = None
-) -> Text:
-    """A translated ``sentence`` with its named placeholders filled from ``values``, each
-    drawn in its style from ``styles`` (the data stands out; the words around it stay one
-    translatable sentence). Values are data: appended as text, never read as markup."""
-    styles = styles or {}
-    text = Text()
-    for literal, field, _spec, _conversion in Formatter().parse(sentence):
-        text.append(literal)
-        if field is None:
-            continue
-        value = values[field]
-        if isinstance(value, Text):
-            text.append_text(value)
-        else:
-            text.append(value, style=styles.get(field, ""))
-    return text
 
 
 def report_reread(screen: GatewayScreen, name: str):
@@ -58,7 +37,7 @@ def report_reread(screen: GatewayScreen, name: str):
 
 def bold_name(sentence: str, name: str) -> Text:
     """``sentence`` with ``{name}`` filled in bold."""
-    return styled(sentence, {"name": name}, {"name": "bold"})
+    return styled(sentence, name=(name, "bold"))
 
 
 def restart_explanation(name: str, answer: ConnectionState, connect_key: str = "C") -> str:

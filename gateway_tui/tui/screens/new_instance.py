@@ -26,7 +26,7 @@ from gateway_tui.core.api.lifecycle import (
 from gateway_tui.core.text.i18n import N_, _
 from gateway_tui.tui.display_filter import SecretShown
 from gateway_tui.tui.screens.base import GatewayScreen
-from gateway_tui.tui.screens.lifecycle_keys import styled
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 FIELD_INPUTS = {"instanceName": "#new-name", "number": "#new-number", "token": "#new-token"}
@@ -173,11 +173,8 @@ class NewInstanceScreen(ModalScreen[NewInstanceResult | None], GatewayScreen):
         result.display = True
         text = styled(
             _("✓ Created {name} ({integration})."),
-            {
-                "name": created.name or request.instance_name,
-                "integration": created.integration or BAILEYS,
-            },
-            {"name": "bold"},
+            name=(created.name or request.instance_name, "bold"),
+            integration=created.integration or BAILEYS,
         )
         text.style = "green"  # the whole panel's base, as it always was
         text.append("\n\n")

@@ -24,10 +24,10 @@ from gateway_tui.core.state import Topic
 from gateway_tui.core.text.formatting import clock, format_number, status_text
 from gateway_tui.core.text.i18n import N_, _, number
 from gateway_tui.tui.screens.base import GatewayScreen, key_for
-from gateway_tui.tui.screens.lifecycle_keys import styled
 from gateway_tui.tui.widgets.big_code import big_text, big_width, grouped
 from gateway_tui.tui.widgets.gateway_bar import GatewayBar
 from gateway_tui.tui.widgets.qr import Drawing, QRCode, drawing_size, fitting_drawing, qr_matrix
+from gateway_tui.tui.widgets.styled import styled
 from gateway_tui.tui.widgets.text_input import TextInput
 
 STATE_POLL_SECONDS = 2.0
@@ -216,11 +216,9 @@ class PairingScreen(GatewayScreen):
             status = Text(_("not listed"), style="yellow")
         line = styled(
             _("State: {status} · checked {time} (every {seconds} s)"),
-            {
-                "status": status,
-                "time": clock(checked),
-                "seconds": number(round(STATE_POLL_SECONDS)),
-            },
+            status=status,
+            time=clock(checked),
+            seconds=number(round(STATE_POLL_SECONDS)),
         )
         if self._check_error:
             line.append(
@@ -315,8 +313,8 @@ class PairingScreen(GatewayScreen):
         big = big_text(code) if big_width(code) <= side else None
         shown = styled(
             _("Pairing code for {number} ({key} copies):"),
-            {"number": format_number(self.number or ""), "key": self.key_for("pairing.copy_code")},
-            {"number": "bold"},
+            number=(format_number(self.number or ""), "bold"),
+            key=self.key_for("pairing.copy_code"),
         )
         shown.append("\n")
         shown.append_text(big if big is not None else Text(" ".join(grouped(code)), "bold"))

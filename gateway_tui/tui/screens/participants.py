@@ -29,10 +29,10 @@ from gateway_tui.tui.screens.group_modals import (
     explain_on,
     operation_words,
     problem_text,
-    styled,
 )
 from gateway_tui.tui.screens.table_screen import TableScreen
 from gateway_tui.tui.widgets.record_table import Column
+from gateway_tui.tui.widgets.styled import styled
 
 ROLE_LOOK: dict[ParticipantRole, tuple[str, str]] = {
     ParticipantRole.SUPERADMIN: ("★", "bold yellow"),

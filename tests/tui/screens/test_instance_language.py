@@ -30,11 +30,12 @@ from gateway_tui.tui.app import GatewayApp
 from gateway_tui.tui.screens.connect import ConnectScreen
 from gateway_tui.tui.screens.instance import InstanceScreen, _stored
 from gateway_tui.tui.screens.instances import INSTANCE_COLUMNS, InstancesScreen
-from gateway_tui.tui.screens.lifecycle_keys import restart_explanation, styled
+from gateway_tui.tui.screens.lifecycle_keys import restart_explanation
 from gateway_tui.tui.screens.new_instance import NewInstanceScreen
 from gateway_tui.tui.screens.starting import instances_summary
 from gateway_tui.tui.screens.webhook import HookSettingsScreen
 from gateway_tui.tui.widgets.status_panel import error_advice
+from gateway_tui.tui.widgets.styled import styled
 from tests.navigation import open_instance, open_pairing
 from tests.support import make_app, make_config, screen_text, wait_for
 
@@ -243,6 +244,6 @@ def test_restart_is_explained_in_the_language(language):
 
 
 def test_a_styled_sentence_keeps_its_data_as_text():
-    text = styled("Delete {name}?", {"name": "[b]x[/b]"}, {"name": "bold"})
+    text = styled("Delete {name}?", name=("[b]x[/b]", "bold"))
     assert text.plain == "Delete [b]x[/b]?"
     assert [(span.start, span.end, span.style) for span in text.spans] == [(7, 15, "bold")]
