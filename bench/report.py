@@ -48,6 +48,8 @@ class Figure:
             return f"{value:,.0f}/s"
         if self.unit == "count":
             return f"{value:,.0f}"
+        if self.unit == "B":
+            return f"{value:,.0f} B"
         if self.unit == "/min":
             return f"{value:,.1f}/min"
         if value < 10:

@@ -28,3 +28,13 @@ def test_the_probe_reports_the_response_and_the_instances_on_screen(demo_server)
             assert arrived["t"] < shown["t"]
             assert shown["rows"] == len(demo_server.state.instances)
             assert shown["focus"] == "instances-table"
+
+
+def test_the_flood_floor_measures_what_a_chat_keeps():
+    """The flood's memory floor is what the chats keep: more chats keep more in all, about the
+    same each (a floor that measured nothing, or the whole process, would fail here)."""
+    from bench.flood import kept_per_chat
+
+    few, many = kept_per_chat(500), kept_per_chat(5000)
+    assert 200 < few < 4096 and 200 < many < 4096  # bytes per chat: a message and a row
+    assert many * 5000 > few * 500 * 5  # the total grows with the chats
