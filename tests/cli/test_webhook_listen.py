@@ -42,6 +42,12 @@ def body(event="connection.update", data=None, **extra):
     }
 
 
+# How long an event waits for its twin from the other side before it is flagged. Generous:
+# on a busy machine the twin (the test's POST, the demo's webhook) may come seconds later,
+# and a pair split by the machine's slowness would be flagged as one-way.
+GRACE = "20"
+
+
 class Listener:
     """``gateway-tui webhook-listen`` in a process of its own, on a free port."""
 
@@ -54,7 +60,7 @@ class Listener:
             text=True,
         )
         # A read that never ends would hang the test: the process is ended after a while.
-        self.watchdog = threading.Timer(100, self.process.kill)
+        self.watchdog = threading.Timer(PROCESS_LIMIT, self.process.kill)
         self.watchdog.start()
         self.said = [self.process.stderr.readline(), self.process.stderr.readline()]
         found = re.search(r"http://([^ ]+)/ ", self.said[1])
@@ -149,7 +155,7 @@ def test_a_port_taken_is_said(tmp_path):
 def test_compare_flags_an_event_that_came_only_one_way(tmp_path):
     with DemoServer() as server:
         listener = Listener(
-            "--json", "--compare", INSTANCE, "--grace", "1", env=cli_env(server, tmp_path)
+            "--json", "--compare", INSTANCE, "--grace", GRACE, env=cli_env(server, tmp_path)
         )
         while "comparing with the socket.io stream" not in listener.process.stderr.readline():
             pass
@@ -183,7 +189,7 @@ def test_the_demo_s_webhooks_arrive_with_their_headers_and_one_way_events_are_fl
 
     with DemoServer(api_version="2.3.7") as server:
         listener = Listener(
-            "--json", "--compare", INSTANCE, "--grace", "1", env=cli_env(server, tmp_path)
+            "--json", "--compare", INSTANCE, "--grace", GRACE, env=cli_env(server, tmp_path)
         )
         while "comparing with the socket.io stream" not in listener.process.stderr.readline():
             pass
@@ -203,7 +209,7 @@ def test_the_demo_s_webhooks_arrive_with_their_headers_and_one_way_events_are_fl
             data = {"instance": INSTANCE, "state": "open", "statusReason": 200}
             server.events.emit(instance, "connection.update", data)
 
-        server.on_loop(state_change()).result(30)
+        server.on_loop(state_change()).result(PROCESS_LIMIT)
         lines = []
         while not any(line.get("flag") for line in lines):
             lines.append(json.loads(listener.process.stdout.readline()))

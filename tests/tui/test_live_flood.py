@@ -9,7 +9,7 @@ import asyncio
 from gateway_tui.demo.chats import BIG_CHAT_JID
 from gateway_tui.demo.server import DemoServer
 from tests.navigation import open_conversation
-from tests.support import make_app, make_config, wait_for
+from tests.support import PROCESS_LIMIT, make_app, make_config, wait_for
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
@@ -46,7 +46,7 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
                 keys += 1
                 answered_during_flood += not flood.done()
                 await asyncio.sleep(0.3)
-            written = flood.result(60)
+            written = flood.result(PROCESS_LIMIT)
             await wait_for(pilot, lambda: screen.view.find(written[-1]) is not None)
             assert answered_during_flood >= 1  # every key was answered, while it flooded too
             # Every event came, in far fewer batches than events: one per frame.

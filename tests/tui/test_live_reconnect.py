@@ -6,7 +6,7 @@ from __future__ import annotations
 from gateway_tui.demo.server import DemoServer
 from gateway_tui.tui.screens.chats import ChatsScreen
 from tests.data import newest_person_chat
-from tests.support import make_app, make_config, wait_for
+from tests.support import PROCESS_LIMIT, make_app, make_config, wait_for
 
 INSTANCE = "sales-eu"
 SIZE = (140, 40)
@@ -24,7 +24,7 @@ def kick_everyone(server: DemoServer) -> int:
                 ended += 1
         return ended
 
-    return server.on_loop(kick()).result(30)
+    return server.on_loop(kick()).result(PROCESS_LIMIT)
 
 
 def last_text(app, jid: str) -> str:

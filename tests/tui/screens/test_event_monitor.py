@@ -11,7 +11,7 @@ from gateway_tui.core.api.lifecycle import WebsocketSettings
 from gateway_tui.tui.screens.event_monitor import EventJsonScreen, EventMonitorScreen
 from tests.data import INSTANCE, newest_person_chat
 from tests.navigation import open_instance
-from tests.support import screen_text, wait_for
+from tests.support import PROCESS_LIMIT, screen_text, wait_for
 
 SIZE = (140, 40)
 
@@ -27,7 +27,7 @@ async def connection_update(server, state: str) -> None:
         data = {"instance": INSTANCE, "state": state, "statusReason": 200}
         server.events.emit(instance, "connection.update", data)
 
-    await asyncio.to_thread(lambda: server.on_loop(emit()).result(30))
+    await asyncio.to_thread(lambda: server.on_loop(emit()).result(PROCESS_LIMIT))
 
 
 async def open_monitor(app, pilot) -> EventMonitorScreen:
@@ -245,7 +245,7 @@ async def test_a_flood_is_drawn_a_few_times_a_second_and_keys_answered(app_for, 
             await wait_for(pilot, lambda i=index: screen.table.cursor_index != i)
             keys += 1
             await asyncio.sleep(0.3)
-        flood.result(60)
+        flood.result(PROCESS_LIMIT)
         assert demo_server.events.emitted - before[1] >= count
         # What came is shown, the newest first, once the flood's rows held back are drawn.
         await wait_for(pilot, lambda: screen.ring.total > before[0] + 1_000, within=120)
@@ -317,7 +317,7 @@ async def test_a_dropped_socket_is_counted_and_said(app_for, demo_server):
             for sid, _eio in list(sio.manager.get_participants(namespace, None)):
                 await sio.disconnect(sid, namespace=namespace)
 
-        await asyncio.to_thread(lambda: demo_server.on_loop(drop()).result(30))
+        await asyncio.to_thread(lambda: demo_server.on_loop(drop()).result(PROCESS_LIMIT))
         await wait_for(
             pilot, lambda: "the socket dropped 1 time: events during" in screen_text(app)
         )

@@ -9,7 +9,7 @@ import asyncio
 from gateway_tui.demo.server import DemoServer
 from tests.data import INSTANCE
 from tests.navigation import open_instance
-from tests.support import make_app, make_config, screen_text, wait_for
+from tests.support import PROCESS_LIMIT, make_app, make_config, screen_text, wait_for
 
 SIZE = (140, 40)
 
@@ -42,7 +42,7 @@ async def test_a_batch_the_gateway_calls_the_latest_below_100_is_said_stopped():
                 extra = {"isLatest": True, "progress": 40}
                 server.events.emit(instance, "messages.set", [], extra)
 
-            await asyncio.to_thread(lambda: server.on_loop(emit()).result(30))
+            await asyncio.to_thread(lambda: server.on_loop(emit()).result(PROCESS_LIMIT))
             said = "History sync stopped at 40 %: the gateway called a batch the latest"
             await wait_for(pilot, lambda: said in " ".join(screen_text(app).split()))
             assert "A restart of the instance pulls the next batch" in app.state.history.line(
