@@ -39,6 +39,7 @@ from gateway_tui.core.text.i18n import N_, _
 
 RECONNECT_FIRST = 1.0
 RECONNECT_MAX = 30.0
+CLOSE_SECONDS = 5.0  # a polite close of a socket, then its transport is dropped
 GLOBAL = "/"  # 2.x with WEBSOCKET_GLOBAL_EVENTS: every instance's events
 _backoff = asyncio.sleep  # the wait between tries (a test watches it)
 
@@ -250,12 +251,12 @@ async def follow_namespace(
                 wait_timeout=10,
             )
         except asyncio.CancelledError:
-            with contextlib.suppress(Exception):
-                await client.disconnect()
+            await _close(client)
             raise
         except Exception as error:  # noqa: BLE001 - every failure is said, then retried
-            with contextlib.suppress(Exception):
-                await client.disconnect()
+            await _close(client)
+            if _stop_asked():
+                raise asyncio.CancelledError from None
             why = why_not(" ".join([*refusals, str(error)]))
             if why.startswith(_UNREACHED):
                 # The client's text does not always carry the status: ask the server.
@@ -267,15 +268,38 @@ async def follow_namespace(
             await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
             delay = min(delay * 2, RECONNECT_MAX)
             continue
+        if _stop_asked():
+            await _close(client)
+            raise asyncio.CancelledError
         delay = RECONNECT_FIRST  # it connected: the next drop starts the backoff afresh
         try:
             await ended.wait()  # the server ended it, or its pings stopped
         finally:
-            with contextlib.suppress(Exception):
-                await client.disconnect()
+            await _close(client)
             on_up(False)
         on_reopen()
         await _backoff(delay * random.uniform(0.5, 1.0))  # noqa: S311 - jitter
+
+
+def _stop_asked() -> bool:
+    """Whether this task was cancelled and the cancellation was lost on the way. Python
+    3.11's ``asyncio.wait_for`` drops a cancellation that comes as the wait it guards ends,
+    and python-socketio's ``connect`` waits for the namespace with it: the connect then
+    returned as if nothing was asked, and the stream followed on (the command line, its
+    last line printed, never ended; reproduced at exit with eight namespaces connecting)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def _close(client: Any) -> None:
+    """Close ``client``; the polite close (python-socketio waits for its read loop to end)
+    is given ``CLOSE_SECONDS``, then the transport is dropped: a close must not hold the
+    caller on a connection caught half-way."""
+    try:
+        await asyncio.wait_for(client.disconnect(), CLOSE_SECONDS)
+    except Exception:  # noqa: BLE001 - closing: nothing left to tell (TimeoutError included)
+        with contextlib.suppress(Exception):
+            await client.eio.disconnect(abort=True)
 
 
 async def _probe(url: str, headers: dict[str, str]) -> str | None:
