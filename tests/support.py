@@ -20,6 +20,13 @@ from gateway_tui.tui.textual_private import rendered_screen
 # A guard against a process that hangs, never a deadline: a busy machine is only slow.
 PROCESS_LIMIT = 600.0
 
+
+def pytest_env(**extra: str) -> dict[str, str]:
+    """The environment of a pytest run a test starts: the caller's options
+    (``PYTEST_ADDOPTS=-v make test``) would change the output the test reads."""
+    return {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"} | extra
+
+
 # Exchanges recorded from real gateways (outside the repo: ../shared/recordings).
 RECORDINGS = Path(
     os.environ.get("GATEWAY_RECORDINGS", Path(__file__).resolve().parents[2] / "shared/recordings")

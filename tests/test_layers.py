@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import PROCESS_LIMIT, pytest_env
+
 ROOT = Path(__file__).resolve().parents[1]
 LINT_IMPORTS = Path(sys.executable).with_name("lint-imports")
 
@@ -97,9 +99,10 @@ def test_test_fast_leaves_out_only_the_slow_suites():
             "no:cacheprovider",
         ],
         cwd=ROOT,
+        env=pytest_env(),
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=PROCESS_LIMIT,
     )
     ids = [line for line in done.stdout.splitlines() if "::" in line]
     folders = {line.split("/")[1] for line in ids if line.count("/") >= 2}

@@ -21,10 +21,10 @@ class SwallowingClient:
     (what python-socketio does when 3.11's wait_for loses the cancellation)."""
 
     made: list[SwallowingClient] = []
+    connecting: asyncio.Event
 
     def __init__(self, **_options: Any) -> None:
         self.handlers: dict[str, Any] = {}
-        self.waiting = asyncio.Event()
         self.closed = False
         self.eio = self
         SwallowingClient.made.append(self)
@@ -33,7 +33,7 @@ class SwallowingClient:
         self.handlers[event] = handler
 
     async def connect(self, *_args: Any, **_kwargs: Any) -> None:
-        self.waiting.set()
+        SwallowingClient.connecting.set()
         try:
             await asyncio.sleep(3600)
         except asyncio.CancelledError:
@@ -47,6 +47,7 @@ class SwallowingClient:
 @pytest.fixture
 def swallowing(monkeypatch):
     SwallowingClient.made = []
+    SwallowingClient.connecting = asyncio.Event()
     monkeypatch.setattr(socketio, "AsyncClient", SwallowingClient)
     return SwallowingClient.made
 
@@ -63,9 +64,7 @@ async def test_a_follow_cancelled_while_it_connects_ends_and_closes_its_socket(s
             on_refused=lambda _why: None,
         )
     )
-    while not swallowing:
-        await asyncio.sleep(0.01)
-    await swallowing[0].waiting.wait()
+    await SwallowingClient.connecting.wait()
     follow.cancel()
     # A guard against the hang this test is about, not a deadline: it ends at once.
     done, _pending = await asyncio.wait({follow}, timeout=PROCESS_LIMIT)

@@ -20,17 +20,13 @@ import pytest
 from gateway_tui.core.text.sanitize import mask_secrets
 from gateway_tui.demo.server import DemoServer
 from tests.real_gateway.live import PREFIX
+from tests.support import pytest_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(server: DemoServer, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        **os.environ,
-        "GTUI_CONFORMANCE": "1",
-        "GATEWAY_URL": server.url,
-        "GATEWAY_API_KEY": server.api_key,
-    }
+    env = pytest_env(GTUI_CONFORMANCE="1", GATEWAY_URL=server.url, GATEWAY_API_KEY=server.api_key)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "-p", "no:cacheprovider", *args],
         cwd=ROOT,
@@ -143,7 +139,7 @@ def test_a_failure_never_prints_the_key() -> None:
 
 
 def test_without_a_gateway_it_says_what_it_needs() -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("GATEWAY_URL", "GATEWAY_API_KEY")}
+    env = {k: v for k, v in pytest_env().items() if k not in ("GATEWAY_URL", "GATEWAY_API_KEY")}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:xdist", "tests/real_gateway"],
         cwd=ROOT,
