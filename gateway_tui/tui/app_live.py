@@ -7,7 +7,6 @@ the screens' questions (live or polled, and why), and takes the events in once p
 
 from __future__ import annotations
 
-import contextlib
 from typing import TYPE_CHECKING
 
 from gateway_tui.core.text.i18n import _
@@ -174,10 +173,11 @@ class LiveEvents:
                 self.run_worker(self._opened(name), group="live-opened", exit_on_error=False)
 
     async def _opened(self, name: str) -> None:
-        from gateway_tui.core.api.errors import GatewayError
-
-        with contextlib.suppress(GatewayError):  # the row keeps its state: the next read tells
-            await self.actions.lifecycle.opened(name)
+        """An instance a live event says turned open: its row turns open, and a failed read of
+        its new profile is said (nobody asked for it: nothing else would say it)."""
+        failed = await self.actions.lifecycle.opened(name)
+        if failed is not None:
+            self.report_error(failed, _("Reading {name} after it connected").format(name=name))
 
     def _live_status(self, session: GatewaySession, live: bool, why: str | None) -> None:
         from gateway_tui.core.state import Topic

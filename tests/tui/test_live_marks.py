@@ -169,3 +169,32 @@ async def test_websocket_events_off_are_told_once_with_the_keys_that_turn_them_o
             selected = set(hooks.query_one("#hooks-events", SelectionList).selected)
             assert set(LIVE_EVENTS) <= selected and "CONNECTION_UPDATE" in selected
             assert not [c for c in app.state.calls if c.path.startswith("/websocket/set/")]
+
+
+async def test_an_instance_a_live_event_opens_is_shown_open_and_a_failed_profile_read_said():
+    """connection.update open for a closed instance: the row turns open, and the re-read of
+    its new profile, when it fails, is said (it was dropped: nobody else asked for it)."""
+    import asyncio
+
+    from tests.support import PROCESS_LIMIT, notices
+
+    name = "onboarding"  # closed in the demo's world
+    with DemoServer() as server:
+        app = make_app(make_config(server))
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_for(pilot, lambda: bool(app.state.instances.value))
+            app.follow_live(name)  # as its chats or its pairing screen asks
+            await wait_for(pilot, lambda: app.live_for(name))
+            rule = server.faults.add("status", status=500, path_prefix="/instance/fetchInstances")
+
+            async def emit() -> None:
+                data = {"instance": name, "state": "open", "statusReason": 200}
+                server.events.emit(server.state.instances[name], "connection.update", data)
+
+            await asyncio.to_thread(lambda: server.on_loop(emit()).result(PROCESS_LIMIT))
+            await wait_for(
+                pilot, lambda: any("after it connected failed" in n for n in notices(app))
+            )
+            row = app.state.instance(name)
+            assert row is not None and row.status == "open"  # what the event said
+            assert rule.hits >= 1

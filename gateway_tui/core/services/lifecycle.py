@@ -97,26 +97,29 @@ class LifecycleActions(ActionsBase):
         await asyncio.gather(*(one(name) for name in dict.fromkeys(names)))
         return failed
 
-    async def opened(self, name: str) -> None:
-        """A live event says ``name`` turned open: shown with the profile it now has."""
-        await self._state_seen(name, InstanceStatus.OPEN.value)
+    async def opened(self, name: str) -> GatewayError | None:
+        """A live event says ``name`` turned open: shown with the profile it now has. Returns
+        why that profile could not be read (the row turns open all the same), for the app to
+        say: nobody asked, so nobody else would."""
+        return await self._state_seen(name, InstanceStatus.OPEN.value)
 
-    async def _state_seen(self, name: str, raw: str) -> None:
+    async def _state_seen(self, name: str, raw: str) -> GatewayError | None:
+        """Show ``name`` in state ``raw``; newly open, it is read again for its profile name and
+        number. Returns why that read failed (None: it did not); the row takes ``raw`` all the
+        same. A check, a connect or a restart that saw the state lets its own answer speak."""
         current = self.state.instances.value or []
         before = next((i for i in current if i.instance_name == name), None)
         if before is None:
-            return
+            return None
+        failed: GatewayError | None = None
         if raw == InstanceStatus.OPEN.value and before.status != raw:
             # Newly open: show it with the profile name and number it now has, in one change.
             try:
                 fresh = await self.actions.instances.refresh_instance(name)
-            except GatewayError:
-                # Ignored on purpose: the row still turns open below (what the event said);
-                # the profile and number come with the list's next read, whose failure the
-                # list says (its stale banner), and the call is in the request log.
-                fresh = None
+            except GatewayError as error:
+                fresh, failed = None, error
             if fresh is not None and fresh.status == raw:
-                return
+                return None
             current = self.state.instances.value or []
         if before.status != raw:
             self.state.instances.value = [
@@ -124,6 +127,7 @@ class LifecycleActions(ActionsBase):
                 for i in current
             ]
         self.state.notify(Topic.INSTANCES)
+        return failed
 
     async def restart_instance(self, name: str) -> ConnectionState:
         answer = await self.client.instances.restart(name)
