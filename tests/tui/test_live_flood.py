@@ -16,7 +16,6 @@ SIZE = (140, 40)
 CHAT = 2_000
 RATE = 1_000
 EVENTS = 5_000  # five seconds of it
-KEY_LIMIT = 20.0  # generous: a key must be answered, not quickly on a busy machine
 
 
 async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
@@ -42,7 +41,9 @@ async def test_a_flood_never_freezes_the_screen_and_is_applied_per_frame():
             while not flood.done():
                 index = screen.view.index
                 await pilot.press("up" if keys % 2 == 0 else "down")
-                await wait_for(pilot, lambda i=index: screen.view.index != i, within=KEY_LIMIT)
+                # Answered, however slowly a busy machine answers it (no clock): a frozen screen
+                # fails the count below, which wants a key answered while the flood still ran.
+                await wait_for(pilot, lambda i=index: screen.view.index != i)
                 keys += 1
                 answered_during_flood += not flood.done()
                 await asyncio.sleep(0.3)
