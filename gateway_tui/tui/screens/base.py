@@ -42,6 +42,12 @@ COPY_SHOWN_CHARS = 160
 # While the gateway cannot be reached, a screen that shows its data asks again this often
 # (or at the configured refresh interval, when that is shorter; never when it is 0).
 RECOVERY_SECONDS = 5.0
+# A redraw that costs the app's thread more CPU than this (a chats list of 100,000 during a
+# history sync) is paced: the next one a state change asks for waits REDRAW_SPACING times that
+# cost after it, so keys are answered between redraws rather than behind a queue of them. CPU
+# time, not the clock's: a busy machine's other processes make no small redraw "costly".
+REDRAW_BUDGET = 0.05
+REDRAW_SPACING = 3.0
 
 
 @lru_cache(maxsize=1)
@@ -104,6 +110,9 @@ class GatewayScreen(Screen):
     # Which state changes make this screen redraw.
     TOPICS: ClassVar[frozenset[Topic]] = frozenset()
     _refusal_told = False  # a read of its own met a refused key, and it was told
+    _redraw_cost = 0.0  # CPU seconds the last redraw a state change asked for took
+    _redrawn_at = 0.0  # when it ended (time.monotonic)
+    _redraw_due: Any = None  # the timer of a paced redraw, while one waits
 
     @property
     def gateway_app(self) -> AppHost:
@@ -259,7 +268,29 @@ class GatewayScreen(Screen):
 
     def _state_changed(self, topic: Topic) -> None:
         if topic in self.TOPICS and self.is_attached:
-            self.refresh_from_state()
+            self._paced_redraw()
+
+    def _paced_redraw(self) -> None:
+        """Redraw for a state change: at once, unless the last such redraw was costly (see
+        REDRAW_BUDGET); then once, later, reading the state as it is by then."""
+        if self._redraw_due is not None:
+            return  # a redraw is due: it reads every change made until then
+        wait = self._redraw_cost * REDRAW_SPACING - (time.monotonic() - self._redrawn_at)
+        if self._redraw_cost < REDRAW_BUDGET or wait <= 0:
+            self._costed_redraw()
+        else:
+            self._redraw_due = self.set_timer(wait, self._due_redraw)
+
+    def _due_redraw(self) -> None:
+        self._redraw_due = None
+        if self.is_attached:
+            self._costed_redraw()
+
+    def _costed_redraw(self) -> None:
+        started = time.thread_time()
+        self.refresh_from_state()
+        self._redraw_cost = time.thread_time() - started
+        self._redrawn_at = time.monotonic()
 
     def refresh_from_state(self) -> None:
         """Redraw from the state. Screens override this."""
