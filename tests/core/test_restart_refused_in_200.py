@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from gateway_tui.core.api.client import GatewayClient
-from gateway_tui.core.api.errors import RefusedIn200, error_in_body
+from gateway_tui.core.api.errors import RefusedIn200, refusal_in_body
 from tests.support import RECORDINGS
 
 RECORDED = RECORDINGS / "v2.3.6-more/016-restart-lc3-never-connected.json"
@@ -26,9 +26,13 @@ async def test_the_recorded_200_error_is_a_refusal_saying_not_connected() -> Non
     async with GatewayClient(
         "http://gateway.test", "k", transport=transport, retry_delays=(), api_version="2"
     ) as client:
+        events: list = []
+        client.subscribe(events.append)
         with pytest.raises(RefusedIn200) as info:
             await client.instances.restart("lc-3")
     error = info.value
+    # The request log says it failed too (it said "200 ok" beside the app's "Not restarted").
+    assert len(events) == 1 and not events[0].ok and events[0].error == error.title
     assert isinstance(error, RefusedIn200)
     assert error.status == 200 and error.instance_not_connected
     assert "[object Object]" not in error.summary
@@ -36,11 +40,11 @@ async def test_the_recorded_200_error_is_a_refusal_saying_not_connected() -> Non
 
 
 def test_a_200_without_error_is_no_refusal_and_a_real_message_is_kept() -> None:
-    assert error_in_body({"count": 0}, method="POST", path="/p", lost_message="x") is None
-    said = error_in_body(
-        {"error": True, "message": "Connection Closed"}, method="POST", path="/p", lost_message="x"
-    )
-    assert said is not None and said.messages == ["Connection Closed"]
+    assert refusal_in_body({"count": 0}, lost_message="x") is None
+    said = refusal_in_body({"error": True, "message": "Connection Closed"}, lost_message="x")
+    assert said is not None and said[1] == "Connection Closed"
+    lost = refusal_in_body({"error": True, "message": "[object Object]"}, lost_message="x")
+    assert lost is not None and lost[1] == "x"
 
 
 async def test_the_instance_screen_says_not_restarted_on_2x() -> None:

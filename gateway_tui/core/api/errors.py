@@ -289,17 +289,18 @@ class RefusedIn200(BadRequest):
     default_title = N_("The gateway refused it (in a 200 answer)")
 
 
-def error_in_body(
-    body: dict[str, Any], *, method: str, path: str, lost_message: str, title: str | None = None
-) -> RefusedIn200 | None:
-    """The refusal a 200 answer's body carries (``"error": true``), else None. A message the
-    server lost ("[object Object]") is replaced by ``lost_message``: what it means there."""
+def refusal_in_body(
+    body: dict[str, Any], *, lost_message: str, title: str | None = None
+) -> tuple[str, str] | None:
+    """The refusal a 2xx answer's body carries (``"error": true``) as (title, the server's
+    line), else None; the transport raises it as RefusedIn200. A message the server lost
+    ("[object Object]") is replaced by ``lost_message``: what it means there."""
     if body.get("error") is not True:
         return None
     message = body.get("message")
     if not isinstance(message, str) or not message.strip() or message == "[object Object]":
         message = lost_message
-    return RefusedIn200(title, method=method, path=path, status=200, messages=[message])
+    return title or _(RefusedIn200.default_title), message
 
 
 class InvalidResponse(GatewayError):

@@ -26,6 +26,7 @@ from gateway_tui.core.api.errors import (
     GatewayUnreachable,
     InvalidRequest,
     InvalidResponse,
+    RefusedIn200,
     TLSHandshakeFailed,
     error_for_response,
 )
@@ -191,7 +192,7 @@ class Transport:
                 result = parse(response)
                 if asyncio.iscoroutine(result):  # a big list, read off the event loop
                     result = await result
-            except InvalidResponse as error:
+            except GatewayError as error:  # unreadable, or a refusal the answer carries
                 emit(_event(request, path, started, elapsed, attempt, body, response, error))
                 raise
             emit(_event(request, path, started, elapsed, attempt, body, response))
@@ -228,9 +229,25 @@ class Transport:
         response._content = content  # what response.read() would have set
         return response
 
-    async def _model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
+    async def _model(
+        self,
+        model: type[_M],
+        method: str,
+        path: str,
+        *,
+        refusal: Refusal[_M] | None = None,
+        empty_is_default: bool = False,
+        **kw: Any,
+    ) -> _M:
+        """``refusal``: what a read answer says when it says the call was not done (a 2xx
+        ``{"send": false}``): raised as RefusedIn200, and logged as a failed call.
+        ``empty_is_default``: an empty body is the model's defaults."""
+
         def parse(response: httpx.Response) -> _M:
-            return parse_answer(response, method, path, model.model_validate_json)
+            if empty_is_default and not response.content.strip():
+                return model()
+            result = parse_answer(response, method, path, model.model_validate_json)
+            return refused_or(result, refusal, response, method, path)
 
         return await self._call(method, path, parse, **kw)
 
@@ -242,13 +259,7 @@ class Transport:
 
     async def _optional_model(self, model: type[_M], method: str, path: str, **kw: Any) -> _M:
         """For endpoints the interface documents with an empty body: empty means defaults."""
-
-        def parse(response: httpx.Response) -> _M:
-            if not response.content.strip():
-                return model()
-            return parse_answer(response, method, path, model.model_validate_json)
-
-        return await self._call(method, path, parse, **kw)
+        return await self._model(model, method, path, empty_is_default=True, **kw)
 
 
 # --- reading answers, mapping errors -------------------------------------------------------
@@ -279,6 +290,25 @@ def json_object_or_none(content: bytes) -> dict[str, Any] | None:
     if not isinstance(data, dict):
         raise ValueError(_("expected an object, got {kind}").format(kind=type(data).__name__))
     return data
+
+
+# What a read answer says when it says the call was not done: (title, the server's line), or
+# None when it was done.
+Refusal = Callable[[_T], "tuple[str, str] | None"]
+
+
+def refused_or(
+    result: _T, refusal: Refusal[_T] | None, response: httpx.Response, method: str, path: str
+) -> _T:
+    """``result``, unless ``refusal`` finds that the answer refuses the call: then the
+    RefusedIn200 it says, with the answer's own status."""
+    said = refusal(result) if refusal is not None else None
+    if said is None:
+        return result
+    title, line = said
+    raise RefusedIn200(
+        title, method=method, path=path, status=response.status_code, messages=[line]
+    )
 
 
 def parse_answer(

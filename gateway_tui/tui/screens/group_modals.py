@@ -22,6 +22,7 @@ from gateway_tui.core.api.errors import (
     GatewayError,
     InvalidRequest,
     NotFound,
+    RefusedIn200,
     ServerError,
 )
 from gateway_tui.core.api.models import GroupInviteResult
@@ -139,8 +140,11 @@ def explain_group_error(
                     "and every number must be on WhatsApp."
                 ),
             )
-    if isinstance(error, BadRequest) and (
-        operation in ("participants", "invite", "revoke") or "group" in lowered
+    # (A refusal in a 2xx answer, "send: false", is no 400 about the group id.)
+    if (
+        isinstance(error, BadRequest)
+        and not isinstance(error, RefusedIn200)
+        and (operation in ("participants", "invite", "revoke") or "group" in lowered)
     ):
         return (_("The gateway refused the group id"), _(GROUP_JID_ADVICE))
     if isinstance(error, InvalidRequest):

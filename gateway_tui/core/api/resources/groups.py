@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 import httpx
 
 from gateway_tui.core.api import validation
-from gateway_tui.core.api.errors import GatewayError, InvalidResponse, Problem
+from gateway_tui.core.api.errors import GatewayError, Problem
 from gateway_tui.core.api.group_models import (
     DISAPPEARING_LABELS,
     EphemeralUpdate,
@@ -71,15 +71,17 @@ class Groups(Resource):
     async def revoke_invite(self, instance: str, group_jid: str) -> RevokeResult:
         verb = (await self.line()).verb("revoke_invite")
         path, jid = group_call("/group/revokeInviteCode/", instance, group_jid, verb)
-        result = await self._optional_model(RevokeResult, verb, path, params={"groupJid": jid})
-        if result.revoked is False:
-            raise GatewayError(
-                _("The gateway says the code was not revoked"),
-                method=verb,
-                path=path,
-                messages=["revoked: false"],
-            )
-        return result
+        return await self._optional_model(
+            RevokeResult,
+            verb,
+            path,
+            params={"groupJid": jid},
+            refusal=lambda result: (
+                (_("The gateway says the code was not revoked"), "revoked: false")
+                if result.revoked is False
+                else None
+            ),
+        )
 
     async def update_subject(
         self, instance: str, group_jid: str, subject: str
@@ -114,15 +116,17 @@ class Groups(Resource):
             "numbers": validation.normalise_invite_numbers(numbers),
             "description": description,
         }
-        result = await self._model(GroupInviteResult, "POST", path, body=body)
-        if result.send is False:
-            raise InvalidResponse(
-                _("The gateway says the invite was not sent"),
-                method="POST",
-                path=path,
-                messages=["send: false"],
-            )
-        return result
+        return await self._model(
+            GroupInviteResult,
+            "POST",
+            path,
+            body=body,
+            refusal=lambda result: (
+                (_("The gateway says the invite was not sent"), "send: false")
+                if result.send is False
+                else None
+            ),
+        )
 
     # --- administration (both lines: 1.7.1 changes with PUT, 2.x with POST) ---
 

@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 
 from gateway_tui.core.api import dialects, lifecycle
-from gateway_tui.core.api.errors import error_in_body
+from gateway_tui.core.api.errors import refusal_in_body
 from gateway_tui.core.api.lifecycle import (
     ConnectResult,
     CreatedInstance,
@@ -96,21 +96,20 @@ class Instances(Resource):
         answers ``{"count": 0}`` or ``{"error": true, …}``, no state either)."""
         verb = (await self.line()).verb("restart")
         path = instance_path("/instance/restart/", instance, verb)
-        answer = await self._optional_model(ConnectionState, verb, path)
         # 2.x refuses a restart of an instance that is not open with a 200 whose body says
         # error, its message lost ("[object Object]", as recorded): that is no state.
-        refused = error_in_body(
-            answer.model_extra or {},
-            method=verb,
-            path=path,
-            lost_message=_(
-                "{instance} is not connected: the gateway only restarts an open instance"
-            ).format(instance=instance),
-            title=_("The gateway refused the restart"),
+        return await self._optional_model(
+            ConnectionState,
+            verb,
+            path,
+            refusal=lambda answer: refusal_in_body(
+                answer.model_extra or {},
+                lost_message=_(
+                    "{instance} is not connected: the gateway only restarts an open instance"
+                ).format(instance=instance),
+                title=_("The gateway refused the restart"),
+            ),
         )
-        if refused is not None:
-            raise refused
-        return answer
 
     async def logout(self, instance: str) -> LogoutResult:
         """Optional extra: disconnect an instance (needed before deleting an open one)."""

@@ -7,7 +7,7 @@ import json
 import httpx
 
 from gateway_tui.core.api import validation
-from gateway_tui.core.api.errors import InvalidResponse, Problem
+from gateway_tui.core.api.errors import Problem
 from gateway_tui.core.api.label_models import (
     LABEL_LIST,
     Label,
@@ -59,14 +59,19 @@ class Labels(Resource):
             "labelId": str(label_id),
             "action": LabelAction(action).value,
         }
-        result = await self._model(LabelResult, verb, path, body=body)
-        if not result.done:
-            raise InvalidResponse(
-                _("The gateway says the label was not added")
-                if action == "add"
-                else _("The gateway says the label was not removed"),
-                method=verb,
-                path=path,
-                messages=[f"{action}: false"],
-            )
-        return result
+        return await self._model(
+            LabelResult,
+            verb,
+            path,
+            body=body,
+            refusal=lambda result: (
+                None
+                if result.done
+                else (
+                    _("The gateway says the label was not added")
+                    if action == "add"
+                    else _("The gateway says the label was not removed"),
+                    f"{action}: false",
+                )
+            ),
+        )
