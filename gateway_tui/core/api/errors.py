@@ -283,8 +283,10 @@ class GatewayTimeout(GatewayError):
 
 
 class RefusedIn200(BadRequest):
-    """A refusal a 2.x gateway answers with 200 ``{"error": true, "message": …}`` (a restart of
-    an instance that is not connected: its own error swallowed into "[object Object]")."""
+    """A refusal in a 2xx answer, with that answer's status: 2.x's 200 ``{"error": true,
+    "message": …}`` (a restart of an instance that is not connected: its own error swallowed
+    into "[object Object]"), ``{"revoked": false}``, ``{"send": false}``, a label not put on.
+    A resource's ``refusal`` finds it; the transport raises it (transport.refused_or)."""
 
     default_title = N_("The gateway refused it (in a 200 answer)")
 
